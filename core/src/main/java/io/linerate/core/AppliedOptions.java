@@ -1,0 +1,21 @@
+package io.linerate.core;
+
+/**
+ * Socket options as requested and as the kernel applied them (DESIGN rule 9): Linux doubles
+ * SO_SNDBUF/SO_RCVBUF and caps them at {@code net.core.wmem_max}/{@code rmem_max}, so only
+ * the value read back is reported as applied. A requested value of 0 means "kernel default".
+ *
+ * @param trafficClassRequested TOS / traffic class byte asked for on the sender
+ * @param trafficClassApplied the sender's value read back after connect
+ * @param sendBufferRequested SO_SNDBUF asked for, bytes
+ * @param sendBufferApplied the sender's SO_SNDBUF read back, bytes
+ * @param receiveBufferRequested SO_RCVBUF asked for, bytes
+ * @param receiveBufferApplied the receiver's SO_RCVBUF read back, bytes
+ * @param noDelayRequested TCP_NODELAY asked for
+ * @param noDelayApplied TCP_NODELAY read back (false for UDP)
+ */
+public record AppliedOptions(int trafficClassRequested, int trafficClassApplied,
+                             int sendBufferRequested, int sendBufferApplied,
+                             int receiveBufferRequested, int receiveBufferApplied,
+                             boolean noDelayRequested, boolean noDelayApplied) {
+}

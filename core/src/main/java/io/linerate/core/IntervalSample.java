@@ -1,0 +1,30 @@
+package io.linerate.core;
+
+import java.util.OptionalDouble;
+
+/**
+ * What the receiver counted in one reporting interval. Both ends of the interval are clock readings
+ * taken right after the counters were read (DESIGN rule 1), so the interval length is the real
+ * time between the two readings, not the nominal interval.
+ *
+ * @param startNanos interval start, ns since the transfer started
+ * @param endNanos interval end, ns since the transfer started
+ * @param bytes payload bytes received in the interval
+ * @param datagrams distinct datagrams received in the interval (0 for TCP)
+ * @param lost datagrams found missing in the interval by sequence gaps (0 for TCP)
+ * @param jitterNanos RFC 3550 interarrival jitter at the end of the interval, ns (0 for TCP)
+ * @param omitted whether the interval lies in the warm-up and is left out of the summary
+ */
+public record IntervalSample(long startNanos, long endNanos, long bytes, long datagrams, long lost,
+                             double jitterNanos, boolean omitted) {
+
+    /** @return interval length in ns */
+    public long nanos() {
+        return endNanos - startNanos;
+    }
+
+    /** @return goodput in bit/s, empty for a zero-length interval */
+    public OptionalDouble bitsPerSecond() {
+        return Rates.bitsPerSecond(bytes, nanos());
+    }
+}

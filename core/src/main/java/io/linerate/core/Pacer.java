@@ -1,0 +1,50 @@
+package io.linerate.core;
+
+/**
+ * When the next message may leave to hold a target rate: the send deadline of the byte after
+ * {@code bytesSent} bytes is {@code start + bytesSent × 8 × 10^9 / rate} ns. Deadlines are taken
+ * from the start, not chained from the previous send, so rounding never accumulates and a late
+ * send is caught up rather than lost.
+ *
+ * <p>Rate 0 means unlimited: every deadline is the start, and nothing divides by the rate. The
+ * per-bit cost is a {@code double} (ns per bit), so rates far above 2^32 bit/s keep sub-ns
+ * resolution; products are exact to 1 ns for the first 2^53 ns (104 days) of a transfer.
+ */
+public final class Pacer {
+    private final long rateBitsPerSecond;
+    private final double nanosPerBit;
+
+    /**
+     * @param rateBitsPerSecond target in bit/s, 0 for unlimited
+     * @throws IllegalArgumentException if the rate is negative
+     */
+    public Pacer(long rateBitsPerSecond) {
+        if (rateBitsPerSecond < 0) {
+            throw new IllegalArgumentException("rate " + rateBitsPerSecond + " bit/s is out of range; allowed: 0 (unlimited) or more");
+        }
+        this.rateBitsPerSecond = rateBitsPerSecond;
+        this.nanosPerBit = rateBitsPerSecond == 0 ? 0.0 : 1e9 / rateBitsPerSecond;
+    }
+
+    /** @return whether this pacer never waits */
+    public boolean unlimited() {
+        return rateBitsPerSecond == 0;
+    }
+
+    /** @return the target in bit/s, 0 for unlimited */
+    public long rateBitsPerSecond() {
+        return rateBitsPerSecond;
+    }
+
+    /**
+     * @param bytesSent payload bytes sent since the start, at least 0
+     * @return ns after the start at which the next message may leave; 0 when unlimited
+     */
+    public long offsetNanos(long bytesSent) {
+        if (rateBitsPerSecond == 0) {
+            return 0;
+        }
+        double ns = bytesSent * 8.0 * nanosPerBit;
+        return ns >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) ns;
+    }
+}

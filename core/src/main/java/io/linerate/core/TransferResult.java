@@ -1,0 +1,68 @@
+package io.linerate.core;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * What both ends of one transfer counted.
+ *
+ * <p>Totals cover the whole transfer, warm-up and tail included; the measured window covers
+ * exactly the steady state after the warm-up (DESIGN rule 5), and every rate is computed over it.
+ * Window ends are clock readings taken right after the counters were read.
+ *
+ * @param spec what was asked for
+ * @param bytesSent payload bytes the sender handed to the kernel, whole transfer
+ * @param messagesSent writes (TCP) or datagrams (UDP), whole transfer
+ * @param bytesReceived payload bytes the receiver read, whole transfer (UDP: distinct datagrams only)
+ * @param windowStartNanos start of the measured window, ns since the transfer started
+ * @param windowEndNanos end of the measured window, ns since the transfer started
+ * @param windowBytesSent payload bytes sent inside the window
+ * @param windowBytesReceived payload bytes received inside the window
+ * @param udp datagram accounting, present for UDP
+ * @param intervals every interval sample, warm-up ones flagged {@code omitted}
+ * @param options socket options requested and applied
+ * @param senderCpuNanos CPU time of the sending thread, ns
+ * @param receiverCpuNanos CPU time of the receiving thread, ns
+ * @param invalidReasons why the result must not be used; empty when it is valid
+ */
+public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
+                             long windowStartNanos, long windowEndNanos, long windowBytesSent,
+                             long windowBytesReceived, Optional<UdpStats> udp,
+                             List<IntervalSample> intervals, AppliedOptions options,
+                             long senderCpuNanos, long receiverCpuNanos, List<String> invalidReasons) {
+
+    public TransferResult {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(udp, "udp");
+        Objects.requireNonNull(options, "options");
+        intervals = List.copyOf(intervals);
+        invalidReasons = List.copyOf(invalidReasons);
+    }
+
+    /** @return length of the measured window in ns */
+    public long measuredNanos() {
+        return windowEndNanos - windowStartNanos;
+    }
+
+    /** @return receiver goodput over the measured window in bit/s; empty for a zero-length window */
+    public OptionalDouble bitsPerSecond() {
+        return Rates.bitsPerSecond(windowBytesReceived, measuredNanos());
+    }
+
+    /** @return sender throughput over the measured window in bit/s; empty for a zero-length window */
+    public OptionalDouble senderBitsPerSecond() {
+        return Rates.bitsPerSecond(windowBytesSent, measuredNanos());
+    }
+
+    /** @return whether the result may be used: no reason against it was found */
+    public boolean valid() {
+        return invalidReasons.isEmpty();
+    }
+
+    /** @return the marker zperf uses for this transfer ({@code udp4}, {@code tcp6_nodelay}, ...) */
+    public String marker() {
+        return spec.protocol().label() + spec.family().label() + (spec.noDelay() ? "_nodelay" : "");
+    }
+}

@@ -1,0 +1,319 @@
+package io.linerate.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What to measure: an immutable, validated description of one transfer. Build it with
+ * {@link #builder()}; {@link Builder#build()} rejects every inconsistent value with an
+ * {@link IllegalArgumentException} that names the value and the allowed range.
+ *
+ * <p>Units: sizes in bytes, rates in bit/s (decimal), times as {@link Duration}.
+ */
+public final class TransferSpec {
+    /** Payload of one write or datagram when none is given: zperf's default, 1220 bytes. */
+    public static final int DEFAULT_PAYLOAD_BYTES = 1220;
+    /**
+     * Traffic class when none is given: DSCP CS1 (TOS byte 0x20). Every upload runs at a
+     * non-default class so that a stack that drops or mis-queues marked traffic shows up.
+     */
+    public static final int DEFAULT_TRAFFIC_CLASS = 0x20;
+    /** Largest TCP write accepted: 64 MiB. */
+    public static final int MAX_TCP_PAYLOAD_BYTES = 64 << 20;
+    /** Shortest reporting interval accepted: 10 ms. */
+    public static final Duration MIN_INTERVAL = Duration.ofMillis(10);
+    /** Longest I/O timeout accepted: 10 minutes. */
+    public static final Duration MAX_IO_TIMEOUT = Duration.ofMinutes(10);
+
+    private final Protocol protocol;
+    private final AddressFamily family;
+    private final int payloadBytes;
+    private final Bound bound;
+    private final long rateBitsPerSecond;
+    private final boolean noDelay;
+    private final int trafficClass;
+    private final int sendBufferBytes;
+    private final int receiveBufferBytes;
+    private final Duration warmup;
+    private final Duration interval;
+    private final int port;
+    private final Duration ioTimeout;
+    private final int streamId;
+
+    private TransferSpec(Builder b) {
+        this.protocol = b.protocol;
+        this.family = b.family;
+        this.payloadBytes = b.payloadBytes;
+        this.bound = b.bound;
+        this.rateBitsPerSecond = b.rateBitsPerSecond;
+        this.noDelay = b.noDelay;
+        this.trafficClass = b.trafficClass;
+        this.sendBufferBytes = b.sendBufferBytes;
+        this.receiveBufferBytes = b.receiveBufferBytes;
+        this.warmup = b.warmup;
+        this.interval = b.interval;
+        this.port = b.port;
+        this.ioTimeout = b.ioTimeout;
+        this.streamId = b.streamId;
+    }
+
+    /** @return a builder with the defaults: TCP, IPv4, 1220-byte payload, 10 s, unlimited rate */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding this spec's values */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.protocol = protocol;
+        b.family = family;
+        b.payloadBytes = payloadBytes;
+        b.bound = bound;
+        b.rateBitsPerSecond = rateBitsPerSecond;
+        b.noDelay = noDelay;
+        b.trafficClass = trafficClass;
+        b.sendBufferBytes = sendBufferBytes;
+        b.receiveBufferBytes = receiveBufferBytes;
+        b.warmup = warmup;
+        b.interval = interval;
+        b.port = port;
+        b.ioTimeout = ioTimeout;
+        b.streamId = streamId;
+        return b;
+    }
+
+    /** @return TCP or UDP */
+    public Protocol protocol() {
+        return protocol;
+    }
+
+    /** @return IPv4 or IPv6 */
+    public AddressFamily family() {
+        return family;
+    }
+
+    /** @return bytes per write (TCP) or per datagram (UDP, header included) */
+    public int payloadBytes() {
+        return payloadBytes;
+    }
+
+    /** @return what ends the transfer */
+    public Bound bound() {
+        return bound;
+    }
+
+    /** @return target sending rate in bit/s of payload; 0 means as fast as possible */
+    public long rateBitsPerSecond() {
+        return rateBitsPerSecond;
+    }
+
+    /** @return whether TCP_NODELAY is requested (TCP only) */
+    public boolean noDelay() {
+        return noDelay;
+    }
+
+    /** @return the IP_TOS / IPv6 traffic class byte requested for the sender, 0..255 */
+    public int trafficClass() {
+        return trafficClass;
+    }
+
+    /** @return SO_SNDBUF requested in bytes; 0 leaves the kernel default */
+    public int sendBufferBytes() {
+        return sendBufferBytes;
+    }
+
+    /** @return SO_RCVBUF requested in bytes; 0 leaves the kernel default */
+    public int receiveBufferBytes() {
+        return receiveBufferBytes;
+    }
+
+    /** @return time omitted from the summary at the start (iperf3's {@code --omit}) */
+    public Duration warmup() {
+        return warmup;
+    }
+
+    /** @return length of one interval sample */
+    public Duration interval() {
+        return interval;
+    }
+
+    /** @return receiver port, 0 for an ephemeral port */
+    public int port() {
+        return port;
+    }
+
+    /** @return bound on every blocking wait (connect, accept, a write that makes no progress, teardown) */
+    public Duration ioTimeout() {
+        return ioTimeout;
+    }
+
+    /** @return the stream id carried in every datagram header */
+    public int streamId() {
+        return streamId;
+    }
+
+    /** @return the largest payload this spec's protocol and family allow, in bytes */
+    public static int maxPayloadBytes(Protocol protocol, AddressFamily family) {
+        return protocol == Protocol.UDP ? family.maxUdpPayloadBytes() : MAX_TCP_PAYLOAD_BYTES;
+    }
+
+    /** @return the smallest payload this protocol allows, in bytes (UDP carries a 24-byte header) */
+    public static int minPayloadBytes(Protocol protocol) {
+        return protocol == Protocol.UDP ? DatagramHeader.BYTES : 1;
+    }
+
+    @Override
+    public String toString() {
+        return protocol.label() + family.label() + " payload=" + payloadBytes + "B bound=" + bound
+                + " rate=" + rateBitsPerSecond + "bit/s nodelay=" + noDelay + " tclass=0x"
+                + Integer.toHexString(trafficClass) + " warmup=" + warmup.toMillis() + "ms";
+    }
+
+    /** Mutable builder; {@link #build()} validates. Not thread-safe. */
+    public static final class Builder {
+        private Protocol protocol = Protocol.TCP;
+        private AddressFamily family = AddressFamily.IPV4;
+        private int payloadBytes = DEFAULT_PAYLOAD_BYTES;
+        private Bound bound = Bound.duration(Duration.ofSeconds(10));
+        private long rateBitsPerSecond;
+        private boolean noDelay;
+        private int trafficClass = DEFAULT_TRAFFIC_CLASS;
+        private int sendBufferBytes;
+        private int receiveBufferBytes;
+        private Duration warmup = Duration.ofMillis(250);
+        private Duration interval = Duration.ofSeconds(1);
+        private int port;
+        private Duration ioTimeout = Duration.ofSeconds(5);
+        private int streamId = 1;
+
+        private Builder() {}
+
+        public Builder protocol(Protocol v) {
+            this.protocol = Objects.requireNonNull(v, "protocol");
+            return this;
+        }
+
+        public Builder family(AddressFamily v) {
+            this.family = Objects.requireNonNull(v, "family");
+            return this;
+        }
+
+        /** @param v bytes per write or datagram; range checked in {@link #build()} */
+        public Builder payloadBytes(int v) {
+            this.payloadBytes = v;
+            return this;
+        }
+
+        public Builder bound(Bound v) {
+            this.bound = Objects.requireNonNull(v, "bound");
+            return this;
+        }
+
+        /** Shorthand for {@code bound(Bound.duration(v))}. */
+        public Builder duration(Duration v) {
+            return bound(Bound.duration(v));
+        }
+
+        /** @param v bit/s, 0 for as fast as possible, never negative */
+        public Builder rateBitsPerSecond(long v) {
+            this.rateBitsPerSecond = v;
+            return this;
+        }
+
+        public Builder noDelay(boolean v) {
+            this.noDelay = v;
+            return this;
+        }
+
+        /** @param v TOS / traffic class byte, 0..255 */
+        public Builder trafficClass(int v) {
+            this.trafficClass = v;
+            return this;
+        }
+
+        /** @param v SO_SNDBUF bytes, 0 for the kernel default */
+        public Builder sendBufferBytes(int v) {
+            this.sendBufferBytes = v;
+            return this;
+        }
+
+        /** @param v SO_RCVBUF bytes, 0 for the kernel default */
+        public Builder receiveBufferBytes(int v) {
+            this.receiveBufferBytes = v;
+            return this;
+        }
+
+        public Builder warmup(Duration v) {
+            this.warmup = Objects.requireNonNull(v, "warmup");
+            return this;
+        }
+
+        public Builder interval(Duration v) {
+            this.interval = Objects.requireNonNull(v, "interval");
+            return this;
+        }
+
+        /** @param v 0..65535, 0 for ephemeral */
+        public Builder port(int v) {
+            this.port = v;
+            return this;
+        }
+
+        public Builder ioTimeout(Duration v) {
+            this.ioTimeout = Objects.requireNonNull(v, "ioTimeout");
+            return this;
+        }
+
+        public Builder streamId(int v) {
+            this.streamId = v;
+            return this;
+        }
+
+        /**
+         * @return the validated spec
+         * @throws IllegalArgumentException naming the first bad value and its allowed range
+         */
+        public TransferSpec build() {
+            int min = minPayloadBytes(protocol);
+            int max = maxPayloadBytes(protocol, family);
+            if (payloadBytes < min || payloadBytes > max) {
+                String what = protocol == Protocol.UDP
+                        ? "UDP over IPv" + family.label()
+                        : "TCP";
+                throw new IllegalArgumentException("payload " + payloadBytes + " bytes is out of range: "
+                        + what + " allows " + min + ".." + max + " bytes");
+            }
+            if (rateBitsPerSecond < 0) {
+                throw new IllegalArgumentException("rate " + rateBitsPerSecond
+                        + " bit/s is out of range; allowed: 0 (unlimited) or more");
+            }
+            if (trafficClass < 0 || trafficClass > 255) {
+                throw new IllegalArgumentException("traffic class " + trafficClass + " is out of range; allowed: 0..255");
+            }
+            if (sendBufferBytes < 0) {
+                throw new IllegalArgumentException("send buffer " + sendBufferBytes
+                        + " bytes is out of range; allowed: 0 (kernel default) or more");
+            }
+            if (receiveBufferBytes < 0) {
+                throw new IllegalArgumentException("receive buffer " + receiveBufferBytes
+                        + " bytes is out of range; allowed: 0 (kernel default) or more");
+            }
+            if (warmup.isNegative() || warmup.compareTo(Bound.MAX_DURATION) > 0) {
+                throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 day");
+            }
+            if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(Bound.MAX_DURATION) > 0) {
+                throw new IllegalArgumentException("interval " + interval.toMillis() + " ms is out of range; allowed: 10 ms..1 day");
+            }
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
+            }
+            if (ioTimeout.toMillis() < 1 || ioTimeout.compareTo(MAX_IO_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms..10 min");
+            }
+            if (protocol != Protocol.TCP && noDelay) {
+                throw new IllegalArgumentException("TCP_NODELAY applies to TCP only, not " + protocol.label());
+            }
+            return new TransferSpec(this);
+        }
+    }
+}

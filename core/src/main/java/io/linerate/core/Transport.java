@@ -1,0 +1,31 @@
+package io.linerate.core;
+
+import java.util.Optional;
+
+/**
+ * A way of moving data, found by {@link Transports} through {@link java.util.ServiceLoader}
+ * (register the implementation in {@code META-INF/services/io.linerate.core.Transport}).
+ */
+public interface Transport {
+
+    /** @return the name users select it by, such as {@code nio} */
+    String name();
+
+    /**
+     * @param spec a validated spec
+     * @return why this transport cannot run the spec, or empty when it can
+     */
+    Optional<String> unsupportedReason(TransferSpec spec);
+
+    /**
+     * Opens a transfer: binds the receiver and connects the sender, each bounded by the spec's
+     * I/O timeout. Nothing is left open when this throws.
+     *
+     * @param spec what to measure
+     * @param clock the time source of every reading
+     * @return a transfer ready to {@link Transfer#run}
+     * @throws TransferException if the endpoints cannot be set up; a port in use is a usage error
+     * @throws IllegalArgumentException if {@link #unsupportedReason} is not empty for the spec
+     */
+    Transfer open(TransferSpec spec, Clock clock) throws TransferException;
+}

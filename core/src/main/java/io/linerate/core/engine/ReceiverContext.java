@@ -1,0 +1,133 @@
+package io.linerate.core.engine;
+
+import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
+import io.linerate.core.Rfc3550Jitter;
+import io.linerate.core.SequenceTracker;
+import io.linerate.core.TransferSpec;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a transport's receive loop reports while {@link StreamEngine} runs it. Only the receiving
+ * thread calls the mutators; every one is allocation-free and stamps the reading time right after
+ * it updated the counters (DESIGN rule 1).
+ */
+public final class ReceiverContext {
+    /** Highest one-way delay the histogram holds exactly, ns; larger values are clamped to it. */
+    static final long MAX_TRACKED_DELAY_NANOS = 60_000_000_000L;
+
+    private final Clock clock;
+    private final int streamId;
+    private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong datagrams = new AtomicLong();
+    private final AtomicLong missing = new AtomicLong();
+    private final AtomicLong jitterBits = new AtomicLong();
+    private final AtomicLong lastDataNanos = new AtomicLong(Long.MIN_VALUE);
+    private final SequenceTracker tracker = new SequenceTracker();
+    private final Rfc3550Jitter jitter = new Rfc3550Jitter();
+    private final Histogram delay = new Histogram(1, MAX_TRACKED_DELAY_NANOS, 3);
+    private volatile boolean stop;
+    private volatile boolean endOfStream;
+    private long localBytes;
+    private long foreign;
+
+    ReceiverContext(TransferSpec spec, Clock clock) {
+        this.clock = clock;
+        this.streamId = spec.streamId();
+    }
+
+    /** @return whether the engine has asked the receiver to stop (it has drained) */
+    public boolean stopRequested() {
+        return stop;
+    }
+
+    void requestStop() {
+        stop = true;
+    }
+
+    /** Reports bytes read from a stream. */
+    public void received(int n) {
+        localBytes += n;
+        bytes.lazySet(localBytes);
+        lastDataNanos.lazySet(clock.nanoTime());
+    }
+
+    /** Reports that the stream ended (the sender shut down its output). */
+    public void endOfStream() {
+        endOfStream = true;
+    }
+
+    /**
+     * Accounts one datagram: checks the {@link DatagramHeader}, classifies its sequence number,
+     * updates RFC 3550 jitter and the one-way delay histogram. Datagrams of another stream or too
+     * short to hold a header are counted as foreign and otherwise ignored.
+     *
+     * @param buf the datagram, starting at index 0
+     * @param length bytes received
+     */
+    public void datagram(ByteBuffer buf, int length) {
+        long arrival = clock.nanoTime();
+        if (!DatagramHeader.matches(buf, length, streamId)) {
+            foreign++;
+            return;
+        }
+        long sendTime = DatagramHeader.sendTime(buf);
+        SequenceTracker.Arrival a = tracker.onArrival(DatagramHeader.sequence(buf));
+        if (a == SequenceTracker.Arrival.INVALID) {
+            foreign++;
+            return;
+        }
+        jitter.onArrival(sendTime, arrival);
+        long d = arrival - sendTime;
+        delay.recordValue(Math.max(1, Math.min(d, MAX_TRACKED_DELAY_NANOS)));
+        if (a != SequenceTracker.Arrival.DUPLICATE) {
+            localBytes += length;
+            bytes.lazySet(localBytes);
+            datagrams.lazySet(tracker.distinct());
+        }
+        missing.lazySet(tracker.missingSoFar());
+        jitterBits.lazySet(Double.doubleToRawLongBits(jitter.nanos()));
+        lastDataNanos.lazySet(arrival);
+    }
+
+    long bytes() {
+        return bytes.get();
+    }
+
+    long datagrams() {
+        return datagrams.get();
+    }
+
+    long missing() {
+        return missing.get();
+    }
+
+    double jitterNanos() {
+        return Double.longBitsToDouble(jitterBits.get());
+    }
+
+    long lastDataNanos() {
+        return lastDataNanos.get();
+    }
+
+    boolean isEndOfStream() {
+        return endOfStream;
+    }
+
+    /** Only after the receiving thread has ended. */
+    SequenceTracker tracker() {
+        return tracker;
+    }
+
+    /** Only after the receiving thread has ended. */
+    Histogram delay() {
+        return delay;
+    }
+
+    /** Only after the receiving thread has ended. */
+    long foreign() {
+        return foreign;
+    }
+}

@@ -1,0 +1,133 @@
+package io.linerate.core.engine;
+
+import io.linerate.core.Bound;
+import io.linerate.core.Clock;
+import io.linerate.core.Pacer;
+import io.linerate.core.TransferSpec;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What a transport's send loop reads and reports while {@link StreamEngine} runs it. Every method
+ * is allocation-free; only the sending thread calls the mutators.
+ *
+ * <p>A send loop is: {@code while (ctx.nextMessageBytes() > 0 && ctx.pace()) { write it;
+ * ctx.sent(bytes, completedMessage) }}.
+ */
+public final class SenderContext {
+    private static final long SPIN_BELOW_NANOS = 200_000;
+    private static final long MAX_PARK_NANOS = 10_000_000;
+
+    private final Clock clock;
+    private final int payloadBytes;
+    private final long byteLimit;
+    private final long messageLimit;
+    private final Pacer pacer;
+    private final long ioTimeoutNanos;
+    private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong messages = new AtomicLong();
+    private volatile boolean stop;
+    private long startNanos;
+    private long localBytes;
+    private long localMessages;
+
+    SenderContext(TransferSpec spec, Clock clock) {
+        this.clock = clock;
+        this.payloadBytes = spec.payloadBytes();
+        this.pacer = new Pacer(spec.rateBitsPerSecond());
+        this.ioTimeoutNanos = spec.ioTimeout().toNanos();
+        Bound b = spec.bound();
+        this.byteLimit = b.kind() == Bound.Kind.BYTES ? b.amount() : Long.MAX_VALUE;
+        this.messageLimit = b.kind() == Bound.Kind.MESSAGES ? b.amount() : Long.MAX_VALUE;
+    }
+
+    void start(long nanos) {
+        this.startNanos = nanos;
+    }
+
+    /** @return the clock every reading comes from */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** @return the bound on a wait for the socket to accept more data, ns */
+    public long ioTimeoutNanos() {
+        return ioTimeoutNanos;
+    }
+
+    /** @return whether the engine has asked the sender to stop (the duration is over, or a fault) */
+    public boolean stopRequested() {
+        return stop;
+    }
+
+    void requestStop() {
+        stop = true;
+    }
+
+    /**
+     * @return payload bytes of the next message: the spec's payload, less at the end of a byte
+     *     bound, 0 when the bound is reached or a stop was requested
+     */
+    public int nextMessageBytes() {
+        if (stop || localMessages >= messageLimit) {
+            return 0;
+        }
+        long left = byteLimit - localBytes;
+        return left <= 0 ? 0 : (int) Math.min(payloadBytes, left);
+    }
+
+    /** @return sequence number of the next message (messages completed so far) */
+    public long nextSequence() {
+        return localMessages;
+    }
+
+    /**
+     * Waits until the pacer lets the next message leave: parks for long waits, spins for the last
+     * 200 µs. Returns at once at an unlimited rate.
+     *
+     * @return false if a stop was requested while waiting
+     */
+    public boolean pace() {
+        if (pacer.unlimited()) {
+            return !stop;
+        }
+        long deadline = startNanos + pacer.offsetNanos(localBytes);
+        while (true) {
+            if (stop) {
+                return false;
+            }
+            long remaining = deadline - clock.nanoTime();
+            if (remaining <= 0) {
+                return true;
+            }
+            if (remaining > SPIN_BELOW_NANOS) {
+                LockSupport.parkNanos(Math.min(remaining - SPIN_BELOW_NANOS / 2, MAX_PARK_NANOS));
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /**
+     * Reports bytes the kernel accepted.
+     *
+     * @param n bytes written, at least 0
+     * @param messageCompleted whether this write completed a message
+     */
+    public void sent(int n, boolean messageCompleted) {
+        localBytes += n;
+        bytes.lazySet(localBytes);
+        if (messageCompleted) {
+            localMessages++;
+            messages.lazySet(localMessages);
+        }
+    }
+
+    long bytes() {
+        return bytes.get();
+    }
+
+    long messages() {
+        return messages.get();
+    }
+}

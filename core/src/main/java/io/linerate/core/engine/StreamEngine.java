@@ -1,0 +1,335 @@
+package io.linerate.core.engine;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Bound;
+import io.linerate.core.Clock;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.IntervalSample;
+import io.linerate.core.Protocol;
+import io.linerate.core.SequenceTracker;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.UdpStats;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs one stream transfer: a transport's receive loop and send loop on their own threads, and
+ * the measurement on the calling thread. Transport-independent; a transport supplies the loops.
+ *
+ * <p>Measurement (DESIGN section 4): every interval sample and both window ends are a reading of
+ * the receiver's counters followed by a clock reading. A duration-bound window ends at the reading
+ * taken at its deadline, and bytes that arrive later are in the totals but not in the window. A
+ * count-bound window ends at the receiver's last data. Every wait is bounded by the spec's I/O
+ * timeout.
+ */
+public final class StreamEngine {
+    /** How long a UDP receiver waits after the last datagram before it is considered drained. */
+    static final long UDP_DRAIN_QUIET_NANOS = 100_000_000L;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /** A transport's send loop; see {@link SenderContext}. */
+    @FunctionalInterface
+    public interface SendLoop {
+        /** Sends until {@link SenderContext#nextMessageBytes()} is 0; must not block past the I/O timeout. */
+        void run(SenderContext ctx) throws IOException;
+    }
+
+    /** A transport's receive loop; see {@link ReceiverContext}. */
+    @FunctionalInterface
+    public interface ReceiveLoop {
+        /**
+         * Receives until end of stream (TCP) or until {@link ReceiverContext#stopRequested()}; must
+         * check the stop flag at least every few milliseconds.
+         */
+        void run(ReceiverContext ctx) throws IOException;
+    }
+
+    private final TransferSpec spec;
+    private final Clock clock;
+    private final SenderContext tx;
+    private final ReceiverContext rx;
+    private final Worker sender;
+    private final Worker receiver;
+
+    /**
+     * @param spec what to measure
+     * @param clock the time source of every reading
+     * @param sendLoop the transport's sender
+     * @param receiveLoop the transport's receiver
+     */
+    public StreamEngine(TransferSpec spec, Clock clock, SendLoop sendLoop, ReceiveLoop receiveLoop) {
+        this.spec = spec;
+        this.clock = clock;
+        this.tx = new SenderContext(spec, clock);
+        this.rx = new ReceiverContext(spec, clock);
+        this.sender = new Worker("linerate-tx-" + spec.streamId(), () -> sendLoop.run(tx));
+        this.receiver = new Worker("linerate-rx-" + spec.streamId(), () -> receiveLoop.run(rx));
+    }
+
+    /**
+     * Runs the transfer on the calling thread; returns when both loops ended. Call once.
+     *
+     * @param options socket options as the transport applied them, for the result
+     * @param listener receives each interval sample on the calling thread
+     * @return the result
+     * @throws TransferException if a loop failed or a wait ran past the I/O timeout; both loops
+     *     are told to stop and joined (bounded) first
+     */
+    public TransferResult run(AppliedOptions options, IntervalListener listener) throws TransferException {
+        long ioTimeout = spec.ioTimeout().toNanos();
+        Bound bound = spec.bound();
+        boolean durationBound = bound.kind() == Bound.Kind.DURATION;
+        List<IntervalSample> samples = new ArrayList<>();
+        long t0 = clock.nanoTime();
+        tx.start(t0);
+        Thread monitor = Thread.currentThread();
+        receiver.start(monitor);
+        sender.start(monitor);
+
+        long warmupEnd = t0 + spec.warmup().toNanos();
+        long windowDeadline = durationBound ? saturatedAdd(warmupEnd, bound.amount()) : Long.MAX_VALUE;
+        long interval = spec.interval().toNanos();
+        Reading prev = new Reading(0, 0, 0, 0, t0);
+        Reading windowStart = null;
+        Reading windowEnd = null;
+        long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
+        if (warmupEnd == t0) {
+            windowStart = prev;
+            nextTick = t0 + interval;
+        }
+        long txDoneAt = Long.MIN_VALUE;
+        try {
+            while (true) {
+                failIfAnyFailed();
+                long now = clock.nanoTime();
+                if (!durationBound && sender.done() && txDoneAt == Long.MIN_VALUE) {
+                    txDoneAt = now;
+                }
+                if (durationBound && now >= windowDeadline) {
+                    windowEnd = read();
+                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
+                    break;
+                }
+                if (!durationBound && txDoneAt != Long.MIN_VALUE && received(now, txDoneAt, ioTimeout)) {
+                    Reading last = new Reading(rx.bytes(), rx.datagrams(), rx.missing(), tx.bytes(),
+                            Math.max(prev.nanos, rx.lastDataNanos()));
+                    windowEnd = last;
+                    emit(samples, listener, prev, last, t0, windowStart == null);
+                    break;
+                }
+                if (now >= nextTick) {
+                    Reading r = read();
+                    emit(samples, listener, prev, r, t0, windowStart == null);
+                    prev = r;
+                    if (windowStart == null && nextTick >= warmupEnd) {
+                        windowStart = r;
+                        nextTick = warmupEnd + interval;
+                    } else {
+                        long base = windowStart == null ? t0 : warmupEnd;
+                        long k = (nextTick - base) / interval + 1;
+                        nextTick = base + k * interval;
+                        if (windowStart == null) {
+                            nextTick = Math.min(nextTick, warmupEnd);
+                        }
+                    }
+                    nextTick = Math.min(nextTick, windowDeadline);
+                    continue;
+                }
+                long wake = Math.min(nextTick, windowDeadline);
+                LockSupport.parkNanos(Math.max(1, Math.min(wake - now, 50_000_000L)));
+            }
+            tx.requestStop();
+            if (!sender.awaitDone(ioTimeout)) {
+                throw new TransferException(String.format(Locale.ROOT,
+                        "sender did not stop within the I/O timeout of %d ms after %d bytes",
+                        spec.ioTimeout().toMillis(), tx.bytes()), null);
+            }
+            failIfAnyFailed();
+            drainReceiver(ioTimeout);
+            failIfAnyFailed();
+        } finally {
+            tx.requestStop();
+            rx.requestStop();
+            sender.awaitDone(ioTimeout);
+            receiver.awaitDone(ioTimeout);
+        }
+        if (windowStart == null) {
+            windowStart = windowEnd;
+        }
+        return result(options, samples, t0, windowStart, windowEnd);
+    }
+
+    /** Count bound: whether the receiver has everything it will get, after the sender finished. */
+    private boolean received(long now, long txDoneAt, long ioTimeout) throws TransferException {
+        if (spec.protocol() == Protocol.TCP) {
+            if (receiver.done()) {
+                return true;
+            }
+            if (now - txDoneAt > ioTimeout) {
+                throw new TransferException(String.format(Locale.ROOT,
+                        "receiver did not see the end of the stream within %d ms: %d of %d bytes arrived",
+                        spec.ioTimeout().toMillis(), rx.bytes(), tx.bytes()), null);
+            }
+            return false;
+        }
+        return udpDrained(now, txDoneAt, ioTimeout);
+    }
+
+    private boolean udpDrained(long now, long txDoneAt, long ioTimeout) {
+        if (rx.datagrams() >= tx.messages()) {
+            return true;
+        }
+        long quietSince = Math.max(txDoneAt, rx.lastDataNanos());
+        return now - quietSince > UDP_DRAIN_QUIET_NANOS || now - txDoneAt > ioTimeout;
+    }
+
+    private void drainReceiver(long ioTimeout) throws TransferException {
+        long txDoneAt = clock.nanoTime();
+        if (spec.protocol() == Protocol.UDP) {
+            while (!udpDrained(clock.nanoTime(), txDoneAt, ioTimeout) && !receiver.done()) {
+                LockSupport.parkNanos(1_000_000L);
+            }
+            rx.requestStop();
+        }
+        if (!receiver.awaitDone(ioTimeout)) {
+            throw new TransferException(String.format(Locale.ROOT,
+                    "receiver did not finish within the I/O timeout of %d ms: %d of %d bytes arrived",
+                    spec.ioTimeout().toMillis(), rx.bytes(), tx.bytes()), null);
+        }
+    }
+
+    private void failIfAnyFailed() throws TransferException {
+        Throwable e = sender.failure();
+        String side = "sender";
+        if (e == null) {
+            e = receiver.failure();
+            side = "receiver";
+        }
+        if (e != null) {
+            throw new TransferException(String.format(Locale.ROOT,
+                    "%s %s failed after %d bytes sent and %d received: %s",
+                    spec.protocol().label(), side, tx.bytes(), rx.bytes(), e.getMessage()), e);
+        }
+    }
+
+    private Reading read() {
+        long bytes = rx.bytes();
+        long datagrams = rx.datagrams();
+        long missing = rx.missing();
+        long sent = tx.bytes();
+        return new Reading(bytes, datagrams, missing, sent, clock.nanoTime());
+    }
+
+    private void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to,
+                      long t0, boolean omitted) {
+        IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, to.bytes - from.bytes,
+                to.datagrams - from.datagrams, to.missing - from.missing, rx.jitterNanos(), omitted);
+        out.add(s);
+        listener.onInterval(s);
+    }
+
+    private TransferResult result(AppliedOptions options, List<IntervalSample> samples, long t0,
+                                  Reading start, Reading end) {
+        List<String> reasons = new ArrayList<>();
+        long bytesSent = tx.bytes();
+        long messagesSent = tx.messages();
+        long bytesReceived = rx.bytes();
+        if (end.nanos <= start.nanos) {
+            reasons.add(spec.bound().kind() == Bound.Kind.DURATION
+                    ? "the measured window has no length"
+                    : "the transfer ended inside the warm-up of " + spec.warmup().toMillis()
+                            + " ms: raise the count or lower --warmup");
+        }
+        Optional<UdpStats> udp = Optional.empty();
+        if (spec.protocol() == Protocol.TCP) {
+            if (bytesReceived != bytesSent) {
+                reasons.add("receiver counted " + bytesReceived + " bytes but the sender sent " + bytesSent);
+            }
+        } else {
+            SequenceTracker t = rx.tracker();
+            udp = Optional.of(new UdpStats(messagesSent, t.distinct(), t.lost(messagesSent), t.reordered(),
+                    t.duplicates(), rx.jitterNanos(), rx.delay().copy()));
+            if (t.distinct() == 0) {
+                reasons.add("no datagram arrived");
+            }
+            if (rx.foreign() > 0) {
+                reasons.add(rx.foreign() + " datagrams of another stream or without a linerate header arrived");
+            }
+        }
+        if (options.trafficClassApplied() != options.trafficClassRequested()) {
+            reasons.add(String.format(Locale.ROOT, "traffic class 0x%02x requested but 0x%02x applied",
+                    options.trafficClassRequested(), options.trafficClassApplied()));
+        }
+        return new TransferResult(spec, bytesSent, messagesSent, bytesReceived,
+                start.nanos - t0, end.nanos - t0, end.sent - start.sent, end.bytes - start.bytes,
+                udp, samples, options, sender.cpuNanos, receiver.cpuNanos, reasons);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    /** Counters read together, then the clock. */
+    private record Reading(long bytes, long datagrams, long missing, long sent, long nanos) {}
+
+    @FunctionalInterface
+    private interface IoRunnable {
+        void run() throws IOException;
+    }
+
+    /** One loop on its own daemon thread; wakes the monitor when it ends. */
+    private static final class Worker {
+        private final Thread thread;
+        private volatile Throwable failure;
+        private volatile boolean done;
+        private volatile long cpuNanos;
+        private volatile Thread monitor;
+
+        Worker(String name, IoRunnable body) {
+            this.thread = new Thread(() -> {
+                long cpu0 = THREADS.getCurrentThreadCpuTime();
+                try {
+                    body.run();
+                } catch (Throwable e) {
+                    failure = e;
+                } finally {
+                    cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
+                    done = true;
+                    LockSupport.unpark(monitor);
+                }
+            }, name);
+            this.thread.setDaemon(true);
+        }
+
+        void start(Thread monitorThread) {
+            this.monitor = monitorThread;
+            thread.start();
+        }
+
+        boolean done() {
+            return done;
+        }
+
+        Throwable failure() {
+            return failure;
+        }
+
+        boolean awaitDone(long timeoutNanos) {
+            try {
+                thread.join(Math.max(1, timeoutNanos / 1_000_000L));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return done;
+        }
+    }
+}

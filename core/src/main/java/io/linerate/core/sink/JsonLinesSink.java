@@ -1,0 +1,25 @@
+package io.linerate.core.sink;
+
+import io.linerate.core.Metric;
+import io.linerate.core.MetricSink;
+import java.io.PrintStream;
+
+/** Writes each metric as one JSON object per line (JSON Lines), the same object a ktap line carries. */
+public final class JsonLinesSink implements MetricSink {
+    private final PrintStream out;
+
+    /** @param out where lines go; flushed on close */
+    public JsonLinesSink(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public void accept(Metric metric) {
+        out.println(MetricJson.toLine(MetricJson.metric(metric)));
+    }
+
+    @Override
+    public void close() {
+        out.flush();
+    }
+}

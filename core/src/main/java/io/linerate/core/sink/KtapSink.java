@@ -1,0 +1,41 @@
+package io.linerate.core.sink;
+
+import io.linerate.core.Metric;
+import io.linerate.core.MetricSink;
+import java.io.PrintStream;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Writes ktap metric lines as the kernel's drv-net selftests print them (METRICS-SPEC section 1):
+ * before the first metric of each name a {@code # ktap-metric-policy-json:} line with its default
+ * policy, then one {@code # ktap-metric-json:} line per metric. KTAP harnesses treat these as
+ * diagnostics, so they never change a test's result.
+ */
+public final class KtapSink implements MetricSink {
+    /** Tag of a metric line. */
+    public static final String METRIC_TAG = "ktap-metric-json";
+    /** Tag of a policy line. */
+    public static final String POLICY_TAG = "ktap-metric-policy-json";
+
+    private final PrintStream out;
+    private final Set<String> policiesWritten = new HashSet<>();
+
+    /** @param out where lines go; flushed on close */
+    public KtapSink(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public void accept(Metric metric) {
+        if (policiesWritten.add(metric.name())) {
+            out.println("# " + POLICY_TAG + ": " + MetricJson.toLine(MetricJson.defaultPolicy(metric)));
+        }
+        out.println("# " + METRIC_TAG + ": " + MetricJson.toLine(MetricJson.metric(metric)));
+    }
+
+    @Override
+    public void close() {
+        out.flush();
+    }
+}

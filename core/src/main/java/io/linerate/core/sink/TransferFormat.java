@@ -1,0 +1,174 @@
+package io.linerate.core.sink;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Better;
+import io.linerate.core.IntervalSample;
+import io.linerate.core.Metric;
+import io.linerate.core.Rates;
+import io.linerate.core.TransferResult;
+import io.linerate.core.UdpStats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Turns a {@link TransferResult} into its outputs: iperf-style interval lines, a one-line text
+ * summary, the JSON summary object and the metrics for {@link io.linerate.core.MetricSink}s.
+ * Numbers are formatted with {@link Locale#ROOT}; rates are decimal (1 Mbit/s = 10^6 bit/s).
+ */
+public final class TransferFormat {
+    /** Version of the JSON summary object. */
+    public static final int JSON_VERSION = 1;
+
+    private TransferFormat() {}
+
+    /**
+     * An interval line as iperf prints it: {@code " 0.00- 1.01 sec  1589248 Bytes  12.59 Mbits/sec"},
+     * followed for UDP by jitter and lost/total ({@code "  0.012 ms  3/1000 (0.3%)"}), and by
+     * {@code "  (omitted)"} for warm-up intervals. A zero-length interval prints {@code n/a} as rate.
+     */
+    public static String intervalLine(IntervalSample s, boolean udp) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%5.2f-%5.2f sec  %d Bytes  %s",
+                s.startNanos() / 1e9, s.endNanos() / 1e9, s.bytes(), mbits(s.bitsPerSecond())));
+        if (udp) {
+            long total = s.datagrams() + s.lost();
+            sb.append(String.format(Locale.ROOT, "  %.3f ms  %d/%d (%s)", s.jitterNanos() / 1e6, s.lost(), total,
+                    total <= 0 ? "n/a" : String.format(Locale.ROOT, "%.2g%%", 100.0 * s.lost() / total)));
+        }
+        if (s.omitted()) {
+            sb.append("  (omitted)");
+        }
+        return sb.toString();
+    }
+
+    /** @return a one-line summary for people: marker, payload, goodput, UDP accounting, validity */
+    public static String summaryLine(TransferResult r) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-13s %6d B  %10.2f s  %s  sent %d B  received %d B",
+                r.marker(), r.spec().payloadBytes(), r.measuredNanos() / 1e9, mbits(r.bitsPerSecond()),
+                r.bytesSent(), r.bytesReceived()));
+        r.udp().ifPresent(u -> sb.append(String.format(Locale.ROOT,
+                "  datagrams %d/%d  lost %d (%.2f%%)  reordered %d  duplicates %d  jitter %.3f ms",
+                u.datagramsReceived(), u.datagramsSent(), u.lost(), u.lossPercent(), u.reordered(),
+                u.duplicates(), u.jitterNanos() / 1e6)));
+        AppliedOptions o = r.options();
+        sb.append(String.format(Locale.ROOT, "  tclass 0x%02x", o.trafficClassApplied()));
+        if (!r.valid()) {
+            sb.append("  INVALID: ").append(String.join("; ", r.invalidReasons()));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The JSON summary of one transfer. Fields: {@code version, marker, protocol, family, payload,
+     * duration_s} (measured window), {@code warmup_s, rate_bps} (target, 0 = unlimited),
+     * {@code bytes_sent, bytes_received, messages_sent, window_bytes_sent, window_bytes_received,
+     * bits_per_second} (receiver goodput over the window, null without a window),
+     * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
+     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns}, then {@code options, cpu_ns,
+     * valid, reasons, intervals}.
+     */
+    public static ObjectNode summaryJson(TransferResult r) {
+        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+        n.put("version", JSON_VERSION);
+        n.put("marker", r.marker());
+        n.put("protocol", r.spec().protocol().label());
+        n.put("family", Integer.parseInt(r.spec().family().label()));
+        n.put("payload", r.spec().payloadBytes());
+        n.put("duration_s", r.measuredNanos() / 1e9);
+        n.put("warmup_s", r.spec().warmup().toNanos() / 1e9);
+        n.put("rate_bps", r.spec().rateBitsPerSecond());
+        n.put("bytes_sent", r.bytesSent());
+        n.put("bytes_received", r.bytesReceived());
+        n.put("messages_sent", r.messagesSent());
+        n.put("window_bytes_sent", r.windowBytesSent());
+        n.put("window_bytes_received", r.windowBytesReceived());
+        putRate(n, "bits_per_second", r.bitsPerSecond());
+        putRate(n, "sender_bits_per_second", r.senderBitsPerSecond());
+        if (r.udp().isPresent()) {
+            UdpStats u = r.udp().get();
+            n.put("datagrams_sent", u.datagramsSent());
+            n.put("datagrams_received", u.datagramsReceived());
+            n.put("lost", u.lost());
+            n.put("lost_percent", u.lossPercent());
+            n.put("reordered", u.reordered());
+            n.put("duplicates", u.duplicates());
+            n.put("jitter_ms", u.jitterNanos() / 1e6);
+            Histogram h = u.oneWayDelay();
+            ObjectNode d = n.putObject("one_way_delay_ns");
+            if (h.getTotalCount() > 0) {
+                d.put("min", h.getMinValue());
+                d.put("p50", h.getValueAtPercentile(50));
+                d.put("p99", h.getValueAtPercentile(99));
+                d.put("max", h.getMaxValue());
+            }
+            d.put("count", h.getTotalCount());
+        }
+        AppliedOptions o = r.options();
+        ObjectNode opts = n.putObject("options");
+        opts.put("traffic_class_requested", o.trafficClassRequested());
+        opts.put("traffic_class_applied", o.trafficClassApplied());
+        opts.put("sndbuf_requested", o.sendBufferRequested());
+        opts.put("sndbuf_applied", o.sendBufferApplied());
+        opts.put("rcvbuf_requested", o.receiveBufferRequested());
+        opts.put("rcvbuf_applied", o.receiveBufferApplied());
+        opts.put("nodelay_requested", o.noDelayRequested());
+        opts.put("nodelay_applied", o.noDelayApplied());
+        ObjectNode cpu = n.putObject("cpu_ns");
+        cpu.put("sender", r.senderCpuNanos());
+        cpu.put("receiver", r.receiverCpuNanos());
+        n.put("valid", r.valid());
+        ArrayNode reasons = n.putArray("reasons");
+        r.invalidReasons().forEach(reasons::add);
+        ArrayNode intervals = n.putArray("intervals");
+        for (IntervalSample s : r.intervals()) {
+            ObjectNode i = intervals.addObject();
+            i.put("start_s", s.startNanos() / 1e9);
+            i.put("end_s", s.endNanos() / 1e9);
+            i.put("bytes", s.bytes());
+            putRate(i, "bits_per_second", s.bitsPerSecond());
+            if (r.udp().isPresent()) {
+                i.put("datagrams", s.datagrams());
+                i.put("lost", s.lost());
+                i.put("jitter_ms", s.jitterNanos() / 1e6);
+            }
+            i.put("omitted", s.omitted());
+        }
+        return n;
+    }
+
+    /**
+     * Metrics of one transfer: {@code <marker>_mbps} (receiver goodput, Mbit/s, higher is better;
+     * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} and
+     * {@code <marker>_lost_pct} (lower is better).
+     *
+     * @param r the result
+     * @param marker the series name prefix, such as {@code udp4_frag}
+     * @param timeSeconds seconds since the start of the run
+     */
+    public static List<Metric> metrics(TransferResult r, String marker, double timeSeconds) {
+        List<Metric> out = new ArrayList<>();
+        r.bitsPerSecond().ifPresent(bps -> out.add(Metric.of(marker + "_mbps", Rates.toMbits(bps),
+                ResultLineSink.UNIT, timeSeconds, Better.HIGHER)));
+        r.udp().ifPresent(u -> {
+            out.add(Metric.of(marker + "_jitter_ms", u.jitterNanos() / 1e6, "ms", timeSeconds, Better.LOWER));
+            out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER));
+        });
+        return out;
+    }
+
+    private static void putRate(ObjectNode n, String key, OptionalDouble v) {
+        if (v.isPresent()) {
+            n.put(key, v.getAsDouble());
+        } else {
+            n.putNull(key);
+        }
+    }
+
+    private static String mbits(OptionalDouble bps) {
+        return bps.isPresent() ? String.format(Locale.ROOT, "%.2f Mbits/sec", bps.getAsDouble() / 1e6) : "n/a Mbits/sec";
+    }
+}
