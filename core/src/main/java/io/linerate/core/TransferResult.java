@@ -25,13 +25,18 @@ import java.util.OptionalDouble;
  * @param options socket options requested and applied
  * @param senderCpuNanos CPU time of the sending thread, ns
  * @param receiverCpuNanos CPU time of the receiving thread, ns
+ * @param senderAllocatedBytes heap bytes the sending thread allocated inside the measured window,
+ *     -1 when the JVM cannot tell; 0 in steady state
+ * @param receiverAllocatedBytes the same for the receiving thread
  * @param invalidReasons why the result must not be used; empty when it is valid
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
                              long windowBytesReceived, Optional<UdpStats> udp,
                              List<IntervalSample> intervals, AppliedOptions options,
-                             long senderCpuNanos, long receiverCpuNanos, List<String> invalidReasons) {
+                             long senderCpuNanos, long receiverCpuNanos,
+                             long senderAllocatedBytes, long receiverAllocatedBytes,
+                             List<String> invalidReasons) {
 
     public TransferResult {
         Objects.requireNonNull(spec, "spec");

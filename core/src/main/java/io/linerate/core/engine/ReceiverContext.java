@@ -33,7 +33,13 @@ public final class ReceiverContext {
     private long localBytes;
     private long foreign;
 
-    ReceiverContext(TransferSpec spec, Clock clock) {
+    /**
+     * Made by {@link StreamEngine}; public so that a transport can drive its loop in a test.
+     *
+     * @param spec the transfer's spec
+     * @param clock the time source of every reading
+     */
+    public ReceiverContext(TransferSpec spec, Clock clock) {
         this.clock = clock;
         this.streamId = spec.streamId();
     }
@@ -43,7 +49,8 @@ public final class ReceiverContext {
         return stop;
     }
 
-    void requestStop() {
+    /** Asks the loop to stop; {@link StreamEngine} calls it, and so may a test. */
+    public void requestStop() {
         stop = true;
     }
 

@@ -24,6 +24,7 @@ public final class SenderContext {
     private final long messageLimit;
     private final Pacer pacer;
     private final long ioTimeoutNanos;
+    private final boolean wholeMessages;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong messages = new AtomicLong();
     private volatile boolean stop;
@@ -31,17 +32,25 @@ public final class SenderContext {
     private long localBytes;
     private long localMessages;
 
-    SenderContext(TransferSpec spec, Clock clock) {
+    /**
+     * Made by {@link StreamEngine}; public so that a transport can drive its loop in a test.
+     *
+     * @param spec the transfer's spec
+     * @param clock the time source of every reading
+     */
+    public SenderContext(TransferSpec spec, Clock clock) {
         this.clock = clock;
         this.payloadBytes = spec.payloadBytes();
         this.pacer = new Pacer(spec.rateBitsPerSecond());
         this.ioTimeoutNanos = spec.ioTimeout().toNanos();
+        this.wholeMessages = spec.protocol() == io.linerate.core.Protocol.UDP;
         Bound b = spec.bound();
         this.byteLimit = b.kind() == Bound.Kind.BYTES ? b.amount() : Long.MAX_VALUE;
         this.messageLimit = b.kind() == Bound.Kind.MESSAGES ? b.amount() : Long.MAX_VALUE;
     }
 
-    void start(long nanos) {
+    /** Sets the pacing origin; {@link StreamEngine} calls it when the transfer starts. */
+    public void start(long nanos) {
         this.startNanos = nanos;
     }
 
@@ -60,20 +69,30 @@ public final class SenderContext {
         return stop;
     }
 
-    void requestStop() {
+    /** Asks the loop to stop; {@link StreamEngine} calls it, and so may a test. */
+    public void requestStop() {
         stop = true;
     }
 
     /**
-     * @return payload bytes of the next message: the spec's payload, less at the end of a byte
-     *     bound, 0 when the bound is reached or a stop was requested
+     * @return payload bytes of the next message: the spec's payload; for TCP less at the end of a
+     *     byte bound (a UDP datagram is always whole, so a byte bound may be exceeded by less than
+     *     one datagram); 0 when the bound is reached or a stop was requested
      */
     public int nextMessageBytes() {
         if (stop || localMessages >= messageLimit) {
             return 0;
         }
         long left = byteLimit - localBytes;
-        return left <= 0 ? 0 : (int) Math.min(payloadBytes, left);
+        if (left <= 0) {
+            return 0;
+        }
+        return wholeMessages ? payloadBytes : (int) Math.min(payloadBytes, left);
+    }
+
+    /** @return payload bytes the kernel accepted so far */
+    public long bytesSent() {
+        return localBytes;
     }
 
     /** @return sequence number of the next message (messages completed so far) */

@@ -34,6 +34,8 @@ public final class StreamEngine {
     /** How long a UDP receiver waits after the last datagram before it is considered drained. */
     static final long UDP_DRAIN_QUIET_NANOS = 100_000_000L;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean ALLOCATION =
+            THREADS instanceof com.sun.management.ThreadMXBean m && m.isThreadAllocatedMemorySupported() ? m : null;
 
     /** A transport's send loop; see {@link SenderContext}. */
     @FunctionalInterface
@@ -97,7 +99,7 @@ public final class StreamEngine {
         long warmupEnd = t0 + spec.warmup().toNanos();
         long windowDeadline = durationBound ? saturatedAdd(warmupEnd, bound.amount()) : Long.MAX_VALUE;
         long interval = spec.interval().toNanos();
-        Reading prev = new Reading(0, 0, 0, 0, t0);
+        Reading prev = new Reading(0, 0, 0, 0, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
         Reading windowStart = null;
         Reading windowEnd = null;
         long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
@@ -120,6 +122,7 @@ public final class StreamEngine {
                 }
                 if (!durationBound && txDoneAt != Long.MIN_VALUE && received(now, txDoneAt, ioTimeout)) {
                     Reading last = new Reading(rx.bytes(), rx.datagrams(), rx.missing(), tx.bytes(),
+                            sender.allocatedBytes(), receiver.allocatedBytes(),
                             Math.max(prev.nanos, rx.lastDataNanos()));
                     windowEnd = last;
                     emit(samples, listener, prev, last, t0, windowStart == null);
@@ -225,7 +228,9 @@ public final class StreamEngine {
         long datagrams = rx.datagrams();
         long missing = rx.missing();
         long sent = tx.bytes();
-        return new Reading(bytes, datagrams, missing, sent, clock.nanoTime());
+        long txAlloc = sender.allocatedBytes();
+        long rxAlloc = receiver.allocatedBytes();
+        return new Reading(bytes, datagrams, missing, sent, txAlloc, rxAlloc, clock.nanoTime());
     }
 
     private void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to,
@@ -270,7 +275,9 @@ public final class StreamEngine {
         }
         return new TransferResult(spec, bytesSent, messagesSent, bytesReceived,
                 start.nanos - t0, end.nanos - t0, end.sent - start.sent, end.bytes - start.bytes,
-                udp, samples, options, sender.cpuNanos, receiver.cpuNanos, reasons);
+                udp, samples, options, sender.cpuNanos, receiver.cpuNanos,
+                allocatedBetween(start.txAllocated, end.txAllocated),
+                allocatedBetween(start.rxAllocated, end.rxAllocated), reasons);
     }
 
     private static long saturatedAdd(long a, long b) {
@@ -279,7 +286,12 @@ public final class StreamEngine {
     }
 
     /** Counters read together, then the clock. */
-    private record Reading(long bytes, long datagrams, long missing, long sent, long nanos) {}
+    private record Reading(long bytes, long datagrams, long missing, long sent, long txAllocated,
+                           long rxAllocated, long nanos) {}
+
+    private static long allocatedBetween(long start, long end) {
+        return start < 0 || end < 0 ? -1 : end - start;
+    }
 
     @FunctionalInterface
     private interface IoRunnable {
@@ -317,6 +329,11 @@ public final class StreamEngine {
 
         boolean done() {
             return done;
+        }
+
+        /** @return heap bytes the thread allocated so far, -1 when unknown or the thread ended */
+        long allocatedBytes() {
+            return ALLOCATION == null || done || !thread.isAlive() ? -1 : ALLOCATION.getThreadAllocatedBytes(thread.getId());
         }
 
         Throwable failure() {

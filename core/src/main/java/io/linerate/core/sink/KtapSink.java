@@ -2,7 +2,10 @@ package io.linerate.core.sink;
 
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -18,11 +21,16 @@ public final class KtapSink implements MetricSink {
     /** Tag of a policy line. */
     public static final String POLICY_TAG = "ktap-metric-policy-json";
 
-    private final PrintStream out;
+    private final PrintWriter out;
     private final Set<String> policiesWritten = new HashSet<>();
 
-    /** @param out where lines go; flushed on close */
+    /** @param out where lines go, as UTF-8; where lines go; flushed on close */
     public KtapSink(PrintStream out) {
+        this(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+    }
+
+    /** @param out where lines go; flushed on close */
+    public KtapSink(PrintWriter out) {
         this.out = out;
     }
 

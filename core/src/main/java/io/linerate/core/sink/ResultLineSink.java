@@ -2,7 +2,10 @@ package io.linerate.core.sink;
 
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -13,11 +16,16 @@ import java.util.Locale;
 public final class ResultLineSink implements MetricSink {
     /** The unit of the metrics this sink writes. */
     public static final String UNIT = "Mbit/s";
-    private final PrintStream out;
+    private final PrintWriter out;
     private boolean closed;
 
-    /** @param out where lines go */
+    /** @param out where lines go, as UTF-8; where lines go */
     public ResultLineSink(PrintStream out) {
+        this(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+    }
+
+    /** @param out where lines go */
+    public ResultLineSink(PrintWriter out) {
         this.out = out;
     }
 

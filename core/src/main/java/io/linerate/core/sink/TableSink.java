@@ -2,7 +2,10 @@ package io.linerate.core.sink;
 
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,12 +16,17 @@ import java.util.stream.Collectors;
  * {@code value} (three decimals), {@code unit}, {@code host}, {@code labels}, aligned with spaces.
  */
 public final class TableSink implements MetricSink {
-    private final PrintStream out;
+    private final PrintWriter out;
     private final List<Metric> rows = new ArrayList<>();
     private boolean closed;
 
-    /** @param out where the table goes */
+    /** @param out where lines go, as UTF-8; where the table goes */
     public TableSink(PrintStream out) {
+        this(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+    }
+
+    /** @param out where the table goes */
+    public TableSink(PrintWriter out) {
         this.out = out;
     }
 

@@ -45,10 +45,19 @@ public final class TransferFormat {
         return sb.toString();
     }
 
-    /** @return a one-line summary for people: marker, payload, goodput, UDP accounting, validity */
+    /** @return {@link #summaryLine(String, TransferResult)} with the result's own marker */
     public static String summaryLine(TransferResult r) {
+        return summaryLine(r.marker(), r);
+    }
+
+    /**
+     * @param label the name to start the line with, such as {@code udp4_frag}
+     * @return a one-line summary for people: label, payload, window, goodput, byte counts, UDP
+     *     accounting, applied traffic class, and the reasons when invalid
+     */
+    public static String summaryLine(String label, TransferResult r) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-13s %6d B  %10.2f s  %s  sent %d B  received %d B",
-                r.marker(), r.spec().payloadBytes(), r.measuredNanos() / 1e9, mbits(r.bitsPerSecond()),
+                label, r.spec().payloadBytes(), r.measuredNanos() / 1e9, mbits(r.bitsPerSecond()),
                 r.bytesSent(), r.bytesReceived()));
         r.udp().ifPresent(u -> sb.append(String.format(Locale.ROOT,
                 "  datagrams %d/%d  lost %d (%.2f%%)  reordered %d  duplicates %d  jitter %.3f ms",
@@ -69,7 +78,7 @@ public final class TransferFormat {
      * bits_per_second} (receiver goodput over the window, null without a window),
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns}, then {@code options, cpu_ns,
-     * valid, reasons, intervals}.
+     * window_allocated_bytes, valid, reasons, intervals}.
      */
     public static ObjectNode summaryJson(TransferResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
@@ -120,6 +129,9 @@ public final class TransferFormat {
         ObjectNode cpu = n.putObject("cpu_ns");
         cpu.put("sender", r.senderCpuNanos());
         cpu.put("receiver", r.receiverCpuNanos());
+        ObjectNode alloc = n.putObject("window_allocated_bytes");
+        alloc.put("sender", r.senderAllocatedBytes());
+        alloc.put("receiver", r.receiverAllocatedBytes());
         n.put("valid", r.valid());
         ArrayNode reasons = n.putArray("reasons");
         r.invalidReasons().forEach(reasons::add);

@@ -1,0 +1,96 @@
+package io.linerate.examples.cli;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+
+/** picocli converters for durations, rates and byte values; each error names the value and the form expected. */
+final class Converters {
+    private Converters() {}
+
+    private static final Pattern NUMBER_UNIT = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([A-Za-z]*)");
+
+    /** {@code 500ms}, {@code 2s}, {@code 1.5s}, {@code 2m}, {@code 250us}; a bare number is seconds. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Matcher m = NUMBER_UNIT.matcher(value.strip());
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("'" + value
+                        + "' is not a duration; use a number with unit ns, us, ms, s or m, such as 500ms or 2s");
+            }
+            BigDecimal n = new BigDecimal(m.group(1));
+            long nanosPerUnit = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                case "ns" -> 1L;
+                case "us" -> 1_000L;
+                case "ms" -> 1_000_000L;
+                case "", "s" -> 1_000_000_000L;
+                case "m", "min" -> 60_000_000_000L;
+                default -> throw new CommandLine.TypeConversionException("'" + value
+                        + "' has unknown unit '" + m.group(2) + "'; allowed: ns, us, ms, s, m");
+            };
+            BigDecimal nanos = n.multiply(BigDecimal.valueOf(nanosPerUnit));
+            if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is too long; allowed: up to 1 day");
+            }
+            return Duration.ofNanos(nanos.longValue());
+        }
+    }
+
+    /**
+     * A rate in bit/s with decimal suffixes: {@code 0} (unlimited), {@code 500k}, {@code 100M},
+     * {@code 2.5G}, {@code 10T}; a trailing {@code bit/s}, {@code bps} or {@code b} is accepted.
+     */
+    static final class RateConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            String v = value.strip();
+            if (v.startsWith("-")) {
+                throw new CommandLine.TypeConversionException("rate '" + value
+                        + "' is negative; allowed: 0 (unlimited) or a positive bit/s value such as 100M");
+            }
+            v = v.replaceFirst("(?i)(bit/s|bps|b)$", "");
+            Matcher m = NUMBER_UNIT.matcher(v);
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("'" + value
+                        + "' is not a rate; use bit/s with an optional k, M, G or T suffix, such as 100M");
+            }
+            long mult = switch (m.group(2)) {
+                case "" -> 1L;
+                case "k", "K" -> 1_000L;
+                case "M" -> 1_000_000L;
+                case "G", "g" -> 1_000_000_000L;
+                case "T", "t" -> 1_000_000_000_000L;
+                default -> throw new CommandLine.TypeConversionException("'" + value + "' has unknown suffix '"
+                        + m.group(2) + "'; allowed: k, M, G, T (decimal)");
+            };
+            BigDecimal bps = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(mult));
+            if (bps.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                throw new CommandLine.TypeConversionException("rate '" + value + "' is too large; allowed: up to "
+                        + Long.MAX_VALUE + " bit/s");
+            }
+            return bps.longValue();
+        }
+    }
+
+    /** A byte (0..255) in decimal or with {@code 0x}: a TOS / traffic class value. */
+    static final class ByteConverter implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            String v = value.strip().toLowerCase(Locale.ROOT);
+            int n;
+            try {
+                n = v.startsWith("0x") ? Integer.parseInt(v.substring(2), 16) : Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a number; allowed: 0..255 or 0x00..0xff");
+            }
+            if (n < 0 || n > 255) {
+                throw new CommandLine.TypeConversionException(value + " is out of range; allowed: 0..255 or 0x00..0xff");
+            }
+            return n;
+        }
+    }
+}

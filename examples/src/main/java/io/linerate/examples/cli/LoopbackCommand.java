@@ -1,0 +1,285 @@
+package io.linerate.examples.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Clock;
+import io.linerate.core.Metric;
+import io.linerate.core.MetricSink;
+import io.linerate.core.sink.KtapSink;
+import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.ResultLineSink;
+import io.linerate.core.sink.TableSink;
+import io.linerate.core.sink.TransferFormat;
+import io.linerate.nio.LoopbackSuite;
+import io.linerate.nio.LoopbackSuite.Marker;
+import io.linerate.nio.LoopbackSuite.Outcome;
+import io.linerate.nio.NetworkNamespace;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code linerate loopback}: zperf's loopback suite over this host's (or a private namespace's) loopback. */
+@Command(name = "loopback", mixinStandardHelpOptions = true,
+        description = {"Runs the loopback suite: udp, udp_frag, tcp and tcp_nodelay over IPv4 and IPv6, "
+                + "every upload at a non-default traffic class.",
+                "Prints one ZPERF-RESULT line per transfer and ZPERF-DONE at the end.",
+                "Exit codes: 0 done, 1 a transfer failed or a result is invalid, 2 bad usage."})
+final class LoopbackCommand implements Callable<Integer> {
+    /** Name prefix of the namespaces --netns makes; the JVM's pid follows. */
+    static final String NETNS_PREFIX = "linerate-";
+
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--duration", defaultValue = "2s", converter = Converters.DurationConverter.class,
+            description = "Measured time of each transfer, such as 500ms or 2s (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "250ms", converter = Converters.DurationConverter.class,
+            description = "Time omitted before each measured window (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
+            description = "Interval sample length (default: ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
+            description = "Payload of udp and tcp transfers in bytes (default: ${DEFAULT-VALUE}).")
+    int payload;
+
+    @Option(names = "--frag-payload", defaultValue = "2000", paramLabel = "BYTES",
+            description = "Payload of the *_frag transfers in bytes (default: ${DEFAULT-VALUE}).")
+    int fragPayload;
+
+    @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
+            description = "Target rate in bit/s with k/M/G suffixes (decimal); 0 = unlimited (default).")
+    long rate;
+
+    @Option(names = "--port", defaultValue = "0", description = "Receiver port; 0 = ephemeral (default).")
+    int port;
+
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+            description = "Runs per marker, in rounds, for the gate's distributions (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--family", defaultValue = "both", paramLabel = "4|6|both",
+            description = "Address families to run (default: ${DEFAULT-VALUE}).")
+    String family;
+
+    @Option(names = "--markers", split = ",", paramLabel = "MARKER",
+            description = "Transfers to run: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay (default: all).")
+    List<String> markers;
+
+    @Option(names = "--tclass", defaultValue = "0x20", converter = Converters.ByteConverter.class,
+            description = "IP_TOS / IPv6 traffic class of every upload (default: ${DEFAULT-VALUE}, DSCP CS1).")
+    int trafficClass;
+
+    @Option(names = "--io-timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
+            description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
+    Duration ioTimeout;
+
+    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    @Option(names = "--ktap", description = "Same as --format ktap.")
+    boolean ktap;
+
+    @Option(names = "--json", description = "Same as --format json.")
+    boolean json;
+
+    @Option(names = "--netns", description = "Run inside a private network namespace whose loopback has MTU 1280, "
+            + "so the *_frag transfers fragment (root only); the namespace is removed afterwards.")
+    boolean netns;
+
+    @Override
+    public Integer call() throws IOException {
+        OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+        LoopbackSuite.Config config = new LoopbackSuite.Config(selectedMarkers(), duration, warmup, interval,
+                payload, fragPayload, rate, port, repeat, trafficClass, ioTimeout);
+        config.validate();
+        PrintWriter out = command.commandLine().getOut();
+        PrintWriter err = command.commandLine().getErr();
+        if (netns) {
+            Optional<String> why = NetworkNamespace.unavailableReason();
+            if (why.isEmpty()) {
+                return runInNamespace(config, err);
+            }
+            err.println("linerate: --netns: " + why.get() + "; running on this host's loopback, where the *_frag "
+                    + "transfers are skipped");
+        }
+        return runHere(config, fmt, out);
+    }
+
+    private List<Marker> selectedMarkers() {
+        List<AddressFamily> families = switch (family.toLowerCase(Locale.ROOT)) {
+            case "both", "all" -> List.of(AddressFamily.IPV4, AddressFamily.IPV6);
+            case "4", "ipv4" -> List.of(AddressFamily.IPV4);
+            case "6", "ipv6" -> List.of(AddressFamily.IPV6);
+            default -> throw new IllegalArgumentException("unknown family '" + family + "'; allowed: 4, 6, both");
+        };
+        List<Marker> chosen = markers == null ? List.of(Marker.values()) : markers.stream().map(Marker::parse).toList();
+        List<Marker> out = chosen.stream().filter(m -> families.contains(m.family())).distinct().toList();
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("markers " + chosen.stream().map(Marker::label).toList()
+                    + " have none of family " + family + "; allowed: markers ending in "
+                    + (families.size() == 1 ? families.get(0).label() : "4 or 6"));
+        }
+        return out;
+    }
+
+    /** Re-runs this command in a child JVM inside a fresh namespace, then removes the namespace. */
+    private int runInNamespace(LoopbackSuite.Config config, PrintWriter err) throws IOException {
+        List<String> args = new ArrayList<>(Arrays.asList(
+                command.commandLine().getParent().getParseResult().originalArgs().toArray(new String[0])));
+        args.removeIf("--netns"::equals);
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> child = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Linerate.class.getName()));
+        child.addAll(args);
+        long perTransfer = config.warmup().plus(config.duration()).plus(config.ioTimeout().multipliedBy(2)).toSeconds() + 1;
+        Duration bound = Duration.ofSeconds(60 + perTransfer * config.markers().size() * config.repeat());
+        String name = NETNS_PREFIX + ProcessHandle.current().pid();
+        try (NetworkNamespace ns = NetworkNamespace.create(name, LoopbackSuite.FRAG_LOOPBACK_MTU)) {
+            err.println("# running in network namespace " + ns.name() + " (loopback MTU "
+                    + LoopbackSuite.FRAG_LOOPBACK_MTU + ")");
+            err.flush();
+            return ns.exec(child, bound, command.commandLine().getOut(), err);
+        }
+    }
+
+    private int runHere(LoopbackSuite.Config config, OutputFormat fmt, PrintWriter out) {
+        Clock clock = Clock.system();
+        long start = clock.nanoTime();
+        List<MetricSink> sinks = new ArrayList<>();
+        if (fmt == OutputFormat.ktap) {
+            sinks.add(new KtapSink(out));
+        } else if (fmt == OutputFormat.text) {
+            sinks.add(new TableSink(out));
+        }
+        if (fmt != OutputFormat.json) {
+            sinks.add(new ResultLineSink(out)); // last, so that ZPERF-DONE closes the output
+        }
+        MetricSink sink = MetricSink.tee(sinks);
+        String comment = fmt == OutputFormat.ktap ? "# " : "";
+        if (fmt == OutputFormat.ktap) {
+            out.println("TAP version 13");
+            out.println("1.." + config.markers().size() * config.repeat());
+        }
+        if (fmt != OutputFormat.json) {
+            out.println(String.format(Locale.ROOT,
+                    "# linerate %s loopback: %.3f s measured after %.3f s warm-up per transfer, payload %d B, "
+                            + "frag payload %d B, rate %s, traffic class 0x%02x, loopback MTU %s",
+                    Linerate.version(), config.duration().toNanos() / 1e9, config.warmup().toNanos() / 1e9,
+                    config.payloadBytes(), config.fragPayloadBytes(),
+                    config.rateBitsPerSecond() == 0 ? "unlimited" : config.rateBitsPerSecond() + " bit/s",
+                    config.trafficClass(), LoopbackSuite.loopbackMtu().isPresent()
+                            ? Long.toString(LoopbackSuite.loopbackMtu().getAsLong()) : "unknown"));
+        }
+        Tally tally = new Tally();
+        LoopbackSuite suite = new LoopbackSuite(clock);
+        suite.run(config, outcome -> {
+            double t = (clock.nanoTime() - start) / 1e9;
+            String name = config.repeat() > 1 ? outcome.marker().label() + "_run" + outcome.run()
+                    : outcome.marker().label();
+            tally.index++;
+            if (outcome instanceof Outcome.Completed c) {
+                if (fmt == OutputFormat.json) {
+                    out.println(MetricJson.toLine(completedJson(c)));
+                } else {
+                    out.println(comment + TransferFormat.summaryLine(c.marker().label(), c.result())
+                            + (c.fragmentsCreated().isPresent() ? "  fragments " + c.fragmentsCreated().getAsLong() : "")
+                            + (c.result().valid() && !c.valid() ? "  INVALID: " + String.join("; ", c.invalidReasons()) : ""));
+                    for (Metric m : TransferFormat.metrics(c.result(), c.marker().label(), t)) {
+                        sink.accept(m);
+                    }
+                }
+                if (c.valid()) {
+                    tally.pass++;
+                    ktapLine(fmt, out, "ok " + tally.index + " " + name);
+                } else {
+                    tally.fail++;
+                    ktapLine(fmt, out, "not ok " + tally.index + " " + name + " # invalid: " + String.join("; ", c.invalidReasons()));
+                }
+            } else if (outcome instanceof Outcome.Skipped s) {
+                tally.skip++;
+                if (fmt == OutputFormat.json) {
+                    ObjectNode n = header(s);
+                    n.put("skipped", true);
+                    n.put("reason", s.reason());
+                    out.println(MetricJson.toLine(n));
+                } else if (fmt == OutputFormat.text) {
+                    out.println("# " + s.marker().label() + " skipped: " + s.reason());
+                }
+                ktapLine(fmt, out, "ok " + tally.index + " " + name + " # SKIP " + s.reason());
+            } else if (outcome instanceof Outcome.Failed f) {
+                tally.fail++;
+                tally.usage |= f.usageError();
+                if (fmt == OutputFormat.json) {
+                    ObjectNode n = header(f);
+                    n.put("error", f.error());
+                    out.println(MetricJson.toLine(n));
+                } else {
+                    out.println("# " + f.marker().label() + " failed: " + f.error());
+                }
+                ktapLine(fmt, out, "not ok " + tally.index + " " + name + " # error: " + f.error());
+                command.commandLine().getErr().println("linerate: " + f.marker().label() + ": " + f.error());
+            }
+            out.flush();
+        });
+        if (fmt == OutputFormat.ktap) {
+            out.println(String.format(Locale.ROOT, "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0",
+                    tally.pass, tally.fail, tally.skip));
+        }
+        sink.close();
+        out.flush();
+        return tally.usage ? Linerate.USAGE : tally.fail > 0 ? Linerate.FAILED : Linerate.OK;
+    }
+
+    private static void ktapLine(OutputFormat fmt, PrintWriter out, String line) {
+        if (fmt == OutputFormat.ktap) {
+            out.println(line);
+        }
+    }
+
+    private static ObjectNode header(Outcome o) {
+        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+        n.put("version", TransferFormat.JSON_VERSION);
+        n.put("marker", o.marker().label());
+        n.put("run", o.run());
+        return n;
+    }
+
+    static ObjectNode completedJson(Outcome.Completed c) {
+        ObjectNode n = TransferFormat.summaryJson(c.result());
+        n.put("marker", c.marker().label());
+        n.put("run", c.run());
+        if (c.fragmentsCreated().isPresent()) {
+            n.put("fragments_created", c.fragmentsCreated().getAsLong());
+        }
+        n.put("valid", c.valid());
+        var reasons = n.putArray("reasons");
+        c.invalidReasons().forEach(reasons::add);
+        return n;
+    }
+
+    /** Counts of KTAP results. */
+    private static final class Tally {
+        int index;
+        int pass;
+        int fail;
+        int skip;
+        boolean usage;
+    }
+}

@@ -1,0 +1,169 @@
+package io.linerate.examples.cli;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Bound;
+import io.linerate.core.Clock;
+import io.linerate.core.MetricSink;
+import io.linerate.core.Protocol;
+import io.linerate.core.Transfer;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.Transports;
+import io.linerate.core.sink.KtapSink;
+import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.TransferFormat;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code linerate stream}: one TCP or UDP stream with both ends in this JVM over loopback. */
+@Command(name = "stream", mixinStandardHelpOptions = true,
+        description = {"Runs one TCP or UDP stream over loopback, both ends in this JVM, printing iperf-style "
+                + "interval lines and a summary.",
+                "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage."})
+final class StreamCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "tcp|udp", description = "Protocol (default: ${DEFAULT-VALUE}).")
+    String protocol;
+
+    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
+    String family;
+
+    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
+            description = "Bytes per write (TCP) or per datagram (UDP, 24-byte header included) (default: ${DEFAULT-VALUE}).")
+    int payload;
+
+    @ArgGroup(exclusive = true)
+    BoundOptions bound = new BoundOptions();
+
+    static final class BoundOptions {
+        @Option(names = "--duration", converter = Converters.DurationConverter.class,
+                description = "Measured time, such as 500ms or 10s (default: 10s).")
+        Duration duration;
+
+        @Option(names = "--bytes", paramLabel = "BYTES", description = "Send this many payload bytes instead of a duration.")
+        Long bytes;
+
+        @Option(names = "--messages", paramLabel = "N", description = "Send this many writes or datagrams instead of a duration.")
+        Long messages;
+    }
+
+    @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
+            description = "Target rate in bit/s with k/M/G suffixes (decimal); 0 = unlimited (default).")
+    long rate;
+
+    @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
+    boolean noDelay;
+
+    @Option(names = "--warmup", defaultValue = "250ms", converter = Converters.DurationConverter.class,
+            description = "Time omitted before the measured window (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
+            description = "Interval line length (default: ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Option(names = "--port", defaultValue = "0", description = "Receiver port; 0 = ephemeral (default).")
+    int port;
+
+    @Option(names = "--tclass", defaultValue = "0x20", converter = Converters.ByteConverter.class,
+            description = "IP_TOS / IPv6 traffic class of the sender (default: ${DEFAULT-VALUE}).")
+    int trafficClass;
+
+    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_SNDBUF to request; 0 = kernel default.")
+    int sendBuffer;
+
+    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_RCVBUF to request; 0 = kernel default.")
+    int receiveBuffer;
+
+    @Option(names = "--io-timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
+            description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
+    Duration ioTimeout;
+
+    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    @Option(names = "--ktap", description = "Same as --format ktap.")
+    boolean ktap;
+
+    @Option(names = "--json", description = "Same as --format json: one summary object.")
+    boolean json;
+
+    @Override
+    public Integer call() throws TransferException {
+        OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+        TransferSpec spec = TransferSpec.builder()
+                .protocol(Protocol.parse(protocol))
+                .family(AddressFamily.parse(family))
+                .payloadBytes(payload)
+                .bound(bound())
+                .rateBitsPerSecond(rate)
+                .noDelay(noDelay)
+                .warmup(warmup)
+                .interval(interval)
+                .port(port)
+                .trafficClass(trafficClass)
+                .sendBufferBytes(sendBuffer)
+                .receiveBufferBytes(receiveBuffer)
+                .ioTimeout(ioTimeout)
+                .build();
+        PrintWriter out = command.commandLine().getOut();
+        Clock clock = Clock.system();
+        long start = clock.nanoTime();
+        boolean udp = spec.protocol() == Protocol.UDP;
+        TransferResult r;
+        try (Transfer t = Transports.forSpec(spec).open(spec, clock)) {
+            if (fmt == OutputFormat.text) {
+                out.println("# linerate " + Linerate.version() + " stream: " + spec);
+            }
+            r = t.run(s -> {
+                if (fmt == OutputFormat.text) {
+                    out.println(TransferFormat.intervalLine(s, udp));
+                    out.flush();
+                } else if (fmt == OutputFormat.ktap) {
+                    out.println("# " + TransferFormat.intervalLine(s, udp));
+                }
+            });
+        }
+        double t = (clock.nanoTime() - start) / 1e9;
+        switch (fmt) {
+            case json -> out.println(MetricJson.toLine(TransferFormat.summaryJson(r)));
+            case ktap -> {
+                out.println("# " + TransferFormat.summaryLine(r));
+                try (MetricSink sink = new KtapSink(out)) {
+                    TransferFormat.metrics(r, r.marker(), t).forEach(sink::accept);
+                }
+            }
+            case text -> {
+                out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
+                out.println(TransferFormat.summaryLine(r));
+                out.println(String.format(java.util.Locale.ROOT,
+                        "# applied: tclass 0x%02x (requested 0x%02x), sndbuf %d B (requested %d), rcvbuf %d B (requested %d), nodelay %s",
+                        r.options().trafficClassApplied(), r.options().trafficClassRequested(),
+                        r.options().sendBufferApplied(), r.options().sendBufferRequested(),
+                        r.options().receiveBufferApplied(), r.options().receiveBufferRequested(),
+                        r.options().noDelayApplied()));
+            }
+        }
+        out.flush();
+        return r.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    private Bound bound() {
+        if (bound.bytes != null) {
+            return Bound.bytes(bound.bytes);
+        }
+        if (bound.messages != null) {
+            return Bound.messages(bound.messages);
+        }
+        return Bound.duration(bound.duration == null ? Duration.ofSeconds(10) : bound.duration);
+    }
+}

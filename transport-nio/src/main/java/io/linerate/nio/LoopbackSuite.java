@@ -1,0 +1,304 @@
+package io.linerate.nio;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Bound;
+import io.linerate.core.Clock;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.Protocol;
+import io.linerate.core.Transfer;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * zperf's loopback suite: for each address family a UDP stream, a UDP stream of datagrams larger
+ * than the loopback MTU (so the stack fragments and reassembles them), a TCP stream and a TCP
+ * stream with TCP_NODELAY, every upload at a non-default traffic class.
+ *
+ * <p>A {@code *_frag} marker only runs where the loopback MTU is below its datagram size (payload +
+ * IP and UDP headers); elsewhere it is reported as {@link Outcome.Skipped} with that reason, never
+ * run without fragmenting. The host's loopback MTU is 65536, so fragmenting markers run inside a
+ * {@link NetworkNamespace} whose loopback has MTU {@value #FRAG_LOOPBACK_MTU}, zperf's
+ * configuration. A fragmenting run whose stack created no fragments is reported invalid.
+ */
+public final class LoopbackSuite {
+    /** The loopback MTU of zperf's fragmentation configuration, bytes. */
+    public static final int FRAG_LOOPBACK_MTU = 1280;
+    /** zperf's payload of the fragmenting UDP markers, bytes. */
+    public static final int DEFAULT_FRAG_PAYLOAD_BYTES = 2000;
+
+    /** One transfer of the suite, named as zperf names its result lines. */
+    public enum Marker {
+        UDP4(Protocol.UDP, AddressFamily.IPV4, false, false),
+        UDP4_FRAG(Protocol.UDP, AddressFamily.IPV4, false, true),
+        TCP4(Protocol.TCP, AddressFamily.IPV4, false, false),
+        TCP4_NODELAY(Protocol.TCP, AddressFamily.IPV4, true, false),
+        UDP6(Protocol.UDP, AddressFamily.IPV6, false, false),
+        UDP6_FRAG(Protocol.UDP, AddressFamily.IPV6, false, true),
+        TCP6(Protocol.TCP, AddressFamily.IPV6, false, false),
+        TCP6_NODELAY(Protocol.TCP, AddressFamily.IPV6, true, false);
+
+        private final Protocol protocol;
+        private final AddressFamily family;
+        private final boolean noDelay;
+        private final boolean fragmenting;
+
+        Marker(Protocol protocol, AddressFamily family, boolean noDelay, boolean fragmenting) {
+            this.protocol = protocol;
+            this.family = family;
+            this.noDelay = noDelay;
+            this.fragmenting = fragmenting;
+        }
+
+        /** @return the marker as printed: {@code udp4}, {@code udp6_frag}, {@code tcp4_nodelay}, ... */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public Protocol protocol() {
+            return protocol;
+        }
+
+        public AddressFamily family() {
+            return family;
+        }
+
+        public boolean noDelay() {
+            return noDelay;
+        }
+
+        /** @return whether this marker's datagrams must be fragmented */
+        public boolean fragmenting() {
+            return fragmenting;
+        }
+
+        /**
+         * @param text a marker label such as {@code tcp6_nodelay}, any case
+         * @throws IllegalArgumentException naming the value and the allowed markers
+         */
+        public static Marker parse(String text) {
+            for (Marker m : values()) {
+                if (m.label().equalsIgnoreCase(text.strip())) {
+                    return m;
+                }
+            }
+            throw new IllegalArgumentException("unknown marker '" + text + "'; allowed: "
+                    + String.join(", ", Arrays.stream(values()).map(Marker::label).toList()));
+        }
+    }
+
+    /**
+     * How to run the suite.
+     *
+     * @param markers which transfers, in order; each runs {@code repeat} times (rounds of all markers)
+     * @param duration measured window of each transfer
+     * @param warmup omitted before each window
+     * @param interval interval sample length
+     * @param payloadBytes payload of udp and tcp markers (zperf: 1220)
+     * @param fragPayloadBytes payload of the {@code *_frag} markers (zperf: 2000)
+     * @param rateBitsPerSecond target rate, 0 = unlimited
+     * @param port receiver port, 0 for ephemeral
+     * @param repeat runs per marker, at least 1
+     * @param trafficClass TOS / traffic class of every upload
+     * @param ioTimeout bound on every blocking wait
+     */
+    public record Config(List<Marker> markers, Duration duration, Duration warmup, Duration interval,
+                         int payloadBytes, int fragPayloadBytes, long rateBitsPerSecond, int port,
+                         int repeat, int trafficClass, Duration ioTimeout) {
+        /** @throws IllegalArgumentException for an empty marker list or a repeat below 1 */
+        public Config {
+            markers = List.copyOf(markers);
+            Objects.requireNonNull(duration, "duration");
+            if (markers.isEmpty()) {
+                throw new IllegalArgumentException("no markers selected; allowed: any of "
+                        + String.join(", ", Arrays.stream(Marker.values()).map(Marker::label).toList()));
+            }
+            if (repeat < 1 || repeat > 10_000) {
+                throw new IllegalArgumentException("repeat " + repeat + " is out of range; allowed: 1..10000");
+            }
+        }
+
+        /** zperf's defaults: all eight markers, 1220/2000-byte payloads, unlimited rate, 2 s each. */
+        public static Config defaults() {
+            return new Config(List.of(Marker.values()), Duration.ofSeconds(2), Duration.ofMillis(250),
+                    Duration.ofSeconds(1), TransferSpec.DEFAULT_PAYLOAD_BYTES, DEFAULT_FRAG_PAYLOAD_BYTES, 0, 0, 1,
+                    TransferSpec.DEFAULT_TRAFFIC_CLASS, Duration.ofSeconds(5));
+        }
+
+        /**
+         * @return the spec of one marker's transfer
+         * @throws IllegalArgumentException if a value is out of range for that marker
+         */
+        public TransferSpec spec(Marker m) {
+            return TransferSpec.builder()
+                    .protocol(m.protocol())
+                    .family(m.family())
+                    .noDelay(m.noDelay())
+                    .payloadBytes(m.fragmenting() ? fragPayloadBytes : payloadBytes)
+                    .bound(Bound.duration(duration))
+                    .warmup(warmup)
+                    .interval(interval)
+                    .rateBitsPerSecond(rateBitsPerSecond)
+                    .port(port)
+                    .trafficClass(trafficClass)
+                    .ioTimeout(ioTimeout)
+                    .build();
+        }
+
+        /** Validates every selected marker's spec now, so bad input fails before any traffic. */
+        public void validate() {
+            markers.forEach(this::spec);
+        }
+    }
+
+    /** What became of one marker run. */
+    public sealed interface Outcome permits Outcome.Completed, Outcome.Skipped, Outcome.Failed {
+        Marker marker();
+
+        /** @return 1-based run number of this marker */
+        int run();
+
+        /**
+         * @param result the transfer's counters
+         * @param fragmentsCreated IP fragments the stack created during a {@code *_frag} run; empty
+         *     for other markers or where the counters cannot be read
+         * @param invalidReasons the result's reasons plus the suite's own (a frag run without fragments)
+         */
+        record Completed(Marker marker, int run, TransferResult result, OptionalLong fragmentsCreated,
+                         List<String> invalidReasons) implements Outcome {
+            public Completed {
+                invalidReasons = List.copyOf(invalidReasons);
+            }
+
+            public boolean valid() {
+                return invalidReasons.isEmpty();
+            }
+        }
+
+        /** The marker could not run here; {@code reason} says why and what to do. */
+        record Skipped(Marker marker, int run, String reason) implements Outcome {}
+
+        /** The transfer failed; {@code usageError} when the input (such as a port in use) caused it. */
+        record Failed(Marker marker, int run, String error, boolean usageError) implements Outcome {}
+    }
+
+    /** Receives each outcome, and interval samples while a transfer runs, on the calling thread. */
+    public interface Listener {
+        /** Before a transfer starts. */
+        default void onStart(Marker marker, int run, TransferSpec spec) {
+        }
+
+        default void onInterval(Marker marker, int run, io.linerate.core.IntervalSample sample) {
+        }
+
+        void onOutcome(Outcome outcome);
+    }
+
+    private final Clock clock;
+    private final NioTransport transport = new NioTransport();
+
+    /** @param clock the time source of every measurement */
+    public LoopbackSuite(Clock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * Runs every selected marker {@code repeat} times, in rounds. A failure caused by the input (a
+     * port in use) ends the suite, since every later transfer would fail the same way.
+     *
+     * @param config what to run
+     * @param listener receives outcomes as they happen
+     * @return every outcome, in order
+     * @throws IllegalArgumentException if the config is invalid for a selected marker (before any traffic)
+     */
+    public List<Outcome> run(Config config, Listener listener) {
+        config.validate();
+        List<Outcome> out = new ArrayList<>();
+        for (int run = 1; run <= config.repeat(); run++) {
+            for (Marker m : config.markers()) {
+                Outcome o = runOne(config, m, run, listener);
+                out.add(o);
+                listener.onOutcome(o);
+                if (o instanceof Outcome.Failed f && f.usageError()) {
+                    return out;
+                }
+            }
+        }
+        return out;
+    }
+
+    private Outcome runOne(Config config, Marker m, int run, Listener listener) {
+        TransferSpec spec = config.spec(m);
+        if (m.fragmenting()) {
+            Optional<String> why = fragmentationUnavailable(m, spec.payloadBytes());
+            if (why.isPresent()) {
+                return new Outcome.Skipped(m, run, why.get());
+            }
+        }
+        listener.onStart(m, run, spec);
+        Optional<FragmentCounters> before = counters(m.family());
+        IntervalListener intervals = s -> listener.onInterval(m, run, s);
+        try (Transfer t = transport.open(spec, clock)) {
+            TransferResult r = t.run(intervals);
+            Optional<FragmentCounters> after = counters(m.family());
+            List<String> reasons = new ArrayList<>(r.invalidReasons());
+            OptionalLong created = OptionalLong.empty();
+            if (m.fragmenting() && before.isPresent() && after.isPresent()) {
+                long c = after.get().fragmentsCreated() - before.get().fragmentsCreated();
+                created = OptionalLong.of(c);
+                if (c <= 0) {
+                    reasons.add("no IP fragments were created: the datagrams were not fragmented");
+                }
+            }
+            return new Outcome.Completed(m, run, r, created, reasons);
+        } catch (TransferException e) {
+            return new Outcome.Failed(m, run, e.getMessage(), e.isUsageError());
+        }
+    }
+
+    /**
+     * @return why a fragmenting marker cannot fragment here, or empty when the loopback MTU is below
+     *     its datagram size
+     */
+    static Optional<String> fragmentationUnavailable(Marker m, int payloadBytes) {
+        int datagram = payloadBytes + m.family().ipHeaderBytes() + io.linerate.core.AddressFamily.UDP_HEADER_BYTES;
+        OptionalLong mtu = loopbackMtu();
+        if (mtu.isEmpty()) {
+            return Optional.of("the loopback interface's MTU cannot be read, so fragmentation cannot be ensured");
+        }
+        if (mtu.getAsLong() >= datagram) {
+            return Optional.of(String.format(Locale.ROOT,
+                    "loopback MTU %d carries a %d-byte datagram whole, so it would not fragment; "
+                            + "run with --netns (root) for a loopback MTU of %d",
+                    mtu.getAsLong(), datagram, FRAG_LOOPBACK_MTU));
+        }
+        return Optional.empty();
+    }
+
+    /** @return the MTU of this namespace's loopback interface, if it can be read */
+    public static OptionalLong loopbackMtu() {
+        try {
+            NetworkInterface lo = NetworkInterface.getByName("lo");
+            if (lo == null) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(lo.getMTU());
+        } catch (SocketException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static Optional<FragmentCounters> counters(AddressFamily f) {
+        return f == AddressFamily.IPV4 ? FragmentCounters.ipv4() : FragmentCounters.ipv6();
+    }
+}

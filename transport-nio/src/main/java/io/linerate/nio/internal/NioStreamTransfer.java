@@ -1,0 +1,98 @@
+package io.linerate.nio.internal;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Clock;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.Protocol;
+import io.linerate.core.Transfer;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.engine.StreamEngine;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A TCP or UDP stream between two NIO endpoints of this JVM; both ends open when constructed. */
+public final class NioStreamTransfer implements Transfer {
+    private final TransferSpec spec;
+    private final Clock clock;
+    private final Endpoints endpoints;
+    private final AtomicBoolean ran = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** The two opened ends of one transfer. */
+    public interface Endpoints extends Closeable {
+        AppliedOptions options();
+
+        StreamEngine.SendLoop sendLoop();
+
+        StreamEngine.ReceiveLoop receiveLoop();
+    }
+
+    private NioStreamTransfer(TransferSpec spec, Clock clock, Endpoints endpoints) {
+        this.spec = spec;
+        this.clock = clock;
+        this.endpoints = endpoints;
+    }
+
+    /**
+     * Binds the receiver and connects the sender, each bounded by the spec's I/O timeout.
+     *
+     * @throws TransferException if that fails; nothing is left open
+     */
+    public static NioStreamTransfer open(TransferSpec spec, Clock clock) throws TransferException {
+        Endpoints e = spec.protocol() == Protocol.TCP ? TcpEndpoints.open(spec) : UdpEndpoints.open(spec);
+        return new NioStreamTransfer(spec, clock, e);
+    }
+
+    @Override
+    public TransferSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public TransferResult run(IntervalListener listener) throws TransferException {
+        if (closed.get()) {
+            throw new IllegalStateException("transfer is closed");
+        }
+        if (!ran.compareAndSet(false, true)) {
+            throw new IllegalStateException("a transfer runs once; open a new one");
+        }
+        StreamEngine engine = new StreamEngine(spec, clock, endpoints.sendLoop(), endpoints.receiveLoop());
+        return engine.run(endpoints.options(), listener);
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                endpoints.close();
+            } catch (IOException ignored) {
+                // closing releases the descriptors even when it reports an error
+            }
+        }
+    }
+
+    /** Closes every resource, keeping the first failure; never throws for a null entry. */
+    static void closeAll(List<? extends AutoCloseable> resources) throws IOException {
+        IOException first = null;
+        for (AutoCloseable c : new ArrayList<>(resources)) {
+            if (c == null) {
+                continue;
+            }
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof IOException io ? io : new IOException(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

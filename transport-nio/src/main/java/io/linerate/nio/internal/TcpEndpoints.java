@@ -1,0 +1,213 @@
+package io.linerate.nio.internal;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.engine.ReceiverContext;
+import io.linerate.core.engine.SenderContext;
+import io.linerate.core.engine.StreamEngine;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A connected pair of TCP sockets on loopback. Options that must precede connect (SO_SNDBUF,
+ * SO_RCVBUF for window scaling, IP_TOS/IPV6_TCLASS, TCP_NODELAY) are set before it, and read back
+ * after it (DESIGN rule 9). Both ends are non-blocking; waits go through a selector with a bound.
+ */
+final class TcpEndpoints implements NioStreamTransfer.Endpoints {
+    /** Size of the receiver's read buffer, bytes. */
+    static final int RECEIVE_BUFFER_BYTES = 256 * 1024;
+
+    private final TransferSpec spec;
+    private final SocketChannel sender;
+    private final SocketChannel receiver;
+    private final Selector senderSelector;
+    private final Selector receiverSelector;
+    private final AppliedOptions options;
+
+    private TcpEndpoints(TransferSpec spec, SocketChannel sender, SocketChannel receiver,
+                         Selector senderSelector, Selector receiverSelector) throws IOException {
+        this.spec = spec;
+        this.sender = sender;
+        this.receiver = receiver;
+        this.senderSelector = senderSelector;
+        this.receiverSelector = receiverSelector;
+        this.options = new AppliedOptions(spec.trafficClass(), sender.getOption(StandardSocketOptions.IP_TOS),
+                spec.sendBufferBytes(), sender.getOption(StandardSocketOptions.SO_SNDBUF),
+                spec.receiveBufferBytes(), receiver.getOption(StandardSocketOptions.SO_RCVBUF),
+                spec.noDelay(), sender.getOption(StandardSocketOptions.TCP_NODELAY));
+    }
+
+    static TcpEndpoints open(TransferSpec spec) throws TransferException {
+        List<AutoCloseable> opened = new ArrayList<>();
+        List<AutoCloseable> setupOnly = new ArrayList<>();
+        try {
+            ProtocolFamily pf = Waits.protocolFamily(spec.family());
+            InetSocketAddress bindAddress = new InetSocketAddress(spec.family().loopbackAddress(), spec.port());
+            ServerSocketChannel server = ServerSocketChannel.open(pf);
+            setupOnly.add(server);
+            if (spec.receiveBufferBytes() > 0) {
+                server.setOption(StandardSocketOptions.SO_RCVBUF, spec.receiveBufferBytes());
+            }
+            try {
+                server.bind(bindAddress, 1);
+            } catch (IOException e) {
+                throw Waits.bindFailure(bindAddress, "TCP", e);
+            }
+            server.configureBlocking(false);
+
+            SocketChannel tx = SocketChannel.open(pf);
+            opened.add(tx);
+            tx.setOption(StandardSocketOptions.TCP_NODELAY, spec.noDelay());
+            tx.setOption(StandardSocketOptions.IP_TOS, spec.trafficClass());
+            if (spec.sendBufferBytes() > 0) {
+                tx.setOption(StandardSocketOptions.SO_SNDBUF, spec.sendBufferBytes());
+            }
+            tx.configureBlocking(false);
+            Selector setup = Selector.open();
+            setupOnly.add(setup);
+            server.register(setup, SelectionKey.OP_ACCEPT);
+            boolean connected = tx.connect(server.getLocalAddress());
+            if (!connected) {
+                tx.register(setup, SelectionKey.OP_CONNECT);
+            }
+            SocketChannel rx = null;
+            long deadline = System.nanoTime() + spec.ioTimeout().toNanos();
+            while (true) {
+                if (!connected) {
+                    connected = tx.finishConnect();
+                }
+                if (rx == null) {
+                    rx = server.accept();
+                    if (rx != null) {
+                        opened.add(rx);
+                    }
+                }
+                if (connected && rx != null) {
+                    break;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new TransferException(String.format(Locale.ROOT,
+                            "TCP connect to %s did not complete within the I/O timeout of %d ms",
+                            server.getLocalAddress(), spec.ioTimeout().toMillis()), null);
+                }
+                Waits.select(setup, Math.min(left / 1_000_000L, Waits.POLL_MILLIS));
+            }
+            NioStreamTransfer.closeAll(setupOnly);
+            setupOnly.clear();
+            rx.configureBlocking(false);
+            Selector txSelector = Selector.open();
+            opened.add(txSelector);
+            Selector rxSelector = Selector.open();
+            opened.add(rxSelector);
+            tx.register(txSelector, SelectionKey.OP_WRITE);
+            rx.register(rxSelector, SelectionKey.OP_READ);
+            return new TcpEndpoints(spec, tx, rx, txSelector, rxSelector);
+        } catch (IOException e) {
+            closeQuietly(setupOnly, opened);
+            throw new TransferException("cannot set up the TCP transfer on " + spec.family().loopbackAddress()
+                    .getHostAddress() + ": " + e.getMessage(), e);
+        } catch (TransferException | RuntimeException e) {
+            closeQuietly(setupOnly, opened);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(List<AutoCloseable> a, List<AutoCloseable> b) {
+        try {
+            NioStreamTransfer.closeAll(a);
+        } catch (IOException ignored) {
+            // already failing; the descriptors are released regardless
+        }
+        try {
+            NioStreamTransfer.closeAll(b);
+        } catch (IOException ignored) {
+            // as above
+        }
+    }
+
+    @Override
+    public AppliedOptions options() {
+        return options;
+    }
+
+    @Override
+    public StreamEngine.SendLoop sendLoop() {
+        return this::send;
+    }
+
+    @Override
+    public StreamEngine.ReceiveLoop receiveLoop() {
+        return this::receive;
+    }
+
+    /** Writes payload-sized messages until the bound; shuts the output down so the receiver sees the end. */
+    void send(SenderContext ctx) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(spec.payloadBytes());
+        long timeout = ctx.ioTimeoutNanos();
+        try {
+            int n;
+            while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
+                buf.clear().limit(n);
+                long blockedSince = 0;
+                while (buf.hasRemaining()) {
+                    int w = sender.write(buf);
+                    if (w > 0) {
+                        ctx.sent(w, !buf.hasRemaining());
+                        blockedSince = 0;
+                        continue;
+                    }
+                    if (ctx.stopRequested()) {
+                        return;
+                    }
+                    long now = System.nanoTime();
+                    if (blockedSince == 0) {
+                        blockedSince = now;
+                    } else if (now - blockedSince > timeout) {
+                        throw Waits.noProgress("TCP sender", timeout, ctx.bytesSent());
+                    }
+                    Waits.select(senderSelector, Waits.POLL_MILLIS);
+                }
+            }
+        } finally {
+            try {
+                sender.shutdownOutput();
+            } catch (IOException ignored) {
+                // the peer is gone; the send error, if any, is already on its way
+            }
+        }
+    }
+
+    /** Counts bytes until the end of the stream or a stop request. */
+    void receive(ReceiverContext ctx) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
+        while (!ctx.stopRequested()) {
+            buf.clear();
+            int r = receiver.read(buf);
+            if (r > 0) {
+                ctx.received(r);
+            } else if (r < 0) {
+                ctx.endOfStream();
+                return;
+            } else {
+                Waits.select(receiverSelector, Waits.POLL_MILLIS);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        NioStreamTransfer.closeAll(List.of(senderSelector, receiverSelector, sender, receiver));
+    }
+}

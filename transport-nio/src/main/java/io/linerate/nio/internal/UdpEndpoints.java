@@ -1,0 +1,166 @@
+package io.linerate.nio.internal;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.engine.ReceiverContext;
+import io.linerate.core.engine.SenderContext;
+import io.linerate.core.engine.StreamEngine;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Two UDP sockets on loopback connected to each other, so each only sees the other's datagrams.
+ * Every datagram carries a {@link DatagramHeader}. The kernel fragments datagrams larger than the
+ * path MTU (Linux's default IP_PMTUDISC_WANT), which is what the {@code *_frag} markers measure.
+ */
+final class UdpEndpoints implements NioStreamTransfer.Endpoints {
+    /** Largest datagram a receive can hold, bytes. */
+    static final int RECEIVE_BUFFER_BYTES = 65536;
+
+    private final TransferSpec spec;
+    private final DatagramChannel sender;
+    private final DatagramChannel receiver;
+    private final Selector senderSelector;
+    private final Selector receiverSelector;
+    private final AppliedOptions options;
+
+    private UdpEndpoints(TransferSpec spec, DatagramChannel sender, DatagramChannel receiver,
+                         Selector senderSelector, Selector receiverSelector) throws IOException {
+        this.spec = spec;
+        this.sender = sender;
+        this.receiver = receiver;
+        this.senderSelector = senderSelector;
+        this.receiverSelector = receiverSelector;
+        this.options = new AppliedOptions(spec.trafficClass(), sender.getOption(StandardSocketOptions.IP_TOS),
+                spec.sendBufferBytes(), sender.getOption(StandardSocketOptions.SO_SNDBUF),
+                spec.receiveBufferBytes(), receiver.getOption(StandardSocketOptions.SO_RCVBUF),
+                false, false);
+    }
+
+    static UdpEndpoints open(TransferSpec spec) throws TransferException {
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            ProtocolFamily pf = Waits.protocolFamily(spec.family());
+            InetSocketAddress bindAddress = new InetSocketAddress(spec.family().loopbackAddress(), spec.port());
+            DatagramChannel rx = DatagramChannel.open(pf);
+            opened.add(rx);
+            if (spec.receiveBufferBytes() > 0) {
+                rx.setOption(StandardSocketOptions.SO_RCVBUF, spec.receiveBufferBytes());
+            }
+            try {
+                rx.bind(bindAddress);
+            } catch (IOException e) {
+                throw Waits.bindFailure(bindAddress, "UDP", e);
+            }
+            DatagramChannel tx = DatagramChannel.open(pf);
+            opened.add(tx);
+            tx.setOption(StandardSocketOptions.IP_TOS, spec.trafficClass());
+            if (spec.sendBufferBytes() > 0) {
+                tx.setOption(StandardSocketOptions.SO_SNDBUF, spec.sendBufferBytes());
+            }
+            tx.bind(new InetSocketAddress(spec.family().loopbackAddress(), 0));
+            tx.connect(rx.getLocalAddress());
+            rx.connect(tx.getLocalAddress());
+            tx.configureBlocking(false);
+            rx.configureBlocking(false);
+            Selector txSelector = Selector.open();
+            opened.add(txSelector);
+            Selector rxSelector = Selector.open();
+            opened.add(rxSelector);
+            tx.register(txSelector, SelectionKey.OP_WRITE);
+            rx.register(rxSelector, SelectionKey.OP_READ);
+            return new UdpEndpoints(spec, tx, rx, txSelector, rxSelector);
+        } catch (IOException e) {
+            closeQuietly(opened);
+            throw new TransferException("cannot set up the UDP transfer on " + spec.family().loopbackAddress()
+                    .getHostAddress() + ": " + e.getMessage(), e);
+        } catch (TransferException | RuntimeException e) {
+            closeQuietly(opened);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(List<AutoCloseable> opened) {
+        try {
+            NioStreamTransfer.closeAll(opened);
+        } catch (IOException ignored) {
+            // already failing; the descriptors are released regardless
+        }
+    }
+
+    @Override
+    public AppliedOptions options() {
+        return options;
+    }
+
+    @Override
+    public StreamEngine.SendLoop sendLoop() {
+        return this::send;
+    }
+
+    @Override
+    public StreamEngine.ReceiveLoop receiveLoop() {
+        return this::receive;
+    }
+
+    /** Sends sequence-numbered, time-stamped datagrams until the bound. */
+    void send(SenderContext ctx) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(spec.payloadBytes());
+        Clock clock = ctx.clock();
+        int streamId = spec.streamId();
+        long timeout = ctx.ioTimeoutNanos();
+        int n;
+        while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
+            DatagramHeader.write(buf, streamId, ctx.nextSequence(), clock.nanoTime());
+            buf.clear().limit(n);
+            long blockedSince = 0;
+            while (true) {
+                int w = sender.write(buf);
+                if (w > 0) {
+                    ctx.sent(w, true);
+                    break;
+                }
+                if (ctx.stopRequested()) {
+                    return;
+                }
+                long now = System.nanoTime();
+                if (blockedSince == 0) {
+                    blockedSince = now;
+                } else if (now - blockedSince > timeout) {
+                    throw Waits.noProgress("UDP sender", timeout, ctx.bytesSent());
+                }
+                Waits.select(senderSelector, Waits.POLL_MILLIS);
+            }
+        }
+    }
+
+    /** Accounts datagrams until told to stop. */
+    void receive(ReceiverContext ctx) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
+        while (!ctx.stopRequested()) {
+            buf.clear();
+            int r = receiver.read(buf);
+            if (r > 0) {
+                ctx.datagram(buf, r);
+            } else {
+                Waits.select(receiverSelector, Waits.POLL_MILLIS);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        NioStreamTransfer.closeAll(List.of(senderSelector, receiverSelector, sender, receiver));
+    }
+}
