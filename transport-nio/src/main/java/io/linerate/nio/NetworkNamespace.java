@@ -110,7 +110,7 @@ public final class NetworkNamespace implements AutoCloseable {
     public int exec(List<String> command, Duration timeout, PrintWriter out, PrintWriter err) throws IOException {
         Process p = new ProcessBuilder(wrap(command)).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
         Thread o = copier(p.getInputStream(), out);
-        Thread e = copier(p.getErrorStream(), err);
+        Thread errCopy = copier(p.getErrorStream(), err);
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly().waitFor(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -118,7 +118,7 @@ public final class NetworkNamespace implements AutoCloseable {
                         + timeout.toSeconds() + " s and was killed");
             }
             o.join(COMMAND_TIMEOUT.toMillis());
-            e.join(COMMAND_TIMEOUT.toMillis());
+            errCopy.join(COMMAND_TIMEOUT.toMillis());
             return p.exitValue();
         } catch (InterruptedException e) {
             p.destroyForcibly();
