@@ -11,7 +11,8 @@ import java.util.OptionalDouble;
  * @param endNanos interval end, ns since the transfer started
  * @param bytes payload bytes received in the interval
  * @param datagrams distinct datagrams received in the interval (0 for TCP)
- * @param lost datagrams found missing in the interval by sequence gaps (0 for TCP)
+ * @param lost change in datagrams found missing by sequence gaps (0 for TCP); negative when
+ *     datagrams counted missing earlier arrived late in this interval
  * @param jitterNanos RFC 3550 interarrival jitter at the end of the interval, ns (0 for TCP)
  * @param omitted whether the interval lies in the warm-up and is left out of the summary
  */

@@ -1,0 +1,216 @@
+package io.linerate.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Bound;
+import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.IntervalSample;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.UdpStats;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The engine's accounting and bounds with in-memory loops in place of sockets. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class StreamEngineTest {
+    private static final AppliedOptions OPTIONS = new AppliedOptions(0x20, 0x20, 0, 1000, 0, 1000, false, false);
+    private static final long END = -1;
+
+    private static TransferSpec.Builder spec(Protocol p) {
+        return TransferSpec.builder().protocol(p).warmup(Duration.ZERO).ioTimeout(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void countBoundStreamDeliversEveryByte() throws Exception {
+        TransferSpec s = spec(Protocol.TCP).payloadBytes(1000).bound(Bound.bytes(123_456)).build();
+        BlockingQueue<Long> pipe = new ArrayBlockingQueue<>(1024);
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            int n;
+            while ((n = ctx.nextMessageBytes()) > 0) {
+                put(pipe, n);
+                ctx.sent(n, true);
+            }
+            put(pipe, END);
+        }, ctx -> {
+            long n;
+            while ((n = take(pipe)) != END) {
+                ctx.received((int) n);
+            }
+            ctx.endOfStream();
+        });
+        TransferResult r = e.run(OPTIONS, IntervalListener.NONE);
+        // 123456 bytes in 1000-byte writes: 123 whole writes and one of 456 bytes
+        assertThat(r.bytesSent()).isEqualTo(123_456);
+        assertThat(r.messagesSent()).isEqualTo(124);
+        assertThat(r.bytesReceived()).isEqualTo(123_456);
+        assertThat(r.windowBytesReceived()).isEqualTo(123_456);
+        assertThat(r.udp()).isEmpty();
+        assertThat(r.valid()).as(r.invalidReasons().toString()).isTrue();
+    }
+
+    @Test
+    void udpAccountingThroughTheEngine() throws Exception {
+        TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(10)).build();
+        // the "network" delivers 0 1 3 2 3 5 6 8: 2 reordered, one duplicate 3, 4 7 9 lost (9 at the tail)
+        long[] delivered = {0, 1, 3, 2, 3, 5, 6, 8};
+        CountDownLatch sent = new CountDownLatch(1);
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            while (ctx.nextMessageBytes() > 0) {
+                ctx.sent(100, true);
+            }
+            sent.countDown();
+        }, ctx -> {
+            await(sent);
+            ByteBuffer buf = ByteBuffer.allocate(100);
+            for (long seq : delivered) {
+                DatagramHeader.write(buf, s.streamId(), seq, 0);
+                ctx.datagram(buf, 100);
+            }
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+        });
+        TransferResult r = e.run(OPTIONS, IntervalListener.NONE);
+        UdpStats u = r.udp().orElseThrow();
+        assertThat(u.datagramsSent()).isEqualTo(10);
+        assertThat(u.datagramsReceived()).isEqualTo(7);
+        assertThat(u.lost()).isEqualTo(3);
+        assertThat(u.reordered()).isEqualTo(1);
+        assertThat(u.duplicates()).isEqualTo(1);
+        assertThat(u.datagramsReceived() + u.lost()).isEqualTo(u.datagramsSent());
+        assertThat(r.bytesReceived()).isEqualTo(700);
+        assertThat(u.oneWayDelay().getTotalCount()).isEqualTo(8);
+    }
+
+    @Test
+    void foreignDatagramsMakeTheResultInvalid() throws Exception {
+        TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(1)).build();
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> ctx.sent(100, true), ctx -> {
+            ByteBuffer buf = ByteBuffer.allocate(100);
+            DatagramHeader.write(buf, s.streamId() + 1, 0, 0);
+            ctx.datagram(buf, 100);
+            DatagramHeader.write(buf, s.streamId(), 0, 0);
+            ctx.datagram(buf, 100);
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+        });
+        TransferResult r = e.run(OPTIONS, IntervalListener.NONE);
+        assertThat(r.udp().orElseThrow().datagramsReceived()).isEqualTo(1);
+        assertThat(r.invalidReasons()).containsExactly("1 datagrams of another stream or without a linerate header arrived");
+    }
+
+    @Test
+    void senderFailureEndsTheTransferWithItsCause() {
+        TransferSpec s = spec(Protocol.TCP).duration(Duration.ofSeconds(30)).build();
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            ctx.sent(5000, true);
+            throw new IOException("Broken pipe");
+        }, ctx -> {
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+        });
+        assertThatThrownBy(() -> e.run(OPTIONS, IntervalListener.NONE))
+                .isInstanceOf(TransferException.class)
+                .hasMessage("tcp sender failed after 5000 bytes sent and 0 received: Broken pipe");
+    }
+
+    @Test
+    void aSenderThatIgnoresStopIsBoundedByTheIoTimeout() {
+        TransferSpec s = spec(Protocol.TCP).duration(Duration.ofMillis(50)).ioTimeout(Duration.ofMillis(200)).build();
+        CountDownLatch release = new CountDownLatch(1);
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> await(release), ctx -> {
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+        });
+        try {
+            assertThatThrownBy(() -> e.run(OPTIONS, IntervalListener.NONE))
+                    .isInstanceOf(TransferException.class)
+                    .hasMessage("sender did not stop within the I/O timeout of 200 ms after 0 bytes");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void intervalsTileTheRunAndTheWindowFollowsTheWarmup() throws Exception {
+        TransferSpec s = spec(Protocol.TCP).duration(Duration.ofMillis(300)).warmup(Duration.ofMillis(100))
+                .interval(Duration.ofMillis(100)).build();
+        CountDownLatch senderDone = new CountDownLatch(1);
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            while (ctx.nextMessageBytes() > 0) {
+                ctx.sent(1, true);
+                Thread.onSpinWait();
+            }
+            senderDone.countDown();
+        }, ctx -> {
+            await(senderDone);
+            ctx.endOfStream();
+        });
+        List<IntervalSample> seen = new ArrayList<>();
+        TransferResult r = e.run(OPTIONS, seen::add);
+        assertThat(seen).isEqualTo(r.intervals());
+        for (int i = 1; i < seen.size(); i++) {
+            assertThat(seen.get(i).startNanos()).isEqualTo(seen.get(i - 1).endNanos());
+        }
+        assertThat(seen.get(0).startNanos()).isZero();
+        assertThat(seen.get(0).omitted()).isTrue();
+        IntervalSample firstMeasured = seen.stream().filter(i -> !i.omitted()).findFirst().orElseThrow();
+        assertThat(firstMeasured.startNanos()).isEqualTo(r.windowStartNanos());
+        assertThat(seen.get(seen.size() - 1).endNanos()).isEqualTo(r.windowEndNanos());
+        assertThat(r.windowStartNanos()).isGreaterThanOrEqualTo(100_000_000L);
+        assertThat(r.measuredNanos()).isGreaterThanOrEqualTo(300_000_000L);
+        // nothing arrived, so the receiver's byte count could not have matched
+        assertThat(r.invalidReasons()).singleElement().asString().startsWith("receiver counted 0 bytes");
+    }
+
+    private static void put(BlockingQueue<Long> q, long v) throws IOException {
+        try {
+            if (!q.offer(v, 5, TimeUnit.SECONDS)) {
+                throw new IOException("queue full");
+            }
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static long take(BlockingQueue<Long> q) throws IOException {
+        try {
+            Long v = q.poll(5, TimeUnit.SECONDS);
+            if (v == null) {
+                throw new IOException("queue empty");
+            }
+            return v;
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static void await(CountDownLatch l) throws IOException {
+        try {
+            if (!l.await(10, TimeUnit.SECONDS)) {
+                throw new IOException("latch not released");
+            }
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+    }
+}
