@@ -43,8 +43,8 @@ final class TcpEndpoints implements NioStreamTransfer.Endpoints {
         this.senderSelector = senderSelector;
         this.receiverSelector = receiverSelector;
         this.options = new AppliedOptions(spec.trafficClass(), sender.getOption(StandardSocketOptions.IP_TOS),
-                spec.sendBufferBytes(), sender.getOption(StandardSocketOptions.SO_SNDBUF),
-                spec.receiveBufferBytes(), receiver.getOption(StandardSocketOptions.SO_RCVBUF),
+                spec.sendBufferBytes(), SocketBuffers.send(sender),
+                spec.receiveBufferBytes(), SocketBuffers.receive(receiver),
                 spec.noDelay(), sender.getOption(StandardSocketOptions.TCP_NODELAY));
     }
 
@@ -152,9 +152,21 @@ final class TcpEndpoints implements NioStreamTransfer.Endpoints {
         return this::receive;
     }
 
-    /** Writes payload-sized messages until the bound; shuts the output down so the receiver sees the end. */
     void send(SenderContext ctx) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocateDirect(spec.payloadBytes());
+        sendLoop(sender, senderSelector, ctx, spec.payloadBytes());
+    }
+
+    /**
+     * Writes payload-sized messages on a connected non-blocking channel until the context's bound,
+     * then shuts the output down so the receiver sees the end.
+     *
+     * @param sender connected, non-blocking
+     * @param senderSelector a selector {@code sender} is registered with for OP_WRITE
+     * @throws IOException when a write fails or makes no progress for the I/O timeout
+     */
+    static void sendLoop(SocketChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes)
+            throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(payloadBytes);
         long timeout = ctx.ioTimeoutNanos();
         try {
             int n;

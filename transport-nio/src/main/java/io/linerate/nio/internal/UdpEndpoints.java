@@ -43,8 +43,8 @@ final class UdpEndpoints implements NioStreamTransfer.Endpoints {
         this.senderSelector = senderSelector;
         this.receiverSelector = receiverSelector;
         this.options = new AppliedOptions(spec.trafficClass(), sender.getOption(StandardSocketOptions.IP_TOS),
-                spec.sendBufferBytes(), sender.getOption(StandardSocketOptions.SO_SNDBUF),
-                spec.receiveBufferBytes(), receiver.getOption(StandardSocketOptions.SO_RCVBUF),
+                spec.sendBufferBytes(), SocketBuffers.send(sender),
+                spec.receiveBufferBytes(), SocketBuffers.receive(receiver),
                 false, false);
     }
 
@@ -114,11 +114,21 @@ final class UdpEndpoints implements NioStreamTransfer.Endpoints {
         return this::receive;
     }
 
-    /** Sends sequence-numbered, time-stamped datagrams until the bound. */
     void send(SenderContext ctx) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocateDirect(spec.payloadBytes());
+        sendLoop(sender, senderSelector, ctx, spec.payloadBytes(), spec.streamId());
+    }
+
+    /**
+     * Sends sequence-numbered, time-stamped datagrams on a connected non-blocking channel until the
+     * context's bound.
+     *
+     * @throws IOException when a send fails (such as ICMP port unreachable from a peer that is
+     *     gone) or makes no progress for the I/O timeout
+     */
+    static void sendLoop(DatagramChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes,
+                         int streamId) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(payloadBytes);
         Clock clock = ctx.clock();
-        int streamId = spec.streamId();
         long timeout = ctx.ioTimeoutNanos();
         int n;
         while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {

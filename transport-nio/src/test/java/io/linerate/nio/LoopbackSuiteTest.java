@@ -1,0 +1,88 @@
+package io.linerate.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linerate.core.Clock;
+import io.linerate.nio.LoopbackSuite.Marker;
+import io.linerate.nio.LoopbackSuite.Outcome;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LoopbackSuiteTest {
+
+    @Test
+    void markersAreZperfs() {
+        assertThat(List.of(Marker.values())).extracting(Marker::label).containsExactly(
+                "udp4", "udp4_frag", "tcp4", "tcp4_nodelay", "udp6", "udp6_frag", "tcp6", "tcp6_nodelay");
+        assertThat(Marker.parse("TCP6_NODELAY")).isEqualTo(Marker.TCP6_NODELAY);
+        assertThatThrownBy(() -> Marker.parse("udp9")).hasMessage("unknown marker 'udp9'; allowed: udp4, udp4_frag, "
+                + "tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay");
+    }
+
+    @Test
+    void badConfigFailsBeforeAnyTraffic() {
+        LoopbackSuite.Config d = LoopbackSuite.Config.defaults();
+        assertThatThrownBy(() -> new LoopbackSuite.Config(d.markers(), d.duration(), d.warmup(), d.interval(),
+                d.payloadBytes(), d.fragPayloadBytes(), 0, 0, 0, 0x20, d.ioTimeout()))
+                .hasMessage("repeat 0 is out of range; allowed: 1..10000");
+        LoopbackSuite.Config bigPayload = new LoopbackSuite.Config(List.of(Marker.UDP4), d.duration(), d.warmup(),
+                d.interval(), 65508, 2000, 0, 0, 1, 0x20, d.ioTimeout());
+        assertThatThrownBy(() -> new LoopbackSuite(Clock.system()).run(bigPayload, o -> { }))
+                .hasMessage("payload 65508 bytes is out of range: UDP over IPv4 allows 24..65507 bytes");
+    }
+
+    @Test
+    void fragmentingMarkersAreSkippedWhereLoopbackCarriesTheDatagramWhole() {
+        long mtu = LoopbackSuite.loopbackMtu().orElseThrow();
+        Assumptions.assumeTrue(mtu >= 2048, "this namespace's loopback MTU is " + mtu + ", below a 2000-byte datagram");
+        Optional<String> why = LoopbackSuite.fragmentationUnavailable(Marker.UDP6_FRAG, 2000);
+        assertThat(why).hasValue("loopback MTU " + mtu + " carries a 2048-byte datagram whole, so it would not "
+                + "fragment; run with --netns (root) for a loopback MTU of 1280");
+    }
+
+    @Test
+    void everyMarkerHasAnOutcome() {
+        LoopbackSuite.Config d = LoopbackSuite.Config.defaults();
+        LoopbackSuite.Config quick = new LoopbackSuite.Config(d.markers(), Duration.ofMillis(150), Duration.ofMillis(50),
+                Duration.ofMillis(50), 1220, 2000, 0, 0, 2, 0x20, d.ioTimeout());
+        List<Outcome> seen = new ArrayList<>();
+        List<Outcome> all = new LoopbackSuite(Clock.system()).run(quick, seen::add);
+        assertThat(all).isEqualTo(seen).hasSize(16);
+        assertThat(all.subList(0, 8)).extracting(Outcome::marker).containsExactly(Marker.values());
+        assertThat(all.subList(8, 16)).extracting(Outcome::run).containsOnly(2);
+        for (Outcome o : all) {
+            if (o.marker().fragmenting() && LoopbackSuite.loopbackMtu().orElseThrow() >= 2048) {
+                assertThat(o).isInstanceOf(Outcome.Skipped.class);
+            } else {
+                assertThat(o).isInstanceOfSatisfying(Outcome.Completed.class,
+                        c -> assertThat(c.valid()).as(c.invalidReasons().toString()).isTrue());
+            }
+        }
+    }
+
+    @Test
+    void namespaceIsMadeWithItsMtuAndRemoved() throws IOException {
+        Optional<String> why = NetworkNamespace.unavailableReason();
+        Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
+        String name = "linerate-test-" + ProcessHandle.current().pid();
+        try (NetworkNamespace ns = NetworkNamespace.create(name, 1280)) {
+            assertThat(NetworkNamespace.list()).contains(name);
+            String link = Commands.check(ns.wrap(List.of("ip", "link", "show", "lo")), Duration.ofSeconds(10)).stdout();
+            assertThat(link).contains("mtu 1280").contains("UP");
+        }
+        assertThat(NetworkNamespace.list()).doesNotContain(name);
+        assertThatThrownBy(() -> NetworkNamespace.create("bad name", 1280))
+                .hasMessage("namespace name 'bad name' is not allowed; allowed: 1..64 of A-Z a-z 0-9 _ . -");
+        assertThatThrownBy(() -> NetworkNamespace.create("x", 1279))
+                .hasMessage("loopback MTU 1279 is out of range; allowed: 1280..65536");
+    }
+}
