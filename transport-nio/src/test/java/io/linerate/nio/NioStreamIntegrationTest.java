@@ -122,8 +122,8 @@ class NioStreamIntegrationTest {
     @Test
     void bufferSizesAreReportedAsTheKernelAppliedThem() throws Exception {
         // Linux stores twice the requested size, capped at net.core.wmem_max / rmem_max (socket(7))
-        long wmemMax = Long.parseLong(Files.readString(Path.of("/proc/sys/net/core/wmem_max")).strip());
-        long rmemMax = Long.parseLong(Files.readString(Path.of("/proc/sys/net/core/rmem_max")).strip());
+        long wmemMax = Long.parseLong(Files.readAllLines(Path.of("/proc/sys/net/core/wmem_max")).get(0).strip());
+        long rmemMax = Long.parseLong(Files.readAllLines(Path.of("/proc/sys/net/core/rmem_max")).get(0).strip());
         TransferResult r = run(base(Protocol.TCP, AddressFamily.IPV4).sendBufferBytes(65536).receiveBufferBytes(98304)
                 .bound(Bound.bytes(1_000_000)).build());
         assertThat(r.options().sendBufferRequested()).isEqualTo(65536);
