@@ -25,8 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * the measurement on the calling thread. Transport-independent; a transport supplies the loops.
  *
  * <p>Measurement (DESIGN section 4): every interval sample and both window ends are a reading of
- * the receiver's counters followed by a clock reading. A duration-bound window ends at the reading
- * taken at its deadline, and bytes that arrive later are in the totals but not in the window. A
+ * the receiver's counters followed by a clock reading. A duration-bound window opens with the reading
+ * at the end of the warm-up and ends with the first reading at or after its duration from there, and bytes that arrive later are in the totals but not in the window. A
  * count-bound window ends at the receiver's last data. Every wait is bounded by the spec's I/O
  * timeout.
  */
@@ -97,7 +97,8 @@ public final class StreamEngine {
         sender.start(monitor);
 
         long warmupEnd = t0 + spec.warmup().toNanos();
-        long windowDeadline = durationBound ? saturatedAdd(warmupEnd, bound.amount()) : Long.MAX_VALUE;
+        // a duration-bound window lasts its duration from the reading that opened it
+        long windowDeadline = Long.MAX_VALUE;
         long interval = spec.interval().toNanos();
         Reading prev = new Reading(0, 0, 0, 0, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
         Reading windowStart = null;
@@ -106,6 +107,7 @@ public final class StreamEngine {
         if (warmupEnd == t0) {
             windowStart = prev;
             nextTick = t0 + interval;
+            windowDeadline = durationBound ? saturatedAdd(t0, bound.amount()) : Long.MAX_VALUE;
         }
         long txDoneAt = Long.MIN_VALUE;
         try {
@@ -134,9 +136,12 @@ public final class StreamEngine {
                     prev = r;
                     if (windowStart == null && nextTick >= warmupEnd) {
                         windowStart = r;
-                        nextTick = warmupEnd + interval;
+                        nextTick = saturatedAdd(r.nanos, interval);
+                        if (durationBound) {
+                            windowDeadline = saturatedAdd(r.nanos, bound.amount());
+                        }
                     } else {
-                        long base = windowStart == null ? t0 : warmupEnd;
+                        long base = windowStart == null ? t0 : windowStart.nanos;
                         long k = (nextTick - base) / interval + 1;
                         nextTick = base + k * interval;
                         if (windowStart == null) {

@@ -1,0 +1,168 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LinerateCliTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What one run of the command line printed. */
+    record Run(int exit, String out, String err) {
+        List<String> lines() {
+            return out.lines().toList();
+        }
+    }
+
+    static Run linerate(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "stream --payload 0|payload 0 bytes is out of range: TCP allows 1..67108864 bytes",
+        "stream --protocol udp --payload 65508|payload 65508 bytes is out of range: UDP over IPv4 allows 24..65507 bytes",
+        "stream --protocol udp --family 6 --payload 65528|payload 65528 bytes is out of range: UDP over IPv6 allows 24..65527 bytes",
+        "stream --duration 0|duration 0 ms is out of range; allowed: > 0",
+        "stream --duration=-1s|'-1s' is not a duration; use a number with unit ns, us, ms, s or m, such as 500ms or 2s",
+        "stream --duration 2h|'2h' has unknown unit 'h'; allowed: ns, us, ms, s, m",
+        "stream --rate=-5|rate '-5' is negative; allowed: 0 (unlimited) or a positive bit/s value such as 100M",
+        "stream --rate 5X|'5X' has unknown suffix 'X'; allowed: k, M, G, T (decimal)",
+        "stream --port 70000|port 70000 is out of range; allowed: 0 (ephemeral)..65535",
+        "stream --payload abc|'abc' is not an int",
+        "stream --protocol sctp|unknown protocol 'sctp'; allowed: tcp, udp",
+        "stream --tclass 300|300 is out of range; allowed: 0..255 or 0x00..0xff",
+        "stream --ktap --json|--ktap and --json exclude each other; choose one output format",
+        "stream --duration 1s --bytes 10|mutually exclusive",
+        "loopback --markers udp4,udp9|unknown marker 'udp9'; allowed: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay",
+        "loopback --format xml|expected one of [text, ktap, json] (case-sensitive) but was 'xml'",
+        "loopback --family 5|unknown family '5'; allowed: 4, 6, both",
+        "loopback --family 4 --markers tcp6|have none of family 4",
+        "loopback --repeat 0|repeat 0 is out of range; allowed: 1..10000",
+        "loopback --frag-payload 70000|payload 70000 bytes is out of range: UDP over IPv4 allows 24..65507 bytes",
+        "loopback --duration 1x|'1x' has unknown unit 'x'",
+        "nosuchcommand|Unmatched argument at index 0: 'nosuchcommand'",
+    })
+    void badUsageNamesTheValueAndExitsTwoWithoutAStackTrace(String args, String message) {
+        Run r = linerate(args.split(" "));
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aPortInUseIsAUsageError() throws Exception {
+        try (ServerSocketChannel taken = ServerSocketChannel.open()) {
+            taken.bind(new InetSocketAddress("127.0.0.1", 0));
+            int port = ((InetSocketAddress) taken.getLocalAddress()).getPort();
+            Run r = linerate("stream", "--port", Integer.toString(port), "--duration", "100ms");
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("TCP port " + port + " on 127.0.0.1 is already in use")
+                    .doesNotContain("Exception");
+            Run suite = linerate("loopback", "--port", Integer.toString(port), "--markers", "tcp4,tcp6");
+            assertThat(suite.exit()).isEqualTo(2);
+            assertThat(suite.err()).contains("TCP port " + port + " on 127.0.0.1 is already in use");
+            // the suite stops at the first usage error: tcp6 never ran
+            assertThat(suite.out()).doesNotContain("tcp6");
+        }
+    }
+
+    @Test
+    void loopbackSuitePrintsEveryMarkerAndDone() {
+        Run r = linerate("loopback", "--duration", "200ms", "--warmup", "50ms");
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> lines = r.lines();
+        for (String marker : List.of("udp4", "udp4_frag", "tcp4", "tcp4_nodelay", "udp6", "udp6_frag", "tcp6", "tcp6_nodelay")) {
+            boolean result = lines.stream().anyMatch(l -> Pattern.matches("ZPERF-RESULT " + marker + "_mbps=\\d+\\.\\d{3}", l));
+            boolean skipped = lines.stream().anyMatch(l -> l.startsWith("# " + marker + " skipped: "));
+            assertThat(result || skipped).as("marker %s in%n%s", marker, r.out()).isTrue();
+            assertThat(result && skipped).isFalse();
+            assertThat(skipped).isEqualTo(marker.endsWith("_frag"));
+        }
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("ZPERF-DONE");
+        assertThat(lines).filteredOn(l -> l.startsWith("ZPERF-DONE")).hasSize(1);
+    }
+
+    @Test
+    void ktapOutputIsAKtapDocumentWithMetricLines() throws Exception {
+        Run r = linerate("loopback", "--ktap", "--markers", "tcp4,udp4_frag", "--duration", "200ms", "--warmup", "50ms");
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> lines = r.lines();
+        assertThat(lines.subList(0, 2)).containsExactly("TAP version 13", "1..2");
+        assertThat(lines).contains("ok 1 tcp4");
+        assertThat(lines).anyMatch(l -> l.startsWith("ok 2 udp4_frag # SKIP loopback MTU "));
+        assertThat(lines).contains("# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:0");
+        String prefix = "# ktap-metric-json: ";
+        JsonNode metric = JSON.readTree(lines.stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow()
+                .substring(prefix.length()));
+        assertThat(metric.get("name").asText()).isEqualTo("tcp4_mbps");
+        assertThat(metric.get("host").asText()).isEqualTo("local");
+        assertThat(metric.get("shape").asText()).isEqualTo("scalar");
+        assertThat(metric.get("unit").asText()).isEqualTo("Mbit/s");
+        String zperf = lines.stream().filter(l -> l.startsWith("ZPERF-RESULT tcp4_mbps=")).findFirst().orElseThrow();
+        assertThat(zperf).isEqualTo(String.format(java.util.Locale.ROOT, "ZPERF-RESULT tcp4_mbps=%.3f",
+                metric.get("value").asDouble()));
+        assertThat(lines).filteredOn(l -> l.startsWith("# ktap-metric-policy-json: ")).hasSize(1)
+                .first().asString().contains("\"better\":\"higher\"");
+    }
+
+    @Test
+    void streamJsonSummaryHasTheDocumentedFields() throws Exception {
+        Run tcp = linerate("stream", "--protocol", "tcp", "--family", "6", "--duration", "300ms", "--json");
+        assertThat(tcp.exit()).as(tcp.err()).isZero();
+        JsonNode t = JSON.readTree(tcp.out());
+        assertThat(t.get("protocol").asText()).isEqualTo("tcp");
+        assertThat(t.get("family").asInt()).isEqualTo(6);
+        assertThat(t.get("payload").asInt()).isEqualTo(1220);
+        assertThat(t.get("duration_s").asDouble()).isGreaterThanOrEqualTo(0.3);
+        assertThat(t.get("bytes_received").asLong()).isEqualTo(t.get("bytes_sent").asLong()).isPositive();
+        double expected = t.get("window_bytes_received").asLong() * 8 / t.get("duration_s").asDouble();
+        assertThat(t.get("bits_per_second").asDouble()).isCloseTo(expected, org.assertj.core.data.Percentage.withPercentage(1e-6));
+
+        Run udp = linerate("stream", "--protocol", "udp", "--payload", "1400", "--duration", "300ms", "--rate", "100M", "--json");
+        assertThat(udp.exit()).as(udp.err()).isZero();
+        JsonNode u = JSON.readTree(udp.out());
+        for (String f : List.of("datagrams_sent", "datagrams_received", "lost", "reordered", "duplicates", "jitter_ms")) {
+            assertThat(u.has(f)).as(f).isTrue();
+        }
+        assertThat(u.get("datagrams_received").asLong() + u.get("lost").asLong()).isEqualTo(u.get("datagrams_sent").asLong());
+        assertThat(u.get("options").get("traffic_class_applied").asInt()).isEqualTo(0x20);
+    }
+
+    @Test
+    void streamTextPrintsIperfStyleIntervals() {
+        Run r = linerate("stream", "--protocol", "udp", "--duration", "400ms", "--interval", "100ms", "--warmup", "100ms");
+        assertThat(r.exit()).as(r.err()).isZero();
+        Pattern interval = Pattern.compile(" ?\\d+\\.\\d{2}- ?\\d+\\.\\d{2} sec  \\d+ Bytes  \\d+\\.\\d{2} Mbits/sec  "
+                + "\\d+\\.\\d{3} ms  -?\\d+/\\d+ \\(.*\\)(  \\(omitted\\))?");
+        List<String> intervals = r.lines().stream().filter(l -> l.contains(" sec  ")).toList();
+        assertThat(intervals).hasSizeGreaterThanOrEqualTo(5).allMatch(l -> interval.matcher(l).matches());
+        assertThat(intervals.get(0)).endsWith("(omitted)");
+    }
+
+    @Test
+    void countBoundStream() throws Exception {
+        Run r = linerate("stream", "--protocol", "tcp", "--bytes", "5000000", "--warmup", "0s", "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode t = JSON.readTree(r.out());
+        assertThat(t.get("bytes_sent").asLong()).isEqualTo(5_000_000);
+        assertThat(t.get("bytes_received").asLong()).isEqualTo(5_000_000);
+        assertThat(t.get("messages_sent").asLong()).isEqualTo(4099); // 4098 writes of 1220 and one of 1040
+    }
+}
