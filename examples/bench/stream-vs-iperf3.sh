@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Benchmark, not a test: linerate's TCP and UDP streams against iperf3 on loopback, side by side.
+#
+# Runs the two tools in turn (A B A B ...) with the same write size and duration and prints, per
+# protocol, the median receiver goodput of each and the ratio linerate / iperf3.
+#   TCP: 128 KiB writes, unlimited rate.
+#   UDP: 1400-byte datagrams, unlimited rate; linerate's loss is checked against its own counts
+#        (datagrams_sent = datagrams_received + lost).
+#
+# Needs: iperf3 (Debian package iperf3), ss (iproute2), python3, and a built jar
+#   (mvn -B -q package -DskipTests). Traffic stays on 127.0.0.1.
+# Usage: examples/bench/stream-vs-iperf3.sh [ROUNDS (default 5)] [SECONDS (default 3)]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${1:-5}
+secs=${2:-3}
+port=${LINERATE_BENCH_PORT:-5299}
+jar=examples/target/linerate.jar
+command -v iperf3 >/dev/null || { echo "iperf3 is not installed: apt-get install iperf3" >&2; exit 2; }
+[ -f "$jar" ] || { echo "$jar is missing: run mvn -B -q package -DskipTests first" >&2; exit 2; }
+
+server_pid=
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+
+json_field() { python3 -c 'import json,sys
+d=json.load(sys.stdin)
+for k in sys.argv[1].split("."):
+    d=d.get(k) if isinstance(d,dict) else None
+    if d is None: break
+print(d if d is not None else "")' "$1"; }
+
+iperf3_run() { # proto -> bits/s received
+  local proto=$1 out
+  iperf3 -s -1 -B 127.0.0.1 -p "$port" >/dev/null 2>&1 & server_pid=$!
+  # wait (bounded) until the server listens; a probe connection would use up its one test (-1)
+  for _ in $(seq 50); do [ -n "$(ss -Hltn "sport = :$port")" ] && break; sleep 0.1; done
+  if [ "$proto" = tcp ]; then
+    out=$(iperf3 -c 127.0.0.1 -p "$port" -t "$secs" -O 1 -l 128K -J)
+    echo "$out" | json_field end.sum_received.bits_per_second
+  else
+    out=$(iperf3 -c 127.0.0.1 -p "$port" -u -b 0 -l 1400 -t "$secs" -O 1 -J)
+    local r; r=$(echo "$out" | json_field end.sum_received.bits_per_second)
+    [ -n "$r" ] || r=$(echo "$out" | json_field end.sum.bits_per_second)
+    echo "$r"
+  fi
+  wait "$server_pid" 2>/dev/null || true; server_pid=
+}
+
+linerate_run() { # proto -> bits/s received
+  local proto=$1 out
+  if [ "$proto" = tcp ]; then
+    out=$(java -jar "$jar" stream --protocol tcp --payload 131072 --duration "${secs}s" --warmup 1s --json)
+  else
+    out=$(java -jar "$jar" stream --protocol udp --payload 1400 --duration "${secs}s" --warmup 1s --json)
+    local sent recv lost
+    sent=$(echo "$out" | json_field datagrams_sent); recv=$(echo "$out" | json_field datagrams_received)
+    lost=$(echo "$out" | json_field lost)
+    [ $((recv + lost)) -eq "$sent" ] || echo "linerate UDP loss inconsistent: $recv + $lost != $sent" >&2
+    echo "linerate udp: sent $sent received $recv lost $lost" >&2
+  fi
+  echo "$out" | json_field bits_per_second
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+for proto in tcp udp; do
+  a=(); b=()
+  for i in $(seq "$rounds"); do
+    a+=("$(linerate_run "$proto")")
+    b+=("$(iperf3_run "$proto")")
+    LC_ALL=C printf '%s round %d: linerate %.0f bit/s, iperf3 %.0f bit/s\n' "$proto" "$i" "${a[-1]}" "${b[-1]}" >&2
+  done
+  ma=$(printf '%s\n' "${a[@]}" | median); mb=$(printf '%s\n' "${b[@]}" | median)
+  LC_ALL=C awk -v p="$proto" -v a="$ma" -v b="$mb" \
+    'BEGIN {printf "%s: linerate median %.1f Mbit/s, iperf3 median %.1f Mbit/s, ratio %.3f\n", p, a/1e6, b/1e6, a/b}'
+done
