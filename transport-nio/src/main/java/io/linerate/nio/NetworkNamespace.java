@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A private Linux network namespace made with iproute2 ({@code ip netns add}), removed again by
@@ -25,6 +27,7 @@ public final class NetworkNamespace implements AutoCloseable {
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final int CAP_SYS_ADMIN = 21;
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkNamespace.class);
 
     private final String name;
     private final Thread cleanup;
@@ -73,6 +76,7 @@ public final class NetworkNamespace implements AutoCloseable {
             throw new IOException("cannot make network namespace " + name + ": " + why.get());
         }
         Commands.check(List.of(ip(), "netns", "add", name), COMMAND_TIMEOUT);
+        LOG.debug("created network namespace {}", name);
         NetworkNamespace ns = new NetworkNamespace(name);
         Runtime.getRuntime().addShutdownHook(ns.cleanup);
         try {
@@ -166,9 +170,16 @@ public final class NetworkNamespace implements AutoCloseable {
         }
         closed = true;
         try {
-            Commands.run(List.of(ip(), "netns", "del", name), COMMAND_TIMEOUT);
-        } catch (IOException ignored) {
-            // nothing more can be done; the name is in the error output of the next create
+            Commands.Outcome o = Commands.run(List.of(ip(), "netns", "del", name), COMMAND_TIMEOUT);
+            if (o.exitCode() != 0) {
+                LOG.warn("could not remove network namespace {}: {}; remove it with 'ip netns del {}'",
+                        name, o.stderr().strip(), name);
+            } else {
+                LOG.debug("removed network namespace {}", name);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not remove network namespace {}: {}; remove it with 'ip netns del {}'",
+                    name, e.getMessage(), name);
         }
     }
 
