@@ -53,7 +53,8 @@ public final class TransferFormat {
     /**
      * @param label the name to start the line with, such as {@code udp4_frag}
      * @return a one-line summary for people: label, payload, window, goodput, byte counts, UDP
-     *     accounting, applied traffic class, and the reasons when invalid
+     *     accounting, applied traffic class, CPU time of the sending and receiving threads over the
+     *     whole transfer (a CPU-bound run measures the host, not the link), and the reasons when invalid
      */
     public static String summaryLine(String label, TransferResult r) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-13s %6d B  %10.2f s  %s  sent %d B  received %d B",
@@ -64,7 +65,8 @@ public final class TransferFormat {
                 u.datagramsReceived(), u.datagramsSent(), u.lost(), u.lossPercent(), u.reordered(),
                 u.duplicates(), u.jitterNanos() / 1e6)));
         AppliedOptions o = r.options();
-        sb.append(String.format(Locale.ROOT, "  tclass 0x%02x", o.trafficClassApplied()));
+        sb.append(String.format(Locale.ROOT, "  tclass 0x%02x  cpu tx %d ms rx %d ms", o.trafficClassApplied(),
+                r.senderCpuNanos() / 1_000_000, r.receiverCpuNanos() / 1_000_000));
         if (!r.valid()) {
             sb.append("  INVALID: ").append(String.join("; ", r.invalidReasons()));
         }
