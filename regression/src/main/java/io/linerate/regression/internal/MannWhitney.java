@@ -36,10 +36,13 @@ public final class MannWhitney {
         return 1 / c;
     }
 
-    /** @return the smallest equal sample size whose smallest one-sided p-value is at most {@code alpha} */
+    /**
+     * @return the smallest equal sample size whose smallest one-sided p-value is below {@code alpha}
+     *     (a verdict needs {@code p < alpha})
+     */
     public static int minRunsFor(double alpha) {
         int k = 1;
-        while (smallestPValue(k, k) > alpha) {
+        while (smallestPValue(k, k) >= alpha) {
             k++;
         }
         return k;

@@ -110,7 +110,7 @@ public final class PolicyParser {
             minRuns = m.asInt();
             if (method == Policy.Method.MANN_WHITNEY) {
                 double smallest = MannWhitney.smallestPValue(minRuns, minRuns);
-                if (smallest > alpha) {
+                if (smallest >= alpha) {
                     throw new IllegalArgumentException(String.format(Locale.ROOT,
                             "policy %s: min_runs %d can never reach alpha %s with the exact one-sided Mann-Whitney test"
                                     + " (smallest p-value with %d runs per side is %.4g); allowed: min_runs >= %d",
