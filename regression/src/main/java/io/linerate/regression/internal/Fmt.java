@@ -2,6 +2,7 @@ package io.linerate.regression.internal;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.Locale;
 
 /** Number formatting for reports, always with {@link Locale#ROOT}. */
@@ -9,20 +10,20 @@ public final class Fmt {
     private Fmt() {}
 
     /**
-     * @return {@code v} with one decimal when |v| >= 100, otherwise with 4 significant digits,
-     *     trailing zeros removed; {@code n/a} for null or non-finite values
+     * @return {@code v} with 4 significant digits, or one decimal when |v| >= 1000, half-up, trailing
+     *     zeros removed, never in exponent form ({@code 92.1}, {@code 1234.6}, {@code 0.0123},
+     *     {@code 1000}); {@code n/a} for null or non-finite values
      */
     public static String num(Double v) {
         if (v == null || !Double.isFinite(v)) {
             return "n/a";
         }
-        if (Math.abs(v) >= 100) {
-            return String.format(Locale.ROOT, "%.1f", v);
-        }
         if (v == 0) {
             return "0";
         }
-        return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
+        BigDecimal d = new BigDecimal(Double.toString(v));
+        d = Math.abs(v) >= 1000 ? d.setScale(1, RoundingMode.HALF_UP) : d.round(new MathContext(4, RoundingMode.HALF_UP));
+        return d.stripTrailingZeros().toPlainString();
     }
 
     /** @return a fraction as a signed percentage with one decimal, such as {@code -7.1%} */

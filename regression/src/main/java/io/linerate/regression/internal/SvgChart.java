@@ -14,24 +14,27 @@ import javax.xml.stream.XMLStreamWriter;
 /**
  * The deterministic SVG chart of METRICS-SPEC section 7, written with the JDK's
  * {@link XMLStreamWriter} (which does the XML escaping). Layout: a title and a legend on top, then
- * one panel per unit (in first-seen order), each with a y axis from zero to 110 % of its largest
- * value labelled with the unit, three gridlines, and one group per series: the baseline bar (solid
+ * one panel per unit (in first-seen order), each with a y axis from zero to the smallest of 1, 2, 2.5 or 5
+ * times a power of ten at or above 110 % of its largest value, labelled with the unit, three gridlines, and one group per series: the baseline bar (solid
  * {@code #4d4d4d}, contrast 8.5:1 on white) beside the current bar (diagonal hatching on
- * {@code #0b5394}, contrast 8.0:1, outlined), so that the two differ by pattern as well as colour.
+ * {@code #0b5394}, contrast 8.0:1, outlined), so that the two differ by pattern as well as colour. Without any baseline value only current bars
+ * are drawn.
  * A missing value is the text {@code n/a} instead of a bar; a regressed group carries the text
- * {@code regressed} (or {@code advisory}) above it. Coordinates have one decimal, formatted with
+ * {@code regressed} (or {@code advisory}) above it. Series labels longer than 28 characters are
+ * shortened with an ellipsis; the full label is the text's {@code <title>}. Coordinates have one decimal, formatted with
  * {@link Locale#ROOT}.
  */
 public final class SvgChart {
     private static final String NS = "http://www.w3.org/2000/svg";
     private static final String BASE_FILL = "#4d4d4d";
     private static final String CURRENT_FILL = "#0b5394";
-    private static final int LEFT = 80;
+    private static final int LEFT = 120;
     private static final int GROUP = 90;
     private static final int BAR = 28;
     private static final int PANEL_TOP = 70;
     private static final int PLOT_H = 200;
     private static final int PANEL_H = PLOT_H + 130;
+    private static final int MAX_LABEL = 28;
 
     private SvgChart() {}
 
@@ -96,7 +99,7 @@ public final class SvgChart {
             text(w, "current", lx + 20, 43, "start");
             int p = 0;
             for (Map.Entry<String, List<Verdict>> e : panels.entrySet()) {
-                panel(w, e.getKey(), e.getValue(), PANEL_TOP + p * PANEL_H, width);
+                panel(w, e.getKey(), e.getValue(), PANEL_TOP + p * PANEL_H, width, anyBaseline);
                 p++;
             }
             w.writeEndElement();
@@ -109,8 +112,8 @@ public final class SvgChart {
         return out.toString();
     }
 
-    private static void panel(XMLStreamWriter w, String unit, List<Verdict> vs, int top, int width)
-            throws XMLStreamException {
+    private static void panel(XMLStreamWriter w, String unit, List<Verdict> vs, int top, int width,
+                              boolean anyBaseline) throws XMLStreamException {
         double max = 0;
         for (Verdict v : vs) {
             if (v.baseline() != null) {
@@ -120,7 +123,7 @@ public final class SvgChart {
                 max = Math.max(max, v.current());
             }
         }
-        double scaleMax = max > 0 ? max * 1.1 : 1;
+        double scaleMax = niceCeil(max * 1.1);
         int bottom = top + PLOT_H;
         w.writeStartElement("g");
         w.writeAttribute("class", "panel");
@@ -146,8 +149,12 @@ public final class SvgChart {
         int g = 0;
         for (Verdict v : vs) {
             double gx = LEFT + g * GROUP + (GROUP - 2 * BAR) / 2.0;
-            bar(w, v.baseline(), gx, bottom, scaleMax, false);
-            bar(w, v.current(), gx + BAR, bottom, scaleMax, true);
+            if (anyBaseline) {
+                bar(w, v.baseline(), gx, bottom, scaleMax, false);
+                bar(w, v.current(), gx + BAR, bottom, scaleMax, true);
+            } else {
+                bar(w, v.current(), gx + BAR / 2.0, bottom, scaleMax, true);
+            }
             if (v.kind() == Verdict.Kind.REGRESSION || v.kind() == Verdict.Kind.ADVISORY_REGRESSION) {
                 double topValue = Math.max(v.baseline() == null ? 0 : v.baseline(), v.current() == null ? 0 : v.current());
                 double y = bottom - PLOT_H * topValue / scaleMax - 6;
@@ -161,7 +168,14 @@ public final class SvgChart {
             w.writeAttribute("y", f(lyy));
             w.writeAttribute("text-anchor", "end");
             w.writeAttribute("transform", "rotate(-35 " + f(lx) + " " + f(lyy) + ")");
-            w.writeCharacters(v.key().display());
+            String label = v.key().display();
+            if (label.length() > MAX_LABEL) {
+                w.writeStartElement("title");
+                w.writeCharacters(label);
+                w.writeEndElement();
+                label = label.substring(0, MAX_LABEL - 1) + "\u2026";
+            }
+            w.writeCharacters(label);
             w.writeEndElement();
             nl(w);
             g++;
@@ -230,6 +244,20 @@ public final class SvgChart {
 
     private static void nl(XMLStreamWriter w) throws XMLStreamException {
         w.writeCharacters("\n");
+    }
+
+    /** @return the smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code x}; 1 for x <= 0 */
+    static double niceCeil(double x) {
+        if (!(x > 0)) {
+            return 1;
+        }
+        double p = Math.pow(10, Math.floor(Math.log10(x)));
+        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
+            if (m * p >= x * (1 - 1e-12)) {
+                return m * p;
+            }
+        }
+        return 10 * p;
     }
 
     private static String f(double v) {
