@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.sink.MetricJson;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -164,8 +163,7 @@ public record Baseline(String created, Environment environment, List<Series> ser
                 throw new IllegalArgumentException(where + ": name and host must be strings");
             }
             TreeMap<String, String> labels = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = s.path("labels").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : s.path("labels").properties()) {
                 labels.put(e.getKey(), e.getValue().asText());
             }
             SeriesKey key = new SeriesKey(s.path("test").asText(""), s.get("name").asText(), s.get("host").asText(), labels);

@@ -67,6 +67,16 @@ class StatisticsTest {
     }
 
     @Test
+    void tiesUseTheNormalApproximationWithTieAndContinuityCorrection() {
+        // U = 20.5 (ties count 1/2), mean nm/2 = 12.5; ties 0 (2), 1 (2), 2 (4): sum(t^3 - t) = 72,
+        // var = nm/12 * (N + 1 - 72 / (N (N - 1))) = 25/12 * 10.2 = 21.25;
+        // z = (20.5 - 12.5 - 0.5) / sqrt(21.25) = 1.6270, 1 - Phi(1.6270) = 0.05187
+        assertThat(MannWhitney.pGreater(new double[] {1, 2, 2, 3, 4}, new double[] {2, 2, 1, 0, 0}))
+                .isCloseTo(0.05187, within(5e-5));
+        assertThat(MannWhitney.pGreater(new double[] {5, 5, 5}, new double[] {5, 5, 5})).isEqualTo(1.0);
+    }
+
+    @Test
     void smallestReachablePValueAndMinRuns() {
         assertThat(MannWhitney.smallestPValue(3, 3)).isCloseTo(1.0 / 20, within(1e-15));
         assertThat(MannWhitney.smallestPValue(4, 4)).isCloseTo(1.0 / 70, within(1e-15));

@@ -11,7 +11,6 @@ import io.linerate.regression.Problem;
 import io.linerate.regression.SeriesKey;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -191,8 +190,7 @@ public final class LogReader implements MetricReader {
                 if (!l.isObject()) {
                     throw new IllegalArgumentException("labels " + l + " is not allowed; allowed: an object of strings");
                 }
-                for (Iterator<Map.Entry<String, JsonNode>> it = l.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = it.next();
+                for (Map.Entry<String, JsonNode> e : l.properties()) {
                     if (!e.getValue().isTextual()) {
                         throw new IllegalArgumentException("label " + e.getKey() + " = " + e.getValue()
                                 + " is not allowed; allowed: a string");

@@ -5,8 +5,10 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
 import org.apache.commons.statistics.inference.PValueMethod;
 
 /**
- * The one-sided Mann-Whitney U test through Apache Commons Statistics, exact where the library
- * computes it exactly (no ties; see {@link PValueMethod#EXACT}), and the bounds of its p-value.
+ * The one-sided Mann-Whitney U test through Apache Commons Statistics
+ * ({@code MannWhitneyUTest} with {@link PValueMethod#EXACT}): the p-value is exact when the samples
+ * have no tied values; with ties the library uses the normal approximation with tie and
+ * continuity correction. Also the smallest p-value the exact test can reach.
  */
 public final class MannWhitney {
     private MannWhitney() {}

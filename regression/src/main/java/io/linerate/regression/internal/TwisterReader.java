@@ -6,7 +6,6 @@ import io.linerate.regression.MetricSet;
 import io.linerate.regression.Observation;
 import io.linerate.regression.Problem;
 import io.linerate.regression.SeriesKey;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -74,8 +73,7 @@ public final class TwisterReader implements MetricReader {
                     }
                     add(source, test, labels, sanitize(base), entry.get("value"), unit, out);
                 } else {
-                    for (Iterator<Map.Entry<String, JsonNode>> it = entry.fields(); it.hasNext(); ) {
-                        Map.Entry<String, JsonNode> f = it.next();
+                    for (Map.Entry<String, JsonNode> f : entry.properties()) {
                         if (RESERVED.contains(f.getKey())) {
                             continue;
                         }
