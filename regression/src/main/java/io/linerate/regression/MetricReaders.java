@@ -1,17 +1,19 @@
 package io.linerate.regression;
 
 import io.linerate.regression.internal.Iperf3Reader;
+import io.linerate.regression.internal.LinerateJsonReader;
 import io.linerate.regression.internal.LogReader;
 import io.linerate.regression.internal.TwisterReader;
 import java.util.List;
 
 /**
- * The built-in readers, tried in order: Zephyr twister report, iperf3 {@code -J} output, then text
- * logs (ktap metric and policy lines, {@code ZPERF-RESULT} lines, linerate's JSON lines), which
- * accept anything.
+ * The built-in readers, tried in order: Zephyr twister report, iperf3 {@code -J} output, a whole
+ * linerate JSON document (a result object or an array), then text logs (ktap metric and policy
+ * lines, {@code ZPERF-RESULT} lines, linerate's JSON lines), which accept anything.
  */
 public final class MetricReaders {
-    private static final List<MetricReader> BUILT_IN = List.of(new TwisterReader(), new Iperf3Reader(), new LogReader());
+    private static final List<MetricReader> BUILT_IN = List.of(new TwisterReader(), new Iperf3Reader(),
+            new LinerateJsonReader(), new LogReader());
 
     private MetricReaders() {}
 

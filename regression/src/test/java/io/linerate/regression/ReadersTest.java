@@ -77,6 +77,22 @@ class ReadersTest {
     }
 
     @Test
+    void aWholeLinerateResultDocumentIsRead() {
+        // 975,000,000 bytes in a 1.5 s window = 5.2e9 bit/s = 5200 Mbit/s
+        MetricSet s = TestFiles.read("result.json");
+        assertThat(s.errors()).isEmpty();
+        assertThat(s.observations()).extracting(o -> o.key().display(), Observation::value, Observation::unit)
+                .containsExactly(tuple("tcp6_nodelay_mbps@local", 5200.0, "Mbit/s"));
+        MetricSet arr = MetricReaders.read("results.json", "[{\"version\":1,\"marker\":\"udp4\",\"bits_per_second\":1.5e7},"
+                + "{\"version\":2,\"marker\":\"udp6\",\"bits_per_second\":1e6}]");
+        assertThat(arr.observations()).extracting(o -> o.key().name(), Observation::value).containsExactly(tuple("udp4_mbps", 15.0));
+        assertThat(arr.errors()).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(2);
+            assertThat(p.message()).isEqualTo("result line udp6 has version 2; this linerate reads version 1");
+        });
+    }
+
+    @Test
     void zperfLinesAloneAreReadWithMbpsUnitAndKtapWinsForTheSameNameAndHost() {
         MetricSet s = MetricReaders.read("console.log", String.join("\n",
                 "[00:00:12.345,000] <inf> zperf: ZPERF-RESULT udp4_mbps=13.099",

@@ -39,7 +39,7 @@ public final class LogReader implements MetricReader {
             "^(?:[ \\t]|#:?)*(?:not )?ok [0-9]+(?: -)?[ \\t]*([^#]*?)[ \\t]*(?:#.*)?$");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
     private static final int KTAP = 0;
-    private static final int RESULT_JSON = 1;
+    static final int RESULT_JSON = 1;
     private static final int ZPERF_LINE = 2;
 
     @Override
@@ -52,7 +52,7 @@ public final class LogReader implements MetricReader {
         return true;
     }
 
-    private record Pending(Observation o, int rank, boolean hasTest) {}
+    record Pending(Observation o, int rank, boolean hasTest) {}
 
     @Override
     public void read(String source, String content, MetricSet out) {
@@ -140,7 +140,7 @@ public final class LogReader implements MetricReader {
         metricNode(source, line, n, rank, read, out);
     }
 
-    private static void metricNode(String source, int line, JsonNode n, int rank, List<Pending> read, MetricSet out) {
+    static void metricNode(String source, int line, JsonNode n, int rank, List<Pending> read, MetricSet out) {
         if (n == null || !n.isObject()) {
             out.error(new Problem(source, line, "", "", "metric payload is not a JSON object"));
             return;
@@ -262,7 +262,7 @@ public final class LogReader implements MetricReader {
         }
     }
 
-    private static void resultLine(String source, int line, JsonNode n, List<Pending> read, MetricSet out) {
+    static void resultLine(String source, int line, JsonNode n, List<Pending> read, MetricSet out) {
         JsonNode marker = n.get("marker");
         if (!marker.isTextual() || !NAME.matcher(marker.asText()).matches()) {
             out.error(new Problem(source, line, "", "", "result line marker " + marker + " is not allowed; allowed: a string of [A-Za-z0-9_.:/-]+"));
