@@ -9,9 +9,12 @@ import java.util.regex.Pattern;
  * The statistic a policy compares: {@code mean}, {@code min}, {@code max} or a percentile
  * {@code pNN} with 0 &lt; NN &lt;= 100 (decimals allowed, such as {@code p99.9}).
  *
- * <p>Percentiles use the nearest-rank definition: the value at rank {@code ceil(NN/100 * n)} of the
- * {@code n} sorted values (1-based), computed in exact decimal arithmetic; {@code p100} is the
- * maximum. {@code p0} is not defined by nearest rank and is refused.
+ * <p>Percentiles use the nearest-rank definition (the inverse of the empirical distribution
+ * function, definition 1 of Hyndman and Fan, "Sample Quantiles in Statistical Packages", The
+ * American Statistician 50(4), 1996): the value at rank {@code ceil(NN/100 * n)} of the {@code n}
+ * sorted values (1-based), with the rank computed in exact decimal arithmetic so that, for
+ * example, p10 of 30 values is rank 3; {@code p100} is the maximum. {@code p0} is not defined by
+ * nearest rank and is refused.
  *
  * @param label the text as written in the policy
  * @param percent the percentile for {@code pNN}; null for mean, min and max

@@ -36,9 +36,12 @@ import java.util.Set;
  * upper {@code 1 - alpha} bound is below {@code 1 - tol}, lower-better when the lower
  * {@code alpha} bound is above {@code 1 + tol}; the absolute tolerance applies to the statistics.</li>
  * </ul>
- * With fewer data points than {@code min_runs} on either side the verdict is inconclusive. A
- * baseline from another environment makes every compared verdict inconclusive unless
+ * With fewer data points than {@code min_runs} on either side the verdict is inconclusive. When
+ * the current environment is given ({@link #environment(Environment)}), a baseline from another
+ * environment makes every compared verdict inconclusive unless
  * {@link #allowEnvironmentMismatch(boolean)}. Without a baseline, every readable series passes.
+ * Errors found while reading become {@code error} verdicts of their series, or of their
+ * {@code source:line} (host {@code input}) when no series can be named.
  */
 public final class Gate {
     private static final double SLACK = 1e-9;

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.SvgChart;
-import java.util.List;
 
 /**
  * Writes a {@link GateReport} in the formats of METRICS-SPEC section 5: KTAP, JSON, a Markdown
@@ -66,7 +65,8 @@ public final class Reports {
     }
 
     /**
-     * KTAP version 1: a plan, then per verdict one diagnostic line with its details and policy
+     * KTAP version 1 (the kernel's {@code Documentation/dev-tools/ktap.rst}), with the totals line
+     * of the kernel's kselftest harness: a plan, then per verdict one diagnostic line with its details and policy
      * source, and one result line: {@code ok N name@host} for pass, unchanged and improvement;
      * {@code not ok N name@host # regressed -7.1% (base 92.1, cur 85.6 Mbit/s, tol 5%)};
      * {@code ok N name@host # XFAIL advisory: regressed ...}; {@code ok N name@host # SKIP reason}
@@ -229,11 +229,6 @@ public final class Reports {
      */
     public static String svg(GateReport report, String title) {
         return SvgChart.render(report.verdicts(), title);
-    }
-
-    /** @return the verdicts of {@code report} that are worth listing in an assertion message */
-    public static List<Verdict> failing(GateReport report) {
-        return report.failures();
     }
 
     private static String oneLine(String s) {

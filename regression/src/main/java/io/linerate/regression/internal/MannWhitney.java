@@ -5,7 +5,9 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
 import org.apache.commons.statistics.inference.PValueMethod;
 
 /**
- * The one-sided Mann-Whitney U test through Apache Commons Statistics
+ * The one-sided Mann-Whitney U test (Mann and Whitney, "On a Test of Whether one of Two Random
+ * Variables is Stochastically Larger than the Other", Annals of Mathematical Statistics 18(1), 1947)
+ * through Apache Commons Statistics
  * ({@code MannWhitneyUTest} with {@link PValueMethod#EXACT}): the p-value is exact when the samples
  * have no tied values; with ties the library uses the normal approximation with tie and
  * continuity correction. Also the smallest p-value the exact test can reach.

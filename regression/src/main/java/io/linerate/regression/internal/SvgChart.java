@@ -14,20 +14,21 @@ import javax.xml.stream.XMLStreamWriter;
 /**
  * The deterministic SVG chart of METRICS-SPEC section 7, written with the JDK's
  * {@link XMLStreamWriter} (which does the XML escaping). Layout: a title and a legend on top, then
- * one panel per unit (in first-seen order), each with a y axis from zero to the smallest of 1, 2, 2.5 or 5
- * times a power of ten at or above 110 % of its largest value, labelled with the unit, three gridlines, and one group per series: the baseline bar (solid
- * {@code #4d4d4d}, contrast 8.5:1 on white) beside the current bar (diagonal hatching on
- * {@code #0b5394}, contrast 8.0:1, outlined), so that the two differ by pattern as well as colour. Without any baseline value only current bars
- * are drawn.
+ * one panel per unit (in first-seen order), each with a y axis from zero to the smallest of 1, 2,
+ * 2.5 or 5 times a power of ten at or above 110 % of its largest value, labelled with the unit,
+ * three gridlines, and one group per series: the baseline bar (solid grey {@code #8c8c8c}) beside
+ * the current bar (navy {@code #08306b} with white diagonal hatching, outlined), so that the two
+ * differ by pattern as well as colour. WCAG 2.1 contrast ratios: grey on white 3.4:1, navy on
+ * white 12.8:1, navy against grey 3.8:1. Without any baseline value only current bars are drawn.
  * A missing value is the text {@code n/a} instead of a bar; a regressed group carries the text
  * {@code regressed} (or {@code advisory}) above it. Series labels longer than 28 characters are
- * shortened with an ellipsis; the full label is the text's {@code <title>}. Coordinates have one decimal, formatted with
- * {@link Locale#ROOT}.
+ * shortened with an ellipsis; the full label is the text's {@code <title>}. Coordinates have one
+ * decimal, formatted with {@link Locale#ROOT}.
  */
 public final class SvgChart {
     private static final String NS = "http://www.w3.org/2000/svg";
-    private static final String BASE_FILL = "#4d4d4d";
-    private static final String CURRENT_FILL = "#0b5394";
+    private static final String BASE_FILL = "#8c8c8c";
+    private static final String CURRENT_FILL = "#08306b";
     private static final int LEFT = 120;
     private static final int GROUP = 90;
     private static final int BAR = 28;
