@@ -121,7 +121,7 @@ public record Baseline(String created, Environment environment, List<Series> ser
             }
         }
         try {
-            return MetricJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+            return io.linerate.regression.internal.Json.PRETTY.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write baseline: " + e.getMessage(), e);
         }

@@ -180,7 +180,7 @@ public final class Reports {
             n.put("reason", v.reason());
         }
         try {
-            return MetricJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+            return io.linerate.regression.internal.Json.PRETTY.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write report: " + e.getMessage(), e);
         }

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.linerate.core.sink.MetricJson;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -14,6 +17,12 @@ public final class Json {
     /** A reader that refuses anything after the first JSON value. */
     public static final ObjectReader STRICT = MetricJson.MAPPER.reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * Writes two-space indented JSON with {@code \n} line ends on every platform (Jackson's default
+     * pretty printer uses the platform's line separator), arrays on one line.
+     */
+    public static final ObjectWriter PRETTY = MetricJson.MAPPER.writer(
+            new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n")));
     /** A decimal number as text, without NaN, infinities or hexadecimal forms. */
     public static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
 
