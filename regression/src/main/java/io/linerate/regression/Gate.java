@@ -56,13 +56,19 @@ public final class Gate {
         return new Gate();
     }
 
-    /** @param b the baseline to compare with; null for none */
+    /**
+     * @param b the baseline to compare with; null for none
+     * @return this
+     */
     public Gate baseline(Baseline b) {
         this.baseline = b;
         return this;
     }
 
-    /** @param p reviewed file policies */
+    /**
+     * @param p reviewed file policies
+     * @return this
+     */
     public Gate policies(Policies p) {
         this.policies = Objects.requireNonNull(p, "policies");
         return this;
@@ -71,6 +77,7 @@ public final class Gate {
     /**
      * @param fraction relative tolerance replacing every policy's own, 0 &lt;= fraction &lt;= 1;
      *     null to keep the policies' tolerances
+     * @return this
      * @throws IllegalArgumentException naming the value and the allowed range
      */
     public Gate tolerance(Double fraction) {
@@ -81,13 +88,19 @@ public final class Gate {
         return this;
     }
 
-    /** @param allow compare even when the baseline's environment differs */
+    /**
+     * @param allow compare even when the baseline's environment differs
+     * @return this
+     */
     public Gate allowEnvironmentMismatch(boolean allow) {
         this.allowEnvironmentMismatch = allow;
         return this;
     }
 
-    /** @param env the environment of the current measurement; compared with the baseline's */
+    /**
+     * @param env the environment of the current measurement; compared with the baseline's
+     * @return this
+     */
     public Gate environment(Environment env) {
         this.environment = env;
         return this;

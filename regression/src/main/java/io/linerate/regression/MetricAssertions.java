@@ -41,7 +41,11 @@ public final class MetricAssertions {
         this.metrics = List.copyOf(metrics);
     }
 
-    /** @param metrics the metrics to gate, at least one */
+    /**
+     * @param metrics the metrics to gate, at least one
+     * @return the assertion
+     * @throws IllegalArgumentException when {@code metrics} is empty
+     */
     public static MetricAssertions assertThatMetrics(Collection<Metric> metrics) {
         if (metrics.isEmpty()) {
             throw new IllegalArgumentException("no metrics to gate; allowed: at least one metric");
@@ -49,12 +53,19 @@ public final class MetricAssertions {
         return new MetricAssertions(new ArrayList<>(metrics));
     }
 
-    /** @param result a transfer; its metrics are those of {@link TransferFormat#metrics} under its marker */
+    /**
+     * @param result a transfer; its metrics are those of {@link TransferFormat#metrics} under its
+     *     marker ({@code tcp4_mbps}, and for UDP {@code _jitter_ms} and {@code _lost_pct})
+     * @return the assertion
+     */
     public static MetricAssertions assertThatTransfer(TransferResult result) {
         return assertThatMetrics(TransferFormat.metrics(result, result.marker(), result.measuredNanos() / 1e9));
     }
 
-    /** @param r where every metric is published */
+    /**
+     * @param r where every metric is published
+     * @return this
+     */
     public MetricAssertions publishingTo(TestReporter r) {
         this.reporter = Objects.requireNonNull(r, "reporter");
         return this;
@@ -62,6 +73,7 @@ public final class MetricAssertions {
 
     /**
      * @param percent relative tolerance replacing the policies' own, 0 to 100
+     * @return this
      * @throws IllegalArgumentException naming the value and the allowed range
      */
     public MetricAssertions withTolerancePercent(double percent) {
@@ -72,13 +84,19 @@ public final class MetricAssertions {
         return this;
     }
 
-    /** @param p reviewed policies that beat the defaults */
+    /**
+     * @param p reviewed policies that beat the defaults
+     * @return this
+     */
     public MetricAssertions withPolicies(Policies p) {
         this.policies = Objects.requireNonNull(p, "policies");
         return this;
     }
 
-    /** @param env the environment this run is in; a baseline from another one is then inconclusive */
+    /**
+     * @param env the environment this run is in; a baseline from another one is then inconclusive
+     * @return this
+     */
     public MetricAssertions requiringSameEnvironment(Environment env) {
         this.environment = Objects.requireNonNull(env, "environment");
         return this;
@@ -87,6 +105,7 @@ public final class MetricAssertions {
     /**
      * Gates the metrics against the class-path resource {@code baselineResource}.
      *
+     * @param baselineResource class-path name of a baseline file, such as {@code baselines/loopback.json}
      * @return the report, for further checks
      * @throws AssertionError listing every failing metric with base, current, change and tolerance
      * @throws IllegalArgumentException when the resource is missing or not a baseline of version 1
@@ -108,6 +127,7 @@ public final class MetricAssertions {
     /**
      * Gates the metrics against {@code baseline}.
      *
+     * @param baseline the baseline
      * @return the report, for further checks
      * @throws AssertionError listing every failing metric with base, current, change and tolerance
      */
