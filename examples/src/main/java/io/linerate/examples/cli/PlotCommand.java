@@ -1,0 +1,90 @@
+package io.linerate.examples.cli;
+
+import io.linerate.regression.Baseline;
+import io.linerate.regression.Environment;
+import io.linerate.regression.Gate;
+import io.linerate.regression.GateFiles;
+import io.linerate.regression.GateReport;
+import io.linerate.regression.Policies;
+import io.linerate.regression.Reports;
+import io.linerate.regression.SafePaths;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code linerate plot}: writes the grouped baseline-vs-current bar chart (METRICS-SPEC section 7)
+ * of the inputs, or the current values alone without a baseline. It draws, it does not gate:
+ * exit 0 when the chart was written, 2 for bad usage or an unreadable, unsafe or invalid file.
+ */
+@Command(name = "plot", mixinStandardHelpOptions = true,
+        description = "Writes an SVG bar chart of metrics, beside their baseline when one is given.")
+public final class PlotCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--input", required = true, arity = "1..*", paramLabel = "FILE", description = "Logs or reports to read.")
+    List<String> inputs;
+
+    @Option(names = "--baseline", paramLabel = "FILE", description = "Baseline to draw beside the current values.")
+    String baseline;
+
+    @Option(names = {"--output", "-o"}, required = true, paramLabel = "FILE.svg", description = "Where the chart goes.")
+    String output;
+
+    @Option(names = "--title", defaultValue = "linerate", paramLabel = "TEXT", description = "Chart title (default: linerate).")
+    String title;
+
+    @Option(names = "--tolerance", paramLabel = "PERCENT", description = "Relative tolerance in percent, 0 to 100, for the regressed markers.")
+    Double tolerance;
+
+    @Option(names = "--policy", paramLabel = "FILE", description = "Reviewed policy file; unknown keys are errors.")
+    String policy;
+
+    @Option(names = "--base-dir", paramLabel = "DIR", defaultValue = ".",
+            description = "Every file must resolve under this directory (default: the working directory).")
+    Path baseDir;
+
+    @Option(names = "--allow-env-mismatch", description = "Mark regressions even when the baseline was measured elsewhere.")
+    boolean allowEnvMismatch;
+
+    @Option(names = "--transport", paramLabel = "NAME", defaultValue = "nio", description = "Transport the inputs were measured with (default: nio).")
+    String transport;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
+                return usage(err, "--tolerance " + GateCommand.number(tolerance) + " is not allowed; allowed: 0 to 100 (percent)");
+            }
+            SafePaths paths = new SafePaths(baseDir);
+            paths.forWriting(output);
+            Policies policies = GateFiles.readPolicies(paths, policy);
+            Baseline base = baseline == null ? null : GateFiles.readBaseline(paths, baseline);
+            GateReport result = Gate.create().baseline(base).policies(policies)
+                    .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
+                    .environment(Environment.detect(transport)).run(GateFiles.readInputs(paths, inputs));
+            paths.write(output, Reports.svg(result, title));
+            spec.commandLine().getOut().println("plot: wrote " + output + " (" + result.verdicts().size() + " series)");
+            spec.commandLine().getOut().flush();
+            return GateCommand.OK;
+        } catch (IllegalArgumentException e) {
+            return usage(err, e.getMessage());
+        } catch (IOException e) {
+            return usage(err, "cannot read or write a file: " + e.getMessage());
+        }
+    }
+
+    private static int usage(PrintWriter err, String message) {
+        err.println("plot: " + message);
+        err.flush();
+        return GateCommand.USAGE;
+    }
+}

@@ -1,0 +1,51 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class PlotCommandTest {
+    @TempDir
+    Path dir;
+    String err;
+
+    int plot(String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        CommandLine cl = new CommandLine(new PlotCommand());
+        cl.setOut(new PrintWriter(o));
+        cl.setErr(new PrintWriter(e));
+        String[] all = new String[args.length + 2];
+        all[0] = "--base-dir";
+        all[1] = dir.toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        int code = cl.execute(all);
+        err = e.toString();
+        assertThat(err).doesNotContain("Exception");
+        return code;
+    }
+
+    @Test
+    void writesTheCurrentValuesAloneWithoutABaseline() throws Exception {
+        Files.writeString(dir.resolve("run.log"), GateCommandTest.run(9120.5, 1234.567, 0.0123));
+        assertThat(plot("--input", "run.log", "--output", "chart.svg", "--title", "loopback <nio>")).isZero();
+        String svg = Files.readString(dir.resolve("chart.svg"));
+        assertThat(svg).contains("<title id=\"chart-title\">loopback &lt;nio&gt;</title>")
+                .contains("current values only").doesNotContain("n/a").contains(">Mbit/s<").contains(">ms<");
+    }
+
+    @Test
+    void outputIsRequiredAndMustStayUnderTheBaseDirectory() throws Exception {
+        Files.writeString(dir.resolve("run.log"), GateCommandTest.run(100, 100, 1));
+        assertThat(plot("--input", "run.log")).isEqualTo(2);
+        assertThat(err).contains("Missing required option: '--output=FILE.svg'");
+        assertThat(plot("--input", "run.log", "--output", "../chart.svg")).isEqualTo(2);
+        assertThat(err).contains("path ../chart.svg contains '..'");
+    }
+}

@@ -1,0 +1,191 @@
+package io.linerate.regression;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.sink.MetricJson;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A stored baseline (METRICS-SPEC section 4): a versioned JSON document
+ * <pre>{@code
+ * {"format":"linerate-baseline","version":1,"created":"2026-01-01T00:00:00Z",
+ *  "environment":{"kernel":..,"cpu":..,"jvm":..,"transport":..,"linerate":..},
+ *  "series":[{"test":"","name":"udp4_mbps","host":"local","labels":{},"unit":"Mbit/s",
+ *    "runs":[{"run":"run.log","samples":[..],"times":[..],
+ *             "summary":{"count":5,"mean":..,"min":..,"max":..,"p50":..}}]}]}
+ * }</pre>
+ * Samples are the raw kept samples (omitted ones excluded) in reading order, in the series' unit;
+ * times are in seconds; summaries are informative and recomputed from the samples when gating.
+ *
+ * @param created when the baseline was written, RFC 3339 UTC
+ * @param environment where it was measured
+ * @param series the series in first-read order
+ */
+public record Baseline(String created, Environment environment, List<Series> series) {
+    /** Value of {@code format}. */
+    public static final String FORMAT = "linerate-baseline";
+    /** The version this linerate reads and writes. */
+    public static final int VERSION = 1;
+
+    /**
+     * One series of a baseline.
+     *
+     * @param key series key
+     * @param unit unit of every sample
+     * @param runs runs in first-read order
+     */
+    public record Series(SeriesKey key, String unit, List<Run> runs) {}
+
+    /**
+     * One run's kept samples.
+     *
+     * @param run run id
+     * @param samples values in reading order
+     * @param times seconds, one per sample
+     */
+    public record Run(String run, double[] samples, double[] times) {}
+
+    /**
+     * Builds a baseline from what was read. Callers should refuse to save when the input has errors.
+     *
+     * @param current what was read
+     * @param environment where it was measured
+     * @param created when, written as RFC 3339 UTC
+     * @return the baseline
+     */
+    public static Baseline of(MetricSet current, Environment environment, Instant created) {
+        Map<SeriesKey, String> units = new LinkedHashMap<>();
+        Map<SeriesKey, Map<String, List<Observation>>> byKey = new LinkedHashMap<>();
+        for (Observation o : current.observations()) {
+            units.putIfAbsent(o.key(), o.unit());
+            byKey.computeIfAbsent(o.key(), k -> new LinkedHashMap<>()).computeIfAbsent(o.run(), r -> new ArrayList<>()).add(o);
+        }
+        List<Series> series = new ArrayList<>();
+        byKey.forEach((key, runs) -> {
+            List<Run> rs = new ArrayList<>();
+            runs.forEach((run, obs) -> rs.add(new Run(run, obs.stream().mapToDouble(Observation::value).toArray(),
+                    obs.stream().mapToDouble(Observation::timeSeconds).toArray())));
+            series.add(new Series(key, units.get(key), rs));
+        });
+        return new Baseline(created.toString(), environment, series);
+    }
+
+    /** @return the baseline as a JSON document, two-space indented, keys in the order documented above */
+    public String toJson() {
+        ObjectNode root = MetricJson.MAPPER.createObjectNode();
+        root.put("format", FORMAT);
+        root.put("version", VERSION);
+        root.put("created", created);
+        ObjectNode env = root.putObject("environment");
+        env.put("kernel", environment.kernel());
+        env.put("cpu", environment.cpu());
+        env.put("jvm", environment.jvm());
+        env.put("transport", environment.transport());
+        env.put("linerate", environment.linerateVersion());
+        ArrayNode arr = root.putArray("series");
+        for (Series s : series) {
+            ObjectNode n = arr.addObject();
+            n.put("test", s.key().test());
+            n.put("name", s.key().name());
+            n.put("host", s.key().host());
+            ObjectNode labels = n.putObject("labels");
+            s.key().labels().forEach(labels::put);
+            n.put("unit", s.unit());
+            ArrayNode runs = n.putArray("runs");
+            for (Run r : s.runs()) {
+                ObjectNode rn = runs.addObject();
+                rn.put("run", r.run());
+                ArrayNode samples = rn.putArray("samples");
+                for (double v : r.samples()) {
+                    samples.add(v);
+                }
+                ArrayNode times = rn.putArray("times");
+                for (double t : r.times()) {
+                    times.add(t);
+                }
+                ObjectNode sum = rn.putObject("summary");
+                sum.put("count", r.samples().length);
+                if (r.samples().length > 0) {
+                    sum.put("mean", Compare.parse("mean").of(r.samples()));
+                    sum.put("min", Compare.parse("min").of(r.samples()));
+                    sum.put("max", Compare.parse("max").of(r.samples()));
+                    sum.put("p50", Compare.parse("p50").of(r.samples()));
+                }
+            }
+        }
+        try {
+            return io.linerate.regression.internal.Json.PRETTY.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write baseline: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @param source name of the file, for messages
+     * @param content the document
+     * @return the baseline
+     * @throws IllegalArgumentException for invalid JSON, another format, another version (naming
+     *     it and the version this linerate reads) or a malformed series
+     */
+    public static Baseline parse(String source, String content) {
+        JsonNode root;
+        try {
+            root = MetricJson.MAPPER.readTree(content);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("baseline " + source + " is not valid JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject() || !FORMAT.equals(root.path("format").asText())) {
+            throw new IllegalArgumentException("baseline " + source + " has format "
+                    + (root == null || !root.isObject() ? "(none)" : root.path("format").toString())
+                    + "; allowed: \"" + FORMAT + "\"");
+        }
+        JsonNode version = root.path("version");
+        if (!version.isInt() || version.asInt() != VERSION) {
+            throw new IllegalArgumentException("baseline " + source + " has format version " + version
+                    + "; this linerate reads version " + VERSION);
+        }
+        JsonNode env = root.path("environment");
+        Environment environment = new Environment(env.path("kernel").asText(""), env.path("cpu").asText(""),
+                env.path("jvm").asText(""), env.path("transport").asText(""), env.path("linerate").asText(""));
+        List<Series> series = new ArrayList<>();
+        int i = 0;
+        for (JsonNode s : root.path("series")) {
+            i++;
+            String where = "baseline " + source + ", series #" + i;
+            if (!s.path("name").isTextual() || !s.path("host").isTextual()) {
+                throw new IllegalArgumentException(where + ": name and host must be strings");
+            }
+            TreeMap<String, String> labels = new TreeMap<>();
+            for (Map.Entry<String, JsonNode> e : s.path("labels").properties()) {
+                labels.put(e.getKey(), e.getValue().asText());
+            }
+            SeriesKey key = new SeriesKey(s.path("test").asText(""), s.get("name").asText(), s.get("host").asText(), labels);
+            List<Run> runs = new ArrayList<>();
+            for (JsonNode r : s.path("runs")) {
+                JsonNode samples = r.path("samples");
+                JsonNode times = r.path("times");
+                double[] v = new double[samples.size()];
+                double[] t = new double[samples.size()];
+                for (int j = 0; j < v.length; j++) {
+                    JsonNode x = samples.get(j);
+                    if (!x.isNumber() || !Double.isFinite(x.asDouble())) {
+                        throw new IllegalArgumentException(where + " (" + key.display() + "): sample " + x
+                                + " is not allowed; allowed: a finite number");
+                    }
+                    v[j] = x.asDouble();
+                    t[j] = times.path(j).asDouble(0);
+                }
+                runs.add(new Run(r.path("run").asText(""), v, t));
+            }
+            series.add(new Series(key, s.path("unit").asText(""), runs));
+        }
+        return new Baseline(root.path("created").asText(""), environment, series);
+    }
+}

@@ -1,0 +1,364 @@
+package io.linerate.regression;
+
+import io.linerate.core.Better;
+import io.linerate.regression.internal.Bootstrap;
+import io.linerate.regression.internal.Fmt;
+import io.linerate.regression.internal.MannWhitney;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * Judges current metrics against an optional baseline (METRICS-SPEC sections 3 to 5).
+ *
+ * <p>Per series: the policy is resolved ({@link Policies}); each run's samples have
+ * {@code omit_first_s}/{@code omit_last_s} dropped (relative to the run's first and last sample
+ * time) and are summarized into data points ({@code distribution} keeps every sample, the others
+ * give one point per run); both sides' data are then compared by the policy's method:
+ * <ul>
+ * <li>{@code threshold}: the compared statistic {@code b} of the baseline and {@code c} of the
+ * current data; higher-better regresses when {@code c < b (1 - tol)}, lower-better when
+ * {@code c > b (1 + tol)}, and in both cases only when also {@code |c - b| > absolute_tolerance}.
+ * A change exactly at the tolerance (within 1e-9 relative, to absorb rounding) passes. The mirror
+ * condition is an improvement; anything else passes.</li>
+ * <li>{@code mann_whitney}: the exact one-sided Mann-Whitney U test (Apache Commons Statistics);
+ * a regression needs {@code p < alpha} in the worsening direction and the threshold condition;
+ * an improvement the mirror; otherwise unchanged.</li>
+ * <li>{@code bootstrap}: a percentile bootstrap of the ratio {@code stat(current) / stat(base)}
+ * with 2000 resamples and a fixed seed (see {@code Bootstrap}); higher-better regresses when the
+ * upper {@code 1 - alpha} bound is below {@code 1 - tol}, lower-better when the lower
+ * {@code alpha} bound is above {@code 1 + tol}; the absolute tolerance applies to the statistics.</li>
+ * </ul>
+ * With fewer data points than {@code min_runs} on either side the verdict is inconclusive. When
+ * the current environment is given ({@link #environment(Environment)}), a baseline from another
+ * environment makes every compared verdict inconclusive unless
+ * {@link #allowEnvironmentMismatch(boolean)}. Without a baseline, every readable series passes.
+ * Errors found while reading become {@code error} verdicts of their series, or of their
+ * {@code source:line} (host {@code input}) when no series can be named.
+ */
+public final class Gate {
+    private static final double SLACK = 1e-9;
+    private Baseline baseline;
+    private Policies policies = Policies.none();
+    private Double tolerance;
+    private boolean allowEnvironmentMismatch;
+    private Environment environment;
+
+    /** @return a gate without baseline, policy file or tolerance override */
+    public static Gate create() {
+        return new Gate();
+    }
+
+    /**
+     * @param b the baseline to compare with; null for none
+     * @return this
+     */
+    public Gate baseline(Baseline b) {
+        this.baseline = b;
+        return this;
+    }
+
+    /**
+     * @param p reviewed file policies
+     * @return this
+     */
+    public Gate policies(Policies p) {
+        this.policies = Objects.requireNonNull(p, "policies");
+        return this;
+    }
+
+    /**
+     * @param fraction relative tolerance replacing every policy's own, 0 &lt;= fraction &lt;= 1;
+     *     null to keep the policies' tolerances
+     * @return this
+     * @throws IllegalArgumentException naming the value and the allowed range
+     */
+    public Gate tolerance(Double fraction) {
+        if (fraction != null && !(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("tolerance " + Fmt.num(fraction * 100) + "% is not allowed; allowed: 0 to 100 percent");
+        }
+        this.tolerance = fraction;
+        return this;
+    }
+
+    /**
+     * @param allow compare even when the baseline's environment differs
+     * @return this
+     */
+    public Gate allowEnvironmentMismatch(boolean allow) {
+        this.allowEnvironmentMismatch = allow;
+        return this;
+    }
+
+    /**
+     * @param env the environment of the current measurement; compared with the baseline's
+     * @return this
+     */
+    public Gate environment(Environment env) {
+        this.environment = env;
+        return this;
+    }
+
+    /**
+     * @param current what was read
+     * @return the verdicts; never throws for bad input, which becomes {@code error} verdicts
+     */
+    public GateReport run(MetricSet current) {
+        List<Verdict> out = new ArrayList<>();
+        Map<SeriesKey, List<Observation>> series = new LinkedHashMap<>();
+        for (Observation o : current.observations()) {
+            series.computeIfAbsent(o.key(), k -> new ArrayList<>()).add(o);
+        }
+        Map<SeriesKey, List<String>> seriesErrors = new LinkedHashMap<>();
+        List<Problem> loose = new ArrayList<>();
+        for (Problem p : current.errors()) {
+            boolean matched = false;
+            if (!p.name().isEmpty()) {
+                for (SeriesKey k : series.keySet()) {
+                    if (k.name().equals(p.name()) && (p.host().equals("*") || k.host().equals(p.host()))) {
+                        seriesErrors.computeIfAbsent(k, x -> new ArrayList<>()).add(p.where() + ": " + p.message());
+                        matched = true;
+                    }
+                }
+                if (!matched && !p.host().equals("*")) {
+                    SeriesKey k = SeriesKey.of(p.name(), p.host());
+                    seriesErrors.computeIfAbsent(k, x -> new ArrayList<>()).add(p.where() + ": " + p.message());
+                    matched = true;
+                }
+            }
+            if (!matched) {
+                loose.add(p);
+            }
+        }
+        Map<SeriesKey, Baseline.Series> base = new LinkedHashMap<>();
+        if (baseline != null) {
+            for (Baseline.Series s : baseline.series()) {
+                base.put(s.key(), s);
+            }
+        }
+        List<String> envDiff = baseline != null && environment != null && !allowEnvironmentMismatch
+                ? baseline.environment().differences(environment) : List.of();
+
+        Set<SeriesKey> keys = new LinkedHashSet<>(series.keySet());
+        keys.addAll(seriesErrors.keySet());
+        for (SeriesKey key : keys) {
+            out.add(judge(key, series.getOrDefault(key, List.of()), seriesErrors.get(key), base.get(key), current, envDiff));
+        }
+        for (Baseline.Series s : base.values()) {
+            if (!keys.contains(s.key())) {
+                out.add(missing(s, current, envDiff));
+            }
+        }
+        for (Problem p : loose) {
+            out.add(error(new SeriesKey("", p.where(), "input", null), "", null, p.message()));
+        }
+        return new GateReport(out, current.warnings());
+    }
+
+    private Optional<Policy> policyFor(String name, MetricSet current) {
+        Optional<Policy> p = policies.resolve(name, current.embeddedPolicies());
+        if (p.isPresent() && tolerance != null) {
+            p = Optional.of(p.get().withRelativeTolerance(tolerance));
+        }
+        return p;
+    }
+
+    private Verdict missing(Baseline.Series s, MetricSet current, List<String> envDiff) {
+        Optional<Policy> op = policyFor(s.key().name(), current);
+        String src = op.map(p -> p.source().label()).orElse("none");
+        boolean skip = op.isPresent() && op.get().onMissing() == Policy.OnMissing.SKIP;
+        if (!envDiff.isEmpty() && !skip) {
+            return new Verdict(s.key(), Verdict.Kind.INCONCLUSIVE, s.unit(), null, null, null, null, null, "", "", null,
+                    0, 0, src, false, "environment differs: " + String.join("; ", envDiff));
+        }
+        Double tol = op.map(Policy::relativeTolerance).orElse(null);
+        Double abs = op.map(Policy::absoluteTolerance).orElse(null);
+        return new Verdict(s.key(), Verdict.Kind.MISSING, s.unit(), null, null, null, tol, abs,
+                op.map(p -> p.compare().label()).orElse(""), op.map(p -> p.method().label()).orElse(""), null,
+                s.runs().size(), 0, src, !skip, "in the baseline, absent now" + (skip ? " (on_missing: skip)" : ""));
+    }
+
+    private static Verdict error(SeriesKey key, String unit, Policy p, String reason) {
+        return new Verdict(key, Verdict.Kind.ERROR, unit, null, null, null, p == null ? null : p.relativeTolerance(),
+                p == null ? null : p.absoluteTolerance(), p == null ? "" : p.compare().label(),
+                p == null ? "" : p.method().label(), null, 0, 0, p == null ? "none" : p.source().label(), true, reason);
+    }
+
+    private Verdict judge(SeriesKey key, List<Observation> obs, List<String> errors, Baseline.Series base,
+                          MetricSet current, List<String> envDiff) {
+        String unit = obs.isEmpty() ? (base == null ? "" : base.unit()) : obs.get(0).unit();
+        Optional<Policy> op = policyFor(key.name(), current);
+        if (errors != null) {
+            return error(key, unit, op.orElse(null), String.join("; ", errors));
+        }
+        if (op.isEmpty()) {
+            return error(key, unit, null, "no policy for " + key.name() + " and its name says no direction: add a"
+                    + " ktap-metric-policy-json line or a policy file entry (defaults cover names containing"
+                    + " throughput, mbps, bps, rate, latency, rtt, jitter, lost, loss, _ns, _ms)");
+        }
+        Policy p = op.get();
+        for (Observation o : obs) {
+            if (!o.unit().equals(unit)) {
+                return error(key, unit, p, "unit changes within the series: '" + unit + "' at " + where(obs.get(0))
+                        + ", '" + o.unit() + "' at " + where(o));
+            }
+        }
+        Map<String, List<double[]>> runs = new LinkedHashMap<>();
+        for (Observation o : obs) {
+            runs.computeIfAbsent(o.run(), r -> new ArrayList<>()).add(new double[] {o.timeSeconds(), o.value()});
+        }
+        double[] cur = data(p, runs);
+        if (cur.length == 0) {
+            return error(key, unit, p, "no samples left after omit_first_s " + Fmt.num(p.omitFirstSeconds())
+                    + " s and omit_last_s " + Fmt.num(p.omitLastSeconds()) + " s");
+        }
+        double c = p.compare().of(cur);
+        if (base == null) {
+            return new Verdict(key, Verdict.Kind.PASS, unit, null, c, null, p.relativeTolerance(), p.absoluteTolerance(),
+                    p.compare().label(), p.method().label(), null, 0, cur.length, p.source().label(), false,
+                    baseline == null ? "no baseline" : "not in the baseline");
+        }
+        if (!base.unit().equals(unit)) {
+            return error(key, unit, p, "unit '" + unit + "' differs from the baseline's '" + base.unit() + "'");
+        }
+        Map<String, List<double[]>> baseRuns = new LinkedHashMap<>();
+        for (Baseline.Run r : base.runs()) {
+            List<double[]> l = new ArrayList<>();
+            for (int i = 0; i < r.samples().length; i++) {
+                l.add(new double[] {r.times()[i], r.samples()[i]});
+            }
+            baseRuns.put(r.run(), l);
+        }
+        double[] bs = data(p, baseRuns);
+        if (bs.length == 0) {
+            return error(key, unit, p, "the baseline has no samples for this series after omitting");
+        }
+        double b = p.compare().of(bs);
+        Double change = b != 0 ? (c - b) / Math.abs(b) : null;
+        if (!envDiff.isEmpty()) {
+            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, null, bs.length, cur.length,
+                    "environment differs: " + String.join("; ", envDiff));
+        }
+        if (bs.length < p.minRuns() || cur.length < p.minRuns()) {
+            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, null, bs.length, cur.length,
+                    String.format(Locale.ROOT, "insufficient runs (base %d, cur %d, min_runs %d)", bs.length, cur.length,
+                            p.minRuns()));
+        }
+        boolean worse = beyond(p, b, c, true);
+        boolean better = beyond(p, b, c, false);
+        switch (p.method()) {
+            case THRESHOLD:
+                if (worse) {
+                    return regression(key, unit, b, c, change, p, null, bs.length, cur.length, "");
+                }
+                return verdict(key, better ? Verdict.Kind.IMPROVEMENT : Verdict.Kind.PASS, unit, b, c, change, p, null,
+                        bs.length, cur.length, better ? "better beyond the tolerance" : "within the tolerance");
+            case MANN_WHITNEY: {
+                boolean higher = p.better() == Better.HIGHER;
+                double pWorse = higher ? MannWhitney.pGreater(bs, cur) : MannWhitney.pGreater(cur, bs);
+                double pBetter = higher ? MannWhitney.pGreater(cur, bs) : MannWhitney.pGreater(bs, cur);
+                String ps = String.format(Locale.ROOT, "p=%.4g, alpha %s", pWorse, Fmt.num(p.alpha()));
+                if (worse && pWorse < p.alpha()) {
+                    return regression(key, unit, b, c, change, p, pWorse, bs.length, cur.length, ps);
+                }
+                if (better && pBetter < p.alpha()) {
+                    return verdict(key, Verdict.Kind.IMPROVEMENT, unit, b, c, change, p, pWorse, bs.length, cur.length,
+                            String.format(Locale.ROOT, "significantly better (p=%.4g)", pBetter));
+                }
+                return verdict(key, Verdict.Kind.UNCHANGED, unit, b, c, change, p, pWorse, bs.length, cur.length,
+                        "no significant worsening beyond the tolerance (" + ps + ")");
+            }
+            case BOOTSTRAP: {
+                OptionalDouble[] ci = Bootstrap.ratioInterval(bs, cur, p.compare(), p.alpha());
+                if (ci == null) {
+                    return error(key, unit, p, "bootstrap impossible: a resampled baseline statistic is 0");
+                }
+                double lo = ci[0].getAsDouble();
+                double hi = ci[1].getAsDouble();
+                String iv = "ratio interval [" + Fmt.num(lo) + ", " + Fmt.num(hi) + "] at alpha " + Fmt.num(p.alpha());
+                double tol = p.relativeTolerance();
+                boolean absOk = Math.abs(c - b) > p.absoluteTolerance();
+                boolean bWorse = absOk && (p.better() == Better.HIGHER ? hi < 1 - tol : lo > 1 + tol);
+                boolean bBetter = absOk && (p.better() == Better.HIGHER ? lo > 1 + tol : hi < 1 - tol);
+                if (bWorse) {
+                    return regression(key, unit, b, c, change, p, null, bs.length, cur.length, iv);
+                }
+                return verdict(key, bBetter ? Verdict.Kind.IMPROVEMENT : Verdict.Kind.UNCHANGED, unit, b, c, change, p,
+                        null, bs.length, cur.length, iv);
+            }
+            default:
+                throw new IllegalStateException("unknown method " + p.method());
+        }
+    }
+
+    private static Verdict regression(SeriesKey key, String unit, double b, double c, Double change, Policy p,
+                                      Double pValue, int nb, int nc, String detail) {
+        return verdict(key, p.advisory() ? Verdict.Kind.ADVISORY_REGRESSION : Verdict.Kind.REGRESSION, unit, b, c,
+                change, p, pValue, nb, nc, "worse beyond the tolerance" + (detail.isEmpty() ? "" : " (" + detail + ")")
+                        + (p.advisory() ? "; advisory" : ""));
+    }
+
+    private static Verdict verdict(SeriesKey key, Verdict.Kind kind, String unit, double b, double c, Double change,
+                                   Policy p, Double pValue, int nb, int nc, String reason) {
+        return new Verdict(key, kind, unit, b, c, change, p.relativeTolerance(), p.absoluteTolerance(),
+                p.compare().label(), p.method().label(), pValue, nb, nc, p.source().label(),
+                kind == Verdict.Kind.REGRESSION || kind == Verdict.Kind.ERROR, reason);
+    }
+
+    /** @return whether {@code c} is beyond the tolerance from {@code b}: worse when {@code worse}, else better */
+    static boolean beyond(Policy p, double b, double c, boolean worse) {
+        double limit = p.relativeTolerance() * Math.abs(b) + SLACK * Math.abs(b);
+        double delta = c - b;
+        boolean higher = p.better() == Better.HIGHER;
+        double signed = (higher == worse) ? -delta : delta;
+        return signed > limit && Math.abs(delta) > p.absoluteTolerance();
+    }
+
+    private static String where(Observation o) {
+        return o.line() > 0 ? o.source() + ":" + o.line() : o.source();
+    }
+
+    /** @return the data points of {@code runs} ({@code [time, value]} in reading order) under {@code p} */
+    static double[] data(Policy p, Map<String, List<double[]>> runs) {
+        List<Double> out = new ArrayList<>();
+        for (List<double[]> run : runs.values()) {
+            List<double[]> kept = run;
+            if (p.omitFirstSeconds() > 0 || p.omitLastSeconds() > 0) {
+                double t0 = run.stream().mapToDouble(x -> x[0]).min().orElse(0);
+                double t1 = run.stream().mapToDouble(x -> x[0]).max().orElse(0);
+                kept = run.stream().filter(x -> x[0] >= t0 + p.omitFirstSeconds() && x[0] <= t1 - p.omitLastSeconds()).toList();
+            }
+            if (kept.isEmpty()) {
+                continue;
+            }
+            double[] v = kept.stream().mapToDouble(x -> x[1]).toArray();
+            switch (p.summarize()) {
+                case DISTRIBUTION -> {
+                    for (double x : v) {
+                        out.add(x);
+                    }
+                }
+                case MAX -> out.add(Compare.parse("max").of(v));
+                case MIN -> out.add(Compare.parse("min").of(v));
+                case MEAN -> out.add(Compare.parse("mean").of(v));
+                case LAST -> out.add(v[v.length - 1]);
+                case SUM -> {
+                    double s = 0;
+                    for (double x : v) {
+                        s += x;
+                    }
+                    out.add(s);
+                }
+                default -> throw new IllegalStateException("unknown summary " + p.summarize());
+            }
+        }
+        return out.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+}

@@ -1,0 +1,164 @@
+package io.linerate.regression;
+
+import io.linerate.core.Metric;
+import io.linerate.core.TransferResult;
+import io.linerate.core.sink.TransferFormat;
+import io.linerate.regression.internal.Fmt;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.api.TestReporter;
+
+/**
+ * A small AssertJ-style API to gate metrics in a JUnit 5 test:
+ * <pre>{@code
+ * @Test
+ * void loopbackDidNotRegress(TestReporter reporter) {
+ *     MetricAssertions.assertThatTransfer(result).publishingTo(reporter)
+ *             .withTolerancePercent(5).hasNoRegressionAgainst("baselines/loopback.json");
+ * }
+ * }</pre>
+ * Every metric is published through {@link TestReporter#publishEntry(String, String)} as
+ * {@code linerate.<name>@<host>} = {@code <value> <unit>}, so it lands in the Surefire XML report.
+ * Each metric's own direction ({@link Metric#better()}) gives its policy (p50, 5 %, as linerate's
+ * ktap sink writes it), which a policy file given with {@link #withPolicies(Policies)} beats.
+ * The baseline is a class-path resource in the format of {@link Baseline}; environment differences
+ * are allowed (tests run on many machines) unless {@link #requiringSameEnvironment(Environment)}.
+ * Requires {@code junit-jupiter-api} on the class path.
+ */
+public final class MetricAssertions {
+    private final List<Metric> metrics;
+    private TestReporter reporter;
+    private Double tolerance;
+    private Environment environment;
+    private Policies policies = Policies.none();
+
+    private MetricAssertions(List<Metric> metrics) {
+        this.metrics = List.copyOf(metrics);
+    }
+
+    /**
+     * @param metrics the metrics to gate, at least one
+     * @return the assertion
+     * @throws IllegalArgumentException when {@code metrics} is empty
+     */
+    public static MetricAssertions assertThatMetrics(Collection<Metric> metrics) {
+        if (metrics.isEmpty()) {
+            throw new IllegalArgumentException("no metrics to gate; allowed: at least one metric");
+        }
+        return new MetricAssertions(new ArrayList<>(metrics));
+    }
+
+    /**
+     * @param result a transfer; its metrics are those of {@link TransferFormat#metrics} under its
+     *     marker ({@code tcp4_mbps}, and for UDP {@code _jitter_ms} and {@code _lost_pct})
+     * @return the assertion
+     */
+    public static MetricAssertions assertThatTransfer(TransferResult result) {
+        return assertThatMetrics(TransferFormat.metrics(result, result.marker(), result.measuredNanos() / 1e9));
+    }
+
+    /**
+     * @param r where every metric is published
+     * @return this
+     */
+    public MetricAssertions publishingTo(TestReporter r) {
+        this.reporter = Objects.requireNonNull(r, "reporter");
+        return this;
+    }
+
+    /**
+     * @param percent relative tolerance replacing the policies' own, 0 to 100
+     * @return this
+     * @throws IllegalArgumentException naming the value and the allowed range
+     */
+    public MetricAssertions withTolerancePercent(double percent) {
+        if (!(percent >= 0 && percent <= 100)) {
+            throw new IllegalArgumentException("tolerance " + percent + "% is not allowed; allowed: 0 to 100 percent");
+        }
+        this.tolerance = percent / 100;
+        return this;
+    }
+
+    /**
+     * @param p reviewed policies that beat the defaults
+     * @return this
+     */
+    public MetricAssertions withPolicies(Policies p) {
+        this.policies = Objects.requireNonNull(p, "policies");
+        return this;
+    }
+
+    /**
+     * @param env the environment this run is in; a baseline from another one is then inconclusive
+     * @return this
+     */
+    public MetricAssertions requiringSameEnvironment(Environment env) {
+        this.environment = Objects.requireNonNull(env, "environment");
+        return this;
+    }
+
+    /**
+     * Gates the metrics against the class-path resource {@code baselineResource}.
+     *
+     * @param baselineResource class-path name of a baseline file, such as {@code baselines/loopback.json}
+     * @return the report, for further checks
+     * @throws AssertionError listing every failing metric with base, current, change and tolerance
+     * @throws IllegalArgumentException when the resource is missing or not a baseline of version 1
+     */
+    public GateReport hasNoRegressionAgainst(String baselineResource) {
+        ClassLoader cl = Thread.currentThread().getContextClassLoader();
+        String content;
+        try (InputStream in = cl == null ? null : cl.getResourceAsStream(baselineResource)) {
+            if (in == null) {
+                throw new IllegalArgumentException("baseline resource " + baselineResource + " is not on the class path");
+            }
+            content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read baseline resource " + baselineResource + ": " + e.getMessage(), e);
+        }
+        return hasNoRegressionAgainst(Baseline.parse(baselineResource, content));
+    }
+
+    /**
+     * Gates the metrics against {@code baseline}.
+     *
+     * @param baseline the baseline
+     * @return the report, for further checks
+     * @throws AssertionError listing every failing metric with base, current, change and tolerance
+     */
+    public GateReport hasNoRegressionAgainst(Baseline baseline) {
+        MetricSet set = new MetricSet();
+        java.util.Set<String> named = new java.util.HashSet<>();
+        for (Metric m : metrics) {
+            if (named.add(m.name())) {
+                set.addPolicy(io.linerate.regression.internal.PolicyParser.parse(
+                        io.linerate.core.sink.MetricJson.defaultPolicy(m), false, Policy.Source.EMBEDDED, new ArrayList<>()));
+            }
+            set.add(new Observation(new SeriesKey("", m.name(), m.host(), new java.util.TreeMap<>(m.labels())), "test",
+                    m.value(), m.unit(), m.timeSeconds(), "test", 0));
+            if (reporter != null) {
+                reporter.publishEntry("linerate." + m.name() + "@" + m.host(),
+                        Fmt.num(m.value()) + (m.unit().isEmpty() ? "" : " " + m.unit()));
+            }
+        }
+        GateReport report = Gate.create().baseline(baseline).policies(policies).tolerance(tolerance)
+                .environment(environment).allowEnvironmentMismatch(environment == null).run(set);
+        if (!report.failures().isEmpty()) {
+            StringBuilder sb = new StringBuilder("metrics regressed against the baseline:");
+            for (Verdict v : report.failures()) {
+                sb.append("\n  ").append(v.key().display()).append(": ").append(v.kind().label()).append(' ')
+                        .append(Fmt.signedPercent(v.change())).append(' ').append(Reports.numbers(v));
+                if (v.kind() != Verdict.Kind.REGRESSION) {
+                    sb.append(" - ").append(v.reason());
+                }
+            }
+            throw new AssertionError(sb.toString());
+        }
+        return report;
+    }
+}

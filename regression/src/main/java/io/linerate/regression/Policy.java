@@ -1,0 +1,110 @@
+package io.linerate.regression;
+
+import io.linerate.core.Better;
+import java.util.Locale;
+
+/**
+ * A metric policy (METRICS-SPEC section 3): how a metric's samples are summarized and compared.
+ *
+ * @param name metric name; a trailing {@code *} matches every name with that prefix
+ * @param better which direction is an improvement
+ * @param compare the statistic compared
+ * @param relativeTolerance allowed worsening as a fraction (0.05 = 5 %), at least 0: higher-better
+ *     regresses when {@code cur < base * (1 - tol)}, lower-better when {@code cur > base * (1 + tol)}
+ * @param summarize how one run's samples become data
+ * @param absoluteTolerance the change must also exceed this, in the metric's unit; 0 when unset
+ * @param method how base and current data are compared
+ * @param alpha significance for the statistical methods, 0 &lt; alpha &lt; 1
+ * @param minRuns data points needed on each side, at least 1
+ * @param omitFirstSeconds seconds dropped from the start of each run
+ * @param omitLastSeconds seconds dropped from the end of each run
+ * @param onMissing what a baselined metric absent now becomes
+ * @param advisory report, never fail
+ * @param source where the policy came from
+ */
+public record Policy(String name, Better better, Compare compare, double relativeTolerance,
+                     Summarize summarize, double absoluteTolerance, Method method, double alpha,
+                     int minRuns, double omitFirstSeconds, double omitLastSeconds, OnMissing onMissing,
+                     boolean advisory, Source source) {
+
+    /** Default significance of the statistical methods. */
+    public static final double DEFAULT_ALPHA = 0.01;
+
+    /** How one run's samples become data. */
+    public enum Summarize {
+        /** Keep every sample. */
+        DISTRIBUTION,
+        /** The largest sample of the run. */
+        MAX,
+        /** The smallest sample of the run. */
+        MIN,
+        /** The arithmetic mean of the run. */
+        MEAN,
+        /** The last sample of the run, in reading order. */
+        LAST,
+        /** The sum of the run's samples. */
+        SUM;
+
+        /** @return the lower-case name used in policies */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How base and current data are compared. */
+    public enum Method {
+        /** The compared statistic against the tolerance. */
+        THRESHOLD,
+        /** Exact one-sided Mann-Whitney U test, plus the tolerance as the effect that matters. */
+        MANN_WHITNEY,
+        /** Fixed-seed percentile bootstrap interval of the ratio current / base. */
+        BOOTSTRAP;
+
+        /** @return the lower-case name used in policies */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** What a baselined metric that is absent now becomes. */
+    public enum OnMissing {
+        /** A failing {@code missing} verdict. */
+        FAIL,
+        /** A skipped {@code missing} verdict. */
+        SKIP;
+
+        /** @return the lower-case name used in policies */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Where a policy came from; a file beats embedded lines, which beat defaults. */
+    public enum Source {
+        /** A reviewed policy file. */
+        FILE,
+        /** A {@code ktap-metric-policy-json} line in an input. */
+        EMBEDDED,
+        /** Built in, chosen by the metric's name. */
+        DEFAULT;
+
+        /** @return the lower-case name used in reports */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** @return whether this policy applies to metric {@code metricName} */
+    public boolean matches(String metricName) {
+        if (name.endsWith("*")) {
+            return metricName.startsWith(name.substring(0, name.length() - 1));
+        }
+        return name.equals(metricName);
+    }
+
+    /** @return this policy with another relative tolerance (from {@code --tolerance}) */
+    public Policy withRelativeTolerance(double tolerance) {
+        return new Policy(name, better, compare, tolerance, summarize, absoluteTolerance, method, alpha,
+                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, advisory, source);
+    }
+}

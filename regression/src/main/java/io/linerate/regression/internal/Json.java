@@ -1,0 +1,88 @@
+package io.linerate.regression.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import io.linerate.core.sink.MetricJson;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
+
+/** Jackson helpers shared by the readers. */
+public final class Json {
+    /** A reader that refuses anything after the first JSON value. */
+    public static final ObjectReader STRICT = MetricJson.MAPPER.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * Writes two-space indented JSON with {@code \n} line ends on every platform (Jackson's default
+     * pretty printer uses the platform's line separator), arrays on one line.
+     */
+    public static final ObjectWriter PRETTY = MetricJson.MAPPER.writer(
+            new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n")));
+    /** A decimal number as text, without NaN, infinities or hexadecimal forms. */
+    public static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
+
+    private Json() {}
+
+    /** @return the single JSON value in {@code text}, or null when it is not exactly one JSON value */
+    public static JsonNode parseWhole(String text) {
+        try {
+            return STRICT.readTree(text);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @return the first non-blank character of {@code s}, or 0
+     */
+    public static char firstChar(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!Character.isWhitespace(c) && c != '\uFEFF') {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * @param text a number written as text
+     * @return its value
+     * @throws IllegalArgumentException when it is not a finite decimal number
+     */
+    public static double parseNumber(String text) {
+        if (text == null || !NUMBER.matcher(text).matches()) {
+            throw new IllegalArgumentException("value '" + text + "' is not allowed; allowed: a finite decimal number");
+        }
+        double v = Double.parseDouble(text);
+        if (!Double.isFinite(v)) {
+            throw new IllegalArgumentException("value '" + text + "' is not allowed; allowed: a finite decimal number");
+        }
+        return v;
+    }
+
+    /**
+     * @param t a number of seconds or an RFC 3339 date-time string
+     * @return seconds (since the run's start, or since the epoch for date-times)
+     * @throws IllegalArgumentException for anything else
+     */
+    public static double seconds(JsonNode t) {
+        if (t.isNumber() && Double.isFinite(t.asDouble()) && t.asDouble() >= 0) {
+            return t.asDouble();
+        }
+        if (t.isTextual()) {
+            try {
+                OffsetDateTime d = OffsetDateTime.parse(t.asText());
+                return d.toEpochSecond() + d.getNano() / 1e9;
+            } catch (DateTimeParseException e) {
+                // fall through to the error below
+            }
+        }
+        throw new IllegalArgumentException("time " + t + " is not allowed; allowed: seconds >= 0 or an RFC 3339 date-time");
+    }
+}

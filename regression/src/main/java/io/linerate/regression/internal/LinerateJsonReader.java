@@ -1,0 +1,65 @@
+package io.linerate.regression.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linerate.regression.MetricReader;
+import io.linerate.regression.MetricSet;
+import io.linerate.regression.Problem;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a whole document of linerate's JSON: one result object (as {@code TransferFormat.summaryJson}
+ * writes it, possibly indented over many lines), an array of result objects, or an array of metric
+ * records. Each result is read as metric {@code <marker>_mbps} in Mbit/s
+ * ({@code bits_per_second / 1e6}), exactly as {@link LogReader} reads a one-line result; elements
+ * are numbered from 1 in place of line numbers. JSON lines (one object per line) are left to
+ * {@link LogReader}.
+ */
+public final class LinerateJsonReader implements MetricReader {
+    @Override
+    public String format() {
+        return "linerate-json";
+    }
+
+    @Override
+    public boolean accepts(String content) {
+        char c = Json.firstChar(content);
+        if (c != '{' && c != '[') {
+            return false;
+        }
+        JsonNode n = Json.parseWhole(content);
+        if (n == null) {
+            return false;
+        }
+        if (n.isObject()) {
+            return n.has("marker") && n.has("version");
+        }
+        return n.isArray() && n.size() > 0 && n.get(0).isObject() && (n.get(0).has("marker") || n.get(0).has("shape"));
+    }
+
+    @Override
+    public void read(String source, String content, MetricSet out) {
+        JsonNode n = Json.parseWhole(content);
+        if (n == null) {
+            out.error(new Problem(source, 0, "", "", "linerate JSON document is not valid JSON"));
+            return;
+        }
+        List<LogReader.Pending> read = new ArrayList<>();
+        if (n.isObject()) {
+            LogReader.resultLine(source, 1, n, read, out);
+        } else {
+            int i = 0;
+            for (JsonNode e : n) {
+                i++;
+                if (e.isObject() && e.has("marker")) {
+                    LogReader.resultLine(source, i, e, read, out);
+                } else {
+                    LogReader.metricNode(source, i, e, LogReader.RESULT_JSON, read, out);
+                }
+            }
+        }
+        for (LogReader.Pending p : read) {
+            out.add(p.o());
+        }
+    }
+}

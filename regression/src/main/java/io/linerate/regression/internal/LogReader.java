@@ -1,0 +1,297 @@
+package io.linerate.regression.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linerate.core.sink.MetricJson;
+import io.linerate.regression.MetricReader;
+import io.linerate.regression.MetricSet;
+import io.linerate.regression.Observation;
+import io.linerate.regression.Policy;
+import io.linerate.regression.Problem;
+import io.linerate.regression.SeriesKey;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a text log line by line (METRICS-SPEC sections 1, 2 and 6): {@code ktap-metric-json} and
+ * {@code ktap-metric-policy-json} lines behind any prefix of spaces, tabs, {@code #} and
+ * {@code #:}; {@code ZPERF-RESULT <name>=<value>} anywhere in a line (unit {@code Mbit/s} for names
+ * ending in {@code _mbps}); linerate's JSON result lines ({@code version}, {@code marker},
+ * {@code bits_per_second}, read as metric {@code <marker>_mbps} in Mbit/s); and bare metric records
+ * as linerate's JSON-lines sink writes them. Other lines are ignored.
+ *
+ * <p>When a name and host has ktap metric lines in a log, its JSON result lines and
+ * {@code ZPERF-RESULT} lines in the same log are not counted again; JSON result lines likewise
+ * win over {@code ZPERF-RESULT} lines. A metric line without {@code test} belongs to the next KTAP
+ * result line ({@code ok N name}), otherwise to no test.
+ */
+public final class LogReader implements MetricReader {
+    private static final Pattern TAGGED = Pattern.compile(
+            "^(?:[ \\t]|#:?)*(ktap-metric-json|ktap-metric-policy-json):[ \\t]*(.*)$");
+    private static final Pattern ZPERF = Pattern.compile("ZPERF-RESULT[ \\t]+([A-Za-z0-9_.:/-]+)=(\\S*)");
+    private static final Pattern RESULT = Pattern.compile(
+            "^(?:[ \\t]|#:?)*(?:not )?ok [0-9]+(?: -)?[ \\t]*([^#]*?)[ \\t]*(?:#.*)?$");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
+    private static final int KTAP = 0;
+    static final int RESULT_JSON = 1;
+    private static final int ZPERF_LINE = 2;
+
+    @Override
+    public String format() {
+        return "log";
+    }
+
+    @Override
+    public boolean accepts(String content) {
+        return true;
+    }
+
+    record Pending(Observation o, int rank, boolean hasTest) {}
+
+    @Override
+    public void read(String source, String content, MetricSet out) {
+        List<Pending> read = new ArrayList<>();
+        int waitingFrom = 0;
+        int lineNo = 0;
+        int start = 0;
+        int len = content.length();
+        while (start < len) {
+            int end = content.indexOf('\n', start);
+            if (end < 0) {
+                end = len;
+            }
+            lineNo++;
+            String line = content.substring(start, end > start && content.charAt(end - 1) == '\r' ? end - 1 : end);
+            start = end + 1;
+            if (line.indexOf("ktap-metric") >= 0) {
+                Matcher m = TAGGED.matcher(line);
+                if (m.matches()) {
+                    if (m.group(1).equals("ktap-metric-json")) {
+                        metricRecord(source, lineNo, m.group(2), KTAP, read, out);
+                    } else {
+                        policy(source, lineNo, m.group(2), out);
+                    }
+                    continue;
+                }
+            }
+            if (line.indexOf("ZPERF-RESULT") >= 0) {
+                Matcher m = ZPERF.matcher(line);
+                if (m.find()) {
+                    zperf(source, lineNo, m.group(1), m.group(2), read, out);
+                    continue;
+                }
+            }
+            char first = Json.firstChar(line);
+            if (first == '{') {
+                jsonLine(source, lineNo, line, read, out);
+                continue;
+            }
+            if (line.indexOf("ok ") >= 0) {
+                Matcher m = RESULT.matcher(line);
+                if (m.matches()) {
+                    String test = m.group(1);
+                    for (int i = waitingFrom; i < read.size(); i++) {
+                        Pending p = read.get(i);
+                        if (!p.hasTest()) {
+                            SeriesKey k = p.o().key();
+                            read.set(i, new Pending(new Observation(new SeriesKey(test, k.name(), k.host(), k.labels()),
+                                    p.o().run(), p.o().value(), p.o().unit(), p.o().timeSeconds(), p.o().source(),
+                                    p.o().line()), p.rank(), true));
+                        }
+                    }
+                    waitingFrom = read.size();
+                }
+            }
+        }
+        Set<String> ktap = new HashSet<>();
+        Set<String> resultJson = new HashSet<>();
+        for (Pending p : read) {
+            String id = p.o().key().name() + "@" + p.o().key().host();
+            if (p.rank() == KTAP) {
+                ktap.add(id);
+            } else if (p.rank() == RESULT_JSON) {
+                resultJson.add(id);
+            }
+        }
+        for (Pending p : read) {
+            String id = p.o().key().name() + "@" + p.o().key().host();
+            if (p.rank() == RESULT_JSON && ktap.contains(id)
+                    || p.rank() == ZPERF_LINE && (ktap.contains(id) || resultJson.contains(id))) {
+                continue;
+            }
+            out.add(p.o());
+        }
+    }
+
+    private static void metricRecord(String source, int line, String payload, int rank, List<Pending> read, MetricSet out) {
+        JsonNode n;
+        try {
+            n = Json.STRICT.readTree(payload);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, line, "", "", "malformed ktap-metric-json payload: " + e.getOriginalMessage()));
+            return;
+        }
+        metricNode(source, line, n, rank, read, out);
+    }
+
+    static void metricNode(String source, int line, JsonNode n, int rank, List<Pending> read, MetricSet out) {
+        if (n == null || !n.isObject()) {
+            out.error(new Problem(source, line, "", "", "metric payload is not a JSON object"));
+            return;
+        }
+        JsonNode nameNode = n.get("name");
+        JsonNode hostNode = n.get("host");
+        if (nameNode == null || !nameNode.isTextual() || !NAME.matcher(nameNode.asText()).matches()) {
+            out.error(new Problem(source, line, "", "", "metric name " + (nameNode == null ? "is missing" : nameNode + " is not allowed")
+                    + "; allowed: a string of [A-Za-z0-9_.:/-]+"));
+            return;
+        }
+        String name = nameNode.asText();
+        if (hostNode == null || !hostNode.isTextual() || hostNode.asText().isEmpty()) {
+            out.error(new Problem(source, line, name, "local", "metric " + name + ": host "
+                    + (hostNode == null ? "is missing" : hostNode + " is not allowed") + "; allowed: local, remote or a host name"));
+            return;
+        }
+        String host = hostNode.asText();
+        try {
+            JsonNode shape = n.get("shape");
+            if (shape == null || !"scalar".equals(shape.asText()) || !shape.isTextual()) {
+                throw new IllegalArgumentException("shape " + (shape == null ? "is missing" : shape + " is not allowed") + "; allowed: \"scalar\"");
+            }
+            JsonNode value = n.get("value");
+            if (value == null || !value.isNumber() || !Double.isFinite(value.asDouble())) {
+                throw new IllegalArgumentException("value " + (value == null ? "is missing" : value + " is not allowed")
+                        + "; allowed: a finite number");
+            }
+            JsonNode time = n.get("time");
+            if (time == null) {
+                throw new IllegalArgumentException("time is missing; allowed: seconds >= 0 or an RFC 3339 date-time");
+            }
+            double seconds = Json.seconds(time);
+            String unit = "";
+            if (n.hasNonNull("unit")) {
+                if (!n.get("unit").isTextual()) {
+                    throw new IllegalArgumentException("unit " + n.get("unit") + " is not allowed; allowed: a string");
+                }
+                unit = n.get("unit").asText();
+            }
+            boolean hasTest = n.hasNonNull("test");
+            String test = hasTest ? n.get("test").asText() : "";
+            String run = n.hasNonNull("run") ? n.get("run").asText() : source;
+            Map<String, String> labels = new TreeMap<>();
+            JsonNode l = n.get("labels");
+            if (l != null && !l.isNull()) {
+                if (!l.isObject()) {
+                    throw new IllegalArgumentException("labels " + l + " is not allowed; allowed: an object of strings");
+                }
+                for (Map.Entry<String, JsonNode> e : l.properties()) {
+                    if (!e.getValue().isTextual()) {
+                        throw new IllegalArgumentException("label " + e.getKey() + " = " + e.getValue()
+                                + " is not allowed; allowed: a string");
+                    }
+                    labels.put(e.getKey(), e.getValue().asText());
+                }
+            }
+            if (n.path("omitted").asBoolean(false)) {
+                return;
+            }
+            SeriesKey key = new SeriesKey(test, name, host, new TreeMap<>(labels));
+            read.add(new Pending(new Observation(key, run, value.asDouble(), unit, seconds, source, line), rank, hasTest));
+        } catch (IllegalArgumentException e) {
+            out.error(new Problem(source, line, name, host, "metric " + name + ": " + e.getMessage()));
+        }
+    }
+
+    private static void policy(String source, int line, String payload, MetricSet out) {
+        JsonNode n;
+        try {
+            n = Json.STRICT.readTree(payload);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, line, "", "", "malformed ktap-metric-policy-json payload: " + e.getOriginalMessage()));
+            return;
+        }
+        List<String> warnings = new ArrayList<>();
+        try {
+            out.addPolicy(PolicyParser.parse(n, false, Policy.Source.EMBEDDED, warnings));
+        } catch (IllegalArgumentException e) {
+            String name = n != null && n.path("name").isTextual() ? n.get("name").asText() : "";
+            out.error(new Problem(source, line, name.endsWith("*") ? "" : name, name.isEmpty() || name.endsWith("*") ? "" : "*",
+                    e.getMessage()));
+        }
+        for (String w : warnings) {
+            out.warn(new Problem(source, line, "", "", w));
+        }
+    }
+
+    private static void zperf(String source, int line, String name, String value, List<Pending> read, MetricSet out) {
+        try {
+            double v = Json.parseNumber(value);
+            String unit = name.endsWith("_mbps") ? "Mbit/s" : "";
+            read.add(new Pending(new Observation(SeriesKey.of(name, "local"), source, v, unit, 0, source, line),
+                    ZPERF_LINE, false));
+        } catch (IllegalArgumentException e) {
+            out.error(new Problem(source, line, name, "local", "ZPERF-RESULT " + name + ": " + e.getMessage()));
+        }
+    }
+
+    private static void jsonLine(String source, int line, String text, List<Pending> read, MetricSet out) {
+        boolean looksLikeOurs = text.contains("\"marker\"") || text.contains("\"shape\"");
+        if (!looksLikeOurs) {
+            return;
+        }
+        JsonNode n;
+        try {
+            n = Json.STRICT.readTree(text);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, line, "", "", "malformed JSON result line: " + e.getOriginalMessage()));
+            return;
+        }
+        if (n == null || !n.isObject()) {
+            return;
+        }
+        if (n.has("marker")) {
+            resultLine(source, line, n, read, out);
+        } else if (n.has("shape")) {
+            metricNode(source, line, n, RESULT_JSON, read, out);
+        }
+    }
+
+    static void resultLine(String source, int line, JsonNode n, List<Pending> read, MetricSet out) {
+        JsonNode marker = n.get("marker");
+        if (!marker.isTextual() || !NAME.matcher(marker.asText()).matches()) {
+            out.error(new Problem(source, line, "", "", "result line marker " + marker + " is not allowed; allowed: a string of [A-Za-z0-9_.:/-]+"));
+            return;
+        }
+        String name = marker.asText() + "_mbps";
+        JsonNode version = n.get("version");
+        if (version == null || !version.isInt() || version.asInt() != 1) {
+            out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + " has version " + version
+                    + "; this linerate reads version 1"));
+            return;
+        }
+        JsonNode bps = n.get("bits_per_second");
+        if (bps == null || bps.isNull()) {
+            out.error(new Problem(source, line, name, "local", "result line " + marker.asText()
+                    + " has no bits_per_second (the measured window was empty)"));
+            return;
+        }
+        if (!bps.isNumber() || !Double.isFinite(bps.asDouble()) || bps.asDouble() < 0) {
+            out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + ": bits_per_second " + bps
+                    + " is not allowed; allowed: a finite number >= 0"));
+            return;
+        }
+        if (n.has("valid") && !n.get("valid").asBoolean(true)) {
+            out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + " is marked invalid: "
+                    + MetricJson.toLine(n.path("reasons"))));
+            return;
+        }
+        read.add(new Pending(new Observation(SeriesKey.of(name, "local"), source, bps.asDouble() / 1e6, "Mbit/s", 0,
+                source, line), RESULT_JSON, false));
+    }
+}

@@ -1,0 +1,97 @@
+package io.linerate.regression;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linerate.core.Better;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PoliciesTest {
+    private static final String EMBEDDED = "# ktap-metric-policy-json: {\"name\":\"udp4_mbps\",\"regression\":"
+            + "{\"better\":\"higher\",\"compare\":\"p90\",\"relative_tolerance\":0.1},\"summarize\":\"mean\"}\n"
+            + "# ktap-metric-json: {\"host\":\"local\",\"name\":\"udp4_mbps\",\"shape\":\"scalar\",\"time\":1,\"value\":3}\n";
+
+    @Test
+    void defaultsByName() {
+        assertThat(Policies.defaultFor("udp4_mbps").orElseThrow().better()).isEqualTo(Better.HIGHER);
+        assertThat(Policies.defaultFor("Throughput").orElseThrow().better()).isEqualTo(Better.HIGHER);
+        assertThat(Policies.defaultFor("tx_rate").orElseThrow().better()).isEqualTo(Better.HIGHER);
+        assertThat(Policies.defaultFor("udp4_jitter_ms").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("udp4_lost_pct").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("half_rtt").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("rtt_ns").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("frame_loss_rate").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("context_switches")).isEmpty();
+        Policy d = Policies.defaultFor("tcp4_mbps").orElseThrow();
+        assertThat(d.relativeTolerance()).isEqualTo(0.05);
+        assertThat(d.compare().label()).isEqualTo("p50");
+        assertThat(d.summarize()).isEqualTo(Policy.Summarize.DISTRIBUTION);
+        assertThat(d.source()).isEqualTo(Policy.Source.DEFAULT);
+    }
+
+    @Test
+    void fileBeatsEmbeddedWhichBeatsDefaultsAndExactBeatsPrefix() {
+        MetricSet s = MetricReaders.read("run.log", EMBEDDED);
+        Policies none = Policies.none();
+        assertThat(none.resolve("udp4_mbps", s.embeddedPolicies()).orElseThrow().source()).isEqualTo(Policy.Source.EMBEDDED);
+        assertThat(none.resolve("udp4_mbps", s.embeddedPolicies()).orElseThrow().compare().label()).isEqualTo("p90");
+        assertThat(none.resolve("tcp4_mbps", s.embeddedPolicies()).orElseThrow().source()).isEqualTo(Policy.Source.DEFAULT);
+        Policies file = Policies.parseFile("policies.json", """
+                {"format":"linerate-policies","version":1,"policies":[
+                  {"name":"udp*","regression":{"better":"higher","compare":"mean","relative_tolerance":0.02},"summarize":"distribution"},
+                  {"name":"udp4_*","regression":{"better":"higher","compare":"min","relative_tolerance":0.03},"summarize":"distribution"}
+                ]}""");
+        Policy p = file.resolve("udp4_mbps", s.embeddedPolicies()).orElseThrow();
+        assertThat(p.source()).isEqualTo(Policy.Source.FILE);
+        assertThat(p.name()).isEqualTo("udp4_*");
+        assertThat(file.resolve("udp6_mbps", List.of()).orElseThrow().name()).isEqualTo("udp*");
+    }
+
+    @Test
+    void aMisspelledKeyInAPolicyFileIsAnError() {
+        assertThatThrownBy(() -> Policies.parseFile("policies.json", """
+                [{"name":"udp4_mbps","regression":{"better":"higher","compare":"p50","relative_tolerence":0.05},
+                  "summarize":"distribution"}]"""))
+                .hasMessageContaining("policy file policies.json, policy #1")
+                .hasMessageContaining("unknown key regression.relative_tolerence");
+        assertThatThrownBy(() -> Policies.parseFile("policies.json", """
+                {"format":"linerate-policies","version":1,"polices":[]}"""))
+                .hasMessageContaining("unknown key polices");
+    }
+
+    @Test
+    void badValuesNameTheValueAndTheAllowedRange() {
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":-0.05},"summarize":"distribution"}]"""))
+                .hasMessageContaining("relative_tolerance -0.05 is not allowed; allowed: a number >= 0");
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p0","relative_tolerance":0.05},"summarize":"distribution"}]"""))
+                .hasMessageContaining("compare 'p0' is not allowed");
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},"summarize":"median"}]"""))
+                .hasMessageContaining("summarize 'median' is not allowed; allowed: distribution, max, min, mean, last, sum");
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                {"format":"linerate-policies","version":2,"policies":[]}"""))
+                .hasMessageContaining("has version 2; this linerate reads version 1");
+    }
+
+    @Test
+    void minRunsThatCanNeverReachAlphaIsRefusedAtLoadTime() {
+        // with 4 runs per side the smallest one-sided exact p-value is 1/C(8,4) = 1/70 = 0.0143 > 0.01
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},
+                  "summarize":"mean","method":"mann_whitney","alpha":0.01,"min_runs":4}]"""))
+                .hasMessageContaining("min_runs 4 can never reach alpha 0.01")
+                .hasMessageContaining("0.01429")
+                .hasMessageContaining("allowed: min_runs >= 5");
+        Policies ok = Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},
+                  "summarize":"mean","method":"mann_whitney","alpha":0.05,"min_runs":4}]""");
+        assertThat(ok.filePolicies().get(0).minRuns()).isEqualTo(4);
+        Policies defaulted = Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},
+                  "summarize":"mean","method":"mann_whitney"}]""");
+        assertThat(defaulted.filePolicies().get(0).minRuns()).isEqualTo(5);
+    }
+}
