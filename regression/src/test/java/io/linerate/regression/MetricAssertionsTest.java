@@ -55,7 +55,7 @@ class MetricAssertionsTest {
         TransferSpec spec = TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV4).build();
         return new TransferResult(spec, bytesInOneSecond, 1000, bytesInOneSecond, 0, 1_000_000_000L, bytesInOneSecond,
                 bytesInOneSecond, Optional.empty(), List.of(), new AppliedOptions(0x20, 0x20, 0, 0, 0, 0, false, false),
-                0, 0, List.of());
+                0, 0, 0, 0, List.of());
     }
 
     @Test

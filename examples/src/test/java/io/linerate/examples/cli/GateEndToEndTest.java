@@ -1,0 +1,53 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The user's path from the README: run the loopback suite, save a baseline, gate an unchanged
+ * rerun (passes) and a rerun with the payload cut to one byte so throughput falls (fails, exit 1,
+ * naming the metric). The transfers are paced at 400 Mbit/s so that an unchanged rerun measures
+ * the pacer, not the noise of a shared host; one-byte writes cannot reach that rate.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class GateEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private Path suite(String name, String payload) throws Exception {
+        LinerateCliTest.Run r = LinerateCliTest.linerate("loopback", "--ktap", "--markers", "tcp4", "--repeat", "3",
+                "--rate", "400M", "--payload", payload, "--duration", "300ms", "--warmup", "100ms");
+        assertThat(r.exit()).as(r.err()).isZero();
+        Path log = dir.resolve(name);
+        Files.writeString(log, r.out(), StandardCharsets.UTF_8);
+        return log;
+    }
+
+    @Test
+    void savedBaselineGatesAnUnchangedAndACutRerun() throws Exception {
+        suite("base.log", "1220");
+        LinerateCliTest.Run save = LinerateCliTest.linerate("gate", "--base-dir", dir.toString(),
+                "--input", "base.log", "--save", "baseline.json");
+        assertThat(save.exit()).as(save.out() + save.err()).isZero();
+        assertThat(dir.resolve("baseline.json")).exists();
+
+        suite("same.log", "1220");
+        LinerateCliTest.Run same = LinerateCliTest.linerate("gate", "--base-dir", dir.toString(),
+                "--input", "same.log", "--baseline", "baseline.json", "--tolerance", "20");
+        assertThat(same.exit()).as(same.out() + same.err()).isZero();
+        assertThat(same.out()).contains("ok 1 tcp4/tcp4_mbps@local").contains("# Totals: pass:1 fail:0");
+
+        suite("cut.log", "1");
+        LinerateCliTest.Run cut = LinerateCliTest.linerate("gate", "--base-dir", dir.toString(),
+                "--input", "cut.log", "--baseline", "baseline.json", "--tolerance", "20");
+        assertThat(cut.exit()).as(cut.out() + cut.err()).isEqualTo(1);
+        assertThat(cut.out()).containsPattern("not ok 1 tcp4/tcp4_mbps@local # regressed -\\d+\\.\\d%");
+    }
+}
