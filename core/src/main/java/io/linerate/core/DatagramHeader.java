@@ -10,34 +10,60 @@ import java.nio.ByteBuffer;
  * offset 4  u32  stream id
  * offset 8  u64  sequence number, starting at 0
  * offset 16 u64  send time, sender's {@link Clock} in ns
+ * offset 24 u32  phase of the transfer when it was sent: {@link #WARMUP}, {@link #WINDOW}, {@link #AFTER}
+ * offset 28 u32  reserved, 0
  * </pre>
  *
- * The rest of the payload is zero. Methods use absolute indexes and never allocate.
+ * The rest of the payload is zero. The phase lets the receiver account the measured window's
+ * datagrams exactly, wherever and whenever they arrive. Methods use absolute indexes and never
+ * allocate.
  */
 public final class DatagramHeader {
     /** Header size in bytes; the smallest payload a UDP transfer accepts. */
-    public static final int BYTES = 24;
+    public static final int BYTES = 32;
+    /** Phase: sent during the warm-up. */
+    public static final int WARMUP = 0;
+    /** Phase: sent inside the measured window. */
+    public static final int WINDOW = 1;
+    /** Phase: sent after the measured window. */
+    public static final int AFTER = 2;
+    /** Number of phases. */
+    public static final int PHASES = 3;
     /** "LNRT" in ASCII. */
     public static final int MAGIC = 0x4C4E5254;
 
     private DatagramHeader() {}
 
     /** Writes a header at index 0 of {@code buf}; position and limit are not changed. */
-    public static void write(ByteBuffer buf, int streamId, long sequence, long sendTimeNanos) {
+    public static void write(ByteBuffer buf, int streamId, long sequence, long sendTimeNanos, int phase) {
         buf.putInt(0, MAGIC);
         buf.putInt(4, streamId);
         buf.putLong(8, sequence);
         buf.putLong(16, sendTimeNanos);
+        buf.putInt(24, phase);
+        buf.putInt(28, 0);
+    }
+
+    /** Writes a header of the {@link #WINDOW} phase; see {@link #write(ByteBuffer, int, long, long, int)}. */
+    public static void write(ByteBuffer buf, int streamId, long sequence, long sendTimeNanos) {
+        write(buf, streamId, sequence, sendTimeNanos, WINDOW);
     }
 
     /**
      * @param buf a received datagram starting at index 0
      * @param length bytes received
      * @param streamId the stream expected
-     * @return whether the datagram is long enough and carries this stream's magic and id
+     * @return whether the datagram is long enough and carries this stream's magic and id and a
+     *     known phase
      */
     public static boolean matches(ByteBuffer buf, int length, int streamId) {
-        return length >= BYTES && buf.getInt(0) == MAGIC && buf.getInt(4) == streamId;
+        return length >= BYTES && buf.getInt(0) == MAGIC && buf.getInt(4) == streamId
+                && Integer.compareUnsigned(buf.getInt(24), PHASES) < 0;
+    }
+
+    /** @return the phase of a datagram that {@link #matches}, 0..{@link #PHASES}−1 */
+    public static int phase(ByteBuffer buf) {
+        return buf.getInt(24);
     }
 
     /** @return the sequence number of a datagram that {@link #matches} */

@@ -157,7 +157,7 @@ public final class TransferSpec {
         return protocol == Protocol.UDP ? family.maxUdpPayloadBytes() : MAX_TCP_PAYLOAD_BYTES;
     }
 
-    /** @return the smallest payload this protocol allows, in bytes (UDP carries a 24-byte header) */
+    /** @return the smallest payload this protocol allows, in bytes (UDP carries a {@link DatagramHeader} of 32 bytes) */
     public static int minPayloadBytes(Protocol protocol) {
         return protocol == Protocol.UDP ? DatagramHeader.BYTES : 1;
     }

@@ -3,17 +3,19 @@ package io.linerate.core;
 import org.HdrHistogram.Histogram;
 
 /**
- * Datagram accounting of a whole UDP transfer (DESIGN rules 3 and 6).
+ * Datagram accounting of the measured window of a UDP transfer (DESIGN rules 3, 5 and 6). The
+ * window's datagrams are those the sender numbered while the window was open; each is counted as
+ * received if it arrived at all, also after the window closed, so loss at the tail counts and
+ * datagrams sent during the warm-up never do.
  *
- * @param datagramsSent datagrams the sender handed to the kernel
- * @param datagramsReceived distinct datagrams received (duplicates are not counted twice)
- * @param lost {@code datagramsSent − datagramsReceived}, trailing loss included; never changed by
- *     reordering or duplication
- * @param reordered datagrams that arrived after one with a higher sequence number
- * @param duplicates datagrams whose sequence number had already arrived
- * @param jitterNanos RFC 3550 section 6.4.1 interarrival jitter at the end, ns
- * @param oneWayDelay one-way delay of every datagram in ns (both ends read the same clock in one
- *     JVM); a copy the caller owns
+ * @param datagramsSent datagrams the sender handed to the kernel inside the window
+ * @param datagramsReceived how many of those arrived, each counted once
+ * @param lost {@code datagramsSent − datagramsReceived}; never changed by reordering or duplication
+ * @param reordered arrivals of the window's datagrams after one with a higher sequence number
+ * @param duplicates arrivals of the window's datagrams whose sequence number had already arrived
+ * @param jitterNanos RFC 3550 section 6.4.1 interarrival jitter at the end of the window, ns
+ * @param oneWayDelay one-way delay of the window's datagrams in ns (both ends read the same clock
+ *     in one JVM); a copy the caller owns
  */
 public record UdpStats(long datagramsSent, long datagramsReceived, long lost, long reordered,
                        long duplicates, double jitterNanos, Histogram oneWayDelay) {

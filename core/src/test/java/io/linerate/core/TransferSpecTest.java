@@ -27,11 +27,11 @@ class TransferSpecTest {
         assertThat(udp(AddressFamily.IPV6, 65527).build().payloadBytes()).isEqualTo(65527);
         assertThatThrownBy(() -> udp(AddressFamily.IPV4, 65508).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("payload 65508 bytes is out of range: UDP over IPv4 allows 24..65507 bytes");
+                .hasMessage("payload 65508 bytes is out of range: UDP over IPv4 allows 32..65507 bytes");
         assertThatThrownBy(() -> udp(AddressFamily.IPV6, 65528).build())
-                .hasMessage("payload 65528 bytes is out of range: UDP over IPv6 allows 24..65527 bytes");
-        assertThatThrownBy(() -> udp(AddressFamily.IPV4, 23).build())
-                .hasMessageContaining("payload 23 bytes").hasMessageContaining("24..65507");
+                .hasMessage("payload 65528 bytes is out of range: UDP over IPv6 allows 32..65527 bytes");
+        assertThatThrownBy(() -> udp(AddressFamily.IPV4, 31).build())
+                .hasMessageContaining("payload 31 bytes").hasMessageContaining("32..65507");
     }
 
     @Test

@@ -140,6 +140,16 @@ public final class LoopbackSuite {
          * @throws IllegalArgumentException if a value is out of range for that marker
          */
         public TransferSpec spec(Marker m) {
+            try {
+                return buildSpec(m);
+            } catch (IllegalArgumentException e) {
+                // name the option at fault: the *_frag markers take their payload from fragPayloadBytes
+                throw m.fragmenting() && e.getMessage().startsWith("payload ")
+                        ? new IllegalArgumentException("frag " + e.getMessage(), e) : e;
+            }
+        }
+
+        private TransferSpec buildSpec(Marker m) {
             return TransferSpec.builder()
                     .protocol(m.protocol())
                     .family(m.family())

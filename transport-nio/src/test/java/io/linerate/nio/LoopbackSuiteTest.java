@@ -37,7 +37,7 @@ class LoopbackSuiteTest {
         LoopbackSuite.Config bigPayload = new LoopbackSuite.Config(List.of(Marker.UDP4), d.duration(), d.warmup(),
                 d.interval(), 65508, 2000, 0, 0, 1, 0x20, d.ioTimeout());
         assertThatThrownBy(() -> new LoopbackSuite(Clock.system()).run(bigPayload, o -> { }))
-                .hasMessage("payload 65508 bytes is out of range: UDP over IPv4 allows 24..65507 bytes");
+                .hasMessage("payload 65508 bytes is out of range: UDP over IPv4 allows 32..65507 bytes");
     }
 
     @Test

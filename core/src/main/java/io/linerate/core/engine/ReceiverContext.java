@@ -13,6 +13,11 @@ import org.HdrHistogram.Histogram;
  * What a transport's receive loop reports while {@link StreamEngine} runs it. Only the receiving
  * thread calls the mutators; every one is allocation-free and stamps the reading time right after
  * it updated the counters (DESIGN rule 1).
+ *
+ * <p>Each datagram carries the phase of the transfer in which it was sent (warm-up, measured
+ * window, after it). The window's accounting is kept per phase, so it covers exactly the
+ * datagrams sent inside the window, also those that arrive after it closed, and the loop holds no
+ * branch that flips when the window opens.
  */
 public final class ReceiverContext {
     /** Highest one-way delay the histogram holds exactly, ns; larger values are clamped to it. */
@@ -27,7 +32,10 @@ public final class ReceiverContext {
     private final AtomicLong lastDataNanos = new AtomicLong(Long.MIN_VALUE);
     private final SequenceTracker tracker = new SequenceTracker();
     private final Rfc3550Jitter jitter = new Rfc3550Jitter();
-    private final Histogram delay = new Histogram(1, MAX_TRACKED_DELAY_NANOS, 3);
+    private final long[] distinctByPhase = new long[DatagramHeader.PHASES];
+    private final long[] reorderedByPhase = new long[DatagramHeader.PHASES];
+    private final long[] duplicatesByPhase = new long[DatagramHeader.PHASES];
+    private final Histogram[] delayByPhase = new Histogram[DatagramHeader.PHASES];
     private volatile boolean stop;
     private volatile boolean endOfStream;
     private long localBytes;
@@ -42,6 +50,9 @@ public final class ReceiverContext {
     public ReceiverContext(TransferSpec spec, Clock clock) {
         this.clock = clock;
         this.streamId = spec.streamId();
+        for (int i = 0; i < delayByPhase.length; i++) {
+            delayByPhase[i] = new Histogram(1, MAX_TRACKED_DELAY_NANOS, 3);
+        }
     }
 
     /** @return whether the engine has asked the receiver to stop (it has drained) */
@@ -68,8 +79,9 @@ public final class ReceiverContext {
 
     /**
      * Accounts one datagram: checks the {@link DatagramHeader}, classifies its sequence number,
-     * updates RFC 3550 jitter and the one-way delay histogram. Datagrams of another stream or too
-     * short to hold a header are counted as foreign and otherwise ignored.
+     * updates RFC 3550 jitter and the one-way delay histogram of its phase. Datagrams of another
+     * stream, of an unknown phase, or too short to hold a header are counted as foreign and
+     * otherwise ignored.
      *
      * @param buf the datagram, starting at index 0
      * @param length bytes received
@@ -81,15 +93,21 @@ public final class ReceiverContext {
             return;
         }
         long sendTime = DatagramHeader.sendTime(buf);
+        int phase = DatagramHeader.phase(buf);
         SequenceTracker.Arrival a = tracker.onArrival(DatagramHeader.sequence(buf));
         if (a == SequenceTracker.Arrival.INVALID) {
             foreign++;
             return;
         }
         jitter.onArrival(sendTime, arrival);
-        long d = arrival - sendTime;
-        delay.recordValue(Math.max(1, Math.min(d, MAX_TRACKED_DELAY_NANOS)));
-        if (a != SequenceTracker.Arrival.DUPLICATE) {
+        delayByPhase[phase].recordValue(Math.max(1, Math.min(arrival - sendTime, MAX_TRACKED_DELAY_NANOS)));
+        if (a == SequenceTracker.Arrival.DUPLICATE) {
+            duplicatesByPhase[phase]++;
+        } else {
+            if (a == SequenceTracker.Arrival.REORDERED) {
+                reorderedByPhase[phase]++;
+            }
+            distinctByPhase[phase]++;
             localBytes += length;
             bytes.lazySet(localBytes);
             datagrams.lazySet(tracker.distinct());
@@ -128,9 +146,24 @@ public final class ReceiverContext {
         return tracker;
     }
 
+    /** Distinct datagrams of a phase that arrived; only after the receiving thread has ended. */
+    long distinct(int phase) {
+        return distinctByPhase[phase];
+    }
+
     /** Only after the receiving thread has ended. */
-    Histogram delay() {
-        return delay;
+    long reordered(int phase) {
+        return reorderedByPhase[phase];
+    }
+
+    /** Only after the receiving thread has ended. */
+    long duplicates(int phase) {
+        return duplicatesByPhase[phase];
+    }
+
+    /** One-way delays of a phase's arrivals; only after the receiving thread has ended. */
+    Histogram delay(int phase) {
+        return delayByPhase[phase];
     }
 
     /** Only after the receiving thread has ended. */

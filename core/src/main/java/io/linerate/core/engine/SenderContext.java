@@ -27,7 +27,10 @@ public final class SenderContext {
     private final boolean wholeMessages;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong messages = new AtomicLong();
+    private final long[] messagesByPhase = new long[io.linerate.core.DatagramHeader.PHASES];
     private volatile boolean stop;
+    private volatile int phase = io.linerate.core.DatagramHeader.WARMUP;
+    private int lastPhase = io.linerate.core.DatagramHeader.WARMUP;
     private long startNanos;
     private long localBytes;
     private long localMessages;
@@ -90,6 +93,25 @@ public final class SenderContext {
         return wholeMessages ? payloadBytes : (int) Math.min(payloadBytes, left);
     }
 
+    /**
+     * @return the phase of the transfer now ({@link io.linerate.core.DatagramHeader#WARMUP},
+     *     {@code WINDOW} or {@code AFTER}), to stamp into the next datagram; messages completed by
+     *     {@link #sent} are counted in this phase
+     */
+    public int phase() {
+        lastPhase = phase;
+        return lastPhase;
+    }
+
+    void phase(int p) {
+        phase = p;
+    }
+
+    /** Messages completed in a phase; only after the sending thread ended. */
+    long messages(int p) {
+        return messagesByPhase[p];
+    }
+
     /** @return payload bytes the kernel accepted so far */
     public long bytesSent() {
         return localBytes;
@@ -138,6 +160,7 @@ public final class SenderContext {
         bytes.lazySet(localBytes);
         if (messageCompleted) {
             localMessages++;
+            messagesByPhase[lastPhase]++;
             messages.lazySet(localMessages);
         }
     }

@@ -3,6 +3,7 @@ package io.linerate.core.engine;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
@@ -100,12 +101,13 @@ public final class StreamEngine {
         // a duration-bound window lasts its duration from the reading that opened it
         long windowDeadline = Long.MAX_VALUE;
         long interval = spec.interval().toNanos();
-        Reading prev = new Reading(0, 0, 0, 0, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
+        Reading prev = new Reading(0, 0, 0, 0, 0.0, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
         Reading windowStart = null;
         Reading windowEnd = null;
         long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
         if (warmupEnd == t0) {
             windowStart = prev;
+            tx.phase(DatagramHeader.WINDOW);
             nextTick = t0 + interval;
             windowDeadline = durationBound ? saturatedAdd(t0, bound.amount()) : Long.MAX_VALUE;
         }
@@ -119,13 +121,15 @@ public final class StreamEngine {
                 }
                 if (durationBound && now >= windowDeadline) {
                     windowEnd = read();
+                    tx.phase(DatagramHeader.AFTER);
                     emit(samples, listener, prev, windowEnd, t0, windowStart == null);
                     break;
                 }
                 if (!durationBound && txDoneAt != Long.MIN_VALUE && received(now, txDoneAt, ioTimeout)) {
                     Reading last = new Reading(rx.bytes(), rx.datagrams(), rx.missing(), tx.bytes(),
-                            sender.allocatedBytes(), receiver.allocatedBytes(),
+                            rx.jitterNanos(), sender.allocatedBytes(), receiver.allocatedBytes(),
                             Math.max(prev.nanos, rx.lastDataNanos()));
+                    tx.phase(DatagramHeader.AFTER);
                     windowEnd = last;
                     emit(samples, listener, prev, last, t0, windowStart == null);
                     break;
@@ -136,6 +140,7 @@ public final class StreamEngine {
                     prev = r;
                     if (windowStart == null && nextTick >= warmupEnd) {
                         windowStart = r;
+                        tx.phase(DatagramHeader.WINDOW);
                         nextTick = saturatedAdd(r.nanos, interval);
                         if (durationBound) {
                             windowDeadline = saturatedAdd(r.nanos, bound.amount());
@@ -233,15 +238,16 @@ public final class StreamEngine {
         long datagrams = rx.datagrams();
         long missing = rx.missing();
         long sent = tx.bytes();
+        double jitter = rx.jitterNanos();
         long txAlloc = sender.allocatedBytes();
         long rxAlloc = receiver.allocatedBytes();
-        return new Reading(bytes, datagrams, missing, sent, txAlloc, rxAlloc, clock.nanoTime());
+        return new Reading(bytes, datagrams, missing, sent, jitter, txAlloc, rxAlloc, clock.nanoTime());
     }
 
     private void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to,
                       long t0, boolean omitted) {
         IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, to.bytes - from.bytes,
-                to.datagrams - from.datagrams, to.missing - from.missing, rx.jitterNanos(), omitted);
+                to.datagrams - from.datagrams, to.missing - from.missing, to.jitterNanos, omitted);
         out.add(s);
         listener.onInterval(s);
     }
@@ -265,8 +271,11 @@ public final class StreamEngine {
             }
         } else {
             SequenceTracker t = rx.tracker();
-            udp = Optional.of(new UdpStats(messagesSent, t.distinct(), t.lost(messagesSent), t.reordered(),
-                    t.duplicates(), rx.jitterNanos(), rx.delay().copy()));
+            int w = DatagramHeader.WINDOW;
+            long sent = tx.messages(w);
+            long got = rx.distinct(w);
+            udp = Optional.of(new UdpStats(sent, got, Math.max(0, sent - got), rx.reordered(w), rx.duplicates(w),
+                    end.jitterNanos, rx.delay(w).copy()));
             if (t.distinct() == 0) {
                 reasons.add("no datagram arrived");
             }
@@ -291,7 +300,8 @@ public final class StreamEngine {
     }
 
     /** Counters read together, then the clock. */
-    private record Reading(long bytes, long datagrams, long missing, long sent, long txAllocated,
+    private record Reading(long bytes, long datagrams, long missing, long sent, double jitterNanos,
+                           long txAllocated,
                            long rxAllocated, long nanos) {}
 
     private static long allocatedBetween(long start, long end) {

@@ -72,6 +72,7 @@ class StreamEngineTest {
         CountDownLatch sent = new CountDownLatch(1);
         StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
             while (ctx.nextMessageBytes() > 0) {
+                assertThat(ctx.phase()).isEqualTo(DatagramHeader.WINDOW); // no warm-up
                 ctx.sent(100, true);
             }
             sent.countDown();
@@ -101,7 +102,10 @@ class StreamEngineTest {
     @Test
     void foreignDatagramsMakeTheResultInvalid() throws Exception {
         TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(1)).build();
-        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> ctx.sent(100, true), ctx -> {
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            ctx.phase();
+            ctx.sent(100, true);
+        }, ctx -> {
             ByteBuffer buf = ByteBuffer.allocate(100);
             DatagramHeader.write(buf, s.streamId() + 1, 0, 0);
             ctx.datagram(buf, 100);

@@ -38,7 +38,7 @@ final class StreamCommand implements Callable<Integer> {
     String family;
 
     @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
-            description = "Bytes per write (TCP) or per datagram (UDP, 24-byte header included) (default: ${DEFAULT-VALUE}).")
+            description = "Bytes per write (TCP) or per datagram (UDP, 32-byte header included) (default: ${DEFAULT-VALUE}).")
     int payload;
 
     @ArgGroup(exclusive = true)

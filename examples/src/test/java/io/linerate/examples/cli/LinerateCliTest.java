@@ -37,8 +37,8 @@ class LinerateCliTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "stream --payload 0|payload 0 bytes is out of range: TCP allows 1..67108864 bytes",
-        "stream --protocol udp --payload 65508|payload 65508 bytes is out of range: UDP over IPv4 allows 24..65507 bytes",
-        "stream --protocol udp --family 6 --payload 65528|payload 65528 bytes is out of range: UDP over IPv6 allows 24..65527 bytes",
+        "stream --protocol udp --payload 65508|payload 65508 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
+        "stream --protocol udp --family 6 --payload 65528|payload 65528 bytes is out of range: UDP over IPv6 allows 32..65527 bytes",
         "stream --duration 0|duration 0 ms is out of range; allowed: > 0",
         "stream --duration=-1s|'-1s' is not a duration; use a number with unit ns, us, ms, s or m, such as 500ms or 2s",
         "stream --duration 2h|'2h' has unknown unit 'h'; allowed: ns, us, ms, s, m",
@@ -55,7 +55,7 @@ class LinerateCliTest {
         "loopback --family 5|unknown family '5'; allowed: 4, 6, both",
         "loopback --family 4 --markers tcp6|have none of family 4",
         "loopback --repeat 0|repeat 0 is out of range; allowed: 1..10000",
-        "loopback --frag-payload 70000|payload 70000 bytes is out of range: UDP over IPv4 allows 24..65507 bytes",
+        "loopback --frag-payload 70000|frag payload 70000 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "loopback --duration 1x|'1x' has unknown unit 'x'",
         "nosuchcommand|Unmatched argument at index 0: 'nosuchcommand'",
     })

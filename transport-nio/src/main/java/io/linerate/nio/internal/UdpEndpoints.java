@@ -132,7 +132,7 @@ final class UdpEndpoints implements NioStreamTransfer.Endpoints {
         long timeout = ctx.ioTimeoutNanos();
         int n;
         while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
-            DatagramHeader.write(buf, streamId, ctx.nextSequence(), clock.nanoTime());
+            DatagramHeader.write(buf, streamId, ctx.nextSequence(), clock.nanoTime(), ctx.phase());
             buf.clear().limit(n);
             long blockedSince = 0;
             while (true) {
