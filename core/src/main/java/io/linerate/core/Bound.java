@@ -59,6 +59,16 @@ public record Bound(Kind kind, long amount) {
         return new Bound(Kind.MESSAGES, messages);
     }
 
+    /** @return {@code 2.000 s}, {@code 5000000 bytes} or {@code 7 messages} */
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case DURATION -> String.format(java.util.Locale.ROOT, "%.3f s", amount / 1e9);
+            case BYTES -> amount + " bytes";
+            case MESSAGES -> amount + " messages";
+        };
+    }
+
     private static String describe(Kind kind, long amount) {
         return switch (kind) {
             case DURATION -> "duration " + amount + " ns";

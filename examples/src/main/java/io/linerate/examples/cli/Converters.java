@@ -13,7 +13,10 @@ final class Converters {
 
     private static final Pattern NUMBER_UNIT = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([A-Za-z]*)");
 
-    /** {@code 500ms}, {@code 2s}, {@code 1.5s}, {@code 2m}, {@code 250us}; a bare number is seconds. */
+    /**
+     * {@code 500ms}, {@code 2s}, {@code 1.5s}, {@code 2m}, {@code 250us}. A unit is required (a bare
+     * {@code 500} could mean seconds or milliseconds), except for {@code 0}.
+     */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
@@ -23,6 +26,11 @@ final class Converters {
                         + "' is not a duration; use a number with unit ns, us, ms, s or m, such as 500ms or 2s");
             }
             BigDecimal n = new BigDecimal(m.group(1));
+            if (m.group(2).isEmpty() && n.signum() != 0) {
+                throw new CommandLine.TypeConversionException("'" + value
+                        + "' has no unit; allowed units: ns, us, ms, s, m, such as " + value.strip() + "ms or "
+                        + value.strip() + "s");
+            }
             long nanosPerUnit = switch (m.group(2).toLowerCase(Locale.ROOT)) {
                 case "ns" -> 1L;
                 case "us" -> 1_000L;
@@ -73,6 +81,32 @@ final class Converters {
                         + Long.MAX_VALUE + " bit/s");
             }
             return bps.longValue();
+        }
+    }
+
+    /** A whole number of type int; the option's own range is checked where it is used. */
+    static final class IntConverter implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                return Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + value
+                        + "' is not a whole number; allowed: -2147483648..2147483647 (and the option's own range)");
+            }
+        }
+    }
+
+    /** A whole number of type long, without suffixes. */
+    static final class LongConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Long.parseLong(value.strip());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + value
+                        + "' is not a whole number; allowed: digits only, up to 9223372036854775807");
+            }
         }
     }
 

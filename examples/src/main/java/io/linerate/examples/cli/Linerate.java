@@ -32,6 +32,10 @@ public final class Linerate {
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = new CommandLine(new Linerate());
+        cl.registerConverter(Integer.class, new Converters.IntConverter());
+        cl.registerConverter(Integer.TYPE, new Converters.IntConverter());
+        cl.registerConverter(Long.class, new Converters.LongConverter());
+        cl.registerConverter(Long.TYPE, new Converters.LongConverter());
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
