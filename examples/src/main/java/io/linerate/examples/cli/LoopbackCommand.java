@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -42,17 +43,12 @@ final class LoopbackCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
+    @Mixin
+    TransferOptions transfer;
+
     @Option(names = "--duration", defaultValue = "2s", converter = Converters.DurationConverter.class,
             description = "Measured time of each transfer, such as 500ms or 2s (default: ${DEFAULT-VALUE}).")
     Duration duration;
-
-    @Option(names = "--warmup", defaultValue = "250ms", converter = Converters.DurationConverter.class,
-            description = "Time omitted before each measured window (default: ${DEFAULT-VALUE}).")
-    Duration warmup;
-
-    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
-            description = "Interval sample length (default: ${DEFAULT-VALUE}).")
-    Duration interval;
 
     @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
             description = "Payload of udp and tcp transfers in bytes (default: ${DEFAULT-VALUE}).")
@@ -61,13 +57,6 @@ final class LoopbackCommand implements Callable<Integer> {
     @Option(names = "--frag-payload", defaultValue = "2000", paramLabel = "BYTES",
             description = "Payload of the *_frag transfers in bytes (default: ${DEFAULT-VALUE}).")
     int fragPayload;
-
-    @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
-            description = "Target rate in bit/s with k/M/G suffixes (decimal); 0 = unlimited (default).")
-    long rate;
-
-    @Option(names = "--port", defaultValue = "0", description = "Receiver port; 0 = ephemeral (default).")
-    int port;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
             description = "Runs per marker, in rounds, for the gate's distributions (default: ${DEFAULT-VALUE}).")
@@ -81,32 +70,16 @@ final class LoopbackCommand implements Callable<Integer> {
             description = "Transfers to run: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay (default: all).")
     List<String> markers;
 
-    @Option(names = "--tclass", defaultValue = "0x20", converter = Converters.ByteConverter.class,
-            description = "IP_TOS / IPv6 traffic class of every upload (default: ${DEFAULT-VALUE}, DSCP CS1).")
-    int trafficClass;
-
-    @Option(names = "--io-timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
-            description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
-    Duration ioTimeout;
-
-    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
-
-    @Option(names = "--ktap", description = "Same as --format ktap.")
-    boolean ktap;
-
-    @Option(names = "--json", description = "Same as --format json.")
-    boolean json;
-
     @Option(names = "--netns", description = "Run inside a private network namespace whose loopback has MTU 1280, "
             + "so the *_frag transfers fragment (root only); the namespace is removed afterwards.")
     boolean netns;
 
     @Override
     public Integer call() throws IOException {
-        OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
-        LoopbackSuite.Config config = new LoopbackSuite.Config(selectedMarkers(), duration, warmup, interval,
-                payload, fragPayload, rate, port, repeat, trafficClass, ioTimeout);
+        OutputFormat fmt = transfer.outputFormat();
+        TransferOptions t = transfer;
+        LoopbackSuite.Config config = new LoopbackSuite.Config(selectedMarkers(), duration, t.warmup, t.interval,
+                payload, fragPayload, t.rate, t.port, repeat, t.trafficClass, t.ioTimeout);
         config.validate();
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();

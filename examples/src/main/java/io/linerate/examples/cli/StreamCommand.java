@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,6 +31,9 @@ import picocli.CommandLine.Spec;
 final class StreamCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
+
+    @Mixin
+    TransferOptions transfer;
 
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "tcp|udp", description = "Protocol (default: ${DEFAULT-VALUE}).")
     String protocol;
@@ -56,27 +60,8 @@ final class StreamCommand implements Callable<Integer> {
         Long messages;
     }
 
-    @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
-            description = "Target rate in bit/s with k/M/G suffixes (decimal); 0 = unlimited (default).")
-    long rate;
-
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
     boolean noDelay;
-
-    @Option(names = "--warmup", defaultValue = "250ms", converter = Converters.DurationConverter.class,
-            description = "Time omitted before the measured window (default: ${DEFAULT-VALUE}).")
-    Duration warmup;
-
-    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
-            description = "Interval line length (default: ${DEFAULT-VALUE}).")
-    Duration interval;
-
-    @Option(names = "--port", defaultValue = "0", description = "Receiver port; 0 = ephemeral (default).")
-    int port;
-
-    @Option(names = "--tclass", defaultValue = "0x20", converter = Converters.ByteConverter.class,
-            description = "IP_TOS / IPv6 traffic class of the sender (default: ${DEFAULT-VALUE}).")
-    int trafficClass;
 
     @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_SNDBUF to request; 0 = kernel default.")
     int sendBuffer;
@@ -84,36 +69,23 @@ final class StreamCommand implements Callable<Integer> {
     @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_RCVBUF to request; 0 = kernel default.")
     int receiveBuffer;
 
-    @Option(names = "--io-timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
-            description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
-    Duration ioTimeout;
-
-    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
-
-    @Option(names = "--ktap", description = "Same as --format ktap.")
-    boolean ktap;
-
-    @Option(names = "--json", description = "Same as --format json: one summary object.")
-    boolean json;
-
     @Override
     public Integer call() throws TransferException {
-        OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+        OutputFormat fmt = transfer.outputFormat();
         TransferSpec spec = TransferSpec.builder()
                 .protocol(Protocol.parse(protocol))
                 .family(AddressFamily.parse(family))
                 .payloadBytes(payload)
                 .bound(bound())
-                .rateBitsPerSecond(rate)
+                .rateBitsPerSecond(transfer.rate)
                 .noDelay(noDelay)
-                .warmup(warmup)
-                .interval(interval)
-                .port(port)
-                .trafficClass(trafficClass)
+                .warmup(transfer.warmup)
+                .interval(transfer.interval)
+                .port(transfer.port)
+                .trafficClass(transfer.trafficClass)
                 .sendBufferBytes(sendBuffer)
                 .receiveBufferBytes(receiveBuffer)
-                .ioTimeout(ioTimeout)
+                .ioTimeout(transfer.ioTimeout)
                 .build();
         PrintWriter out = command.commandLine().getOut();
         Clock clock = Clock.system();

@@ -1,11 +1,9 @@
 package io.linerate.nio.internal;
 
-import io.linerate.core.AppliedOptions;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.engine.ReceiverContext;
 import io.linerate.core.engine.SenderContext;
-import io.linerate.core.engine.StreamEngine;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
@@ -24,28 +22,15 @@ import java.util.Locale;
  * SO_RCVBUF for window scaling, IP_TOS/IPV6_TCLASS, TCP_NODELAY) are set before it, and read back
  * after it (DESIGN rule 9). Both ends are non-blocking; waits go through a selector with a bound.
  */
-final class TcpEndpoints implements NioStreamTransfer.Endpoints {
+final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
     /** Size of the receiver's read buffer, bytes. */
     static final int RECEIVE_BUFFER_BYTES = 256 * 1024;
 
-    private final TransferSpec spec;
-    private final SocketChannel sender;
-    private final SocketChannel receiver;
-    private final Selector senderSelector;
-    private final Selector receiverSelector;
-    private final AppliedOptions options;
 
     private TcpEndpoints(TransferSpec spec, SocketChannel sender, SocketChannel receiver,
                          Selector senderSelector, Selector receiverSelector) throws IOException {
-        this.spec = spec;
-        this.sender = sender;
-        this.receiver = receiver;
-        this.senderSelector = senderSelector;
-        this.receiverSelector = receiverSelector;
-        this.options = new AppliedOptions(spec.trafficClass(), sender.getOption(StandardSocketOptions.IP_TOS),
-                spec.sendBufferBytes(), SocketBuffers.send(sender),
-                spec.receiveBufferBytes(), SocketBuffers.receive(receiver),
-                spec.noDelay(), sender.getOption(StandardSocketOptions.TCP_NODELAY));
+        super(spec, sender, receiver, senderSelector, receiverSelector,
+                sender.getOption(StandardSocketOptions.TCP_NODELAY));
     }
 
     static TcpEndpoints open(TransferSpec spec) throws TransferException {
@@ -115,43 +100,19 @@ final class TcpEndpoints implements NioStreamTransfer.Endpoints {
             rx.register(rxSelector, SelectionKey.OP_READ);
             return new TcpEndpoints(spec, tx, rx, txSelector, rxSelector);
         } catch (IOException e) {
-            closeQuietly(setupOnly, opened);
+            closeQuietly(setupOnly);
+            closeQuietly(opened);
             throw new TransferException("cannot set up the TCP transfer on " + spec.family().loopbackAddress()
                     .getHostAddress() + ": " + e.getMessage(), e);
         } catch (TransferException | RuntimeException e) {
-            closeQuietly(setupOnly, opened);
+            closeQuietly(setupOnly);
+            closeQuietly(opened);
             throw e;
         }
     }
 
-    private static void closeQuietly(List<AutoCloseable> a, List<AutoCloseable> b) {
-        try {
-            NioStreamTransfer.closeAll(a);
-        } catch (IOException ignored) {
-            // already failing; the descriptors are released regardless
-        }
-        try {
-            NioStreamTransfer.closeAll(b);
-        } catch (IOException ignored) {
-            // as above
-        }
-    }
 
     @Override
-    public AppliedOptions options() {
-        return options;
-    }
-
-    @Override
-    public StreamEngine.SendLoop sendLoop() {
-        return this::send;
-    }
-
-    @Override
-    public StreamEngine.ReceiveLoop receiveLoop() {
-        return this::receive;
-    }
-
     void send(SenderContext ctx) throws IOException {
         sendLoop(sender, senderSelector, ctx, spec.payloadBytes());
     }
@@ -167,28 +128,23 @@ final class TcpEndpoints implements NioStreamTransfer.Endpoints {
     static void sendLoop(SocketChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes)
             throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(payloadBytes);
-        long timeout = ctx.ioTimeoutNanos();
+        Stall stall = new Stall("TCP sender", ctx.ioTimeoutNanos());
         try {
             int n;
             while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
                 buf.clear().limit(n);
-                long blockedSince = 0;
+                stall.progressed();
                 while (buf.hasRemaining()) {
                     int w = sender.write(buf);
                     if (w > 0) {
                         ctx.sent(w, !buf.hasRemaining());
-                        blockedSince = 0;
+                        stall.progressed();
                         continue;
                     }
                     if (ctx.stopRequested()) {
                         return;
                     }
-                    long now = System.nanoTime();
-                    if (blockedSince == 0) {
-                        blockedSince = now;
-                    } else if (now - blockedSince > timeout) {
-                        throw Waits.noProgress("TCP sender", timeout, ctx.bytesSent());
-                    }
+                    stall.stalled(ctx.bytesSent());
                     Waits.select(senderSelector, Waits.POLL_MILLIS);
                 }
             }
@@ -202,6 +158,7 @@ final class TcpEndpoints implements NioStreamTransfer.Endpoints {
     }
 
     /** Counts bytes until the end of the stream or a stop request. */
+    @Override
     void receive(ReceiverContext ctx) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
         while (!ctx.stopRequested()) {
@@ -216,10 +173,5 @@ final class TcpEndpoints implements NioStreamTransfer.Endpoints {
                 Waits.select(receiverSelector, Waits.POLL_MILLIS);
             }
         }
-    }
-
-    @Override
-    public void close() throws IOException {
-        NioStreamTransfer.closeAll(List.of(senderSelector, receiverSelector, sender, receiver));
     }
 }

@@ -1,13 +1,11 @@
 package io.linerate.nio.internal;
 
-import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.engine.ReceiverContext;
 import io.linerate.core.engine.SenderContext;
-import io.linerate.core.engine.StreamEngine;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
@@ -24,28 +22,14 @@ import java.util.List;
  * Every datagram carries a {@link DatagramHeader}. The kernel fragments datagrams larger than the
  * path MTU (Linux's default IP_PMTUDISC_WANT), which is what the {@code *_frag} markers measure.
  */
-final class UdpEndpoints implements NioStreamTransfer.Endpoints {
+final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
     /** Largest datagram a receive can hold, bytes. */
     static final int RECEIVE_BUFFER_BYTES = 65536;
 
-    private final TransferSpec spec;
-    private final DatagramChannel sender;
-    private final DatagramChannel receiver;
-    private final Selector senderSelector;
-    private final Selector receiverSelector;
-    private final AppliedOptions options;
 
     private UdpEndpoints(TransferSpec spec, DatagramChannel sender, DatagramChannel receiver,
                          Selector senderSelector, Selector receiverSelector) throws IOException {
-        this.spec = spec;
-        this.sender = sender;
-        this.receiver = receiver;
-        this.senderSelector = senderSelector;
-        this.receiverSelector = receiverSelector;
-        this.options = new AppliedOptions(spec.trafficClass(), sender.getOption(StandardSocketOptions.IP_TOS),
-                spec.sendBufferBytes(), SocketBuffers.send(sender),
-                spec.receiveBufferBytes(), SocketBuffers.receive(receiver),
-                false, false);
+        super(spec, sender, receiver, senderSelector, receiverSelector, false);
     }
 
     static UdpEndpoints open(TransferSpec spec) throws TransferException {
@@ -91,29 +75,8 @@ final class UdpEndpoints implements NioStreamTransfer.Endpoints {
         }
     }
 
-    private static void closeQuietly(List<AutoCloseable> opened) {
-        try {
-            NioStreamTransfer.closeAll(opened);
-        } catch (IOException ignored) {
-            // already failing; the descriptors are released regardless
-        }
-    }
 
     @Override
-    public AppliedOptions options() {
-        return options;
-    }
-
-    @Override
-    public StreamEngine.SendLoop sendLoop() {
-        return this::send;
-    }
-
-    @Override
-    public StreamEngine.ReceiveLoop receiveLoop() {
-        return this::receive;
-    }
-
     void send(SenderContext ctx) throws IOException {
         sendLoop(sender, senderSelector, ctx, spec.payloadBytes(), spec.streamId());
     }
@@ -129,12 +92,12 @@ final class UdpEndpoints implements NioStreamTransfer.Endpoints {
                          int streamId) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(payloadBytes);
         Clock clock = ctx.clock();
-        long timeout = ctx.ioTimeoutNanos();
+        Stall stall = new Stall("UDP sender", ctx.ioTimeoutNanos());
         int n;
         while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
             DatagramHeader.write(buf, streamId, ctx.nextSequence(), clock.nanoTime(), ctx.phase());
             buf.clear().limit(n);
-            long blockedSince = 0;
+            stall.progressed();
             while (true) {
                 int w = sender.write(buf);
                 if (w > 0) {
@@ -144,18 +107,14 @@ final class UdpEndpoints implements NioStreamTransfer.Endpoints {
                 if (ctx.stopRequested()) {
                     return;
                 }
-                long now = System.nanoTime();
-                if (blockedSince == 0) {
-                    blockedSince = now;
-                } else if (now - blockedSince > timeout) {
-                    throw Waits.noProgress("UDP sender", timeout, ctx.bytesSent());
-                }
+                stall.stalled(ctx.bytesSent());
                 Waits.select(senderSelector, Waits.POLL_MILLIS);
             }
         }
     }
 
     /** Accounts datagrams until told to stop. */
+    @Override
     void receive(ReceiverContext ctx) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
         while (!ctx.stopRequested()) {
@@ -167,10 +126,5 @@ final class UdpEndpoints implements NioStreamTransfer.Endpoints {
                 Waits.select(receiverSelector, Waits.POLL_MILLIS);
             }
         }
-    }
-
-    @Override
-    public void close() throws IOException {
-        NioStreamTransfer.closeAll(List.of(senderSelector, receiverSelector, sender, receiver));
     }
 }

@@ -1,0 +1,44 @@
+package io.linerate.examples.cli;
+
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** Options every traffic-moving command shares; a picocli mixin. */
+final class TransferOptions {
+    @Option(names = "--warmup", defaultValue = "250ms", converter = Converters.DurationConverter.class,
+            description = "Time before each measured window, left out of it (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
+            description = "Interval sample length (default: ${DEFAULT-VALUE}).")
+    Duration interval;
+
+    @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
+            description = "Target rate in bit/s with k/M/G suffixes (decimal); 0 = unlimited (default).")
+    long rate;
+
+    @Option(names = "--port", defaultValue = "0", description = "Receiver port; 0 = ephemeral (default).")
+    int port;
+
+    @Option(names = "--tclass", defaultValue = "0x20", converter = Converters.ByteConverter.class,
+            description = "IP_TOS / IPv6 traffic class of every upload (default: ${DEFAULT-VALUE}, DSCP CS1).")
+    int trafficClass;
+
+    @Option(names = "--io-timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
+            description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
+    Duration ioTimeout;
+
+    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    @Option(names = "--ktap", description = "Same as --format ktap.")
+    boolean ktap;
+
+    @Option(names = "--json", description = "Same as --format json.")
+    boolean json;
+
+    /** @return the output format, from {@code --format} or one of its shorthands */
+    OutputFormat outputFormat() {
+        return FormatOptions.resolve(format, ktap, json);
+    }
+}
