@@ -3,8 +3,9 @@ package io.linerate.core;
 /**
  * When the next message may leave to hold a target rate: the send deadline of the byte after
  * {@code bytesSent} bytes is {@code start + bytesSent × 8 × 10^9 / rate} ns. Deadlines are taken
- * from the start, not chained from the previous send, so rounding never accumulates and a late
- * send is caught up rather than lost.
+ * from the start, not chained from the previous send, so rounding never accumulates. How far a
+ * late sender may catch up is bounded by
+ * {@link io.linerate.core.engine.SenderContext#nanosUntilNextSend(long)}.
  *
  * <p>Rate 0 means unlimited: every deadline is the start, and nothing divides by the rate. The
  * per-bit cost is a {@code double} (ns per bit), so rates far above 2^32 bit/s keep sub-ns

@@ -17,6 +17,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class SenderContext {
     private static final long SPIN_BELOW_NANOS = 200_000;
     private static final long MAX_PARK_NANOS = 10_000_000;
+    /** How far behind its schedule a paced sender may catch up, ns. */
+    public static final long MAX_CATCH_UP_NANOS = 2_000_000;
 
     private final Clock clock;
     private final int payloadBytes;
@@ -132,12 +134,11 @@ public final class SenderContext {
         if (pacer.unlimited()) {
             return !stop;
         }
-        long deadline = startNanos + pacer.offsetNanos(localBytes);
         while (true) {
             if (stop) {
                 return false;
             }
-            long remaining = deadline - clock.nanoTime();
+            long remaining = nanosUntilNextSend(clock.nanoTime());
             if (remaining <= 0) {
                 return true;
             }
@@ -147,6 +148,28 @@ public final class SenderContext {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    /**
+     * How long the next message must wait to hold the target rate. A sender that fell behind (a
+     * stall, a slow start) catches up by at most {@value #MAX_CATCH_UP_NANOS} ns of traffic; the
+     * rest of the debt is forgiven by moving the schedule's origin, so that a stall never turns
+     * into a burst above the target rate.
+     *
+     * @param now a reading of the clock
+     * @return ns to wait, 0 or less when the message may leave now; 0 at an unlimited rate
+     */
+    public long nanosUntilNextSend(long now) {
+        if (pacer.unlimited()) {
+            return 0;
+        }
+        long deadline = startNanos + pacer.offsetNanos(localBytes);
+        long late = now - deadline;
+        if (late > MAX_CATCH_UP_NANOS) {
+            startNanos += late - MAX_CATCH_UP_NANOS;
+            deadline = now - MAX_CATCH_UP_NANOS;
+        }
+        return deadline - now;
     }
 
     /**
