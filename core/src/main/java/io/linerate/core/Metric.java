@@ -15,9 +15,11 @@ import java.util.regex.Pattern;
  * @param timeSeconds seconds since the start of the run, at least 0
  * @param labels extra dimensions of the series (message size, streams), sorted by key
  * @param better which direction is an improvement, for the policy written beside it
+ * @param advisory whether a regression of this metric is only reported, never fails a gate (for
+ *     figures that are noise under common conditions, such as unpaced UDP loss on loopback)
  */
 public record Metric(String name, double value, String unit, String host, double timeSeconds,
-                     Map<String, String> labels, Better better) {
+                     Map<String, String> labels, Better better, boolean advisory) {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
     /** The only shape linerate writes: one observation. */
     public static final String SHAPE_SCALAR = "scalar";
@@ -40,6 +42,17 @@ public record Metric(String name, double value, String unit, String host, double
             throw new IllegalArgumentException("metric " + name + " has time " + timeSeconds + " s; allowed: >= 0");
         }
         labels = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(labels == null ? Map.of() : labels));
+    }
+
+    /** A gating (not advisory) metric; see the canonical constructor. */
+    public Metric(String name, double value, String unit, String host, double timeSeconds,
+                  Map<String, String> labels, Better better) {
+        this(name, value, unit, host, timeSeconds, labels, better, false);
+    }
+
+    /** @return this metric, marked advisory */
+    public Metric asAdvisory() {
+        return new Metric(name, value, unit, host, timeSeconds, labels, better, true);
     }
 
     /** A local metric without labels. */

@@ -165,7 +165,7 @@ public final class TransferSpec {
     @Override
     public String toString() {
         return protocol.label() + family.label() + " payload=" + payloadBytes + "B bound=" + bound
-                + " rate=" + rateBitsPerSecond + "bit/s nodelay=" + noDelay + " tclass=0x"
+                + " rate=" + (rateBitsPerSecond == 0 ? "unlimited" : rateBitsPerSecond + "bit/s") + " nodelay=" + noDelay + " tclass=0x"
                 + Integer.toHexString(trafficClass) + " warmup=" + warmup.toMillis() + "ms";
     }
 

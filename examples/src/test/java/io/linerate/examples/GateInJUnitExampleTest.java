@@ -16,8 +16,9 @@ import org.junit.jupiter.api.TestReporter;
 
 /**
  * How a test suite gates its own throughput against a stored baseline: the README shows this code.
- * The transfer is paced at 200 Mbit/s so that the example measures the pacer, which any host can
- * hold, and the baseline in {@code src/test/resources/baselines} can be shared across machines.
+ * The transfer is paced at 50 Mbit/s, a rate even a busy host holds, so that the baseline in
+ * {@code src/test/resources/baselines} can be shared across machines; a paced sender that loses
+ * CPU falls short of its target and never bursts above it, so the tolerance covers a loaded host.
  */
 class GateInJUnitExampleTest {
 
@@ -33,21 +34,21 @@ class GateInJUnitExampleTest {
     }
 
     @Test
-    void throughputDidNotDropMoreThanFivePercent(TestReporter reporter) throws Exception {
-        TransferResult result = pacedTcp(200_000_000L);
+    void throughputDidNotDropMoreThanTwentyPercent(TestReporter reporter) throws Exception {
+        TransferResult result = pacedTcp(50_000_000L);
 
-        assertThatTransfer(result).publishingTo(reporter).withTolerancePercent(5)
+        assertThatTransfer(result).publishingTo(reporter).withTolerancePercent(20)
                 .hasNoRegressionAgainst("baselines/paced-tcp4.json");
     }
 
     @Test
     void aDropBeyondTheToleranceFailsNamingTheMetric() throws Exception {
-        TransferResult slower = pacedTcp(150_000_000L);
+        TransferResult slower = pacedTcp(10_000_000L);
 
-        assertThatThrownBy(() -> assertThatTransfer(slower).withTolerancePercent(5)
+        assertThatThrownBy(() -> assertThatTransfer(slower).withTolerancePercent(20)
                 .hasNoRegressionAgainst("baselines/paced-tcp4.json"))
                 .isInstanceOf(AssertionError.class)
-                .hasMessageMatching("(?s).*tcp4_mbps@local: regression -2\\d\\.\\d% \\(base 200, cur 1\\d\\d(\\.\\d)? Mbit/s, tol 5%\\).*");
+                .hasMessageMatching("(?s).*tcp4_mbps@local: regression -[89]\\d\\.\\d% \\(base 50, cur \\d+(\\.\\d+)? Mbit/s, tol 20%\\).*");
         assertThat(slower.valid()).isTrue();
     }
 }

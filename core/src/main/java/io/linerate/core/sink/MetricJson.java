@@ -37,7 +37,7 @@ public final class MetricJson {
 
     /**
      * @return the default policy for {@code m}'s name: its direction, p50 with 5 % relative
-     *     tolerance, samples kept as a distribution
+     *     tolerance, samples kept as a distribution, and {@code "advisory":true} for an advisory metric
      */
     public static ObjectNode defaultPolicy(Metric m) {
         ObjectNode n = MAPPER.createObjectNode();
@@ -47,6 +47,9 @@ public final class MetricJson {
         r.put("compare", "p50");
         r.put("relative_tolerance", DEFAULT_RELATIVE_TOLERANCE);
         n.put("summarize", "distribution");
+        if (m.advisory()) {
+            n.put("advisory", true);
+        }
         return n;
     }
 

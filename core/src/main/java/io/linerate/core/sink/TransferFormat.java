@@ -61,7 +61,7 @@ public final class TransferFormat {
                 label, r.spec().payloadBytes(), r.measuredNanos() / 1e9, mbits(r.bitsPerSecond()),
                 r.bytesSent(), r.bytesReceived()));
         r.udp().ifPresent(u -> sb.append(String.format(Locale.ROOT,
-                "  datagrams %d/%d  lost %d (%.2f%%)  reordered %d  duplicates %d  jitter %.3f ms",
+                "  datagrams %d of %d received  lost %d (%.2f%%)  reordered %d  duplicates %d  jitter %.3f ms",
                 u.datagramsReceived(), u.datagramsSent(), u.lost(), u.lossPercent(), u.reordered(),
                 u.duplicates(), u.jitterNanos() / 1e6)));
         AppliedOptions o = r.options();
@@ -157,7 +157,8 @@ public final class TransferFormat {
     /**
      * Metrics of one transfer: {@code <marker>_mbps} (receiver goodput, Mbit/s, higher is better;
      * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} and
-     * {@code <marker>_lost_pct} (lower is better).
+     * {@code <marker>_lost_pct} (lower is better, advisory: on an unpaced loopback they are noise;
+     * a reviewed policy file can make them gate).
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -168,8 +169,8 @@ public final class TransferFormat {
         r.bitsPerSecond().ifPresent(bps -> out.add(Metric.of(marker + "_mbps", Rates.toMbits(bps),
                 ResultLineSink.UNIT, timeSeconds, Better.HIGHER)));
         r.udp().ifPresent(u -> {
-            out.add(Metric.of(marker + "_jitter_ms", u.jitterNanos() / 1e6, "ms", timeSeconds, Better.LOWER));
-            out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER));
+            out.add(Metric.of(marker + "_jitter_ms", u.jitterNanos() / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory());
+            out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER).asAdvisory());
         });
         return out;
     }
