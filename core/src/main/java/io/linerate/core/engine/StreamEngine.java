@@ -93,11 +93,14 @@ public final class StreamEngine {
         List<IntervalSample> samples = new ArrayList<>();
         long t0 = clock.nanoTime();
         tx.start(t0);
+        long warmupEnd = t0 + spec.warmup().toNanos();
+        if (warmupEnd == t0) {
+            tx.phase(DatagramHeader.WINDOW); // before the first message leaves
+        }
         Thread monitor = Thread.currentThread();
         receiver.start(monitor);
         sender.start(monitor);
 
-        long warmupEnd = t0 + spec.warmup().toNanos();
         // a duration-bound window lasts its duration from the reading that opened it
         long windowDeadline = Long.MAX_VALUE;
         long interval = spec.interval().toNanos();
@@ -107,7 +110,6 @@ public final class StreamEngine {
         long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
         if (warmupEnd == t0) {
             windowStart = prev;
-            tx.phase(DatagramHeader.WINDOW);
             nextTick = t0 + interval;
             windowDeadline = durationBound ? saturatedAdd(t0, bound.amount()) : Long.MAX_VALUE;
         }
