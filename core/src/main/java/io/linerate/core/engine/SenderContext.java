@@ -18,7 +18,7 @@ public final class SenderContext {
     private static final long SPIN_BELOW_NANOS = 200_000;
     private static final long MAX_PARK_NANOS = 10_000_000;
     /** How far behind its schedule a paced sender may catch up, ns. */
-    public static final long MAX_CATCH_UP_NANOS = 2_000_000;
+    public static final long MAX_CATCH_UP_NANOS = 20_000_000;
 
     private final Clock clock;
     private final int payloadBytes;
