@@ -149,6 +149,15 @@ public final class PingPongCommand implements Callable<Integer> {
                 .build();
     }
 
+    /**
+     * Runs this command alone, before it is registered under {@code linerate}; exits with its code.
+     *
+     * @param args the options
+     */
+    public static void main(String[] args) {
+        System.exit(new picocli.CommandLine(new PingPongCommand()).execute(args));
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = command.commandLine().getOut();

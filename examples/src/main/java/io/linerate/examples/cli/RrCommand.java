@@ -82,6 +82,15 @@ public final class RrCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Same as --format json.")
     boolean json;
 
+    /**
+     * Runs this command alone, before it is registered under {@code linerate}; exits with its code.
+     *
+     * @param args the options
+     */
+    public static void main(String[] args) {
+        System.exit(new picocli.CommandLine(new RrCommand()).execute(args));
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = command.commandLine().getOut();
