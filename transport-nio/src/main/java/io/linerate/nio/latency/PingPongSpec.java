@@ -125,18 +125,31 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
 
         private Builder() {}
 
+        /** @param v what messages travel over; default tcp */
         public Builder protocol(PingPongProtocol v) { protocol = v; return this; }
+        /** @param v IPv4 or IPv6 loopback for tcp and udp; default IPv4 */
         public Builder family(AddressFamily v) { family = v; return this; }
+        /** @param v message sizes in bytes, in the order run; default 1 */
         public Builder sizes(List<Integer> v) { sizes = v; return this; }
+        /** @param v warm-up, floors and caps of each size; default {@link IterationPolicy#DEFAULT} */
         public Builder policy(IterationPolicy v) { policy = v; return this; }
+        /** @param v how the client waits; default blocking */
         public Builder clientMuxer(Muxer v) { clientMuxer = v; return this; }
+        /** @param v how the echo server waits; default blocking */
         public Builder serverMuxer(Muxer v) { serverMuxer = v; return this; }
+        /** @param v TCP_NODELAY on both ends; default on */
         public Builder noDelay(boolean v) { noDelay = v; return this; }
+        /** @param v SO_SNDBUF in bytes, 0 for the kernel default (the default) */
         public Builder sendBufferBytes(int v) { sendBufferBytes = v; return this; }
+        /** @param v SO_RCVBUF in bytes, 0 for the kernel default (the default) */
         public Builder receiveBufferBytes(int v) { receiveBufferBytes = v; return this; }
+        /** @param v IP_TOS / traffic class byte, 0..255; default 0 */
         public Builder trafficClass(int v) { trafficClass = v; return this; }
+        /** @param v bound of every single wait; default 2 s */
         public Builder timeout(Duration v) { timeout = v; return this; }
+        /** @param v percentile beside the median, in (0, 100]; default 99 */
         public Builder percentile(double v) { percentile = v; return this; }
+        /** @param v half round trips (default) or round trips */
         public Builder mode(LatencyMode v) { mode = v; return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */

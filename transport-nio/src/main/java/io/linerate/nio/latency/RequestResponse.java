@@ -49,63 +49,71 @@ public final class RequestResponse {
         }
         List<RrFlow> flows = new ArrayList<>();
         try (RrServer s = server) {
-            SocketAddress address = s.address();
-            s.start();
-            long t0 = clock.nanoTime();
-            long interval = spec.flowIntervalNanos();
-            for (int i = 0; i < spec.flows(); i++) {
-                RrFlow f = new RrFlow(i, spec, address, clock, t0 + interval * i / spec.flows());
-                flows.add(f);
-                f.start();
+            try {
+                return measure(spec, clock, facts, s, flows);
+            } finally {
+                // flows end before the server closes, so none is left waiting on a closed peer
+                stopAll(flows);
             }
-            waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec);
-            long[] c0 = new long[flows.size()];
-            for (int i = 0; i < c0.length; i++) {
-                c0[i] = flows.get(i).completed();
-            }
-            long w0 = clock.nanoTime();
-            for (RrFlow f : flows) {
-                f.recorder().getIntervalHistogram();
-            }
-            waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
-            long[] c1 = new long[flows.size()];
-            for (int i = 0; i < c1.length; i++) {
-                c1[i] = flows.get(i).completed();
-            }
-            long w1 = clock.nanoTime();
-            List<Histogram> parts = new ArrayList<>();
-            for (RrFlow f : flows) {
-                parts.add(f.recorder().getIntervalHistogram());
-            }
-            stopAll(flows);
-            checkFailures(flows, s, spec);
-            List<Long> perFlow = new ArrayList<>();
-            long completed = 0;
-            for (int i = 0; i < c1.length; i++) {
-                perFlow.add(c1[i] - c0[i]);
-                completed += flows.get(i).completed();
-            }
-            Histogram latency = LatencyHistograms.merge(parts);
-            List<String> notes = new ArrayList<>();
-            if (spec.rate() == 0) {
-                notes.add(RrReport.CLOSED_LOOP_NOTE);
-            } else {
-                notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
-                        + "latency measured from each request's scheduled send time", spec.rate(), interval));
-            }
-            RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
-            if (spec.rate() > 0 && report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
-                notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "
-                        + "requests queued behind slow responses and their latency includes the wait",
-                        report.transactionsPerSecond().orElse(0), spec.rate()));
-                report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
-            }
-            return new RrResult(report, completed, s.accepts(), s.served());
         } catch (IOException e) {
             throw new TransferException(spec.testName() + " failed: " + e.getMessage(), e);
-        } finally {
-            stopAll(flows);
         }
+    }
+
+    private static RrResult measure(RrSpec spec, Clock clock, RunFacts facts, RrServer s, List<RrFlow> flows)
+            throws IOException, TransferException {
+        SocketAddress address = s.address();
+        s.start();
+        long t0 = clock.nanoTime();
+        long interval = spec.flowIntervalNanos();
+        for (int i = 0; i < spec.flows(); i++) {
+            RrFlow f = new RrFlow(i, spec, address, clock, t0 + interval * i / spec.flows());
+            flows.add(f);
+            f.start();
+        }
+        waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec);
+        long[] c0 = new long[flows.size()];
+        for (int i = 0; i < c0.length; i++) {
+            c0[i] = flows.get(i).completed();
+        }
+        long w0 = clock.nanoTime();
+        for (RrFlow f : flows) {
+            f.recorder().getIntervalHistogram();
+        }
+        waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
+        long[] c1 = new long[flows.size()];
+        for (int i = 0; i < c1.length; i++) {
+            c1[i] = flows.get(i).completed();
+        }
+        long w1 = clock.nanoTime();
+        List<Histogram> parts = new ArrayList<>();
+        for (RrFlow f : flows) {
+            parts.add(f.recorder().getIntervalHistogram());
+        }
+        stopAll(flows);
+        checkFailures(flows, s, spec);
+        List<Long> perFlow = new ArrayList<>();
+        long completed = 0;
+        for (int i = 0; i < c1.length; i++) {
+            perFlow.add(c1[i] - c0[i]);
+            completed += flows.get(i).completed();
+        }
+        Histogram latency = LatencyHistograms.merge(parts);
+        List<String> notes = new ArrayList<>();
+        if (spec.rate() == 0) {
+            notes.add(RrReport.CLOSED_LOOP_NOTE);
+        } else {
+            notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
+                    + "latency measured from each request's scheduled send time", spec.rate(), interval));
+        }
+        RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
+        if (spec.rate() > 0 && report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
+            notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "
+                    + "requests queued behind slow responses and their latency includes the wait",
+                    report.transactionsPerSecond().orElse(0), spec.rate()));
+            report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
+        }
+        return new RrResult(report, completed, s.accepts(), s.served());
     }
 
     private static void waitUntil(Clock clock, long when, List<RrFlow> flows, RrServer server, RrSpec spec)
