@@ -12,7 +12,6 @@ import io.linerate.core.latency.LatencyStats;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
 import io.linerate.nio.latency.internal.PingPongSession;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -75,7 +75,7 @@ class PingPongIntegrationTest {
         // counted independently on the server: with datagrams, one answer per round trip
         PingPongSpec spec = shortSweep(PingPongProtocol.UDP).build();
         long[] answered = {-1};
-        PingPongResult r = PingPongSession.run(spec, Clock.system(), FACTS, -1, n -> answered[0] = n);
+        PingPongResult r = PingPongSession.run(spec, Clock.system(), FACTS, -1, n -> answered[0] = n, null);
         assertThat(answered[0]).isEqualTo(r.roundTrips()).isPositive();
     }
 
@@ -119,16 +119,22 @@ class PingPongIntegrationTest {
     }
 
     @Test
-    void unixSocketFilesAndDirectoriesAreRemoved() throws Exception {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        long before = leftovers(tmp);
-        PingPong.run(shortSweep(PingPongProtocol.UNIX_STREAM).sizes(List.of(1)).build(), Clock.system(), FACTS);
-        assertThat(leftovers(tmp)).isEqualTo(before);
+    void unixSocketFilesAndDirectoriesAreRemoved(@TempDir Path parent) throws Exception {
+        PingPongSession.run(shortSweep(PingPongProtocol.UNIX_STREAM).sizes(List.of(1)).build(), Clock.system(), FACTS,
+                -1, n -> { }, parent);
+        try (Stream<Path> left = Files.list(parent)) {
+            assertThat(left).isEmpty();
+        }
     }
 
-    private static long leftovers(Path tmp) throws IOException {
-        try (Stream<Path> s = Files.list(tmp)) {
-            return s.filter(x -> x.getFileName().toString().startsWith("linerate-pingpong")).count();
+    @Test
+    void unixSocketFilesAreRemovedWhenTheRunFails(@TempDir Path parent) throws Exception {
+        // a server that never answers ends the run with a timeout
+        PingPongSpec spec = shortSweep(PingPongProtocol.UNIX_STREAM).sizes(List.of(1)).timeout(Duration.ofMillis(100)).build();
+        assertThatThrownBy(() -> PingPongSession.run(spec, Clock.system(), FACTS, 0, n -> { }, parent))
+                .isInstanceOf(TransferException.class).hasMessageContaining("0 round trips completed");
+        try (Stream<Path> left = Files.list(parent)) {
+            assertThat(left).isEmpty();
         }
     }
 

@@ -59,6 +59,14 @@ public final class Link implements AutoCloseable {
      *     everything opened so far is closed
      */
     public static Link open(PingPongSpec spec) throws TransferException {
+        return open(spec, null);
+    }
+
+    /**
+     * As {@link #open(PingPongSpec)}, creating a Unix socket's temporary directory under
+     * {@code tempParent} (the JVM's temporary directory when null).
+     */
+    public static Link open(PingPongSpec spec, Path tempParent) throws TransferException {
         PingPongProtocol p = spec.protocol();
         if (p.unsupportedReason().isPresent()) {
             throw new TransferException(p.unsupportedReason().get(), null, true);
@@ -80,7 +88,8 @@ public final class Link implements AutoCloseable {
                         listener.bind(new InetSocketAddress(spec.family().loopbackAddress(), 0), 1);
                         c = SocketChannel.open(Sockets.protocolFamily(spec.family()));
                     } else {
-                        dir = Files.createTempDirectory("linerate-pingpong");
+                        dir = tempParent == null ? Files.createTempDirectory("linerate-pingpong")
+                                : Files.createTempDirectory(tempParent, "linerate-pingpong");
                         socketFile = dir.resolve("echo.sock");
                         listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
                         opened.add(listener);

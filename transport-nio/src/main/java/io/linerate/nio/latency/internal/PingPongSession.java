@@ -12,6 +12,7 @@ import io.linerate.nio.latency.PingPongSpec;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -46,17 +47,18 @@ public final class PingPongSession {
      */
     public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts, long serverAnswerLimit)
             throws TransferException {
-        return run(spec, clock, facts, serverAnswerLimit, n -> { });
+        return run(spec, clock, facts, serverAnswerLimit, n -> { }, null);
     }
 
     /**
      * As {@link #run(PingPongSpec, Clock, RunFacts, long)}, handing the echo server's own count of
-     * answers to {@code serverAnswers} once it has stopped, on success only.
+     * answers to {@code serverAnswers} once it has stopped, on success only, and making a Unix
+     * socket's temporary directory under {@code tempParent} (the JVM's when null).
      */
     public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts, long serverAnswerLimit,
-                                     LongConsumer serverAnswers) throws TransferException {
+                                     LongConsumer serverAnswers, Path tempParent) throws TransferException {
         long startMillis = System.currentTimeMillis();
-        try (Link link = Link.open(spec)) {
+        try (Link link = Link.open(spec, tempParent)) {
             EchoServer server = new EchoServer(link.server(), spec.maxSize(), spec.timeout().toNanos(), serverAnswerLimit);
             PingPongResult result;
             try (EchoServer s = server) {
