@@ -81,6 +81,17 @@ public final class RrFlow implements AutoCloseable {
         return recorder;
     }
 
+    /**
+     * Waits for the flow to end by itself (it does only on failure), without asking it to stop.
+     *
+     * @param millis longest wait, ms
+     * @return whether it has ended
+     */
+    public boolean awaitEnd(long millis) throws InterruptedException {
+        thread.join(Math.max(1, millis));
+        return !thread.isAlive();
+    }
+
     /** Asks the flow to end after its current transaction. */
     public void requestStop() {
         stop = true;
@@ -200,12 +211,15 @@ public final class RrFlow implements AutoCloseable {
         return false;
     }
 
-    /** Stops the flow and waits for it, bounded by twice the timeout. */
+    /**
+     * Stops the flow and waits for it: a transaction under way ends within the timeout, so the wait
+     * is bounded by twice the timeout plus one second.
+     */
     @Override
     public void close() {
         stop = true;
         try {
-            thread.join(Math.max(100, 2 * timeoutNanos / 1_000_000L));
+            thread.join(2 * timeoutNanos / 1_000_000L + 1000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
