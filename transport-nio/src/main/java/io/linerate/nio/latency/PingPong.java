@@ -3,7 +3,7 @@ package io.linerate.nio.latency;
 import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.latency.internal.PingPongSession;
+import io.linerate.nio.latency.internal.PingPongRunner;
 
 /**
  * A ping-pong as sfnt-pingpong and sockperf's ping-pong run it, with the client and an echo server
@@ -26,6 +26,6 @@ public final class PingPong {
      *     answering: the message says how many round trips completed); everything is released
      */
     public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts) throws TransferException {
-        return PingPongSession.run(spec, clock, facts, -1);
+        return PingPongRunner.run(spec, clock, facts, -1);
     }
 }

@@ -11,7 +11,7 @@ import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyStats;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
-import io.linerate.nio.latency.internal.PingPongSession;
+import io.linerate.nio.latency.internal.PingPongRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,7 +75,7 @@ class PingPongIntegrationTest {
         // counted independently on the server: with datagrams, one answer per round trip
         PingPongSpec spec = shortSweep(PingPongProtocol.UDP).build();
         long[] answered = {-1};
-        PingPongResult r = PingPongSession.run(spec, Clock.system(), FACTS, -1, n -> answered[0] = n, null);
+        PingPongResult r = PingPongRunner.run(spec, Clock.system(), FACTS, -1, n -> answered[0] = n, null);
         assertThat(answered[0]).isEqualTo(r.roundTrips()).isPositive();
     }
 
@@ -120,7 +120,7 @@ class PingPongIntegrationTest {
 
     @Test
     void unixSocketFilesAndDirectoriesAreRemoved(@TempDir Path parent) throws Exception {
-        PingPongSession.run(shortSweep(PingPongProtocol.UNIX_STREAM).sizes(List.of(1)).build(), Clock.system(), FACTS,
+        PingPongRunner.run(shortSweep(PingPongProtocol.UNIX_STREAM).sizes(List.of(1)).build(), Clock.system(), FACTS,
                 -1, n -> { }, parent);
         try (Stream<Path> left = Files.list(parent)) {
             assertThat(left).isEmpty();
@@ -131,7 +131,7 @@ class PingPongIntegrationTest {
     void unixSocketFilesAreRemovedWhenTheRunFails(@TempDir Path parent) throws Exception {
         // a server that never answers ends the run with a timeout
         PingPongSpec spec = shortSweep(PingPongProtocol.UNIX_STREAM).sizes(List.of(1)).timeout(Duration.ofMillis(100)).build();
-        assertThatThrownBy(() -> PingPongSession.run(spec, Clock.system(), FACTS, 0, n -> { }, parent))
+        assertThatThrownBy(() -> PingPongRunner.run(spec, Clock.system(), FACTS, 0, n -> { }, parent))
                 .isInstanceOf(TransferException.class).hasMessageContaining("0 round trips completed");
         try (Stream<Path> left = Files.list(parent)) {
             assertThat(left).isEmpty();

@@ -8,7 +8,7 @@ import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.latency.internal.PingPongSession;
+import io.linerate.nio.latency.internal.PingPongRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +28,10 @@ class ThreadReleaseTest {
     }
 
     static PingPongSpec.Builder shortSpec(Muxer m) {
+        // exactly 50 round trips: no time cap can end a size before a silent server is noticed
         return PingPongSpec.builder().sizes(List.of(16)).clientMuxer(m).serverMuxer(m)
-                .policy(new IterationPolicy(Duration.ZERO, Duration.ofMillis(100), 50, 50, Duration.ZERO, 0))
-                .timeout(Duration.ofMillis(200));
+                .policy(new IterationPolicy(Duration.ZERO, Duration.ofSeconds(30), 50, 50, Duration.ZERO, 0))
+                .timeout(Duration.ofSeconds(1));
     }
 
     @Test
@@ -38,7 +39,7 @@ class ThreadReleaseTest {
         for (Muxer m : Muxer.values()) {
             PingPong.run(shortSpec(m).build(), Clock.system(), FACTS);
             assertThat(linerateThreads()).as("after a %s run", m).isEmpty();
-            assertThatThrownBy(() -> PingPongSession.run(shortSpec(m).protocol(PingPongProtocol.UDP).build(),
+            assertThatThrownBy(() -> PingPongRunner.run(shortSpec(m).protocol(PingPongProtocol.UDP).build(),
                     Clock.system(), FACTS, 5)).isInstanceOf(TransferException.class);
             assertThat(linerateThreads()).as("after a failed %s run", m).isEmpty();
         }

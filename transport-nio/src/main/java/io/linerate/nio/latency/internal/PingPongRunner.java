@@ -20,7 +20,7 @@ import java.util.function.LongConsumer;
 import org.HdrHistogram.Histogram;
 
 /** Runs a ping-pong sweep: opens the link, starts the echo server, measures each size, releases all. */
-public final class PingPongSession {
+public final class PingPongRunner {
     private static final com.sun.management.ThreadMXBean ALLOCATION =
             ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
                     && m.isThreadAllocatedMemorySupported() && m.isThreadAllocatedMemoryEnabled() ? m : null;
@@ -32,7 +32,7 @@ public final class PingPongSession {
     private final long timeoutNanos;
     private long roundTrips;
 
-    private PingPongSession(PingPongSpec spec, Clock clock, Endpoint end, EchoServer server) {
+    private PingPongRunner(PingPongSpec spec, Clock clock, Endpoint end, EchoServer server) {
         this.spec = spec;
         this.clock = clock;
         this.end = end;
@@ -63,12 +63,12 @@ public final class PingPongSession {
             PingPongResult result;
             try (EchoServer s = server) {
                 s.start();
-                PingPongSession session = new PingPongSession(spec, clock, link.client(), s);
+                PingPongRunner runner = new PingPongRunner(spec, clock, link.client(), s);
                 long t0 = clock.nanoTime();
                 List<SizeLatency> results = new ArrayList<>();
                 List<PingPongResult.SizeCounts> counts = new ArrayList<>();
                 for (int size : spec.sizes()) {
-                    session.measure(size, t0, results, counts);
+                    runner.measure(size, t0, results, counts);
                 }
                 link.client().close();
                 result = new PingPongResult(new LatencyReport(facts, spec.mode(), spec.percentile(), results),
