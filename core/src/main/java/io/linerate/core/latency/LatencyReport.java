@@ -1,0 +1,225 @@
+package io.linerate.core.latency;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.Better;
+import io.linerate.core.Metric;
+import io.linerate.core.sink.MetricJson;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import org.HdrHistogram.HistogramLogWriter;
+
+/**
+ * The results of a ping-pong sweep and their output formats: the sfnt-pingpong table, JSON (via
+ * Jackson), ktap metrics, and HdrHistogram logs of the raw samples. Every format says whether
+ * values are half round trips or round trips; every number is written with {@link Locale#ROOT}.
+ *
+ * @param facts the run facts for the table header and JSON
+ * @param mode half-RTT or RTT
+ * @param percentile the chosen percentile, in (0, 100]
+ * @param sizes one entry per message size, in the order run
+ * @param notes remarks that qualify the results (such as a closed-loop tail warning); may be empty
+ */
+public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile, List<SizeLatency> sizes,
+                            List<String> notes) {
+    /** Value of {@code format} in the JSON document. */
+    public static final String JSON_FORMAT = "linerate-latency";
+    /** Version of the JSON document and of the raw log comment. */
+    public static final int JSON_VERSION = 1;
+    /** Column names of the table, sfnt-pingpong's. */
+    public static final String COLUMNS = "#\tsize\tmean\tmin\tmedian\tmax\t%ile\tstddev\titer";
+
+    /** @throws IllegalArgumentException if {@code percentile} is outside (0, 100] */
+    public LatencyReport {
+        Objects.requireNonNull(facts, "facts");
+        Objects.requireNonNull(mode, "mode");
+        LatencyStats.checkPercentile(percentile);
+        sizes = List.copyOf(sizes);
+        notes = List.copyOf(notes);
+    }
+
+    /** A report without notes. */
+    public LatencyReport(RunFacts facts, LatencyMode mode, double percentile, List<SizeLatency> sizes) {
+        this(facts, mode, percentile, sizes, List.of());
+    }
+
+    /**
+     * Writes the table as sfnt-pingpong prints it: {@code #} lines of run facts, the column line
+     * {@value #COLUMNS}, then one tab-separated row per size, each starting with a tab, values in
+     * ns rounded to integers. A size without samples shows {@code -} for every value.
+     */
+    public void writeTable(PrintWriter out) {
+        out.print("# linerate: " + facts.version() + "\n");
+        out.print("# date: " + facts.date() + "\n");
+        out.print("# uname: " + facts.uname() + "\n");
+        out.print("# cpu: " + facts.cpu() + "\n");
+        out.print("# jvm: " + facts.jvm() + "\n");
+        out.print("# options: " + facts.options() + "\n");
+        out.print("# values: " + valuesDescription() + "\n");
+        out.print("# percentile: " + LatencyStats.formatPercentile(percentile) + "\n");
+        for (String note : notes) {
+            out.print("# note: " + note + "\n");
+        }
+        out.print("#\n");
+        out.print(COLUMNS + "\n");
+        for (SizeLatency s : sizes) {
+            LatencyStats st = s.stats(percentile, mode);
+            out.print("\t" + s.sizeBytes() + "\t" + cell(st.mean()) + "\t" + cell(st.min()) + "\t"
+                    + cell(st.median()) + "\t" + cell(st.max()) + "\t" + cell(st.atPercentile()) + "\t"
+                    + cell(st.stdDeviation()) + "\t" + st.iterations() + "\n");
+        }
+        out.flush();
+    }
+
+    /** @return the table of {@link #writeTable(PrintWriter)} as a string with {@code \n} line ends */
+    public String table() {
+        java.io.StringWriter w = new java.io.StringWriter();
+        writeTable(new PrintWriter(w));
+        return w.toString();
+    }
+
+    private String valuesDescription() {
+        return mode == LatencyMode.HALF_RTT ? "half-RTT in ns (round-trip time / 2)" : "RTT in ns (round-trip time)";
+    }
+
+    private static String cell(OptionalDouble v) {
+        return v.isPresent() ? Long.toString(Math.round(v.getAsDouble())) : "-";
+    }
+
+    /**
+     * @return {@code {"format":"linerate-latency","version":1,"facts":{...},"latency":"half-RTT",
+     *     "unit":"ns","percentile":99,"notes":[...],"results":[{"size","iterations","measured_ns",
+     *     "mean","min","median","max","percentile_value","stddev"}]}}; the value fields of a size
+     *     without samples are absent
+     */
+    public ObjectNode json() {
+        ObjectNode root = MetricJson.MAPPER.createObjectNode();
+        root.put("format", JSON_FORMAT);
+        root.put("version", JSON_VERSION);
+        ObjectNode f = root.putObject("facts");
+        f.put("linerate", facts.version());
+        f.put("date", facts.date());
+        f.put("uname", facts.uname());
+        f.put("cpu", facts.cpu());
+        f.put("jvm", facts.jvm());
+        f.put("options", facts.options());
+        root.put("latency", mode.label());
+        root.put("unit", "ns");
+        root.put("percentile", percentile);
+        ArrayNode n = root.putArray("notes");
+        notes.forEach(n::add);
+        ArrayNode results = root.putArray("results");
+        for (SizeLatency s : sizes) {
+            LatencyStats st = s.stats(percentile, mode);
+            ObjectNode r = results.addObject();
+            r.put("size", s.sizeBytes());
+            r.put("iterations", st.iterations());
+            r.put("measured_ns", s.measuredNanos());
+            put(r, "mean", st.mean());
+            put(r, "min", st.min());
+            put(r, "median", st.median());
+            put(r, "max", st.max());
+            put(r, "percentile_value", st.atPercentile());
+            put(r, "stddev", st.stdDeviation());
+        }
+        return root;
+    }
+
+    private static void put(ObjectNode n, String key, OptionalDouble v) {
+        if (v.isPresent()) {
+            n.put(key, v.getAsDouble());
+        }
+    }
+
+    /**
+     * Metrics for ktap or JSON Lines sinks: per size {@code latency_mean}, {@code latency_min},
+     * {@code latency_p50}, {@code latency_p<percentile>} (such as {@code latency_p99}),
+     * {@code latency_max} and {@code latency_stddev}, in ns, lower is better, labelled
+     * {@code size} (bytes) and {@code latency} ({@code half-rtt} or {@code rtt}). A size without
+     * samples yields no metric.
+     *
+     * @param labels further labels for every metric (such as the protocol); may be empty
+     */
+    public List<Metric> metrics(Map<String, String> labels) {
+        List<Metric> out = new ArrayList<>();
+        String pName = "latency_p" + LatencyStats.formatPercentile(percentile);
+        for (SizeLatency s : sizes) {
+            LatencyStats st = s.stats(percentile, mode);
+            if (st.iterations() == 0) {
+                continue;
+            }
+            Map<String, String> l = new java.util.TreeMap<>(labels);
+            l.put("size", Integer.toString(s.sizeBytes()));
+            l.put("latency", mode.key());
+            double t = s.endSeconds();
+            out.add(metric("latency_mean", st.mean(), t, l));
+            out.add(metric("latency_min", st.min(), t, l));
+            out.add(metric("latency_p50", st.median(), t, l));
+            if (!pName.equals("latency_p50")) {
+                out.add(metric(pName, st.atPercentile(), t, l));
+            }
+            out.add(metric("latency_max", st.max(), t, l));
+            out.add(metric("latency_stddev", st.stdDeviation(), t, l));
+        }
+        return out;
+    }
+
+    private static Metric metric(String name, OptionalDouble v, double t, Map<String, String> labels) {
+        return new Metric(name, v.getAsDouble(), "ns", Metric.LOCAL, t, labels, Better.LOWER);
+    }
+
+    /**
+     * Writes each size's round-trip samples to {@code dir/size-<bytes>.hlog} as an HdrHistogram
+     * log (HistogramLogWriter: format version, a comment naming linerate, the unit and the mode,
+     * start time, legend, one interval histogram covering the measured part), which
+     * HistogramLogAnalyzer opens. Values in the log are round-trip times in ns even when the table
+     * reports half of them; the comment says so.
+     *
+     * @param dir created if missing
+     * @param startEpochMillis the run's start, ms since the epoch, for the log's start time
+     * @return the files written, in size order
+     * @throws IOException if the directory or a file cannot be written
+     */
+    public List<Path> writeRawLogs(Path dir, long startEpochMillis) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        double offset = 0;
+        for (SizeLatency s : sizes) {
+            Path file = dir.resolve("size-" + s.sizeBytes() + ".hlog");
+            try (PrintStream ps = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
+                HistogramLogWriter w = new HistogramLogWriter(ps);
+                w.outputLogFormatVersion();
+                w.outputComment(String.format(Locale.ROOT,
+                        "linerate %s ping-pong, message size %d bytes, values: round-trip time in ns (report: %s)",
+                        facts.version(), s.sizeBytes(), mode.label()));
+                w.outputStartTime(startEpochMillis);
+                w.setBaseTime(startEpochMillis);
+                w.outputLegend();
+                double length = s.measuredNanos() / 1e9;
+                s.roundTrips().setStartTimeStamp(startEpochMillis + Math.round(offset * 1000));
+                s.roundTrips().setEndTimeStamp(startEpochMillis + Math.round((offset + length) * 1000));
+                w.outputIntervalHistogram(offset, offset + length, s.roundTrips());
+                offset += length;
+                ps.flush();
+                if (ps.checkError()) {
+                    throw new IOException("cannot write " + file);
+                }
+            } catch (FileNotFoundException e) {
+                throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
+            }
+            written.add(file);
+        }
+        return written;
+    }
+}

@@ -1,0 +1,209 @@
+package io.linerate.core.latency;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.Better;
+import io.linerate.core.Metric;
+import io.linerate.core.Rates;
+import io.linerate.core.sink.MetricJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Results of a request/response run as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr report
+ * them: transactions per second in total and per flow, each {@code Δtransactions / Δt} over the
+ * measured window, where both ends of the window are a reading of the counters followed by a clock
+ * reading (DESIGN rule 1); and the distribution of transaction latency (one whole request and
+ * response, plus connect and close for CRR), in ns. Every number is written with {@link Locale#ROOT}.
+ *
+ * @param facts run facts
+ * @param test {@code tcp_rr} or {@code tcp_crr}
+ * @param flowTransactions transactions each flow completed in the window
+ * @param windowNanos length of the measured window, ns
+ * @param latency transaction latencies in the window, all flows merged, ns
+ * @param percentile the percentile reported beside the median, in (0, 100]
+ * @param notes remarks that qualify the results, such as the closed-loop tail warning
+ */
+public record RrReport(RunFacts facts, String test, List<Long> flowTransactions, long windowNanos,
+                       Histogram latency, double percentile, List<String> notes) {
+    /** Value of {@code format} in the JSON document. */
+    public static final String JSON_FORMAT = "linerate-rr";
+    /** The note every closed-loop result carries. */
+    public static final String CLOSED_LOOP_NOTE = "closed loop: each flow waits for a response before its next "
+            + "request, so latency at p99 and above understates tail latency (coordinated omission); "
+            + "use --rate for an open-loop measurement";
+
+    /** @throws IllegalArgumentException for a negative window or a percentile outside (0, 100] */
+    public RrReport {
+        Objects.requireNonNull(facts, "facts");
+        Objects.requireNonNull(test, "test");
+        Objects.requireNonNull(latency, "latency");
+        flowTransactions = List.copyOf(flowTransactions);
+        notes = List.copyOf(notes);
+        if (windowNanos < 0) {
+            throw new IllegalArgumentException("window " + windowNanos + " ns is out of range; allowed: >= 0");
+        }
+        LatencyStats.checkPercentile(percentile);
+    }
+
+    /** @return transactions of all flows in the window */
+    public long transactions() {
+        return flowTransactions.stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** @return transactions/s of all flows, empty when the window has no length */
+    public OptionalDouble transactionsPerSecond() {
+        return Rates.perSecond(transactions(), windowNanos);
+    }
+
+    /** @return transactions/s of flow {@code i}, empty when the window has no length */
+    public OptionalDouble flowTransactionsPerSecond(int i) {
+        return Rates.perSecond(flowTransactions.get(i), windowNanos);
+    }
+
+    /** @return the latency summary (whole transactions, so {@link LatencyMode#RTT}) */
+    public LatencyStats stats() {
+        return LatencyStats.of(latency, percentile, LatencyMode.RTT);
+    }
+
+    /**
+     * Writes {@code #} lines of run facts and notes, one line per flow, a total line and a latency
+     * line: {@code flow 0: 1234 transactions in 1.000000 s, 1234.000 transactions/s}, ...,
+     * {@code total: ...}, {@code latency ns: mean 1 min 1 median 1 max 1 p99 1 stddev 0 iter 1}.
+     */
+    public void writeText(PrintWriter out) {
+        out.print("# linerate: " + facts.version() + "\n");
+        out.print("# date: " + facts.date() + "\n");
+        out.print("# uname: " + facts.uname() + "\n");
+        out.print("# cpu: " + facts.cpu() + "\n");
+        out.print("# jvm: " + facts.jvm() + "\n");
+        out.print("# options: " + facts.options() + "\n");
+        out.print("# test: " + test + ", latency of whole transactions in ns\n");
+        for (String n : notes) {
+            out.print("# note: " + n + "\n");
+        }
+        double secs = windowNanos / 1e9;
+        for (int i = 0; i < flowTransactions.size(); i++) {
+            out.print(String.format(Locale.ROOT, "flow %d: %d transactions in %.6f s, %s transactions/s", i,
+                    flowTransactions.get(i), secs, rate(flowTransactionsPerSecond(i))) + "\n");
+        }
+        out.print(String.format(Locale.ROOT, "total: %d transactions in %.6f s, %s transactions/s", transactions(),
+                secs, rate(transactionsPerSecond())) + "\n");
+        LatencyStats s = stats();
+        out.print("latency ns: mean " + cell(s.mean()) + " min " + cell(s.min()) + " median " + cell(s.median())
+                + " max " + cell(s.max()) + " p" + LatencyStats.formatPercentile(percentile) + " "
+                + cell(s.atPercentile()) + " stddev " + cell(s.stdDeviation()) + " iter " + s.iterations() + "\n");
+        out.flush();
+    }
+
+    /** @return {@link #writeText(PrintWriter)} as a string with {@code \n} line ends */
+    public String text() {
+        StringWriter w = new StringWriter();
+        writeText(new PrintWriter(w));
+        return w.toString();
+    }
+
+    private static String rate(OptionalDouble r) {
+        return r.isPresent() ? String.format(Locale.ROOT, "%.3f", r.getAsDouble()) : "-";
+    }
+
+    private static String cell(OptionalDouble v) {
+        return v.isPresent() ? Long.toString(Math.round(v.getAsDouble())) : "-";
+    }
+
+    /**
+     * @return {@code {"format":"linerate-rr","version":1,"facts":{...},"test","window_ns",
+     *     "transactions","transactions_per_second"?,"flows":[{"flow","transactions",
+     *     "transactions_per_second"?}],"latency":{"unit":"ns","iterations","mean"?,...},"notes":[...]}};
+     *     rates are absent when the window has no length, values when there are no samples
+     */
+    public ObjectNode json() {
+        ObjectNode root = MetricJson.MAPPER.createObjectNode();
+        root.put("format", JSON_FORMAT);
+        root.put("version", LatencyReport.JSON_VERSION);
+        ObjectNode f = root.putObject("facts");
+        f.put("linerate", facts.version());
+        f.put("date", facts.date());
+        f.put("uname", facts.uname());
+        f.put("cpu", facts.cpu());
+        f.put("jvm", facts.jvm());
+        f.put("options", facts.options());
+        root.put("test", test);
+        root.put("window_ns", windowNanos);
+        root.put("transactions", transactions());
+        put(root, "transactions_per_second", transactionsPerSecond());
+        ArrayNode flows = root.putArray("flows");
+        for (int i = 0; i < flowTransactions.size(); i++) {
+            ObjectNode fl = flows.addObject();
+            fl.put("flow", i);
+            fl.put("transactions", flowTransactions.get(i));
+            put(fl, "transactions_per_second", flowTransactionsPerSecond(i));
+        }
+        LatencyStats s = stats();
+        ObjectNode l = root.putObject("latency");
+        l.put("unit", "ns");
+        l.put("percentile", percentile);
+        l.put("iterations", s.iterations());
+        put(l, "mean", s.mean());
+        put(l, "min", s.min());
+        put(l, "median", s.median());
+        put(l, "max", s.max());
+        put(l, "percentile_value", s.atPercentile());
+        put(l, "stddev", s.stdDeviation());
+        ArrayNode n = root.putArray("notes");
+        notes.forEach(n::add);
+        return root;
+    }
+
+    private static void put(ObjectNode n, String key, OptionalDouble v) {
+        if (v.isPresent()) {
+            n.put(key, v.getAsDouble());
+        }
+    }
+
+    /**
+     * @param timeSeconds seconds since the start of the run
+     * @return {@code transactions_per_second} (higher is better; one in total, labelled
+     *     {@code flow=all}, and one per flow), then {@code latency_p50}, {@code latency_p<percentile>}
+     *     and {@code latency_mean} in ns (lower is better); all labelled {@code test}; no rate when
+     *     the window has no length and no latency without samples
+     */
+    public List<Metric> metrics(double timeSeconds) {
+        List<Metric> out = new ArrayList<>();
+        transactionsPerSecond().ifPresent(v -> out.add(new Metric("transactions_per_second", v, "transactions/s",
+                Metric.LOCAL, timeSeconds, labels("flow", "all"), Better.HIGHER)));
+        for (int i = 0; i < flowTransactions.size(); i++) {
+            OptionalDouble r = flowTransactionsPerSecond(i);
+            if (r.isPresent()) {
+                out.add(new Metric("transactions_per_second", r.getAsDouble(), "transactions/s", Metric.LOCAL,
+                        timeSeconds, labels("flow", Integer.toString(i)), Better.HIGHER));
+            }
+        }
+        LatencyStats s = stats();
+        if (s.iterations() > 0) {
+            Map<String, String> l = labels("latency", LatencyMode.RTT.key());
+            out.add(new Metric("latency_p50", s.median().getAsDouble(), "ns", Metric.LOCAL, timeSeconds, l, Better.LOWER));
+            if (percentile != 50) {
+                out.add(new Metric("latency_p" + LatencyStats.formatPercentile(percentile),
+                        s.atPercentile().getAsDouble(), "ns", Metric.LOCAL, timeSeconds, l, Better.LOWER));
+            }
+            out.add(new Metric("latency_mean", s.mean().getAsDouble(), "ns", Metric.LOCAL, timeSeconds, l, Better.LOWER));
+        }
+        return out;
+    }
+
+    private Map<String, String> labels(String k, String v) {
+        Map<String, String> m = new TreeMap<>();
+        m.put("test", test);
+        m.put(k, v);
+        return m;
+    }
+}

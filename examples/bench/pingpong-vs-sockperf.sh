@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Benchmark, not a test: linerate's ping-pong against sockperf's on loopback, side by side.
+#
+# For TCP and UDP with 64-byte messages, runs in turn (alternating, ROUNDS times):
+#   linerate pingpong --muxer spin, linerate pingpong --muxer blocking, sockperf pp (defaults),
+# and prints per protocol the median over the rounds of each tool's p50 half-RTT and the ratios
+# linerate / sockperf. sockperf's ping-pong reports half the round trip, as linerate does by
+# default, in usec; linerate's JSON gives ns.
+#
+# Needs: sockperf (Debian package sockperf), ss (iproute2), python3, and a built jar
+#   (mvn -B -q package -DskipTests). Traffic stays on 127.0.0.1.
+# Usage: examples/bench/pingpong-vs-sockperf.sh [ROUNDS (default 5)] [SECONDS (default 3)]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${1:-5}
+secs=${2:-3}
+port=${LINERATE_BENCH_PORT:-5399}
+jar=examples/target/linerate.jar
+command -v sockperf >/dev/null || { echo "sockperf is not installed: apt-get install sockperf" >&2; exit 2; }
+[ -f "$jar" ] || { echo "$jar is missing: run mvn -B -q package -DskipTests first" >&2; exit 2; }
+[ "$rounds" -ge 1 ] || { echo "ROUNDS $rounds is out of range; allowed: >= 1" >&2; exit 2; }
+
+server_pid=
+cleanup() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi; }
+trap cleanup EXIT
+
+# linerate PROTO MUXER -> p50 half-RTT in usec
+linerate_run() {
+  local proto=$1 muxer=$2 ms=$((secs * 1000)) out
+  out=$(java -cp "$jar" io.linerate.examples.cli.PingPongCommand --protocol "$proto" --sizes 64 \
+        --muxer "$muxer" --minms "$ms" --maxms "$ms" --miniter 1 --maxiter 100000000 \
+        --warmupms 1000 --warmupiter 10000 --json)
+  echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["median"] / 1000.0)'
+}
+
+# sockperf PROTO -> p50 half-RTT in usec
+sockperf_run() {
+  local proto=$1 flag=() listen out
+  if [ "$proto" = tcp ]; then flag=(--tcp); listen="ss -Hltn"; else listen="ss -Hlun"; fi
+  sockperf sr "${flag[@]}" -i 127.0.0.1 -p "$port" >/dev/null 2>&1 & server_pid=$!
+  # wait (bounded, 5 s) until the server listens
+  for _ in $(seq 50); do [ -n "$($listen "sport = :$port")" ] && break; sleep 0.1; done
+  out=$(sockperf pp "${flag[@]}" -i 127.0.0.1 -p "$port" -m 64 -t "$secs" 2>&1)
+  kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=
+  echo "$out" | sed -n 's/.*percentile 50\.000 = *\([0-9.]*\).*/\1/p' | head -1
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+for proto in tcp udp; do
+  spin=(); blocking=(); sp=()
+  for i in $(seq "$rounds"); do
+    spin+=("$(linerate_run "$proto" spin)")
+    blocking+=("$(linerate_run "$proto" blocking)")
+    sp+=("$(sockperf_run "$proto")")
+    LC_ALL=C printf '%s round %d: p50 half-RTT linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us\n' \
+      "$proto" "$i" "${spin[-1]}" "${blocking[-1]}" "${sp[-1]}" >&2
+  done
+  ms=$(printf '%s\n' "${spin[@]}" | median)
+  mb=$(printf '%s\n' "${blocking[@]}" | median)
+  mp=$(printf '%s\n' "${sp[@]}" | median)
+  LC_ALL=C awk -v p="$proto" -v s="$ms" -v b="$mb" -v k="$mp" -v n="$rounds" 'BEGIN {
+    printf "%s 64 B, median of %d rounds, p50 half-RTT: linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us; ratio spin %.3f, ratio blocking %.3f\n", p, n, s, b, k, s/k, b/k }'
+done

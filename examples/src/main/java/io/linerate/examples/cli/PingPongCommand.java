@@ -1,0 +1,227 @@
+package io.linerate.examples.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.AddressFamily;
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Clock;
+import io.linerate.core.MetricSink;
+import io.linerate.core.TransferException;
+import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.latency.LatencyMode;
+import io.linerate.core.latency.LatencyReport;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.core.sink.KtapSink;
+import io.linerate.core.sink.MetricJson;
+import io.linerate.nio.latency.Muxer;
+import io.linerate.nio.latency.PingPong;
+import io.linerate.nio.latency.PingPongProtocol;
+import io.linerate.nio.latency.PingPongResult;
+import io.linerate.nio.latency.PingPongSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code linerate pingpong}: sfnt-pingpong's latency sweep with the client and an echo server in
+ * this JVM. Prints the sfnt-pingpong table (default), ktap metric lines or JSON; {@code --raw DIR}
+ * also writes each size's samples as an HdrHistogram log. Exit codes: 0 done, 1 the run failed
+ * (such as a timeout), 2 bad usage, with a message naming the value and the allowed range.
+ */
+@Command(name = "pingpong", mixinStandardHelpOptions = true,
+        description = {"Bounces one message between a client and an echo server in this JVM and reports "
+                + "mean, min, median, max, a percentile and standard deviation of half the round-trip time "
+                + "(or the round trip with --rtt) per message size, as sfnt-pingpong does.",
+                "Exit codes: 0 done, 1 the run failed, 2 bad usage."})
+public final class PingPongCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "PROTO",
+            description = "tcp, udp, unix_stream, unix_datagram (unsupported in Java NIO) or pipe (default: ${DEFAULT-VALUE}).")
+    String protocol;
+
+    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family of tcp and udp (default: ${DEFAULT-VALUE}).")
+    String family;
+
+    @Option(names = "--sizes", split = ",", paramLabel = "BYTES[,BYTES...]",
+            description = "Message sizes, such as 1,64,1472; overrides --minmsg/--maxmsg.")
+    List<Integer> sizes;
+
+    @Option(names = "--minmsg", defaultValue = "1", paramLabel = "BYTES", description = "Smallest size of the powers-of-two sweep (default: ${DEFAULT-VALUE}).")
+    int minMsg;
+
+    @Option(names = "--maxmsg", defaultValue = "32768", paramLabel = "BYTES", description = "Largest size of the sweep (default: ${DEFAULT-VALUE}).")
+    int maxMsg;
+
+    @Option(names = "--minms", defaultValue = "1000", paramLabel = "MS", description = "Time floor per size, ms (default: ${DEFAULT-VALUE}).")
+    long minMs;
+
+    @Option(names = "--maxms", defaultValue = "3000", paramLabel = "MS", description = "Time cap per size, ms (default: ${DEFAULT-VALUE}).")
+    long maxMs;
+
+    @Option(names = "--miniter", defaultValue = "1000", paramLabel = "N", description = "Round-trip floor per size (default: ${DEFAULT-VALUE}).")
+    long minIter;
+
+    @Option(names = "--maxiter", defaultValue = "1000000", paramLabel = "N", description = "Round-trip cap per size (default: ${DEFAULT-VALUE}).")
+    long maxIter;
+
+    @Option(names = "--warmupms", defaultValue = "250", paramLabel = "MS", description = "Warm-up time per size, samples discarded (default: ${DEFAULT-VALUE}).")
+    long warmupMs;
+
+    @Option(names = "--warmupiter", defaultValue = "1000", paramLabel = "N", description = "Warm-up round trips per size (default: ${DEFAULT-VALUE}).")
+    long warmupIter;
+
+    @Option(names = "--muxer", defaultValue = "blocking", paramLabel = "MODE", description = "How the client waits: blocking, selector, spin (default: ${DEFAULT-VALUE}).")
+    String muxer;
+
+    @Option(names = "--serv-muxer", paramLabel = "MODE", description = "How the echo server waits (default: as --muxer).")
+    String servMuxer;
+
+    @Option(names = "--nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "TCP_NODELAY on both ends (default: on; --no-nodelay turns it off).")
+    boolean noDelay;
+
+    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_SNDBUF to request; 0 = kernel default.")
+    int sendBuffer;
+
+    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_RCVBUF to request; 0 = kernel default.")
+    int receiveBuffer;
+
+    @Option(names = "--tclass", defaultValue = "0", converter = Converters.ByteConverter.class,
+            description = "IP_TOS / IPv6 traffic class of tcp and udp (default: ${DEFAULT-VALUE}).")
+    int trafficClass;
+
+    @Option(names = "--timeout", defaultValue = "2s", converter = Converters.DurationConverter.class,
+            description = "Bound of every single wait (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--percentile", defaultValue = "99", paramLabel = "P", description = "Percentile column, in (0, 100] (default: ${DEFAULT-VALUE}).")
+    double percentile;
+
+    @Option(names = "--rtt", description = "Report round trips instead of half round trips.")
+    boolean rtt;
+
+    @Option(names = "--raw", paramLabel = "DIR", description = "Also write each size's samples to DIR/size-<bytes>.hlog (HdrHistogram log).")
+    Path raw;
+
+    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    @Option(names = "--ktap", description = "Same as --format ktap.")
+    boolean ktap;
+
+    @Option(names = "--json", description = "Same as --format json.")
+    boolean json;
+
+    /** @return the spec the options ask for */
+    PingPongSpec spec() {
+        PingPongProtocol p = PingPongProtocol.parse(protocol);
+        AddressFamily f = AddressFamily.parse(family);
+        Muxer client = Muxer.parse(muxer);
+        int max = p.maxMessageBytes(f);
+        if (sizes == null && (maxMsg < 1 || maxMsg > max)) {
+            throw new IllegalArgumentException("maxmsg " + maxMsg + " bytes is out of range: " + p.label()
+                    + (p == PingPongProtocol.UDP ? " over IPv" + f.label() : "") + " allows 1.." + max + " bytes");
+        }
+        return PingPongSpec.builder()
+                .protocol(p)
+                .family(f)
+                .sizes(sizes != null ? sizes : PingPongSpec.powersOfTwo(minMsg, maxMsg))
+                .policy(new IterationPolicy(Duration.ofMillis(minMs), Duration.ofMillis(maxMs), minIter, maxIter,
+                        Duration.ofMillis(warmupMs), warmupIter))
+                .clientMuxer(client)
+                .serverMuxer(servMuxer == null ? client : Muxer.parse(servMuxer))
+                .noDelay(noDelay)
+                .sendBufferBytes(sendBuffer)
+                .receiveBufferBytes(receiveBuffer)
+                .trafficClass(trafficClass)
+                .timeout(timeout)
+                .percentile(percentile)
+                .mode(LatencyMode.of(rtt))
+                .build();
+    }
+
+    /**
+     * Runs this command alone, before it is registered under {@code linerate}; exits with its code.
+     *
+     * @param args the options
+     */
+    public static void main(String[] args) {
+        System.exit(new picocli.CommandLine(new PingPongCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = command.commandLine().getOut();
+        PrintWriter err = command.commandLine().getErr();
+        try {
+            OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+            PingPongSpec spec = spec();
+            RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
+                    command.commandLine().getParseResult().originalArgs()));
+            PingPongResult r = PingPong.run(spec, Clock.system(), facts);
+            LatencyReport report = r.report();
+            if (raw != null) {
+                report.writeRawLogs(raw, r.startEpochMillis());
+            }
+            String applied = r.appliedDescription(spec.protocol());
+            switch (fmt) {
+                case text -> {
+                    report.writeTable(out);
+                    out.println("# applied: " + applied);
+                }
+                case ktap -> {
+                    out.println("# linerate pingpong " + spec.protocol().label() + ": values are "
+                            + spec.mode().label() + " in ns; applied: " + applied);
+                    try (MetricSink sink = new KtapSink(out)) {
+                        report.metrics(Map.of("protocol", spec.protocol().label(), "muxer", spec.clientMuxer().label()))
+                                .forEach(sink::accept);
+                    }
+                }
+                case json -> {
+                    ObjectNode j = report.json();
+                    j.put("protocol", spec.protocol().label());
+                    j.put("muxer", spec.clientMuxer().label());
+                    j.put("serv_muxer", spec.serverMuxer().label());
+                    j.set("applied", applied(r.options()));
+                    out.println(MetricJson.toLine(j));
+                }
+            }
+            out.flush();
+            return Linerate.OK;
+        } catch (IllegalArgumentException e) {
+            err.println("linerate: " + e.getMessage());
+            err.flush();
+            return Linerate.USAGE;
+        } catch (TransferException e) {
+            err.println("linerate: " + e.getMessage());
+            err.flush();
+            return e.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
+        } catch (IOException e) {
+            err.println("linerate: cannot write the raw samples under " + raw + ": " + e.getMessage());
+            err.flush();
+            return Linerate.FAILED;
+        }
+    }
+
+    static ObjectNode applied(AppliedOptions o) {
+        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+        n.put("tclass_requested", o.trafficClassRequested());
+        n.put("tclass", o.trafficClassApplied());
+        n.put("sndbuf_requested", o.sendBufferRequested());
+        n.put("sndbuf", o.sendBufferApplied());
+        n.put("rcvbuf_requested", o.receiveBufferRequested());
+        n.put("rcvbuf", o.receiveBufferApplied());
+        n.put("nodelay_requested", o.noDelayRequested());
+        n.put("nodelay", o.noDelayApplied());
+        return n;
+    }
+}

@@ -1,0 +1,132 @@
+package io.linerate.examples.cli;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Clock;
+import io.linerate.core.MetricSink;
+import io.linerate.core.TransferException;
+import io.linerate.core.latency.RrReport;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.core.sink.KtapSink;
+import io.linerate.core.sink.MetricJson;
+import io.linerate.nio.latency.RequestResponse;
+import io.linerate.nio.latency.RrResult;
+import io.linerate.nio.latency.RrSpec;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code linerate rr}: netperf TCP_RR / TCP_CRR (neper tcp_rr / tcp_crr) over loopback with the
+ * server and every flow in this JVM. Prints transactions per second per flow and in total and the
+ * transaction latency, as text (default), ktap metric lines or JSON. Exit codes: 0 done, 1 the run
+ * failed, 2 bad usage, with a message naming the value and the allowed range.
+ */
+@Command(name = "rr", mixinStandardHelpOptions = true,
+        description = {"Runs request/response transactions over TCP on loopback, as netperf TCP_RR (or TCP_CRR "
+                + "with --crr: a new connection per transaction), and reports transactions per second and "
+                + "transaction latency.",
+                "Exit codes: 0 done, 1 the run failed, 2 bad usage."})
+public final class RrCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
+    String family;
+
+    @Option(names = "--flows", defaultValue = "1", paramLabel = "N", description = "Connections at once, 1..1024 (default: ${DEFAULT-VALUE}).")
+    int flows;
+
+    @Option(names = "--request-size", defaultValue = "1", paramLabel = "BYTES", description = "Request size (default: ${DEFAULT-VALUE}).")
+    int requestSize;
+
+    @Option(names = "--response-size", defaultValue = "1", paramLabel = "BYTES", description = "Response size (default: ${DEFAULT-VALUE}).")
+    int responseSize;
+
+    @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
+            description = "Measured window (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "1s", converter = Converters.DurationConverter.class,
+            description = "Time before the window, not counted (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--crr", description = "A new connection per transaction (connect, request, response, close).")
+    boolean crr;
+
+    @Option(names = "--rate", defaultValue = "0", paramLabel = "TPS",
+            description = "Open loop: transactions/s of all flows, sent at fixed intervals, latency from the scheduled "
+                    + "send time; 0 = closed loop (default).")
+    long rate;
+
+    @Option(names = "--nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "TCP_NODELAY on both ends (default: on; --no-nodelay turns it off).")
+    boolean noDelay;
+
+    @Option(names = "--timeout", defaultValue = "2s", converter = Converters.DurationConverter.class,
+            description = "Bound of every single wait (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--percentile", defaultValue = "99", paramLabel = "P", description = "Percentile reported, in (0, 100] (default: ${DEFAULT-VALUE}).")
+    double percentile;
+
+    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    OutputFormat format;
+
+    @Option(names = "--ktap", description = "Same as --format ktap.")
+    boolean ktap;
+
+    @Option(names = "--json", description = "Same as --format json.")
+    boolean json;
+
+    /**
+     * Runs this command alone, before it is registered under {@code linerate}; exits with its code.
+     *
+     * @param args the options
+     */
+    public static void main(String[] args) {
+        System.exit(new picocli.CommandLine(new RrCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = command.commandLine().getOut();
+        PrintWriter err = command.commandLine().getErr();
+        try {
+            OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+            RrSpec spec = new RrSpec(AddressFamily.parse(family), flows, requestSize, responseSize, duration, warmup,
+                    crr, rate, noDelay, timeout, percentile);
+            RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
+                    command.commandLine().getParseResult().originalArgs()));
+            Clock clock = Clock.system();
+            long start = clock.nanoTime();
+            RrResult r = RequestResponse.run(spec, clock, facts);
+            RrReport report = r.report();
+            switch (fmt) {
+                case text -> report.writeText(out);
+                case ktap -> {
+                    for (String n : report.notes()) {
+                        out.println("# note: " + n);
+                    }
+                    try (MetricSink sink = new KtapSink(out)) {
+                        report.metrics((clock.nanoTime() - start) / 1e9).forEach(sink::accept);
+                    }
+                }
+                case json -> out.println(MetricJson.toLine(report.json()));
+            }
+            out.flush();
+            return Linerate.OK;
+        } catch (IllegalArgumentException e) {
+            err.println("linerate: " + e.getMessage());
+            err.flush();
+            return Linerate.USAGE;
+        } catch (TransferException e) {
+            err.println("linerate: " + e.getMessage());
+            err.flush();
+            return e.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PingPongCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Keeps every size short. */
+    static final List<String> SHORT = List.of("--minms", "0", "--maxms", "200", "--miniter", "200", "--maxiter", "200",
+            "--warmupms", "0", "--warmupiter", "20");
+
+    record Run(int exit, String out, String err) {}
+
+    static Run pingpong(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new PingPongCommand());
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static String[] withShort(String... args) {
+        return Stream.concat(Stream.of(args), SHORT.stream()).toArray(String[]::new);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "--protocol udp --sizes 1,65508|message size 65508 bytes is out of range: udp over IPv4 allows 1..65507 bytes",
+        "--protocol udp --sizes 0|message size 0 bytes is out of range: udp over IPv4 allows 1..65507 bytes",
+        "--protocol udp --maxmsg 70000|maxmsg 70000 bytes is out of range: udp over IPv4 allows 1..65507 bytes",
+        "--minmsg 64 --maxmsg 8|minmsg 64 is above maxmsg 8; allowed: minmsg <= maxmsg",
+        "--minms 5000 --maxms 3000|minms 5000 is above maxms 3000; allowed: minms <= maxms",
+        "--miniter 10 --maxiter 5|miniter 10 is above maxiter 5; allowed: miniter <= maxiter",
+        "--miniter 0|miniter 0 is out of range; allowed: >= 1",
+        "--maxiter 0|maxiter 0 is out of range; allowed: >= 1",
+        "--percentile 0|percentile 0 is out of range; allowed: (0, 100]",
+        "--percentile 100.5|percentile 100.5 is out of range; allowed: (0, 100]",
+        "--muxer poll|unknown muxer 'poll'; allowed: blocking, selector (or epoll), spin",
+        "--serv-muxer kqueue|unknown muxer 'kqueue'; allowed: blocking, selector (or epoll), spin",
+        "--protocol sctp|unknown protocol 'sctp'; allowed: tcp, udp, unix_stream, unix_datagram, pipe",
+        "--protocol unix_datagram --sizes 1|unix_datagram is not supported: Java NIO has Unix-domain stream sockets",
+        "--timeout 0s|timeout 0 ms is out of range; allowed: > 0",
+        "--tclass 300|300 is out of range; allowed: 0..255 or 0x00..0xff",
+        "--sizes 1,x|'x' is not an int",
+        "--ktap --json|--ktap and --json exclude each other",
+    })
+    void badUsageNamesTheValueAndExitsTwoWithoutAStackTrace(String args, String message) {
+        Run r = pingpong(args.split(" "));
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void theTableHasTheRunFactsAndOneRowPerSize() {
+        Run r = pingpong(withShort("--protocol", "udp", "--sizes", "1,64,1472", "--muxer", "selector"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).anyMatch(l -> l.startsWith("# linerate: "))
+                .anyMatch(l -> l.startsWith("# date: "))
+                .anyMatch(l -> l.startsWith("# uname: "))
+                .anyMatch(l -> l.startsWith("# cpu: "))
+                .anyMatch(l -> l.startsWith("# jvm: "))
+                .anyMatch(l -> l.startsWith("# options: --protocol udp --sizes 1,64,1472 --muxer selector"))
+                .contains("# values: half-RTT in ns (round-trip time / 2)", "#\tsize\tmean\tmin\tmedian\tmax\t%ile\tstddev\titer")
+                .anyMatch(l -> l.startsWith("# applied: tclass 0x00 (requested 0x00), sndbuf "));
+        List<String> rows = lines.stream().filter(l -> l.startsWith("\t")).toList();
+        assertThat(rows).hasSize(3);
+        for (int i = 0; i < 3; i++) {
+            String[] cells = rows.get(i).substring(1).split("\t");
+            assertThat(cells).hasSize(8);
+            assertThat(cells[0]).isEqualTo(List.of("1", "64", "1472").get(i));
+            // the iteration cap of 200 with a 200 ms time cap: at most 200 samples
+            assertThat(Long.parseLong(cells[7])).isBetween(1L, 200L);
+            long min = Long.parseLong(cells[2]);
+            long median = Long.parseLong(cells[3]);
+            long max = Long.parseLong(cells[4]);
+            assertThat(min).isLessThanOrEqualTo(median);
+            assertThat(median).isLessThanOrEqualTo(max);
+        }
+    }
+
+    @Test
+    void jsonSaysRoundTripsWhenAskedAndCarriesAppliedOptions() throws Exception {
+        Run r = pingpong(withShort("--protocol", "tcp", "--sizes", "8", "--rtt", "--json", "--muxer", "spin",
+                "--serv-muxer", "blocking", "--percentile", "99.9"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode j = JSON.readTree(r.out());
+        assertThat(j.get("format").asText()).isEqualTo("linerate-latency");
+        assertThat(j.get("latency").asText()).isEqualTo("RTT");
+        assertThat(j.get("percentile").asDouble()).isEqualTo(99.9);
+        assertThat(j.get("muxer").asText()).isEqualTo("spin");
+        assertThat(j.get("serv_muxer").asText()).isEqualTo("blocking");
+        assertThat(j.get("applied").get("nodelay").asBoolean()).isTrue();
+        JsonNode res = j.get("results").get(0);
+        assertThat(res.get("size").asInt()).isEqualTo(8);
+        assertThat(res.get("iterations").asLong()).isBetween(1L, 200L);
+        assertThat(res.get("min").asDouble()).isLessThanOrEqualTo(res.get("percentile_value").asDouble());
+    }
+
+    @Test
+    void ktapLinesHaveLowerIsBetterPoliciesAndSizeLabels() {
+        Run r = pingpong(withShort("--protocol", "pipe", "--sizes", "1,64", "--ktap"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# linerate pingpong pipe: values are half-RTT in ns")
+                .contains("# ktap-metric-policy-json: {\"name\":\"latency_p50\",\"regression\":{\"better\":\"lower\"")
+                .contains("# ktap-metric-policy-json: {\"name\":\"latency_p99\",\"regression\":{\"better\":\"lower\"");
+        assertThat(r.out().lines().filter(l -> l.startsWith("# ktap-metric-json: ")
+                && l.contains("\"name\":\"latency_p50\"")).toList())
+                .hasSize(2)
+                .anySatisfy(l -> assertThat(l).contains("\"size\":\"1\"").contains("\"latency\":\"half-rtt\""))
+                .anySatisfy(l -> assertThat(l).contains("\"size\":\"64\""));
+    }
+
+    @Test
+    void rawWritesOneHistogramLogPerSize(@TempDir Path dir) throws Exception {
+        Path raw = dir.resolve("raw");
+        Run r = pingpong(withShort("--protocol", "unix_stream", "--sizes", "1,32", "--raw", raw.toString()));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(raw.resolve("size-1.hlog")).exists();
+        assertThat(Files.readString(raw.resolve("size-32.hlog"))).startsWith("#[Histogram log format version 1.3]");
+    }
+
+    @Test
+    void aSweepOfPowersOfTwo() {
+        Run r = pingpong(withShort("--protocol", "pipe", "--minmsg", "4", "--maxmsg", "40"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().lines().filter(l -> l.startsWith("\t")).map(l -> l.split("\t")[1]).toList())
+                .containsExactly("4", "8", "16", "32");
+    }
+}

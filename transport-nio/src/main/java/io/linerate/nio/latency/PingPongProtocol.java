@@ -1,0 +1,81 @@
+package io.linerate.nio.latency;
+
+import io.linerate.core.AddressFamily;
+import java.util.Locale;
+import java.util.Optional;
+
+/** What a ping-pong or request/response bounces its messages over, with both ends in this JVM. */
+public enum PingPongProtocol {
+    /** TCP over the loopback address of the family. */
+    TCP("tcp"),
+    /** UDP over the loopback address of the family; one datagram per message. */
+    UDP("udp"),
+    /** A Unix-domain stream socket (Java 16+), its socket file in a fresh temporary directory. */
+    UNIX_STREAM("unix_stream"),
+    /** A Unix-domain datagram socket: not available in Java NIO. */
+    UNIX_DATAGRAM("unix_datagram"),
+    /** Two in-process {@link java.nio.channels.Pipe}s, one per direction. */
+    PIPE("pipe");
+
+    /** Largest message on a stream protocol, bytes (16 MiB). */
+    public static final int MAX_STREAM_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+    private final String label;
+
+    PingPongProtocol(String label) {
+        this.label = label;
+    }
+
+    /** @return the name used on the command line and in output, such as {@code unix_stream} */
+    public String label() {
+        return label;
+    }
+
+    /** @return whether messages are datagrams (one read or write per message) */
+    public boolean datagram() {
+        return this == UDP || this == UNIX_DATAGRAM;
+    }
+
+    /** @return whether the protocol runs over IP (and so has a family, TCP_NODELAY or traffic class) */
+    public boolean ip() {
+        return this == TCP || this == UDP;
+    }
+
+    /** @return why this JVM cannot run the protocol, or empty when it can */
+    public Optional<String> unsupportedReason() {
+        if (this == UNIX_DATAGRAM) {
+            return Optional.of("unix_datagram is not supported: Java NIO has Unix-domain stream sockets "
+                    + "(SocketChannel) but no Unix-domain datagram channel");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param family the address family, for UDP's limit
+     * @return the largest message size in bytes: 65507 for UDP over IPv4, 65527 over IPv6,
+     *     {@value #MAX_STREAM_MESSAGE_BYTES} for streams
+     */
+    public int maxMessageBytes(AddressFamily family) {
+        return this == UDP ? family.maxUdpPayloadBytes() : MAX_STREAM_MESSAGE_BYTES;
+    }
+
+    /**
+     * @param text a label, any case
+     * @return the protocol
+     * @throws IllegalArgumentException naming the value and the allowed ones
+     */
+    public static PingPongProtocol parse(String text) {
+        for (PingPongProtocol p : values()) {
+            if (p.label.equalsIgnoreCase(text)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown protocol '" + text
+                + "'; allowed: tcp, udp, unix_stream, unix_datagram, pipe");
+    }
+
+    @Override
+    public String toString() {
+        return label.toLowerCase(Locale.ROOT);
+    }
+}

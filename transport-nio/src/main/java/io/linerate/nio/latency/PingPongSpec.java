@@ -1,0 +1,161 @@
+package io.linerate.nio.latency;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.latency.LatencyMode;
+import io.linerate.core.latency.LatencyStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a ping-pong measures: the protocol, message sizes in bytes, how long each size runs, how
+ * each end waits, socket options, the per-operation timeout, and how results are summarised.
+ * Immutable; validated when built.
+ *
+ * @param protocol what messages travel over
+ * @param family IPv4 or IPv6 loopback, for tcp and udp
+ * @param sizes message sizes in bytes, in the order run; each in 1..{@link PingPongProtocol#maxMessageBytes}
+ * @param policy warm-up, floors and caps of each size
+ * @param clientMuxer how the client waits
+ * @param serverMuxer how the echo server waits
+ * @param noDelay TCP_NODELAY on both ends (tcp only)
+ * @param sendBufferBytes SO_SNDBUF to request on both ends, 0 for the kernel's default
+ * @param receiveBufferBytes SO_RCVBUF to request on both ends, 0 for the kernel's default
+ * @param trafficClass IP_TOS / IPv6 traffic class on both ends (tcp, udp), 0..255
+ * @param timeout bound of every single wait (one write or one response), greater than 0
+ * @param percentile the percentile reported beside the median, in (0, 100]
+ * @param mode half round trips (default) or round trips
+ */
+public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
+                           IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
+                           int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
+                           double percentile, LatencyMode mode) {
+
+    /** @throws IllegalArgumentException naming the value and its allowed range */
+    public PingPongSpec {
+        Objects.requireNonNull(protocol, "protocol");
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(clientMuxer, "clientMuxer");
+        Objects.requireNonNull(serverMuxer, "serverMuxer");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(mode, "mode");
+        sizes = List.copyOf(sizes);
+        if (sizes.isEmpty()) {
+            throw new IllegalArgumentException("no message size given; allowed: at least one size in 1.."
+                    + protocol.maxMessageBytes(family) + " bytes");
+        }
+        int max = protocol.maxMessageBytes(family);
+        for (int s : sizes) {
+            if (s < 1 || s > max) {
+                throw new IllegalArgumentException("message size " + s + " bytes is out of range: " + protocol.label()
+                        + (protocol == PingPongProtocol.UDP ? " over IPv" + family.label() : "") + " allows 1.." + max + " bytes");
+            }
+        }
+        checkBuffer("sndbuf", sendBufferBytes);
+        checkBuffer("rcvbuf", receiveBufferBytes);
+        if (trafficClass < 0 || trafficClass > 255) {
+            throw new IllegalArgumentException("traffic class " + trafficClass + " is out of range; allowed: 0..255");
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout " + timeout.toMillis() + " ms is out of range; allowed: > 0");
+        }
+        LatencyStats.checkPercentile(percentile);
+    }
+
+    private static void checkBuffer(String name, int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException(name + " " + bytes + " bytes is out of range; allowed: 0 (kernel default) or more");
+        }
+    }
+
+    /** @return the largest size, bytes */
+    public int maxSize() {
+        int m = 0;
+        for (int s : sizes) {
+            m = Math.max(m, s);
+        }
+        return m;
+    }
+
+    /**
+     * sfnt-pingpong's sweep: {@code min}, {@code 2·min}, {@code 4·min}, ... up to {@code max}.
+     *
+     * @param min first size, bytes, at least 1
+     * @param max last size allowed, bytes, at least {@code min}
+     * @return the sizes
+     * @throws IllegalArgumentException naming the value and the allowed range
+     */
+    public static List<Integer> powersOfTwo(int min, int max) {
+        if (min < 1) {
+            throw new IllegalArgumentException("minmsg " + min + " bytes is out of range; allowed: >= 1");
+        }
+        if (min > max) {
+            throw new IllegalArgumentException("minmsg " + min + " is above maxmsg " + max + "; allowed: minmsg <= maxmsg");
+        }
+        List<Integer> out = new ArrayList<>();
+        for (long s = min; s <= max; s *= 2) {
+            out.add((int) s);
+        }
+        return out;
+    }
+
+    /** @return a builder with the defaults: tcp over IPv4, size 1 byte, {@link IterationPolicy#DEFAULT}, blocking on both ends, TCP_NODELAY on, 2 s timeout, p99, half-RTT */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link PingPongSpec}; defaults as in {@link #builder()}. */
+    public static final class Builder {
+        private PingPongProtocol protocol = PingPongProtocol.TCP;
+        private AddressFamily family = AddressFamily.IPV4;
+        private List<Integer> sizes = List.of(1);
+        private IterationPolicy policy = IterationPolicy.DEFAULT;
+        private Muxer clientMuxer = Muxer.BLOCKING;
+        private Muxer serverMuxer = Muxer.BLOCKING;
+        private boolean noDelay = true;
+        private int sendBufferBytes;
+        private int receiveBufferBytes;
+        private int trafficClass;
+        private Duration timeout = Duration.ofSeconds(2);
+        private double percentile = LatencyStats.DEFAULT_PERCENTILE;
+        private LatencyMode mode = LatencyMode.HALF_RTT;
+
+        private Builder() {}
+
+        /** @param v what messages travel over; default tcp */
+        public Builder protocol(PingPongProtocol v) { protocol = v; return this; }
+        /** @param v IPv4 or IPv6 loopback for tcp and udp; default IPv4 */
+        public Builder family(AddressFamily v) { family = v; return this; }
+        /** @param v message sizes in bytes, in the order run; default 1 */
+        public Builder sizes(List<Integer> v) { sizes = v; return this; }
+        /** @param v warm-up, floors and caps of each size; default {@link IterationPolicy#DEFAULT} */
+        public Builder policy(IterationPolicy v) { policy = v; return this; }
+        /** @param v how the client waits; default blocking */
+        public Builder clientMuxer(Muxer v) { clientMuxer = v; return this; }
+        /** @param v how the echo server waits; default blocking */
+        public Builder serverMuxer(Muxer v) { serverMuxer = v; return this; }
+        /** @param v TCP_NODELAY on both ends; default on */
+        public Builder noDelay(boolean v) { noDelay = v; return this; }
+        /** @param v SO_SNDBUF in bytes, 0 for the kernel default (the default) */
+        public Builder sendBufferBytes(int v) { sendBufferBytes = v; return this; }
+        /** @param v SO_RCVBUF in bytes, 0 for the kernel default (the default) */
+        public Builder receiveBufferBytes(int v) { receiveBufferBytes = v; return this; }
+        /** @param v IP_TOS / traffic class byte, 0..255; default 0 */
+        public Builder trafficClass(int v) { trafficClass = v; return this; }
+        /** @param v bound of every single wait; default 2 s */
+        public Builder timeout(Duration v) { timeout = v; return this; }
+        /** @param v percentile beside the median, in (0, 100]; default 99 */
+        public Builder percentile(double v) { percentile = v; return this; }
+        /** @param v half round trips (default) or round trips */
+        public Builder mode(LatencyMode v) { mode = v; return this; }
+
+        /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
+        public PingPongSpec build() {
+            return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
+                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode);
+        }
+    }
+}

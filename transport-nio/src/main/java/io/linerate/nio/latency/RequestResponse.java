@@ -1,0 +1,155 @@
+package io.linerate.nio.latency;
+
+import io.linerate.core.Clock;
+import io.linerate.core.TransferException;
+import io.linerate.core.latency.LatencyHistograms;
+import io.linerate.core.latency.RrReport;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.nio.latency.internal.RrFlow;
+import io.linerate.nio.latency.internal.RrServer;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Request/response over TCP on loopback as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr
+ * measure it, with the server and every flow in this JVM (one thread each).
+ *
+ * <p>Measurement: after the warm-up, the window opens with a reading of every flow's transaction
+ * counter followed by a clock reading, and closes the same way after the duration; the rates are
+ * the counter differences over the clock difference (DESIGN rule 1). The latency histogram holds
+ * the transactions recorded between the two swaps of the flows' recorders, which follow each
+ * clock reading directly.
+ */
+public final class RequestResponse {
+    private RequestResponse() {}
+
+    /**
+     * Runs the test on the calling thread (the coordinator), a server thread and one thread per flow.
+     *
+     * @param spec what to measure
+     * @param clock times the window and every transaction
+     * @param facts run facts for the report
+     * @return the report and the server's own counts
+     * @throws TransferException when set-up fails, a flow or the server fails, or a wait overruns
+     *     the timeout (the message names the flow and its completed transactions); every thread
+     *     and socket is released first
+     */
+    public static RrResult run(RrSpec spec, Clock clock, RunFacts facts) throws TransferException {
+        RrServer server;
+        try {
+            server = RrServer.open(spec.family(), spec.requestBytes(), spec.responseBytes(), spec.noDelay());
+        } catch (IOException e) {
+            throw new TransferException("cannot set up the " + spec.testName() + " server on "
+                    + spec.family().loopbackAddress().getHostAddress() + ": " + e.getMessage(), e);
+        }
+        List<RrFlow> flows = new ArrayList<>();
+        try (RrServer s = server) {
+            try {
+                return measure(spec, clock, facts, s, flows);
+            } finally {
+                // flows end before the server closes, so none is left waiting on a closed peer
+                stopAll(flows);
+            }
+        } catch (IOException e) {
+            throw new TransferException(spec.testName() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static RrResult measure(RrSpec spec, Clock clock, RunFacts facts, RrServer s, List<RrFlow> flows)
+            throws IOException, TransferException {
+        SocketAddress address = s.address();
+        s.start();
+        long t0 = clock.nanoTime();
+        long interval = spec.flowIntervalNanos();
+        for (int i = 0; i < spec.flows(); i++) {
+            RrFlow f = new RrFlow(i, spec, address, clock, t0 + interval * i / spec.flows());
+            flows.add(f);
+            f.start();
+        }
+        waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec);
+        long[] c0 = new long[flows.size()];
+        for (int i = 0; i < c0.length; i++) {
+            c0[i] = flows.get(i).completed();
+        }
+        long w0 = clock.nanoTime();
+        for (RrFlow f : flows) {
+            f.recorder().getIntervalHistogram();
+        }
+        waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
+        long[] c1 = new long[flows.size()];
+        for (int i = 0; i < c1.length; i++) {
+            c1[i] = flows.get(i).completed();
+        }
+        long w1 = clock.nanoTime();
+        List<Histogram> parts = new ArrayList<>();
+        for (RrFlow f : flows) {
+            parts.add(f.recorder().getIntervalHistogram());
+        }
+        stopAll(flows);
+        checkFailures(flows, s, spec);
+        List<Long> perFlow = new ArrayList<>();
+        long completed = 0;
+        for (int i = 0; i < c1.length; i++) {
+            perFlow.add(c1[i] - c0[i]);
+            completed += flows.get(i).completed();
+        }
+        Histogram latency = LatencyHistograms.merge(parts);
+        List<String> notes = new ArrayList<>();
+        if (spec.rate() == 0) {
+            notes.add(RrReport.CLOSED_LOOP_NOTE);
+        } else {
+            notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
+                    + "latency measured from each request's scheduled send time", spec.rate(), interval));
+        }
+        RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
+        if (spec.rate() > 0 && report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
+            notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "
+                    + "requests queued behind slow responses and their latency includes the wait",
+                    report.transactionsPerSecond().orElse(0), spec.rate()));
+            report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
+        }
+        return new RrResult(report, completed, s.accepts(), s.served());
+    }
+
+    private static void waitUntil(Clock clock, long when, List<RrFlow> flows, RrServer server, RrSpec spec)
+            throws TransferException {
+        while (true) {
+            checkFailures(flows, server, spec);
+            long left = when - clock.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            LockSupport.parkNanos(Math.min(left, 10_000_000L));
+        }
+    }
+
+    private static void checkFailures(List<RrFlow> flows, RrServer server, RrSpec spec) throws TransferException {
+        for (int i = 0; i < flows.size(); i++) {
+            RrFlow f = flows.get(i);
+            Throwable e = f.failure();
+            if (e != null) {
+                throw new TransferException(String.format(Locale.ROOT, "%s flow %d failed after %d transactions: %s",
+                        spec.testName(), i, f.completed(), e.getMessage()), e);
+            }
+        }
+        Throwable e = server.failure();
+        if (e != null) {
+            throw new TransferException(spec.testName() + " server failed after " + server.served()
+                    + " responses: " + e.getMessage(), e);
+        }
+    }
+
+    private static void stopAll(List<RrFlow> flows) {
+        for (RrFlow f : flows) {
+            f.requestStop();
+        }
+        for (RrFlow f : flows) {
+            f.close();
+        }
+    }
+}

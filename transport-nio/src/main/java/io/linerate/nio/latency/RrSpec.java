@@ -1,0 +1,76 @@
+package io.linerate.nio.latency;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.latency.LatencyStats;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A request/response run as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr make it: {@code flows}
+ * connections, each sending a request of {@code requestBytes} and waiting for a response of
+ * {@code responseBytes}, for {@code duration} after a {@code warmup}. With {@code crr} every
+ * transaction opens a new connection (connect, request, response, close). With a {@code rate}
+ * above 0 requests are sent open-loop at fixed intervals and latency is measured from each
+ * request's scheduled send time.
+ *
+ * @param family IPv4 or IPv6 loopback
+ * @param flows connections (threads) at once, 1..{@value #MAX_FLOWS}
+ * @param requestBytes request size, 1..16 MiB
+ * @param responseBytes response size, 1..16 MiB
+ * @param duration measured window, greater than 0
+ * @param warmup time before the window, whose transactions are not counted, at least 0
+ * @param crr a new connection per transaction
+ * @param rate target transactions/s of all flows together; 0 for closed loop
+ * @param noDelay TCP_NODELAY on both ends
+ * @param timeout bound of every single wait (connect, write, response), greater than 0
+ * @param percentile reported beside the median, in (0, 100]
+ */
+public record RrSpec(AddressFamily family, int flows, int requestBytes, int responseBytes, Duration duration,
+                     Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile) {
+    /** Most flows in one run. */
+    public static final int MAX_FLOWS = 1024;
+    /** Highest open-loop rate, transactions/s (one request every microsecond). */
+    public static final long MAX_RATE = 1_000_000;
+
+    /** @throws IllegalArgumentException naming the value and its allowed range */
+    public RrSpec {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(duration, "duration");
+        Objects.requireNonNull(warmup, "warmup");
+        Objects.requireNonNull(timeout, "timeout");
+        if (flows < 1 || flows > MAX_FLOWS) {
+            throw new IllegalArgumentException("flows " + flows + " is out of range; allowed: 1.." + MAX_FLOWS);
+        }
+        int max = PingPongProtocol.MAX_STREAM_MESSAGE_BYTES;
+        if (requestBytes < 1 || requestBytes > max) {
+            throw new IllegalArgumentException("request size " + requestBytes + " bytes is out of range; allowed: 1.." + max);
+        }
+        if (responseBytes < 1 || responseBytes > max) {
+            throw new IllegalArgumentException("response size " + responseBytes + " bytes is out of range; allowed: 1.." + max);
+        }
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("duration " + duration.toMillis() + " ms is out of range; allowed: > 0");
+        }
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("warmup " + warmup.toMillis() + " ms is out of range; allowed: >= 0");
+        }
+        if (rate < 0 || rate > MAX_RATE) {
+            throw new IllegalArgumentException("rate " + rate + " transactions/s is out of range; allowed: 0 (closed loop).."
+                    + MAX_RATE);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout " + timeout.toMillis() + " ms is out of range; allowed: > 0");
+        }
+        LatencyStats.checkPercentile(percentile);
+    }
+
+    /** @return {@code tcp_crr} or {@code tcp_rr}, netperf's test names in lower case */
+    public String testName() {
+        return crr ? "tcp_crr" : "tcp_rr";
+    }
+
+    /** @return ns between two requests of one flow in open loop: {@code flows · 10^9 / rate}; 0 in closed loop */
+    public long flowIntervalNanos() {
+        return rate == 0 ? 0 : Math.max(1, flows * 1_000_000_000L / rate);
+    }
+}

@@ -1,0 +1,173 @@
+package io.linerate.nio.latency.internal;
+
+import io.linerate.core.Clock;
+import io.linerate.core.TransferException;
+import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.latency.LatencyHistograms;
+import io.linerate.core.latency.LatencyReport;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.core.latency.SizeLatency;
+import io.linerate.nio.latency.PingPongResult;
+import io.linerate.nio.latency.PingPongSpec;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongConsumer;
+import org.HdrHistogram.Histogram;
+
+/** Runs a ping-pong sweep: opens the link, starts the echo server, measures each size, releases all. */
+public final class PingPongRunner {
+    private static final com.sun.management.ThreadMXBean ALLOCATION =
+            ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
+                    && m.isThreadAllocatedMemorySupported() && m.isThreadAllocatedMemoryEnabled() ? m : null;
+
+    private final PingPongSpec spec;
+    private final Clock clock;
+    private final Endpoint end;
+    private final EchoServer server;
+    private final long timeoutNanos;
+    private long roundTrips;
+
+    private PingPongRunner(PingPongSpec spec, Clock clock, Endpoint end, EchoServer server) {
+        this.spec = spec;
+        this.clock = clock;
+        this.end = end;
+        this.server = server;
+        this.timeoutNanos = spec.timeout().toNanos();
+    }
+
+    /**
+     * @param serverAnswerLimit answers the echo server gives before it stops answering (for
+     *     fault tests); negative for no limit
+     * @see io.linerate.nio.latency.PingPong#run
+     */
+    public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts, long serverAnswerLimit)
+            throws TransferException {
+        return run(spec, clock, facts, serverAnswerLimit, n -> { }, null);
+    }
+
+    /**
+     * As {@link #run(PingPongSpec, Clock, RunFacts, long)}, handing the echo server's own count of
+     * answers to {@code serverAnswers} once it has stopped, on success only, and making a Unix
+     * socket's temporary directory under {@code tempParent} (the JVM's when null).
+     */
+    public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts, long serverAnswerLimit,
+                                     LongConsumer serverAnswers, Path tempParent) throws TransferException {
+        long startMillis = System.currentTimeMillis();
+        try (Link link = Link.open(spec, tempParent)) {
+            EchoServer server = new EchoServer(link.server(), spec.maxSize(), spec.timeout().toNanos(), serverAnswerLimit);
+            PingPongResult result;
+            try (EchoServer s = server) {
+                s.start();
+                PingPongRunner runner = new PingPongRunner(spec, clock, link.client(), s);
+                long t0 = clock.nanoTime();
+                List<SizeLatency> results = new ArrayList<>();
+                List<PingPongResult.SizeCounts> counts = new ArrayList<>();
+                for (int size : spec.sizes()) {
+                    runner.measure(size, t0, results, counts);
+                }
+                link.client().close();
+                result = new PingPongResult(new LatencyReport(facts, spec.mode(), spec.percentile(), results),
+                        link.options(), counts, startMillis);
+            }
+            serverAnswers.accept(server.answered());
+            return result;
+        }
+    }
+
+    private void measure(int size, long t0, List<SizeLatency> results, List<PingPongResult.SizeCounts> counts)
+            throws TransferException {
+        ByteBuffer tx = ByteBuffer.allocateDirect(size);
+        for (int i = 0; i < size; i++) {
+            tx.put(i, (byte) i);
+        }
+        ByteBuffer rx = ByteBuffer.allocateDirect(size);
+        Histogram h = LatencyHistograms.create();
+        IterationPolicy.Progress p = spec.policy().newProgress();
+        long serverAlloc0 = -1;
+        long clientAlloc0 = -1;
+        long sizeTrips = 0;
+        long now = clock.nanoTime();
+        p.begin(now);
+        if (!p.warmingUp()) {
+            serverAlloc0 = serverAllocated();
+            clientAlloc0 = clientAllocated();
+        }
+        try {
+            while (true) {
+                boolean warming = p.warmingUp();
+                tx.clear();
+                rx.clear();
+                // one bound for the round trip (the write and the whole answer), read outside the timed part
+                long deadline = System.nanoTime() + timeoutNanos;
+                long start = clock.nanoTime();
+                int s = end.write(tx, deadline);
+                if (s == Endpoint.OK) {
+                    s = end.read(rx, deadline, true);
+                }
+                long stop = clock.nanoTime();
+                if (s != Endpoint.OK) {
+                    throw failure(size, s, null);
+                }
+                if (rx.position() != size) {
+                    throw new TransferException(String.format(Locale.ROOT,
+                            "%s answer of %d bytes to a %d-byte message after %d round trips",
+                            spec.protocol().label(), rx.position(), size, roundTrips), null);
+                }
+                roundTrips++;
+                sizeTrips++;
+                if (!warming) {
+                    LatencyHistograms.record(h, stop - start);
+                }
+                if (!p.completed(stop)) {
+                    now = stop;
+                    break;
+                }
+                if (warming && !p.warmingUp()) {
+                    serverAlloc0 = serverAllocated();
+                    clientAlloc0 = clientAllocated();
+                }
+            }
+        } catch (IOException e) {
+            throw failure(size, -1, e);
+        }
+        long clientAlloc1 = clientAllocated();
+        long serverAlloc1 = serverAllocated();
+        results.add(new SizeLatency(size, h, p.measuredNanos(), Math.max(0, now - t0) / 1e9));
+        counts.add(new PingPongResult.SizeCounts(size, sizeTrips, p.measuredIterations(),
+                between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1)));
+    }
+
+    private TransferException failure(int size, int status, IOException e) {
+        String what = switch (status) {
+            case Endpoint.TIMEOUT -> String.format(Locale.ROOT,
+                    "no answer within the timeout of %d ms (counted as 1 timeout: %s)", timeoutNanos / 1_000_000L,
+                    spec.protocol().datagram() ? "a lost datagram or a server that stopped answering"
+                            : "a server that stopped answering");
+            case Endpoint.EOF -> "the server closed the connection";
+            case Endpoint.STOPPED -> "the run was stopped";
+            default -> "I/O error: " + (e == null ? "unknown" : e.getMessage());
+        };
+        Throwable serverFailure = server.failure();
+        return new TransferException(String.format(Locale.ROOT, "%s ping-pong of %d-byte messages ended: %s; "
+                        + "%d round trips completed%s", spec.protocol().label(), size, what, roundTrips,
+                serverFailure == null ? "" : "; server: " + serverFailure.getMessage()), e);
+    }
+
+    private static long clientAllocated() {
+        return ALLOCATION == null ? -1 : ALLOCATION.getCurrentThreadAllocatedBytes();
+    }
+
+    private long serverAllocated() {
+        return ALLOCATION == null || !server.thread().isAlive() ? -1
+                : ALLOCATION.getThreadAllocatedBytes(server.thread().getId());
+    }
+
+    private static long between(long a, long b) {
+        return a < 0 || b < 0 ? -1 : b - a;
+    }
+}

@@ -1,0 +1,227 @@
+package io.linerate.nio.latency.internal;
+
+import io.linerate.core.Clock;
+import io.linerate.core.latency.LatencyHistograms;
+import io.linerate.nio.latency.RrSpec;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.HdrHistogram.Recorder;
+
+/**
+ * One request/response flow on its own thread: a non-blocking connection waited on with a
+ * selector, every wait bounded by the timeout. Each transaction's latency goes into an
+ * HdrHistogram {@link Recorder} (wait-free, allocation-free), which the coordinator swaps at the
+ * window's ends. Closed loop: a transaction starts when the previous one ended. Open loop: the
+ * k-th starts at {@code first + k·interval} and its latency is measured from that scheduled time,
+ * so a slow response delays later requests and their latency shows it (coordinated-omission-free,
+ * as wrk2 does).
+ */
+public final class RrFlow implements AutoCloseable {
+    private static final Consumer<SelectionKey> IGNORE = k -> { };
+    /** Park until this close to a scheduled send, then spin, ns. */
+    private static final long SPIN_NANOS = 100_000;
+
+    private final int id;
+    private final RrSpec spec;
+    private final SocketAddress server;
+    private final Clock clock;
+    private final long firstScheduled;
+    private final Recorder recorder;
+    private final Thread thread;
+    private final long timeoutNanos;
+    private volatile boolean stop;
+    private volatile long completed;
+    private volatile Throwable failure;
+
+    /**
+     * @param firstScheduled clock reading of the first open-loop send; ignored in closed loop
+     */
+    public RrFlow(int id, RrSpec spec, SocketAddress server, Clock clock, long firstScheduled) {
+        this.id = id;
+        this.spec = spec;
+        this.server = server;
+        this.clock = clock;
+        this.firstScheduled = firstScheduled;
+        this.recorder = new Recorder(LatencyHistograms.HIGHEST_TRACKABLE_NANOS, LatencyHistograms.SIGNIFICANT_DIGITS);
+        this.timeoutNanos = spec.timeout().toNanos();
+        this.thread = new Thread(this::run, "linerate-" + spec.testName() + "-" + id);
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts the thread. */
+    public void start() {
+        thread.start();
+    }
+
+    /** @return transactions completed so far */
+    public long completed() {
+        return completed;
+    }
+
+    /** @return why the flow ended early, or null */
+    public Throwable failure() {
+        return failure;
+    }
+
+    /** @return whether the thread has ended */
+    public boolean ended() {
+        return !thread.isAlive();
+    }
+
+    /** @return the latency recorder, for interval histograms */
+    public Recorder recorder() {
+        return recorder;
+    }
+
+    /**
+     * Waits for the flow to end by itself (it does only on failure), without asking it to stop.
+     *
+     * @param millis longest wait, ms
+     * @return whether it has ended
+     */
+    public boolean awaitEnd(long millis) throws InterruptedException {
+        thread.join(Math.max(1, millis));
+        return !thread.isAlive();
+    }
+
+    /** Asks the flow to end after its current transaction. */
+    public void requestStop() {
+        stop = true;
+    }
+
+    private void run() {
+        ByteBuffer request = ByteBuffer.allocateDirect(spec.requestBytes());
+        ByteBuffer response = ByteBuffer.allocateDirect(Math.min(spec.responseBytes(), 256 * 1024));
+        long interval = spec.flowIntervalNanos();
+        long next = firstScheduled;
+        long n = 0;
+        SocketChannel ch = null;
+        try (Selector sel = Selector.open()) {
+            if (!spec.crr()) {
+                ch = connect(sel, n);
+            }
+            while (!stop) {
+                long start;
+                if (interval > 0) {
+                    if (!waitUntil(next)) {
+                        break;
+                    }
+                    start = next;
+                    next += interval;
+                } else {
+                    start = clock.nanoTime();
+                }
+                if (spec.crr()) {
+                    ch = connect(sel, n);
+                }
+                SelectionKey key = ch.keyFor(sel);
+                request.clear();
+                long deadline = System.nanoTime() + timeoutNanos;
+                while (request.hasRemaining()) {
+                    if (ch.write(request) == 0) {
+                        await(sel, key, SelectionKey.OP_WRITE, deadline, "send its request", n);
+                    }
+                }
+                int got = 0;
+                deadline = System.nanoTime() + timeoutNanos;
+                while (got < spec.responseBytes()) {
+                    response.clear().limit(Math.min(response.capacity(), spec.responseBytes() - got));
+                    int r = ch.read(response);
+                    if (r < 0) {
+                        throw new IOException(String.format(Locale.ROOT,
+                                "flow %d: the server closed the connection after %d transactions", id, n));
+                    }
+                    if (r == 0) {
+                        await(sel, key, SelectionKey.OP_READ, deadline, "receive a response", n);
+                    }
+                    got += r;
+                }
+                if (spec.crr()) {
+                    key.cancel();
+                    ch.close();
+                    ch = null;
+                    sel.selectNow();
+                }
+                long end = clock.nanoTime();
+                recorder.recordValue(Math.min(Math.max(0, end - start), LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+                completed = ++n;
+            }
+        } catch (Throwable e) {
+            failure = e;
+        } finally {
+            if (ch != null) {
+                Resources.closeQuietly(java.util.List.of(ch));
+            }
+        }
+    }
+
+    private SocketChannel connect(Selector sel, long n) throws IOException {
+        SocketChannel ch = SocketChannel.open(Sockets.protocolFamily(spec.family()));
+        try {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, spec.noDelay());
+            ch.configureBlocking(false);
+            SelectionKey key = ch.register(sel, 0);
+            long deadline = System.nanoTime() + timeoutNanos;
+            if (!ch.connect(server)) {
+                while (!ch.finishConnect()) {
+                    await(sel, key, SelectionKey.OP_CONNECT, deadline, "connect", n);
+                }
+            }
+            return ch;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    private void await(Selector sel, SelectionKey key, int ops, long deadline, String what, long n) throws IOException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new IOException(String.format(Locale.ROOT,
+                    "flow %d could not %s within the timeout of %d ms after %d transactions", id, what,
+                    timeoutNanos / 1_000_000L, n));
+        }
+        if (key.interestOps() != ops) {
+            key.interestOps(ops);
+        }
+        sel.select(IGNORE, Math.max(1, Math.min(Endpoint.POLL_MILLIS, left / 1_000_000L)));
+    }
+
+    /** @return false when stopped before the time */
+    private boolean waitUntil(long when) {
+        while (!stop) {
+            long left = when - clock.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            if (left > SPIN_NANOS) {
+                LockSupport.parkNanos(Math.min(left - SPIN_NANOS, 10_000_000L));
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Stops the flow and waits for it: a transaction under way ends within the timeout, so the wait
+     * is bounded by twice the timeout plus one second.
+     */
+    @Override
+    public void close() {
+        stop = true;
+        try {
+            thread.join(2 * timeoutNanos / 1_000_000L + 1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

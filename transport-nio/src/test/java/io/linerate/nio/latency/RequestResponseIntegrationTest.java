@@ -1,0 +1,84 @@
+package io.linerate.nio.latency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Clock;
+import io.linerate.core.latency.RrReport;
+import io.linerate.core.latency.RunFacts;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** TCP_RR and TCP_CRR over loopback: rates from counts over the window, one connection per CRR transaction. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RequestResponseIntegrationTest {
+    static final RunFacts FACTS = new RunFacts("test", "d", "u", "c", "j", "o");
+
+    static RrSpec spec(int flows, boolean crr, long rate) {
+        return new RrSpec(AddressFamily.IPV4, flows, 64, 200, Duration.ofMillis(300), Duration.ofMillis(100), crr,
+                rate, true, Duration.ofSeconds(5), 99);
+    }
+
+    @Test
+    void rrRateIsCompletedTransactionsOverTheWindowAndKeepsItsConnections() throws Exception {
+        RrResult r = RequestResponse.run(spec(2, false, 0), Clock.system(), FACTS);
+        RrReport rep = r.report();
+        assertThat(rep.test()).isEqualTo("tcp_rr");
+        assertThat(rep.flowTransactions()).hasSize(2).allSatisfy(n -> assertThat(n).isNotNegative());
+        long total = rep.flowTransactions().get(0) + rep.flowTransactions().get(1);
+        assertThat(total).isPositive();
+        assertThat(rep.transactions()).isEqualTo(total);
+        assertThat(rep.windowNanos()).isPositive();
+        assertThat(rep.transactionsPerSecond()).hasValue(total * 1e9 / rep.windowNanos());
+        assertThat(rep.flowTransactionsPerSecond(1)).hasValue(rep.flowTransactions().get(1) * 1e9 / rep.windowNanos());
+        // one connection per flow, kept for every transaction
+        assertThat(r.accepts()).isEqualTo(2);
+        // the server sent a response for every transaction a flow completed (and at most one more per flow)
+        assertThat(r.served()).isBetween(r.completed(), r.completed() + 2);
+        assertThat(r.completed()).isGreaterThanOrEqualTo(total);
+        assertThat(rep.latency().getTotalCount()).isPositive();
+        assertThat(rep.notes()).containsExactly(RrReport.CLOSED_LOOP_NOTE);
+    }
+
+    @Test
+    void crrOpensANewConnectionPerTransaction() throws Exception {
+        RrResult r = RequestResponse.run(spec(2, true, 0), Clock.system(), FACTS);
+        assertThat(r.report().test()).isEqualTo("tcp_crr");
+        assertThat(r.completed()).isPositive();
+        // every completed transaction was accepted as its own connection; a flow stopped mid-way
+        // may have opened one more
+        assertThat(r.accepts()).isBetween(r.completed(), r.completed() + 2);
+        assertThat(r.report().transactions()).isPositive().isLessThanOrEqualTo(r.completed());
+    }
+
+    @Test
+    void openLoopMeasuresFromTheScheduleAndSaysSo() throws Exception {
+        long before = System.nanoTime();
+        RrResult r = RequestResponse.run(spec(1, false, 2000), Clock.system(), FACTS);
+        long after = System.nanoTime();
+        assertThat(r.report().notes().get(0))
+                .isEqualTo("open loop at 2000 transactions/s (one request every 500000 ns per flow): "
+                        + "latency measured from each request's scheduled send time");
+        assertThat(r.report().notes()).doesNotContain(RrReport.CLOSED_LOOP_NOTE);
+        assertThat(r.report().latency().getTotalCount()).isPositive();
+        // an open-loop flow never sends ahead of its schedule: sends are 500 us apart at least,
+        // all between the two readings around the run
+        assertThat(r.completed()).isLessThanOrEqualTo(1 + (after - before) / 500_000);
+    }
+
+    @Test
+    void badSpecsNameTheValueAndRange() {
+        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 0, 1, 1, Duration.ofSeconds(1), Duration.ZERO, false, 0,
+                true, Duration.ofSeconds(1), 99)).hasMessage("flows 0 is out of range; allowed: 1..1024");
+        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 1, 0, 1, Duration.ofSeconds(1), Duration.ZERO, false, 0,
+                true, Duration.ofSeconds(1), 99)).hasMessage("request size 0 bytes is out of range; allowed: 1..16777216");
+        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 1, 1, 1, Duration.ofSeconds(1), Duration.ZERO, false, -1,
+                true, Duration.ofSeconds(1), 99))
+                .hasMessage("rate -1 transactions/s is out of range; allowed: 0 (closed loop)..1000000");
+        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 1, 1, 1, Duration.ZERO, Duration.ZERO, false, 0,
+                true, Duration.ofSeconds(1), 99)).hasMessage("duration 0 ms is out of range; allowed: > 0");
+    }
+}

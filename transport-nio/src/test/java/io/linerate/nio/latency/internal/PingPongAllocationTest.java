@@ -1,0 +1,58 @@
+package io.linerate.nio.latency.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linerate.core.Clock;
+import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.nio.latency.Muxer;
+import io.linerate.nio.latency.PingPong;
+import io.linerate.nio.latency.PingPongProtocol;
+import io.linerate.nio.latency.PingPongResult;
+import io.linerate.nio.latency.PingPongSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Steady state allocates nothing per round trip, on the client and on the echo server, in every
+ * waiting mode: the run reads each thread's allocated-bytes counter at both ends of the measured
+ * part, after a warm-up long enough for the JIT. The same size runs three times: a per-round-trip
+ * allocation (16 bytes or more each) would exceed one byte per round trip in every run, and at
+ * least one run must allocate exactly nothing; a one-off JVM event (such as a deoptimisation
+ * rematerialising a few objects) may show in another run.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PingPongAllocationTest {
+    static final RunFacts FACTS = new RunFacts("test", "d", "u", "c", "j", "o");
+
+    static Stream<Arguments> cases() {
+        return Stream.of(PingPongProtocol.TCP, PingPongProtocol.UDP, PingPongProtocol.UNIX_STREAM, PingPongProtocol.PIPE)
+                .flatMap(p -> Stream.of(Muxer.values()).map(m -> Arguments.of(p, m)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("cases")
+    void roundTripsAllocateNothingAfterWarmup(PingPongProtocol p, Muxer m) throws Exception {
+        PingPongSpec spec = PingPongSpec.builder().protocol(p).sizes(List.of(64, 64, 64)).clientMuxer(m).serverMuxer(m)
+                .policy(new IterationPolicy(Duration.ZERO, Duration.ofSeconds(20), 2_000, 2_000,
+                        Duration.ofMillis(300), 10_000))
+                .timeout(Duration.ofSeconds(5)).build();
+        PingPongResult r = PingPong.run(spec, Clock.system(), FACTS);
+        assertThat(r.sizes()).hasSize(3).allSatisfy(c -> {
+            assertThat(c.measured()).isEqualTo(2_000);
+            // less than one byte per round trip in every run
+            assertThat(c.clientAllocatedBytes()).as("client bytes in %d round trips", c.measured())
+                    .isBetween(0L, c.measured() - 1);
+            assertThat(c.serverAllocatedBytes()).as("server bytes in %d round trips", c.measured())
+                    .isBetween(0L, c.measured() - 1);
+        });
+        assertThat(r.sizes()).as("runs with no allocation on either end: %s", r.sizes())
+                .filteredOn(c -> c.clientAllocatedBytes() == 0 && c.serverAllocatedBytes() == 0).isNotEmpty();
+    }
+}
