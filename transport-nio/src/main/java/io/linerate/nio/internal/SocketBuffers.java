@@ -12,13 +12,13 @@ import java.util.Locale;
  * that; the JDK halves the value on Linux to keep its API symmetric, so the kernel's figure is twice
  * what the JDK reports.
  */
-final class SocketBuffers {
+public final class SocketBuffers {
     private static final boolean LINUX = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
 
     private SocketBuffers() {}
 
     /** @return the buffer size in bytes as the kernel holds it */
-    static int applied(NetworkChannel ch, SocketOption<Integer> option) throws IOException {
+    public static int applied(NetworkChannel ch, SocketOption<Integer> option) throws IOException {
         int jdk = ch.getOption(option);
         return LINUX ? 2 * jdk : jdk;
     }

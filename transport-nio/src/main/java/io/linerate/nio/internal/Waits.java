@@ -13,20 +13,21 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 /** Bounded waits and error wording shared by the TCP and UDP endpoints. */
-final class Waits {
+public final class Waits {
     /** How often a waiting loop looks at its stop flag, ms. */
-    static final long POLL_MILLIS = 10;
+    public static final long POLL_MILLIS = 10;
     /** A selection handler that does nothing: readiness is acted on by retrying the call. */
-    static final Consumer<SelectionKey> IGNORE = k -> { };
+    public static final Consumer<SelectionKey> IGNORE = k -> { };
 
     private Waits() {}
 
     /** Waits for readiness at most {@code millis} ms (at least 1); allocation-free. */
-    static void select(Selector selector, long millis) throws IOException {
+    public static void select(Selector selector, long millis) throws IOException {
         selector.select(IGNORE, Math.max(1, millis));
     }
 
-    static ProtocolFamily protocolFamily(AddressFamily f) {
+    /** @return INET or INET6 */
+    public static ProtocolFamily protocolFamily(AddressFamily f) {
         return f == AddressFamily.IPV4 ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
     }
 

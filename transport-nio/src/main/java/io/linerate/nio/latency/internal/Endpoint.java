@@ -1,6 +1,7 @@
 package io.linerate.nio.latency.internal;
 
 import io.linerate.nio.latency.Muxer;
+import io.linerate.nio.internal.Waits;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
@@ -12,7 +13,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One end of a ping-pong link: a channel to read from and one to write to (the same channel for
@@ -33,7 +33,6 @@ public final class Endpoint implements AutoCloseable {
     public static final long NO_DEADLINE = Long.MAX_VALUE;
     /** Longest single selector wait, so that a stop request is seen, ms. */
     static final long POLL_MILLIS = 10;
-    private static final Consumer<SelectionKey> IGNORE = k -> { };
 
     private final ReadableByteChannel in;
     private final WritableByteChannel out;
@@ -220,7 +219,7 @@ public final class Endpoint implements AutoCloseable {
         } else {
             long ms = deadlineNanos == NO_DEADLINE ? POLL_MILLIS
                     : Math.max(1, Math.min(POLL_MILLIS, (deadlineNanos - now + 999_999) / 1_000_000L));
-            selector.select(IGNORE, ms);
+            selector.select(Waits.IGNORE, ms);
         }
         return OK;
     }

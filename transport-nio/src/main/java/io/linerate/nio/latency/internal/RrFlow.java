@@ -3,6 +3,7 @@ package io.linerate.nio.latency.internal;
 import io.linerate.core.Clock;
 import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.nio.latency.RrSpec;
+import io.linerate.nio.internal.Waits;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
@@ -12,7 +13,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -25,7 +25,6 @@ import org.HdrHistogram.Recorder;
  * as wrk2 does).
  */
 public final class RrFlow implements AutoCloseable {
-    private static final Consumer<SelectionKey> IGNORE = k -> { };
     /** Park until this close to a scheduled send, then spin, ns. */
     private static final long SPIN_NANOS = 100_000;
 
@@ -192,7 +191,7 @@ public final class RrFlow implements AutoCloseable {
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
-        sel.select(IGNORE, Math.max(1, Math.min(Endpoint.POLL_MILLIS, left / 1_000_000L)));
+        sel.select(Waits.IGNORE, Math.max(1, Math.min(Endpoint.POLL_MILLIS, left / 1_000_000L)));
     }
 
     /** @return false when stopped before the time */

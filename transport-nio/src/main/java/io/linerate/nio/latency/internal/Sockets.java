@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.SocketOption;
-import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.channels.NetworkChannel;
 import java.nio.channels.SelectionKey;
@@ -14,18 +13,17 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Locale;
-import java.util.function.Consumer;
+import io.linerate.nio.internal.SocketBuffers;
+import io.linerate.nio.internal.Waits;
 
 /** Socket options and bounded connection set-up shared by ping-pong and request/response. */
 public final class Sockets {
-    private static final boolean LINUX = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
-    private static final Consumer<SelectionKey> IGNORE = k -> { };
 
     private Sockets() {}
 
     /** @return INET or INET6 */
     public static ProtocolFamily protocolFamily(AddressFamily f) {
-        return f == AddressFamily.IPV4 ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
+        return Waits.protocolFamily(f);
     }
 
     /**
@@ -56,8 +54,7 @@ public final class Sockets {
      * @return bytes
      */
     public static int appliedBuffer(NetworkChannel ch, SocketOption<Integer> option) throws IOException {
-        int jdk = ch.getOption(option);
-        return LINUX ? 2 * jdk : jdk;
+        return SocketBuffers.applied(ch, option);
     }
 
     /**
@@ -95,7 +92,7 @@ public final class Sockets {
                     throw new TransferException(String.format(Locale.ROOT,
                             "connect to %s did not complete within the timeout of %d ms", to, timeoutNanos / 1_000_000L), null);
                 }
-                sel.select(IGNORE, Math.max(1, Math.min(10, left / 1_000_000L)));
+                sel.select(Waits.IGNORE, Math.max(1, Math.min(10, left / 1_000_000L)));
             }
             accepted.configureBlocking(true);
             sel.keys().forEach(SelectionKey::cancel);
