@@ -146,8 +146,9 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_ethtool(
     return rc;
 }
 
-/* SIOCSHWTSTAMP with the struct hwtstamp_config at config; the kernel writes back what it applied. */
-EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_hwtstamp(JNIEnv *env, jclass cls, jlong ifname, jlong config) {
+/* SIOCSHWTSTAMP (set != 0; the kernel writes back what it applied) or SIOCGHWTSTAMP with the
+ * struct hwtstamp_config at config. */
+EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_hwtstamp(JNIEnv *env, jclass cls, jlong ifname, jlong config, jint set) {
     (void)env;
     (void)cls;
     struct ifreq ifr;
@@ -160,7 +161,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_hwtstamp
     if (fd < 0) {
         return neg_errno();
     }
-    rc = ioctl(fd, SIOCSHWTSTAMP, &ifr) < 0 ? neg_errno() : 0;
+    rc = ioctl(fd, set ? SIOCSHWTSTAMP : SIOCGHWTSTAMP, &ifr) < 0 ? neg_errno() : 0;
     close(fd);
     return rc;
 }

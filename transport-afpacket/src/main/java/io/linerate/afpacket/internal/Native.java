@@ -32,8 +32,11 @@ public final class Native {
     /** One SIOCETHTOOL ioctl on the NUL-terminated interface name at {@code ifname}; 0 or -errno. */
     public static native int ethtool(long ifname, long data);
 
-    /** One SIOCSHWTSTAMP ioctl with a {@code struct hwtstamp_config} at {@code config}; 0 or -errno. */
-    public static native int hwtstamp(long ifname, long config);
+    /**
+     * One SIOCSHWTSTAMP ({@code set} != 0) or SIOCGHWTSTAMP ioctl with a {@code struct hwtstamp_config}
+     * at {@code config}; 0 or -errno.
+     */
+    public static native int hwtstamp(long ifname, long config, int set);
 
     /** @return the interface index of the name at {@code ifname}, or -errno (-ENODEV when unknown) */
     public static native int ifindex(long ifname);

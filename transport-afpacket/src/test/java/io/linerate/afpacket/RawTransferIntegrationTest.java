@@ -1,0 +1,188 @@
+package io.linerate.afpacket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.linerate.core.Clock;
+import io.linerate.core.TransferException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Raw transfers across a veth pair this test creates (needs root and Linux). The library's counts
+ * are checked against the kernel's interface counters over the run.
+ */
+class RawTransferIntegrationTest {
+
+    @BeforeAll
+    static void needsRawSockets() {
+        assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "raw transfers need Linux");
+        assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
+        assumeTrue(Files.isWritable(Path.of("/proc/sys/net/ipv6/conf/all")) || Files.exists(Path.of("/sys/class/net/lo")),
+                "needs /sys and /proc");
+    }
+
+    private static RawTransferSpec.Builder paced(VethPair v, int frameSize, List<Integer> etherTypes) {
+        // 20 000 frames/s in total: far below what two shared cores move, so a clean path loses nothing.
+        return RawTransferSpec.builder(v.a, v.b)
+                .etherTypes(etherTypes)
+                .frameSize(frameSize)
+                .rateBitsPerSecond(20_000L * frameSize * 8)
+                .batch(16)
+                .duration(Duration.ofMillis(400))
+                .warmup(Duration.ZERO)
+                .interval(Duration.ofMillis(200))
+                .hardwareTimestamps(false);
+    }
+
+    static Stream<Arguments> shapes() {
+        return Stream.of(
+                Arguments.of(60, List.of(0x88b5)),
+                Arguments.of(1514, List.of(0x88b5, 0x88b6)),
+                Arguments.of(1000, List.of(0x88b7, 0x0900, 0xffff)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("shapes")
+    void countsEqualTheKernelsInterfaceCounters(int frameSize, List<Integer> etherTypes) throws Exception {
+        try (VethPair v = VethPair.create()) {
+            RawResult r = RawTransfer.run(paced(v, frameSize, etherTypes).build());
+
+            assertThat(r.error()).isEmpty();
+            assertThat(r.reasons()).isEmpty();
+            assertThat(r.valid()).isTrue();
+            assertThat(r.streams()).hasSize(etherTypes.size());
+            long txFrames = r.txFramesTotal();
+            long rxFrames = r.rxFramesTotal();
+            assertThat(txFrames).isPositive();
+            NicCounters.Delta tx = r.txNic().orElseThrow();
+            NicCounters.Delta rx = r.rxNic().orElseThrow();
+            assertThat(tx.get(NicCounter.TX_PACKETS)).isEqualTo(txFrames);
+            assertThat(tx.get(NicCounter.TX_BYTES)).isEqualTo(r.streams().stream().mapToLong(RawStreamResult::txBytesTotal).sum());
+            assertThat(rx.get(NicCounter.RX_PACKETS)).isEqualTo(rxFrames);
+            assertThat(rx.get(NicCounter.RX_BYTES)).isEqualTo(r.streams().stream().mapToLong(RawStreamResult::rxBytesTotal).sum());
+            assertThat(rxFrames).isEqualTo(txFrames);
+            assertThat(tx.rebases()).isZero();
+            for (RawStreamResult s : r.streams()) {
+                assertThat(s.frameSize()).isEqualTo(frameSize);
+                assertThat(s.lost()).isZero();
+                assertThat(s.duplicates()).isZero();
+                assertThat(s.rxFrames()).isEqualTo(s.txFrames());
+                assertThat(s.txBytes()).isEqualTo(s.txFrames() * frameSize);
+                assertThat(s.rxBytes()).isEqualTo(s.rxFrames() * frameSize);
+                assertThat(s.kernelDrops()).isZero();
+                assertThat(s.kernelPackets()).isEqualTo(s.rxFramesTotal());
+                assertThat(s.foreignFrames()).isZero();
+                assertThat(s.txFramesPerSecond()).isPresent();
+                assertThat(s.queue()).isEqualTo(-1);
+            }
+            assertThat(r.timestamping()).isEqualTo(Timestamping.SOFTWARE);
+            assertThat(r.steered()).isFalse();
+        }
+        assertThat(leftoverVeths()).isEmpty();
+    }
+
+    @Test
+    void theWarmupIsLeftOutOfTheMeasuredWindowButNotOutOfTheTotals() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            RawResult r = RawTransfer.run(paced(v, 128, List.of(0x88b5)).warmup(Duration.ofMillis(200)).build());
+            assertThat(r.valid()).isTrue();
+            RawStreamResult s = r.streams().get(0);
+            assertThat(s.txFrames()).isPositive().isLessThan(s.txFramesTotal());
+            assertThat(s.rxFrames()).isEqualTo(s.txFrames());
+            assertThat(r.txNic().orElseThrow().get(NicCounter.TX_PACKETS)).isEqualTo(s.txFramesTotal());
+            assertThat(r.rxNic().orElseThrow().get(NicCounter.RX_PACKETS)).isEqualTo(s.rxFramesTotal());
+        }
+    }
+
+    @Test
+    void steeringOnVethFailsClearlyAndARunWithoutItIsStillValid() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5)).steer(true).build()))
+                    .isInstanceOfSatisfying(SteeringUnsupportedException.class, e -> {
+                        assertThat(e.driver()).isEqualTo("veth");
+                        assertThat(e.interfaceName()).isEqualTo(v.b);
+                    })
+                    .hasMessageContaining("on " + v.b + " failed: EOPNOTSUPP")
+                    .hasMessageContaining("driver veth");
+            assertThat(openFds()).isEqualTo(fds);
+
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5)).steer(true).allowUnsteered(true).build());
+            assertThat(r.steered()).isFalse();
+            assertThat(r.steering()).contains("driver veth");
+            assertThat(r.valid()).isTrue();
+            assertThat(r.rxFramesTotal()).isEqualTo(r.txFramesTotal()).isPositive();
+        }
+    }
+
+    @Test
+    void badInterfacesAreUsageErrorsNamingTheValue() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, "lrtnosuch0").build()))
+                    .isInstanceOfSatisfying(TransferException.class, e -> assertThat(e.isUsageError()).isTrue())
+                    .hasMessageContaining("interface lrtnosuch0 does not exist");
+            assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, v.b).frameSize(1515).build()))
+                    .isInstanceOfSatisfying(TransferException.class, e -> assertThat(e.isUsageError()).isTrue())
+                    .hasMessageContaining("frame size 1515 bytes does not fit interface " + v.a + " with MTU 1500; allowed: 60..1514");
+            v.down(v.b);
+            assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, v.b).build()))
+                    .hasMessageContaining("interface " + v.b + " is down");
+        }
+    }
+
+    @Test
+    void anInterfaceGoingDownMidRunEndsItWithAnErrorPartialResultsAndNothingLeftOpen() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            List<RawInterval> seen = new ArrayList<>();
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5)).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        seen.add(i);
+                        if (seen.size() == 1) {
+                            try {
+                                v.down(v.a);
+                            } catch (IOException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                    });
+            assertThat(r.valid()).isFalse();
+            assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains("sendmmsg on " + v.a + " failed: ENETDOWN"));
+            assertThat(r.reasons()).anySatisfy(x -> assertThat(x).startsWith("the run ended early"));
+            assertThat(r.txFramesTotal()).isPositive();
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    /** Open sockets of this process: every AF_PACKET socket a run opens must be closed again. */
+    private static long openFds() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.filter(p -> {
+                try {
+                    return Files.readSymbolicLink(p).toString().startsWith("socket:");
+                } catch (IOException e) {
+                    return false; // closed while listing
+                }
+            }).count();
+        }
+    }
+
+    private static List<String> leftoverVeths() throws IOException {
+        String prefix = "lrt" + ProcessHandle.current().pid() % 100_000 + "x";
+        try (Stream<Path> s = Files.list(Path.of("/sys/class/net"))) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).toList();
+        }
+    }
+}
