@@ -118,6 +118,14 @@ public final class RawCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Runs {@code raw} on its own, for scripts that do not go through the top-level command:
+     * {@code java -cp linerate.jar io.linerate.examples.cli.RawCommand --tx IF --rx IF ...}.
+     */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new RawCommand()).execute(args));
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = command.commandLine().getOut();
