@@ -107,6 +107,12 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_layout(J
         (jint)offsetof(struct hwtstamp_config, tx_type),
         (jint)offsetof(struct hwtstamp_config, rx_filter),
         (jint)sizeof(struct pollfd),
+        (jint)sizeof(struct tpacket2_hdr),
+        (jint)offsetof(struct tpacket2_hdr, tp_status),
+        (jint)offsetof(struct tpacket2_hdr, tp_len),
+        (jint)offsetof(struct tpacket2_hdr, tp_snaplen),
+        (jint)TPACKET2_HDRLEN,
+        (jint)sizeof(struct sockaddr_ll),
     };
     jint n = (jint)(sizeof v / sizeof v[0]);
     if (capacity < n) {
@@ -245,6 +251,73 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_send(JNI
     }
     int n = sendmmsg(fd, msgs, (unsigned)count, MSG_DONTWAIT);
     return n < 0 ? neg_errno() : n;
+}
+
+/* A sending socket with a TPACKET_V2 TX ring of frameCount slots of slotSize bytes, bypassing the
+ * qdisc, bound to ifindex with protocol 0 (it never receives). out receives the ring address and
+ * length (two u64). Returns the descriptor or -errno; nothing stays open on failure. */
+EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openTxRing(JNIEnv *env, jclass cls, jint ifindex, jint slotSize,
+                                                                                   jint frameCount, jint blockSize, jlong out) {
+    (void)env;
+    (void)cls;
+    if (slotSize <= 0 || frameCount <= 0 || blockSize <= 0 || blockSize % slotSize != 0) {
+        return -EINVAL;
+    }
+    int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return neg_errno();
+    }
+    int rc = 0;
+    void *ring = MAP_FAILED;
+    unsigned perBlock = (unsigned)(blockSize / slotSize);
+    unsigned blocks = ((unsigned)frameCount + perBlock - 1) / perBlock;
+    size_t len = (size_t)blockSize * blocks;
+    int v2 = TPACKET_V2;
+    int one = 1;
+    if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v2, sizeof v2) < 0
+            || setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one) < 0) {
+        rc = neg_errno();
+        goto fail;
+    }
+    struct tpacket_req req;
+    memset(&req, 0, sizeof req);
+    req.tp_block_size = (unsigned)blockSize;
+    req.tp_block_nr = blocks;
+    req.tp_frame_size = (unsigned)slotSize;
+    req.tp_frame_nr = perBlock * blocks;
+    if (setsockopt(fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof req) < 0) {
+        rc = neg_errno();
+        goto fail;
+    }
+    ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (ring == MAP_FAILED) {
+        rc = neg_errno();
+        goto fail;
+    }
+    rc = bind_ll(fd, ifindex, 0);
+    if (rc < 0) {
+        goto fail;
+    }
+    uint64_t *o = PTR(out);
+    o[0] = (uint64_t)(uintptr_t)ring;
+    o[1] = (uint64_t)len;
+    o[2] = (uint64_t)req.tp_frame_nr;
+    return fd;
+fail:
+    if (ring != MAP_FAILED) {
+        munmap(ring, len);
+    }
+    close(fd);
+    return rc;
+}
+
+/* Asks the kernel to transmit every TX ring slot marked TP_STATUS_SEND_REQUEST, without waiting:
+ * bytes handed to the driver, or -errno. */
+EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_flushTx(JNIEnv *env, jclass cls, jint fd) {
+    (void)env;
+    (void)cls;
+    ssize_t n = send(fd, NULL, 0, MSG_DONTWAIT);
+    return n < 0 ? neg_errno() : (jint)(n > 0x7fffffff ? 0x7fffffff : n);
 }
 
 /* A receiving socket with a TPACKET_V3 ring for one ethertype on one interface.

@@ -5,6 +5,7 @@ import io.linerate.afpacket.internal.Layout;
 import io.linerate.afpacket.internal.Native;
 import io.linerate.afpacket.internal.RxRing;
 import io.linerate.afpacket.internal.Sysfs;
+import io.linerate.afpacket.internal.TxRing;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.Pacer;
@@ -156,6 +157,9 @@ public final class RawTransfer {
         volatile long firstMeasuredNanos = Long.MIN_VALUE;
         volatile long lastSendNanos;
         volatile long txRetries;
+        volatile long txRefused;
+        TxRing txRing;
+        ByteBuffer[] ringPayloads;
         volatile long senderCpu;
         volatile Throwable txError;
         // receiver results
@@ -267,6 +271,9 @@ public final class RawTransfer {
                 if (txFd >= 0) {
                     Native.close(txFd);
                 }
+                if (txRing != null) {
+                    txRing.close();
+                }
                 if (steering != null) {
                     try {
                         steering.close();
@@ -304,6 +311,15 @@ public final class RawTransfer {
         }
 
         private void openTx() throws AfPacketException {
+            if (spec.txRing()) {
+                txRing = TxRing.open(spec.txInterface(), txIndex, frameSize, Math.max(4096, 4 * spec.batch()));
+                ByteBuffer f = txRing.frames();
+                ringPayloads = new ByteBuffer[txRing.slots()];
+                for (int i = 0; i < ringPayloads.length; i++) {
+                    ringPayloads[i] = f.slice(txRing.dataOffsetOf(i) + ETH_HLEN, frameSize - ETH_HLEN);
+                }
+                return;
+            }
             int fd = Native.openTx(txIndex, 1, 0);
             if (fd < 0) {
                 throw new AfPacketException(spec.txInterface(), "AF_PACKET TX socket setup (PACKET_QDISC_BYPASS)", -fd, "",
@@ -412,6 +428,10 @@ public final class RawTransfer {
         private void send() {
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             try {
+                if (txRing != null) {
+                    sendRing();
+                    return;
+                }
                 Pacer pacer = new Pacer(spec.rateBitsPerSecond());
                 int batch = spec.batch();
                 long bytesSent = 0;
@@ -469,6 +489,97 @@ public final class RawTransfer {
                     s.txFinal = s.txTotal;
                 }
                 senderCpu = THREADS.getCurrentThreadCpuTime() - cpu0;
+            }
+        }
+
+        /** The TX ring variant of the sender: a batch is written in place, then one send call. */
+        private void sendRing() {
+            Pacer pacer = new Pacer(spec.rateBitsPerSecond());
+            int batch = spec.batch();
+            long bytesSent = 0;
+            long retries = 0;
+            long refused = 0;
+            int k = 0;
+            ByteBuffer f = txRing.frames();
+            try {
+                while (!stop) {
+                    long now = clock.nanoTime();
+                    if (now >= end) {
+                        break;
+                    }
+                    if (!pacer.unlimited()) {
+                        long due = t0 + pacer.offsetNanos(bytesSent);
+                        if (now < due) {
+                            long wait = Math.min(due, end) - now;
+                            if (wait > 200_000) {
+                                LockSupport.parkNanos(wait - 100_000);
+                            } else {
+                                Thread.onSpinWait();
+                            }
+                            continue;
+                        }
+                    }
+                    Stream s = streams[k];
+                    int queued = 0;
+                    while (queued < batch) {
+                        int d = txRing.dataOffset();
+                        if (d < 0) {
+                            break;
+                        }
+                        f.put(d, s.frames, 0, ETH_HLEN);
+                        DatagramHeader.write(ringPayloads[txRing.currentSlot()], s.id, s.nextSeq + queued, now);
+                        txRing.request(frameSize);
+                        queued++;
+                    }
+                    if (queued > 0) {
+                        s.nextSeq += queued;
+                        s.txTotal += queued;
+                        if (now >= measureStart) {
+                            if (firstMeasuredNanos == Long.MIN_VALUE) {
+                                firstMeasuredNanos = now;
+                            }
+                            s.txMeasured += queued;
+                        }
+                        bytesSent += (long) queued * frameSize;
+                        k = k + 1 == streams.length ? 0 : k + 1;
+                    } else {
+                        retries++;
+                    }
+                    int rc = txRing.flush();
+                    if (rc == -Errno.ENOBUFS || rc == -Errno.EAGAIN) {
+                        refused++;
+                        Thread.yield();
+                    } else if (rc < 0) {
+                        txError = new AfPacketException(spec.txInterface(), "send (PACKET_TX_RING)", -rc,
+                                -rc == Errno.ENETDOWN ? "the interface went down during the run" : "", false);
+                        break;
+                    } else if (queued == 0) {
+                        Thread.yield();
+                    }
+                    if (queued > 0) {
+                        lastSendNanos = clock.nanoTime();
+                        s.txPublished = s.txTotal;
+                    }
+                }
+                // Frames still queued in the ring leave now, within the drain timeout.
+                long deadline = clock.nanoTime() + spec.drainTimeout().toNanos();
+                boolean drained = false;
+                while (txError == null && txRing.pending() && clock.nanoTime() < deadline) {
+                    drained = true;
+                    int rc = txRing.flush();
+                    if (rc < 0 && rc != -Errno.ENOBUFS && rc != -Errno.EAGAIN) {
+                        txError = new AfPacketException(spec.txInterface(), "send (PACKET_TX_RING)", -rc);
+                    }
+                    Thread.yield();
+                }
+                if (drained && firstMeasuredNanos != Long.MIN_VALUE) {
+                    lastSendNanos = clock.nanoTime();
+                }
+            } catch (AfPacketException e) {
+                txError = e;
+            } finally {
+                txRetries = retries;
+                txRefused = refused;
             }
         }
 
@@ -609,6 +720,9 @@ public final class RawTransfer {
             if (err != null) {
                 error = Optional.of(err.getMessage() == null ? err.toString() : err.getMessage());
                 reasons.add("the run ended early: " + error.get());
+            }
+            if (txRefused > 0) {
+                reasons.add("the kernel refused " + txRefused + " transmissions (ENOBUFS) from the TX ring; each dropped a frame");
             }
             for (int i = 0; i < streams.length; i++) {
                 Stream s = streams[i];

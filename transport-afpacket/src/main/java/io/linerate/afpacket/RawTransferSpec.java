@@ -32,12 +32,14 @@ import java.util.Optional;
  * @param retireTimeout TPACKET_V3 block retire timeout, 1..1000 ms
  * @param drainTimeout after the sender stops, how long the receiver waits for frames still in
  *     flight, 1 ms..60 s
+ * @param txRing whether to send through a TPACKET_V2 TX ring (one send call per batch, frames
+ *     written in place) instead of sendmmsg
  */
 public record RawTransferSpec(String txInterface, String rxInterface, List<Integer> etherTypes, int frameSize,
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
-                              Duration drainTimeout) {
+                              Duration drainTimeout, boolean txRing) {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
     /** Smallest Ethernet frame without FCS. */
@@ -99,7 +101,7 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         }
     }
 
-    /** @return a builder with the defaults: 0x88B5, 1514 bytes, unlimited, 10 s, 1 s warm-up, batch 64 */
+    /** @return a builder with the defaults: 0x88B5, 1514 bytes, unlimited, 10 s, 1 s warm-up, batch 64, sendmmsg */
     public static Builder builder(String txInterface, String rxInterface) {
         return new Builder(txInterface, rxInterface);
     }
@@ -148,6 +150,7 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         private boolean hardwareTimestamps = true;
         private Duration retireTimeout = Duration.ofMillis(10);
         private Duration drainTimeout = Duration.ofSeconds(1);
+        private boolean txRing;
 
         Builder(String tx, String rx) {
             this.tx = tx;
@@ -168,11 +171,12 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         public Builder hardwareTimestamps(boolean v) { hardwareTimestamps = v; return this; }
         public Builder retireTimeout(Duration v) { retireTimeout = v; return this; }
         public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
+        public Builder txRing(boolean v) { txRing = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
         public RawTransferSpec build() {
             return new RawTransferSpec(tx, rx, etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
-                    duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout);
+                    duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing);
         }
     }
 }

@@ -48,16 +48,18 @@ class RawTransferIntegrationTest {
 
     static Stream<Arguments> shapes() {
         return Stream.of(
-                Arguments.of(60, List.of(0x88b5)),
-                Arguments.of(1514, List.of(0x88b5, 0x88b6)),
-                Arguments.of(1000, List.of(0x88b7, 0x0900, 0xffff)));
+                Arguments.of(60, List.of(0x88b5), false),
+                Arguments.of(1514, List.of(0x88b5, 0x88b6), false),
+                Arguments.of(1000, List.of(0x88b7, 0x0900, 0xffff), false),
+                Arguments.of(60, List.of(0x88b5, 0x88b6), true),
+                Arguments.of(1514, List.of(0x0600), true));
     }
 
     @ParameterizedTest
     @MethodSource("shapes")
-    void countsEqualTheKernelsInterfaceCounters(int frameSize, List<Integer> etherTypes) throws Exception {
+    void countsEqualTheKernelsInterfaceCounters(int frameSize, List<Integer> etherTypes, boolean txRing) throws Exception {
         try (VethPair v = VethPair.create()) {
-            RawResult r = RawTransfer.run(paced(v, frameSize, etherTypes).build());
+            RawResult r = RawTransfer.run(paced(v, frameSize, etherTypes).txRing(txRing).build());
 
             assertThat(r.error()).isEmpty();
             assertThat(r.reasons()).isEmpty();
@@ -142,12 +144,13 @@ class RawTransferIntegrationTest {
         }
     }
 
-    @Test
-    void anInterfaceGoingDownMidRunEndsItWithAnErrorPartialResultsAndNothingLeftOpen() throws Exception {
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void anInterfaceGoingDownMidRunEndsItWithAnErrorPartialResultsAndNothingLeftOpen(boolean txRing) throws Exception {
         try (VethPair v = VethPair.create()) {
             long fds = openFds();
             List<RawInterval> seen = new ArrayList<>();
-            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5)).duration(Duration.ofSeconds(30)).build(),
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5)).txRing(txRing).duration(Duration.ofSeconds(30)).build(),
                     Clock.system(), i -> {
                         seen.add(i);
                         if (seen.size() == 1) {
@@ -159,7 +162,8 @@ class RawTransferIntegrationTest {
                         }
                     });
             assertThat(r.valid()).isFalse();
-            assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains("sendmmsg on " + v.a + " failed: ENETDOWN"));
+            String call = txRing ? "send (PACKET_TX_RING)" : "sendmmsg";
+            assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains(call + " on " + v.a + " failed: ENETDOWN"));
             assertThat(r.reasons()).anySatisfy(x -> assertThat(x).startsWith("the run ended early"));
             assertThat(r.txFramesTotal()).isPositive();
             assertThat(openFds()).isEqualTo(fds);

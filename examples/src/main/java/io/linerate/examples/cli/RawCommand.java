@@ -76,6 +76,10 @@ public final class RawCommand implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "64", paramLabel = "N", description = "Frames per sendmmsg, 1..1024 (default: ${DEFAULT-VALUE}).")
     int batch;
 
+    @Option(names = "--tx-mode", defaultValue = "sendmmsg", paramLabel = "ring|sendmmsg",
+            description = "Send through a TPACKET TX ring or with sendmmsg (default: ${DEFAULT-VALUE}).")
+    String txMode;
+
     @Option(names = "--dst-mac", paramLabel = "MAC", description = "Destination MAC (default: the --rx interface's address).")
     String dstMac;
 
@@ -146,6 +150,9 @@ public final class RawCommand implements Callable<Integer> {
 
     private int run(PrintWriter out) throws TransferException {
         OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+        if (!txMode.equals("ring") && !txMode.equals("sendmmsg")) {
+            throw new IllegalArgumentException("--tx-mode '" + txMode + "' is not known; allowed: ring, sendmmsg");
+        }
         RawTransferSpec.Builder b = RawTransferSpec.builder(tx, rx)
                 .etherTypes(etherTypes)
                 .frameSize(frameSize)
@@ -156,7 +163,8 @@ public final class RawCommand implements Callable<Integer> {
                 .batch(batch)
                 .steer(steer)
                 .allowUnsteered(allowUnsteered)
-                .hardwareTimestamps(!noHwTimestamps);
+                .hardwareTimestamps(!noHwTimestamps)
+                .txRing(txMode.equals("ring"));
         if (dstMac != null) {
             b.destinationMac(RawTransferSpec.parseMac(dstMac));
         }
@@ -295,6 +303,7 @@ public final class RawCommand implements Callable<Integer> {
         ObjectNode cpu = n.putObject("cpu_ns");
         cpu.put("sender", r.senderCpuNanos());
         cpu.put("receiver", r.receiverCpuNanos());
+        n.put("tx_retries", r.txRetries());
         n.put("timestamps", r.timestamping().label());
         n.put("steered", r.steered());
         n.put("steering", r.steering());

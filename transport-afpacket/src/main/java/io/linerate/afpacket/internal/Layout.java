@@ -63,6 +63,15 @@ public final class Layout {
     public static final int HWTSTAMP_TX_TYPE = 4;
     public static final int HWTSTAMP_RX_FILTER = 8;
     public static final int POLLFD_SIZE = 8;
+    // struct tpacket2_hdr (TX ring slots)
+    public static final int TP2_SIZE = 32;
+    public static final int TP2_STATUS = 0;
+    public static final int TP2_LEN = 4;
+    public static final int TP2_SNAPLEN = 8;
+    public static final int TPACKET2_HDRLEN = 52;
+    public static final int SOCKADDR_LL_SIZE = 20;
+    /** Where frame data starts in a TX slot: TPACKET2_HDRLEN − sizeof(struct sockaddr_ll) (af_packet.c, tpacket_parse_header). */
+    public static final int TX_DATA_OFFSET = TPACKET2_HDRLEN - SOCKADDR_LL_SIZE;
 
     /** One checked value: what it is and the constant the Java side uses. */
     public record Field(String name, int javaValue) {}
@@ -104,7 +113,13 @@ public final class Layout {
             new Field("sizeof(struct hwtstamp_config)", HWTSTAMP_SIZE),
             new Field("offsetof(hwtstamp_config, tx_type)", HWTSTAMP_TX_TYPE),
             new Field("offsetof(hwtstamp_config, rx_filter)", HWTSTAMP_RX_FILTER),
-            new Field("sizeof(struct pollfd)", POLLFD_SIZE));
+            new Field("sizeof(struct pollfd)", POLLFD_SIZE),
+            new Field("sizeof(struct tpacket2_hdr)", TP2_SIZE),
+            new Field("offsetof(tpacket2_hdr, tp_status)", TP2_STATUS),
+            new Field("offsetof(tpacket2_hdr, tp_len)", TP2_LEN),
+            new Field("offsetof(tpacket2_hdr, tp_snaplen)", TP2_SNAPLEN),
+            new Field("TPACKET2_HDRLEN", TPACKET2_HDRLEN),
+            new Field("sizeof(struct sockaddr_ll)", SOCKADDR_LL_SIZE));
 
     /**
      * @return the values compiled from the kernel headers, in the order of {@link #FIELDS}

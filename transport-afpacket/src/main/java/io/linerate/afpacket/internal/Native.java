@@ -44,6 +44,15 @@ public final class Native {
     /** @return a sending AF_PACKET socket bound to {@code ifindex}, or -errno */
     public static native int openTx(int ifindex, int qdiscBypass, int sndbuf);
 
+    /**
+     * @return a sending AF_PACKET socket with a TPACKET_V2 TX ring and PACKET_QDISC_BYPASS, or
+     *     -errno; the ring's address, length and slot count are written as three u64 at {@code out}
+     */
+    public static native int openTxRing(int ifindex, int slotSize, int frameCount, int blockSize, long out);
+
+    /** send(fd, NULL, 0, MSG_DONTWAIT): transmits the TX ring's requested slots; bytes sent or -errno. */
+    public static native int flushTx(int fd);
+
     /** sendmmsg of {@code count} frames of {@code frameSize} bytes at {@code buf}: frames accepted, or -errno. */
     public static native int send(int fd, int ifindex, int ethertype, long buf, int frameSize, int count);
 
