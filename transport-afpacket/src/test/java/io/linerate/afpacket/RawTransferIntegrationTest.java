@@ -170,6 +170,29 @@ class RawTransferIntegrationTest {
         }
     }
 
+    @Test
+    void theReceivingInterfaceGoingDownEndsTheRunWithAnErrorNamingIt() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            List<RawInterval> seen = new ArrayList<>();
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6)).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        seen.add(i);
+                        if (seen.size() == 1) {
+                            try {
+                                v.down(v.b);
+                            } catch (IOException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                    });
+            assertThat(r.valid()).isFalse();
+            assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains("on " + v.b + " failed: ENETDOWN"));
+            assertThat(r.rxFramesTotal()).isPositive();
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
     /** Open sockets of this process: every AF_PACKET socket a run opens must be closed again. */
     private static long openFds() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
