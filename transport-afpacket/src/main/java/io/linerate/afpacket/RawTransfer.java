@@ -174,6 +174,8 @@ public final class RawTransfer {
         final long[] firstStamp;
         final long[] lastStamp;
         int txFd = -1;
+        Thread txThread;
+        Thread rxThread;
 
         Run(RawTransferSpec spec, Clock clock, Consumer<RawInterval> intervals, int txIndex, int rxIndex, byte[] dst, byte[] src) {
             this.spec = spec;
@@ -263,16 +265,22 @@ public final class RawTransfer {
                 }
                 return result(steered, steeringNote, rules, txDelta, rxDelta);
             } finally {
-                for (Stream s : streams) {
-                    if (s.ring != null) {
-                        s.ring.close();
+                // A thread that did not end (it cannot, short of a kernel that never answers poll)
+                // keeps its memory mapped: leaking it beats unmapping under a running reader.
+                if (rxThread == null || !rxThread.isAlive()) {
+                    for (Stream s : streams) {
+                        if (s.ring != null) {
+                            s.ring.close();
+                        }
                     }
                 }
-                if (txFd >= 0) {
-                    Native.close(txFd);
-                }
-                if (txRing != null) {
-                    txRing.close();
+                if (txThread == null || !txThread.isAlive()) {
+                    if (txFd >= 0) {
+                        Native.close(txFd);
+                    }
+                    if (txRing != null) {
+                        txRing.close();
+                    }
                 }
                 if (steering != null) {
                     try {
@@ -350,6 +358,8 @@ public final class RawTransfer {
             end = measureStart + spec.duration().toNanos();
             Thread rx = new Thread(this::receive, "linerate-afpacket-rx");
             Thread tx = new Thread(this::send, "linerate-afpacket-tx");
+            rxThread = rx;
+            txThread = tx;
             rx.setDaemon(true);
             tx.setDaemon(true);
             rx.start();
@@ -359,51 +369,66 @@ public final class RawTransfer {
             long prevTx = 0;
             long prevRx = 0;
             long next = t0 + interval;
-            while (tx.isAlive()) {
-                long waitMs = Math.max(1, (next - clock.nanoTime()) / 1_000_000);
-                try {
-                    tx.join(Math.min(waitMs, 100));
-                } catch (InterruptedException e) {
-                    stop = true;
-                    Thread.currentThread().interrupt();
-                }
-                if (rxError != null) {
-                    stop = true;
-                }
-                boolean done = !tx.isAlive();
-                long now = clock.nanoTime();
-                if (now >= next || done) {
-                    long txs = 0;
-                    long rxs = 0;
-                    for (Stream s : streams) {
-                        txs += s.txPublished;
-                        rxs += s.rxPublished;
+            boolean normal = false;
+            try {
+                while (tx.isAlive()) {
+                    long waitMs = Math.max(1, (next - clock.nanoTime()) / 1_000_000);
+                    try {
+                        tx.join(Math.min(waitMs, 100));
+                    } catch (InterruptedException e) {
+                        stop = true;
+                        Thread.currentThread().interrupt();
                     }
-                    long t = clock.nanoTime();
-                    if (t > prevT) {
-                        report(prevT, t, txs - prevTx, rxs - prevRx);
+                    if (rxError != null) {
+                        stop = true;
                     }
-                    for (Stream s : streams) {
-                        try {
-                            s.ring.accumulateStatistics(s.kernel);
-                        } catch (AfPacketException e) {
-                            noteError(e);
+                    boolean done = !tx.isAlive();
+                    long now = clock.nanoTime();
+                    if (now >= next || done) {
+                        long txs = 0;
+                        long rxs = 0;
+                        for (Stream s : streams) {
+                            txs += s.txPublished;
+                            rxs += s.rxPublished;
+                        }
+                        long t = clock.nanoTime();
+                        if (t > prevT) {
+                            report(prevT, t, txs - prevTx, rxs - prevRx);
+                        }
+                        for (Stream s : streams) {
+                            try {
+                                s.ring.accumulateStatistics(s.kernel);
+                            } catch (AfPacketException e) {
+                                noteError(e);
+                            }
+                        }
+                        prevT = t;
+                        prevTx = txs;
+                        prevRx = rxs;
+                        while (next <= now) {
+                            next += interval;
                         }
                     }
-                    prevT = t;
-                    prevTx = txs;
-                    prevRx = rxs;
-                    while (next <= now) {
-                        next += interval;
-                    }
                 }
-            }
-            drainDeadline = clock.nanoTime() + spec.drainTimeout().toNanos();
-            senderDone = true;
-            joinBounded(rx, spec.drainTimeout().toMillis() + 2_000);
-            if (rx.isAlive()) {
-                stop = true;
-                joinBounded(rx, 5_000);
+                normal = true;
+            } finally {
+                // Whatever happened above (a listener that threw included), both threads end here
+                // before any ring or socket is released.
+                if (!normal) {
+                    stop = true;
+                }
+                joinBounded(tx, spec.drainTimeout().toMillis() + 2_000);
+                if (tx.isAlive()) {
+                    stop = true;
+                    joinBounded(tx, 5_000);
+                }
+                drainDeadline = clock.nanoTime() + spec.drainTimeout().toNanos();
+                senderDone = true;
+                joinBounded(rx, spec.drainTimeout().toMillis() + 2_000);
+                if (rx.isAlive()) {
+                    stop = true;
+                    joinBounded(rx, 5_000);
+                }
             }
         }
 

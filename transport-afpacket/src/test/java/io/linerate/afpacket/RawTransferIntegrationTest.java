@@ -193,6 +193,19 @@ class RawTransferIntegrationTest {
         }
     }
 
+    @Test
+    void aListenerThatThrowsStopsTheRunAndEverythingIsReleased() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5)).txRing(true).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        throw new IllegalStateException("listener gave up");
+                    }))
+                    .isInstanceOf(IllegalStateException.class).hasMessage("listener gave up");
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
     /** Open sockets of this process: every AF_PACKET socket a run opens must be closed again. */
     private static long openFds() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
