@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param txNic the TX interface's counters over the whole run (baseline before the first frame,
  *     final reading after the receiver stopped)
  * @param rxNic the RX interface's counters over the same span
+ * @param rxIntervals rate buckets formed from the per-frame RX stamps (empty when frames carried
+ *     none: then only the interval samples from counters read at known times exist)
  * @param txRetries sendmmsg calls that the kernel refused with ENOBUFS/EAGAIN and that were retried
  * @param valid whether the run counts
  * @param reasons why it does not count; empty when valid
@@ -29,7 +31,8 @@ import java.util.Optional;
 public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, long measuredNanos,
                         long senderCpuNanos, long receiverCpuNanos, Timestamping timestamping,
                         boolean steered, String steering, List<FlowSteering.Installed> rules,
-                        Optional<NicCounters.Delta> txNic, Optional<NicCounters.Delta> rxNic, long txRetries,
+                        Optional<NicCounters.Delta> txNic, Optional<NicCounters.Delta> rxNic,
+                        List<StampInterval> rxIntervals, long txRetries,
                         boolean valid, List<String> reasons, Optional<String> error) {
 
     /** @return frames sent in the measured window, all streams */

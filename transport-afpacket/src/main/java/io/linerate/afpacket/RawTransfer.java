@@ -172,6 +172,11 @@ public final class RawTransfer {
         long tsSoftware;
         long tsNone;
         final long[] firstStamp;
+        /** Frames per RX-stamp bucket of one interval; allocated before traffic, so frames allocate nothing. */
+        long[] stampBuckets;
+        long stampOrigin = Long.MIN_VALUE;
+        long stampLast = Long.MIN_VALUE;
+        long stampOutside;
         final long[] lastStamp;
         int txFd = -1;
         Thread txThread;
@@ -353,6 +358,8 @@ public final class RawTransfer {
         }
 
         private void traffic() {
+            long span = spec.warmup().toNanos() + spec.duration().toNanos() + spec.drainTimeout().toNanos();
+            stampBuckets = new long[(int) Math.min(1_000_000, span / spec.interval().toNanos() + 2)];
             t0 = clock.nanoTime();
             measureStart = t0 + spec.warmup().toNanos();
             end = measureStart + spec.duration().toNanos();
@@ -700,6 +707,9 @@ public final class RawTransfer {
                     long sent = f.getLong(payload + 16);
                     s.rxTotal++;
                     s.rxTotalBytes += len;
+                    long stamp = Integer.toUnsignedLong(h.getInt(off + Layout.PKT_SEC)) * 1_000_000_000L
+                            + Integer.toUnsignedLong(h.getInt(off + Layout.PKT_NSEC));
+                    bucket(stamp);
                     if (sent >= measureStart) {
                         SequenceTracker.Arrival a = s.measured.onArrival(seq);
                         if (a == SequenceTracker.Arrival.IN_ORDER || a == SequenceTracker.Arrival.REORDERED) {
@@ -712,8 +722,7 @@ public final class RawTransfer {
                         } else {
                             tsNone++;
                         }
-                        long ts = Integer.toUnsignedLong(h.getInt(off + Layout.PKT_SEC)) * 1_000_000_000L
-                                + Integer.toUnsignedLong(h.getInt(off + Layout.PKT_NSEC));
+                        long ts = stamp;
                         if (ts < firstStamp[index]) {
                             firstStamp[index] = ts;
                         }
@@ -728,6 +737,40 @@ public final class RawTransfer {
                 }
                 off += h.getInt(off + Layout.PKT_NEXT_OFFSET);
             }
+        }
+
+        /** Counts a frame into the bucket of its RX stamp (receiving thread). */
+        private void bucket(long stamp) {
+            if (stampOrigin == Long.MIN_VALUE) {
+                stampOrigin = stamp;
+            }
+            long i = (stamp - stampOrigin) / spec.interval().toNanos();
+            if (i < 0 || i >= stampBuckets.length) {
+                stampOutside++; // a stepped wall clock, or a run longer than planned
+                return;
+            }
+            stampBuckets[(int) i]++;
+            if (stamp > stampLast) {
+                stampLast = stamp;
+            }
+        }
+
+        private List<StampInterval> stampIntervals(Timestamping ts) {
+            List<StampInterval> out = new ArrayList<>();
+            if (ts == Timestamping.NONE || stampOrigin == Long.MIN_VALUE) {
+                return out;
+            }
+            long len = spec.interval().toNanos();
+            long lastOffset = stampLast - stampOrigin;
+            int last = (int) Math.min(stampBuckets.length - 1, lastOffset / len);
+            for (int i = 0; i <= last; i++) {
+                long from = i * len;
+                long to = i == last ? lastOffset : from + len;
+                long n = stampBuckets[i];
+                out.add(new StampInterval(from / 1e9, to / 1e9, frameSize, n, Rates.perSecond(n, to - from),
+                        Rates.bitsPerSecond(n * frameSize, to - from)));
+            }
+            return out;
         }
 
         private RawResult result(boolean steered, String steeringNote, List<FlowSteering.Installed> rules,
@@ -783,7 +826,7 @@ public final class RawTransfer {
                         s.kernel[0], s.kernel[1], s.foreign, txFps, txBps, rxFps, rxBps, s.queue));
             }
             return new RawResult(spec, List.copyOf(out), measuredNanos, senderCpu, receiverCpu, ts, steered, steeringNote,
-                    rules, txNic, rxNic, txRetries, reasons.isEmpty(), List.copyOf(reasons), error);
+                    rules, txNic, rxNic, List.copyOf(stampIntervals(ts)), txRetries, reasons.isEmpty(), List.copyOf(reasons), error);
         }
     }
 

@@ -91,6 +91,10 @@ class RawTransferIntegrationTest {
             }
             assertThat(r.timestamping()).isEqualTo(Timestamping.SOFTWARE);
             assertThat(r.steered()).isFalse();
+            // Rate buckets from per-frame RX stamps hold every frame exactly once.
+            assertThat(r.rxIntervals()).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(r.rxIntervals().stream().mapToLong(StampInterval::frames).sum()).isEqualTo(rxFrames);
+            assertThat(r.rxIntervals().get(0).startSeconds()).isZero();
         }
         assertThat(leftoverVeths()).isEmpty();
     }

@@ -307,6 +307,15 @@ public final class RawCommand implements Callable<Integer> {
         n.put("timestamps", r.timestamping().label());
         n.put("steered", r.steered());
         n.put("steering", r.steering());
+        ArrayNode buckets = n.putArray("rx_intervals");
+        for (io.linerate.afpacket.StampInterval b : r.rxIntervals()) {
+            ObjectNode o = buckets.addObject();
+            o.put("start", b.startSeconds());
+            o.put("end", b.endSeconds());
+            o.put("frames", b.frames());
+            putRate(o, "frames_per_s", b.framesPerSecond());
+            putRate(o, "bits_per_s", b.bitsPerSecond());
+        }
         r.txNic().ifPresent(d -> nic(n.putObject("tx_nic"), d));
         r.rxNic().ifPresent(d -> nic(n.putObject("rx_nic"), d));
         n.put("valid", r.valid());
