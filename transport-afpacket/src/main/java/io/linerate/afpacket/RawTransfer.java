@@ -69,6 +69,18 @@ public final class RawTransfer {
      *     except the first), or a socket that cannot be set up; nothing stays open or installed
      */
     public static RawResult run(RawTransferSpec spec, Clock clock, Consumer<RawInterval> intervals) throws TransferException {
+        return run(spec, clock, intervals, null);
+    }
+
+    /**
+     * Runs one raw transfer with Flow Director requests going through {@code ethtool} instead of
+     * the kernel's SIOCETHTOOL (a software rule table in tests); otherwise as
+     * {@link #run(RawTransferSpec, Clock, Consumer)}.
+     *
+     * @param ethtool where steering requests go; null for the kernel
+     */
+    public static RawResult run(RawTransferSpec spec, Clock clock, Consumer<RawInterval> intervals, EthtoolIoctl ethtool)
+            throws TransferException {
         Optional<String> why = AfPacket.unavailabilityCause();
         if (why.isPresent()) {
             throw new TransferException("AF_PACKET is not available: " + why.get(), null, why.get().contains("CAP_NET_RAW"));
@@ -77,7 +89,9 @@ public final class RawTransfer {
         int rxIndex = checkInterface(spec.rxInterface(), spec.frameSize());
         byte[] dst = spec.destinationMac().orElseGet(() -> macOf(spec.rxInterface()));
         byte[] src = spec.sourceMac().orElseGet(() -> macOf(spec.txInterface()));
-        return new Run(spec, clock, intervals, txIndex, rxIndex, dst, src).execute();
+        Run run = new Run(spec, clock, intervals, txIndex, rxIndex, dst, src);
+        run.ethtool = ethtool;
+        return run.execute();
     }
 
     private static byte[] macOf(String ifname) {
@@ -179,6 +193,8 @@ public final class RawTransfer {
         long stampOutside;
         final long[] lastStamp;
         int txFd = -1;
+        EthtoolIoctl ethtool;
+        long intervalNanos;
         Thread txThread;
         Thread rxThread;
 
@@ -211,7 +227,7 @@ public final class RawTransfer {
             try {
                 if (spec.steer()) {
                     try {
-                        Ethtool et = new Ethtool(spec.rxInterface(), EthtoolIoctl.system());
+                        Ethtool et = new Ethtool(spec.rxInterface(), ethtool != null ? ethtool : EthtoolIoctl.system());
                         long rings = et.rxRings();
                         List<FlowSteering.Request> req = new ArrayList<>();
                         for (Stream s : streams) {
@@ -359,6 +375,7 @@ public final class RawTransfer {
 
         private void traffic() {
             long span = spec.warmup().toNanos() + spec.duration().toNanos() + spec.drainTimeout().toNanos();
+            intervalNanos = spec.interval().toNanos();
             stampBuckets = new long[(int) Math.min(1_000_000, span / spec.interval().toNanos() + 2)];
             t0 = clock.nanoTime();
             measureStart = t0 + spec.warmup().toNanos();
@@ -744,7 +761,7 @@ public final class RawTransfer {
             if (stampOrigin == Long.MIN_VALUE) {
                 stampOrigin = stamp;
             }
-            long i = (stamp - stampOrigin) / spec.interval().toNanos();
+            long i = (stamp - stampOrigin) / intervalNanos;
             if (i < 0 || i >= stampBuckets.length) {
                 stampOutside++; // a stepped wall clock, or a run longer than planned
                 return;

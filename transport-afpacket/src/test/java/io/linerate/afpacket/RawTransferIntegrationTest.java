@@ -134,6 +134,47 @@ class RawTransferIntegrationTest {
     }
 
     @Test
+    void steeredRunsInstallOneRulePerEthertypeAndRemoveThemAfterwards() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            FakeRxnfcTable table = new FakeRxnfcTable(FakeRxnfcTable.Profile.ICE, 64, 2).preinstall(63, 0x0800, 0);
+            List<Long> rulesDuringRun = new ArrayList<>();
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6, 0x88b7)).steer(true).build(), Clock.system(),
+                    i -> rulesDuringRun.add((long) table.rules.size()), table);
+            assertThat(r.steered()).isTrue();
+            assertThat(r.rules()).containsExactly(new FlowSteering.Installed(62, 0x88b5, 0),
+                    new FlowSteering.Installed(61, 0x88b6, 1), new FlowSteering.Installed(60, 0x88b7, 0));
+            assertThat(r.streams()).extracting(RawStreamResult::queue).containsExactly(0L, 1L, 0L);
+            assertThat(rulesDuringRun).isNotEmpty().allSatisfy(n -> assertThat(n).isEqualTo(4L));
+            assertThat(table.rules.keySet()).containsExactly(63L);
+            assertThat(r.valid()).isTrue();
+        }
+    }
+
+    @Test
+    void aSteeringFailureHalfwayLeavesNoRuleAndNoSocket() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            FakeRxnfcTable table = new FakeRxnfcTable(FakeRxnfcTable.Profile.MLX5, 64, 4).failInsert(2, 28);
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6)).steer(true).build(), Clock.system(),
+                    i -> { }, table))
+                    .isInstanceOf(AfPacketException.class)
+                    .hasMessageContaining("ETHTOOL_SRXCLSRLINS on " + v.b + " failed: ENOSPC");
+            assertThat(table.rules).isEmpty();
+            assertThat(openFds()).isEqualTo(fds);
+
+            // A run that fails after the rules went in (here: its listener) removes them too.
+            FakeRxnfcTable t2 = new FakeRxnfcTable(FakeRxnfcTable.Profile.I40E, 16, 4);
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5)).steer(true).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        throw new IllegalStateException("stop");
+                    }, t2)).hasMessage("stop");
+            assertThat(t2.insertLocations).containsExactly(15L);
+            assertThat(t2.rules).isEmpty();
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    @Test
     void badInterfacesAreUsageErrorsNamingTheValue() throws Exception {
         try (VethPair v = VethPair.create()) {
             assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, "lrtnosuch0").build()))
