@@ -157,20 +157,35 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
             this.rx = rx;
         }
 
+        /** Sets one stream per ethertype (default 0x88B5). */
         public Builder etherTypes(List<Integer> v) { etherTypes = v; return this; }
+        /** Sets L2 bytes per frame without FCS (default 1514). */
         public Builder frameSize(int v) { frameSize = v; return this; }
+        /** Sets 6 bytes (default: the RX interface's address). */
         public Builder destinationMac(byte[] v) { dst = v; return this; }
+        /** Sets 6 bytes (default: the TX interface's address). */
         public Builder sourceMac(byte[] v) { src = v; return this; }
+        /** Sets L2 bit/s of all streams together; 0 = unlimited (default). */
         public Builder rateBitsPerSecond(long v) { rate = v; return this; }
+        /** Sets measured time after the warm-up (default 10 s). */
         public Builder duration(Duration v) { duration = v; return this; }
+        /** Sets time sent before the measured window (default 1 s). */
         public Builder warmup(Duration v) { warmup = v; return this; }
+        /** Sets interval sample and RX-stamp bucket length (default 1 s). */
         public Builder interval(Duration v) { interval = v; return this; }
+        /** Sets frames per send call (default 64). */
         public Builder batch(int v) { batch = v; return this; }
+        /** Sets install Flow Director rules (default false). */
         public Builder steer(boolean v) { steer = v; return this; }
+        /** Sets run unsteered when the RX interface has no ntuple rules (default false). */
         public Builder allowUnsteered(boolean v) { allowUnsteered = v; return this; }
+        /** Sets try hardware RX stamps (default true). */
         public Builder hardwareTimestamps(boolean v) { hardwareTimestamps = v; return this; }
+        /** Sets TPACKET_V3 block retire timeout (default 10 ms). */
         public Builder retireTimeout(Duration v) { retireTimeout = v; return this; }
+        /** Sets wait for frames in flight after the sender stops (default 1 s). */
         public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
+        /** Sets send through a TPACKET_V2 TX ring instead of sendmmsg (default false). */
         public Builder txRing(boolean v) { txRing = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
