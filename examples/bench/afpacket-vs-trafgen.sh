@@ -6,8 +6,10 @@
 #   trafgen  --cpus 1, qdisc bypassed (its default); frames/s = growth of the receiving veth end's
 #            rx_packets between two readings in steady state, divided by the time between the readings
 #            (each reading stamped right after it was read).
-#   linerate raw, one stream, sender pinned to one core; frames/s = its own measured window after the
-#            warm-up (tx_frames_per_s), and the run must be valid: the receiver counted every frame.
+#   linerate raw, one stream: one sending thread, one receiving thread (on veth the kernel's receive
+#            work runs on the sender's core); frames/s = its own measured window after the warm-up
+#            (tx_frames_per_s), and the run must be valid: the receiver counted every frame.
+#            LINERATE_TX_MODE=ring|sendmmsg chooses the send path (default sendmmsg).
 # Prints the median frames/s of each tool and the ratio linerate / trafgen.
 #
 # Usage: examples/bench/afpacket-vs-trafgen.sh [ROUNDS] [SECONDS] [FRAME_SIZE...]
@@ -31,7 +33,9 @@ fi
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 JAR=${LINERATE_JAR:-$HERE/../target/linerate.jar}
-for tool in ip trafgen java python3 taskset; do
+TX_MODE=${LINERATE_TX_MODE:-sendmmsg}
+case $TX_MODE in ring|sendmmsg) ;; *) echo "LINERATE_TX_MODE '$TX_MODE' is not known; allowed: ring, sendmmsg" >&2; exit 2 ;; esac
+for tool in ip trafgen java python3; do
     command -v "$tool" >/dev/null || { echo "missing $tool (trafgen: apt-get install netsniff-ng)" >&2; exit 2; }
 done
 [ -f "$JAR" ] || { echo "missing $JAR; build it with: mvn -B package -DskipTests" >&2; exit 2; }
@@ -82,7 +86,7 @@ trafgen_fps() { # frame size -> frames/s
 
 linerate_fps() { # frame size -> frames/s, or INVALID
     local size=$1 out=$WORK/linerate.json
-    ip netns exec "$NS" taskset -c 0,1 "${LINERATE[@]}" --tx "$A" --rx "$B" --frame-size "$size" \
+    ip netns exec "$NS" "${LINERATE[@]}" --tx "$A" --rx "$B" --frame-size "$size" --tx-mode "$TX_MODE" \
         --warmup 1s --duration "${SECS}s" --json > "$out" || true
     python3 - "$out" <<'PY'
 import json, sys
@@ -97,7 +101,7 @@ PY
 
 median() { python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:]]; print(f'{statistics.median(v):.0f}')" "$@"; }
 
-echo "# afpacket-vs-trafgen: $ROUNDS rounds x $SECS s per tool, frame sizes ${SIZES[*]} bytes, kernel $(uname -r), $(nproc) cpus"
+echo "# afpacket-vs-trafgen: $ROUNDS rounds x $SECS s per tool, frame sizes ${SIZES[*]} bytes, linerate --tx-mode $TX_MODE, kernel $(uname -r), $(nproc) cpus"
 for size in "${SIZES[@]}"; do
     t_all=(); l_all=(); invalid=0
     for round in $(seq 1 "$ROUNDS"); do
