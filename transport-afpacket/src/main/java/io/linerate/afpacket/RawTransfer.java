@@ -332,7 +332,9 @@ public final class RawTransfer {
                 slot <<= 1;
             }
             int blockSize = Math.max(1 << 20, slot * 4);
-            int blockCount = streams.length > 4 ? 8 : 16;
+            // 64 MiB per stream, 256 MiB at most in all: about 0.1 s of 1014-byte frames at 600 000 frames/s,
+            // so a receiving thread that is briefly descheduled does not make the ring drop.
+            int blockCount = (int) Math.max(8, Math.min(64, (256L << 20) / blockSize / streams.length));
             int retire = (int) spec.retireTimeout().toMillis();
             for (Stream s : streams) {
                 s.ring = RxRing.open(spec.rxInterface(), rxIndex, s.etherType, blockSize, blockCount, slot, retire, hwStamps);
