@@ -50,7 +50,7 @@ public final class RawCommand implements Callable<Integer> {
     String rx;
 
     @Option(names = "--ethertypes", split = ",", defaultValue = "0x88b5", converter = EtherTypeConverter.class,
-            paramLabel = "TYPE[,TYPE...]", description = "One stream per ethertype, 0x0600..0xffff (default: ${DEFAULT-VALUE}).")
+            paramLabel = "TYPE", splitSynopsisLabel = ",", description = "One stream per ethertype, 0x0600..0xffff (default: ${DEFAULT-VALUE}).")
     List<Integer> etherTypes;
 
     @Option(names = "--frame-size", defaultValue = "1514", paramLabel = "BYTES",
@@ -61,19 +61,19 @@ public final class RawCommand implements Callable<Integer> {
             description = "Target of all streams together in L2 bit/s, k/M/G suffixes (decimal); 0 = unlimited (default).")
     long rate;
 
-    @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
+    @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class, paramLabel = "TIME",
             description = "Measured time after the warm-up (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--warmup", defaultValue = "1s", converter = Converters.DurationConverter.class,
+    @Option(names = "--warmup", defaultValue = "1s", converter = Converters.DurationConverter.class, paramLabel = "TIME",
             description = "Time sent before the measured window and left out of it (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
-    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class,
+    @Option(names = "--interval", defaultValue = "1s", converter = Converters.DurationConverter.class, paramLabel = "TIME",
             description = "Interval line length (default: ${DEFAULT-VALUE}).")
     Duration interval;
 
-    @Option(names = "--batch", defaultValue = "64", paramLabel = "N", description = "Frames per sendmmsg, 1..1024 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--batch", defaultValue = "64", paramLabel = "N", description = "Frames per send call, 1..1024 (default: ${DEFAULT-VALUE}).")
     int batch;
 
     @Option(names = "--tx-mode", defaultValue = "sendmmsg", paramLabel = "ring|sendmmsg",
