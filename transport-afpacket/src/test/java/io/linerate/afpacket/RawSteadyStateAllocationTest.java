@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The per-frame send and receive loops allocate nothing once warmed up: between two interval
  * samples late in the run, 0.5 s apart, about 20 000 frames pass, so an allocation per frame or per
  * batch would add at least 16 bytes × 600 batches. The bound of 1 KiB allows for the JVM's own
- * occasional bookkeeping on those threads (a one-off 232-byte allocation has been seen on the
- * receiving thread around recompilation), not for anything that grows with traffic.
+ * occasional bookkeeping on those threads (a single 232-byte allocation per run has been seen on
+ * the receiving thread, in a plain read of a block status word), not for anything that grows with
+ * traffic.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RawSteadyStateAllocationTest {
