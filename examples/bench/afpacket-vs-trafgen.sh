@@ -5,12 +5,15 @@
 # For each frame size, the two tools run alternately ROUNDS times (at least 5), one core each:
 #   trafgen  --cpus 1, qdisc bypassed (its default); frames/s = growth of the receiving veth end's
 #            rx_packets between two readings in steady state, divided by the time between the readings
-#            (each reading stamped right after it was read).
+#            (each reading stamped right after it was read). Nothing receives the frames.
+#   trafgen+rx  the same, with netsniff-ng reading the receiving end through an AF_PACKET ring, as
+#            linerate's receiver does. On veth the kernel copies each frame into that ring on the
+#            sending core, so this is the like-for-like peer of a run that counts every frame.
 #   linerate raw, one stream: one sending thread, one receiving thread (on veth the kernel's receive
 #            work runs on the sender's core); frames/s = its own measured window after the warm-up
 #            (tx_frames_per_s), and the run must be valid: the receiver counted every frame.
 #            LINERATE_TX_MODE=ring|sendmmsg chooses the send path (default sendmmsg).
-# Prints the median frames/s of each tool and the ratio linerate / trafgen.
+# Prints the median frames/s of each and the ratios linerate / trafgen and linerate / trafgen+rx.
 #
 # Usage: examples/bench/afpacket-vs-trafgen.sh [ROUNDS] [SECONDS] [FRAME_SIZE...]
 #   defaults: 5 rounds, 3 s per run, frame sizes 64 and 1014 (L2 bytes without FCS)
@@ -35,7 +38,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 JAR=${LINERATE_JAR:-$HERE/../target/linerate.jar}
 TX_MODE=${LINERATE_TX_MODE:-sendmmsg}
 case $TX_MODE in ring|sendmmsg) ;; *) echo "LINERATE_TX_MODE '$TX_MODE' is not known; allowed: ring, sendmmsg" >&2; exit 2 ;; esac
-for tool in ip trafgen java python3; do
+for tool in ip trafgen netsniff-ng java python3; do
     command -v "$tool" >/dev/null || { echo "missing $tool (trafgen: apt-get install netsniff-ng)" >&2; exit 2; }
 done
 [ -f "$JAR" ] || { echo "missing $JAR; build it with: mvn -B package -DskipTests" >&2; exit 2; }
@@ -84,6 +87,16 @@ trafgen_fps() { # frame size -> frames/s
     python3 -c "print(f'{($c1 - $c0) * 1e9 / ($t1 - $t0):.0f}')"
 }
 
+trafgen_rx_fps() { # frame size -> frames/s with an AF_PACKET ring receiver on the other end
+    ip netns exec "$NS" timeout -s INT $((SECS + 4)) \
+        netsniff-ng --in "$B" --out /dev/null --silent --ring-size 64MiB >/dev/null 2>&1 &
+    local rx=$!
+    sleep 0.5 # the receiver's ring is set up before the first frame
+    trafgen_fps "$1"
+    kill -INT "$rx" 2>/dev/null || true
+    wait "$rx" || true
+}
+
 linerate_fps() { # frame size -> frames/s, or INVALID
     local size=$1 out=$WORK/linerate.json
     ip netns exec "$NS" "${LINERATE[@]}" --tx "$A" --rx "$B" --frame-size "$size" --tx-mode "$TX_MODE" \
@@ -103,20 +116,25 @@ median() { python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:]]
 
 echo "# afpacket-vs-trafgen: $ROUNDS rounds x $SECS s per tool, frame sizes ${SIZES[*]} bytes, linerate --tx-mode $TX_MODE, kernel $(uname -r), $(nproc) cpus"
 for size in "${SIZES[@]}"; do
-    t_all=(); l_all=(); invalid=0
+    t_all=(); r_all=(); l_all=(); invalid=0
     for round in $(seq 1 "$ROUNDS"); do
         t=$(trafgen_fps "$size")
+        r=$(trafgen_rx_fps "$size")
         l=$(linerate_fps "$size")
-        echo "size $size round $round: trafgen $t frames/s, linerate $l frames/s"
+        echo "size $size round $round: trafgen $t frames/s, trafgen+rx $r frames/s, linerate $l frames/s"
         t_all+=("$t")
+        r_all+=("$r")
         case $l in INVALID*) invalid=$((invalid + 1)) ;; *) l_all+=("$l") ;; esac
     done
     tm=$(median "${t_all[@]}")
+    rm_=$(median "${r_all[@]}")
     if [ ${#l_all[@]} -eq 0 ]; then
-        echo "RESULT size=$size trafgen_median_fps=$tm linerate_median_fps=none (every run invalid)"
+        echo "RESULT size=$size trafgen_median_fps=$tm trafgen_rx_median_fps=$rm_ linerate_median_fps=none (every run invalid)"
         continue
     fi
     lm=$(median "${l_all[@]}")
     ratio=$(python3 -c "print(f'{$lm / $tm:.3f}')")
-    echo "RESULT size=$size trafgen_median_fps=$tm linerate_median_fps=$lm ratio=$ratio invalid_linerate_runs=$invalid"
+    ratio_rx=$(python3 -c "print(f'{$lm / $rm_:.3f}')")
+    echo "RESULT size=$size trafgen_median_fps=$tm trafgen_rx_median_fps=$rm_ linerate_median_fps=$lm" \
+        "ratio=$ratio ratio_vs_trafgen_rx=$ratio_rx invalid_linerate_runs=$invalid"
 done
