@@ -224,6 +224,7 @@ public final class RawTransfer {
             List<FlowSteering.Installed> rules = List.of();
             HwStamps hw = null;
             List<Throwable> cleanupErrors = new ArrayList<>();
+            Throwable primary = null;
             try {
                 if (spec.steer()) {
                     try {
@@ -285,6 +286,9 @@ public final class RawTransfer {
                     }
                 }
                 return result(steered, steeringNote, rules, txDelta, rxDelta);
+            } catch (TransferException | RuntimeException | Error e) {
+                primary = e;
+                throw e;
             } finally {
                 // A thread that did not end (it cannot, short of a kernel that never answers poll)
                 // keeps its memory mapped: leaking it beats unmapping under a running reader.
@@ -314,8 +318,12 @@ public final class RawTransfer {
                     hw.restore();
                 }
                 if (!cleanupErrors.isEmpty()) {
-                    throw new TransferException("could not remove flow steering rules: " + cleanupErrors.get(0).getMessage(),
-                            cleanupErrors.get(0));
+                    if (primary != null) {
+                        primary.addSuppressed(cleanupErrors.get(0));
+                    } else {
+                        throw new TransferException("could not remove flow steering rules: " + cleanupErrors.get(0).getMessage(),
+                                cleanupErrors.get(0));
+                    }
                 }
             }
         }

@@ -175,6 +175,20 @@ class RawTransferIntegrationTest {
     }
 
     @Test
+    void aRuleThatCannotBeRemovedIsAnErrorAndTheOthersAreStillRemoved() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            FakeRxnfcTable table = new FakeRxnfcTable(FakeRxnfcTable.Profile.IGB, 16, 2).failDelete(15, 16);
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6)).steer(true).build(), Clock.system(),
+                    i -> { }, table))
+                    .isInstanceOf(TransferException.class)
+                    .hasMessageContaining("could not remove flow steering rules: ETHTOOL_SRXCLSRLDEL on " + v.b + " failed: EBUSY");
+            assertThat(table.rules.keySet()).containsExactly(15L);
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    @Test
     void badInterfacesAreUsageErrorsNamingTheValue() throws Exception {
         try (VethPair v = VethPair.create()) {
             assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, "lrtnosuch0").build()))
