@@ -1,0 +1,149 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linerate.afpacket.AfPacket;
+import io.linerate.core.sink.MetricJson;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class RawCommandTest {
+    private static final AtomicInteger NEXT = new AtomicInteger();
+
+    record Outcome(int code, String out, String err) {}
+
+    private static Outcome run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new RawCommand());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void anEthertypeBelow0x0600IsAUsageErrorNamingIt() {
+        Outcome o = run("--tx", "a0", "--rx", "b0", "--ethertypes", "0x88b5,0x0500");
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).contains("ethertype '0x0500' is out of range; allowed: 0x0600..0xffff").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aFrameSizeOutOfRangeIsAUsageErrorNamingIt() {
+        Outcome o = run("--tx", "a0", "--rx", "b0", "--frame-size", "20");
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).contains("frame size 20 bytes is out of range; allowed: 60..MTU+14").doesNotContain("\tat ");
+    }
+
+    @Test
+    void otherBadValuesAreUsageErrors() {
+        assertThat(run("--tx", "a0", "--rx", "b0", "--batch", "0").err()).contains("batch 0 is out of range; allowed: 1..1024");
+        assertThat(run("--tx", "a0", "--rx", "b0", "--dst-mac", "01:02").err()).contains("MAC '01:02' is not valid");
+        assertThat(run("--tx", "a0", "--rx", "b0", "--ethertypes", "0x88b5,0x88b5").err()).contains("ethertype 0x88b5 is given twice");
+        Outcome missing = run("--tx", "a0");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("--rx");
+        assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnknownInterfaceIsAUsageError() {
+        assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
+        Outcome o = run("--tx", "lrtnosuch0", "--rx", "lrtnosuch1");
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).contains("interface lrtnosuch0 does not exist");
+    }
+
+    @Test
+    void aRunAcrossAVethPairPrintsJsonWithEveryFrameCounted() throws Exception {
+        assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
+        String[] veth = createVeth();
+        try {
+            Outcome o = run("--tx", veth[0], "--rx", veth[1], "--ethertypes", "0x88b5,0x88b6", "--frame-size", "256",
+                    "--rate", "20M", "--duration", "300ms", "--warmup", "100ms", "--batch", "8", "--json");
+            assertThat(o.err()).isEmpty();
+            assertThat(o.code()).isZero();
+            JsonNode n = MetricJson.MAPPER.readTree(o.out());
+            assertThat(n.get("valid").asBoolean()).isTrue();
+            assertThat(n.get("reasons")).isEmpty();
+            assertThat(n.get("streams")).hasSize(2);
+            for (JsonNode s : n.get("streams")) {
+                long tx = s.get("tx_frames").asLong();
+                assertThat(tx).isPositive();
+                assertThat(s.get("rx_frames").asLong()).isEqualTo(tx);
+                assertThat(s.get("tx_bytes").asLong()).isEqualTo(tx * 256);
+                assertThat(s.get("rx_bytes").asLong()).isEqualTo(tx * 256);
+                assertThat(s.get("lost").asLong()).isZero();
+                assertThat(s.get("frames_per_s").asDouble()).isPositive();
+                assertThat(s.get("bits_per_s").asDouble()).isPositive();
+            }
+            long totalTx = 0;
+            for (JsonNode s : n.get("streams")) {
+                totalTx += s.get("tx_frames_total").asLong();
+            }
+            assertThat(n.get("tx_nic").get("tx_packets").asLong()).isEqualTo(totalTx);
+
+            Outcome k = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "128", "--rate", "10M",
+                    "--duration", "200ms", "--warmup", "0", "--ktap");
+            assertThat(k.code()).isZero();
+            assertThat(k.out()).startsWith("TAP version 13\n1..1\n").contains("# ktap-metric-json: ")
+                    .contains("\"name\":\"raw_rx_frames_per_s\"").contains("ok 1 raw");
+
+            Outcome steer = run("--tx", veth[0], "--rx", veth[1], "--steer", "--duration", "100ms");
+            assertThat(steer.code()).isEqualTo(2);
+            assertThat(steer.err()).contains(veth[1]).contains("EOPNOTSUPP").contains("driver veth");
+        } finally {
+            ip("link", "del", veth[0]);
+        }
+        assertThat(Files.exists(Path.of("/sys/class/net", veth[0]))).isFalse();
+    }
+
+    private static String[] createVeth() throws IOException {
+        String base = "lrt" + ProcessHandle.current().pid() % 100_000 + "c" + NEXT.getAndIncrement();
+        String[] v = {base + "a", base + "b"};
+        ip("link", "add", v[0], "type", "veth", "peer", "name", v[1]);
+        try {
+            for (String n : v) {
+                Path v6 = Path.of("/proc/sys/net/ipv6/conf", n, "disable_ipv6");
+                if (Files.exists(v6)) {
+                    Files.writeString(v6, "1\n", StandardCharsets.US_ASCII);
+                }
+                ip("link", "set", n, "up");
+            }
+        } catch (IOException | RuntimeException e) {
+            ip("link", "del", v[0]);
+            throw e;
+        }
+        return v;
+    }
+
+    private static void ip(String... args) throws IOException {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = "ip";
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        try {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + " did not finish within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException(String.join(" ", cmd) + " failed: " + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.linerate.afpacket;
+
+import io.linerate.afpacket.internal.Errno;
+import io.linerate.afpacket.internal.Native;
+import io.linerate.afpacket.internal.NativeLoader;
+import java.util.Optional;
+
+/**
+ * Whether AF_PACKET can be used in this process. The probe runs once: it loads the native library
+ * and opens (and closes) a real {@code AF_PACKET} socket.
+ */
+public final class AfPacket {
+    private static volatile Optional<String> cause;
+
+    private AfPacket() {}
+
+    /** @return whether raw transfers can run: Linux, native library loaded, CAP_NET_RAW held */
+    public static boolean isAvailable() {
+        return unavailabilityCause().isEmpty();
+    }
+
+    /**
+     * @return why AF_PACKET cannot be used (not Linux, native library missing, no CAP_NET_RAW,
+     *     AF_PACKET not in the kernel), or empty when it can
+     */
+    public static Optional<String> unavailabilityCause() {
+        Optional<String> c = cause;
+        if (c == null) {
+            synchronized (AfPacket.class) {
+                c = cause;
+                if (c == null) {
+                    c = Optional.ofNullable(probe());
+                    cause = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    private static String probe() {
+        String why = NativeLoader.tryLoad();
+        if (why != null) {
+            return why;
+        }
+        int rc = Native.probe();
+        if (rc == 0) {
+            return null;
+        }
+        int e = -rc;
+        if (e == Errno.EPERM || e == Errno.EACCES) {
+            return "no CAP_NET_RAW: socket(AF_PACKET, SOCK_RAW) failed with " + Errno.describe(e)
+                    + "; run as root or grant CAP_NET_RAW";
+        }
+        if (e == Errno.EAFNOSUPPORT) {
+            return "the kernel has no AF_PACKET support: " + Errno.describe(e);
+        }
+        return "socket(AF_PACKET, SOCK_RAW) failed: " + Errno.describe(e);
+    }
+}

@@ -1,0 +1,197 @@
+package io.linerate.afpacket;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a {@link RawTransfer} sends: frames of {@code frameSize} bytes (L2, destination MAC to the
+ * end of the payload, FCS excluded) from {@code txInterface} to {@code rxInterface}, one stream per
+ * ethertype. Each payload starts with linerate's {@link io.linerate.core.DatagramHeader} (stream
+ * id, 64-bit sequence number, send time) and is zero after it. Immutable; validated on
+ * construction (checks that need the interfaces happen in {@link RawTransfer#run}).
+ *
+ * @param txInterface the sending interface
+ * @param rxInterface the receiving interface
+ * @param etherTypes one stream per ethertype, each 0x0600..0xffff, distinct, 1..16 of them
+ * @param frameSize bytes per frame, 60..MTU+14
+ * @param destinationMac 6 bytes, or empty for the RX interface's address
+ * @param sourceMac 6 bytes, or empty for the TX interface's address
+ * @param rateBitsPerSecond target of all streams together in bit/s at L2 (frame bytes × 8); 0 = unlimited
+ * @param duration measured time after the warm-up, 1 ms..1 day
+ * @param warmup time sent before the measured window and left out of it, 0..1 day
+ * @param interval length of the interval samples, 1 ms..1 day
+ * @param batch frames per sendmmsg call, 1..1024
+ * @param steer whether to install Flow Director rules (stream i to RX queue i mod rings)
+ * @param allowUnsteered whether to run without steering when the RX interface has no ntuple
+ *     rules (the result says so); otherwise that is an error
+ * @param hardwareTimestamps whether to try hardware RX stamps (SIOCSHWTSTAMP, restored afterwards)
+ * @param retireTimeout TPACKET_V3 block retire timeout, 1..1000 ms
+ * @param drainTimeout after the sender stops, how long the receiver waits for frames still in
+ *     flight, 1 ms..60 s
+ * @param txRing whether to send through a TPACKET_V2 TX ring (one send call per batch, frames
+ *     written in place) instead of sendmmsg
+ */
+public record RawTransferSpec(String txInterface, String rxInterface, List<Integer> etherTypes, int frameSize,
+                              Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
+                              Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
+                              boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
+                              Duration drainTimeout, boolean txRing) {
+    /** IEEE 802 local experimental ethertype 1. */
+    public static final int DEFAULT_ETHERTYPE = 0x88B5;
+    /** Smallest Ethernet frame without FCS. */
+    public static final int MIN_FRAME = 60;
+    /** Most streams one transfer runs. */
+    public static final int MAX_STREAMS = 16;
+    /** Most frames in one sendmmsg call (the native side's limit). */
+    public static final int MAX_BATCH = 1024;
+
+    /** @throws IllegalArgumentException naming the value and the allowed range */
+    public RawTransferSpec {
+        Objects.requireNonNull(txInterface, "txInterface");
+        Objects.requireNonNull(rxInterface, "rxInterface");
+        EthtoolIoctl.cString(txInterface);
+        EthtoolIoctl.cString(rxInterface);
+        etherTypes = List.copyOf(etherTypes);
+        if (etherTypes.isEmpty() || etherTypes.size() > MAX_STREAMS) {
+            throw new IllegalArgumentException(etherTypes.size() + " ethertypes given; allowed: 1.." + MAX_STREAMS);
+        }
+        HashSet<Integer> seen = new HashSet<>();
+        for (int e : etherTypes) {
+            FlowSteering.checkEtherType(e);
+            if (!seen.add(e)) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "ethertype 0x%04x is given twice; each stream needs its own", e));
+            }
+        }
+        if (frameSize < MIN_FRAME || frameSize > 65535) {
+            throw new IllegalArgumentException("frame size " + frameSize + " bytes is out of range; allowed: "
+                    + MIN_FRAME + "..MTU+14 (L2, without FCS)");
+        }
+        destinationMac = checkMac(destinationMac, "destination");
+        sourceMac = checkMac(sourceMac, "source");
+        if (rateBitsPerSecond < 0) {
+            throw new IllegalArgumentException("rate " + rateBitsPerSecond + " bit/s is out of range; allowed: 0 (unlimited) or more");
+        }
+        checkDuration("duration", duration, Duration.ofMillis(1), Duration.ofDays(1));
+        checkDuration("warm-up", warmup, Duration.ZERO, Duration.ofDays(1));
+        checkDuration("interval", interval, Duration.ofMillis(1), Duration.ofDays(1));
+        checkDuration("retire timeout", retireTimeout, Duration.ofMillis(1), Duration.ofMillis(1000));
+        checkDuration("drain timeout", drainTimeout, Duration.ofMillis(1), Duration.ofSeconds(60));
+        if (batch < 1 || batch > MAX_BATCH) {
+            throw new IllegalArgumentException("batch " + batch + " is out of range; allowed: 1.." + MAX_BATCH);
+        }
+    }
+
+    private static Optional<byte[]> checkMac(Optional<byte[]> mac, String which) {
+        Objects.requireNonNull(mac, which + "Mac");
+        if (mac.isPresent() && mac.get().length != 6) {
+            throw new IllegalArgumentException(which + " MAC has " + mac.get().length + " bytes; allowed: 6");
+        }
+        return mac.map(byte[]::clone);
+    }
+
+    private static void checkDuration(String what, Duration d, Duration min, Duration max) {
+        Objects.requireNonNull(d, what);
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new IllegalArgumentException(what + " " + d.toMillis() + " ms is out of range; allowed: "
+                    + min.toMillis() + " ms.." + max.toMillis() + " ms");
+        }
+    }
+
+    /** @return a builder with the defaults: 0x88B5, 1514 bytes, unlimited, 10 s, 1 s warm-up, batch 64, sendmmsg */
+    public static Builder builder(String txInterface, String rxInterface) {
+        return new Builder(txInterface, rxInterface);
+    }
+
+    /** @return the L2 bits one frame carries: frame size × 8 */
+    public long bitsPerFrame() {
+        return frameSize * 8L;
+    }
+
+    /**
+     * Parses a MAC address.
+     *
+     * @param text six hex octets separated by {@code :} or {@code -}
+     * @throws IllegalArgumentException naming the value and the form expected
+     */
+    public static byte[] parseMac(String text) {
+        String[] p = text.strip().split("[:-]");
+        if (p.length != 6) {
+            throw new IllegalArgumentException("MAC '" + text + "' is not valid; allowed: six hex octets such as 02:00:00:00:00:01");
+        }
+        byte[] mac = new byte[6];
+        for (int i = 0; i < 6; i++) {
+            if (!p[i].matches("[0-9a-fA-F]{1,2}")) {
+                throw new IllegalArgumentException("MAC '" + text + "' is not valid; allowed: six hex octets such as 02:00:00:00:00:01");
+            }
+            mac[i] = (byte) Integer.parseInt(p[i], 16);
+        }
+        return mac;
+    }
+
+    /** Builds a {@link RawTransferSpec}. */
+    public static final class Builder {
+        private final String tx;
+        private final String rx;
+        private List<Integer> etherTypes = List.of(DEFAULT_ETHERTYPE);
+        private int frameSize = 1514;
+        private byte[] dst;
+        private byte[] src;
+        private long rate;
+        private Duration duration = Duration.ofSeconds(10);
+        private Duration warmup = Duration.ofSeconds(1);
+        private Duration interval = Duration.ofSeconds(1);
+        private int batch = 64;
+        private boolean steer;
+        private boolean allowUnsteered;
+        private boolean hardwareTimestamps = true;
+        private Duration retireTimeout = Duration.ofMillis(10);
+        private Duration drainTimeout = Duration.ofSeconds(1);
+        private boolean txRing;
+
+        Builder(String tx, String rx) {
+            this.tx = tx;
+            this.rx = rx;
+        }
+
+        /** Sets one stream per ethertype (default 0x88B5). */
+        public Builder etherTypes(List<Integer> v) { etherTypes = v; return this; }
+        /** Sets L2 bytes per frame without FCS (default 1514). */
+        public Builder frameSize(int v) { frameSize = v; return this; }
+        /** Sets 6 bytes (default: the RX interface's address). */
+        public Builder destinationMac(byte[] v) { dst = v; return this; }
+        /** Sets 6 bytes (default: the TX interface's address). */
+        public Builder sourceMac(byte[] v) { src = v; return this; }
+        /** Sets L2 bit/s of all streams together; 0 = unlimited (default). */
+        public Builder rateBitsPerSecond(long v) { rate = v; return this; }
+        /** Sets measured time after the warm-up (default 10 s). */
+        public Builder duration(Duration v) { duration = v; return this; }
+        /** Sets time sent before the measured window (default 1 s). */
+        public Builder warmup(Duration v) { warmup = v; return this; }
+        /** Sets interval sample and RX-stamp bucket length (default 1 s). */
+        public Builder interval(Duration v) { interval = v; return this; }
+        /** Sets frames per send call (default 64). */
+        public Builder batch(int v) { batch = v; return this; }
+        /** Sets install Flow Director rules (default false). */
+        public Builder steer(boolean v) { steer = v; return this; }
+        /** Sets run unsteered when the RX interface has no ntuple rules (default false). */
+        public Builder allowUnsteered(boolean v) { allowUnsteered = v; return this; }
+        /** Sets try hardware RX stamps (default true). */
+        public Builder hardwareTimestamps(boolean v) { hardwareTimestamps = v; return this; }
+        /** Sets TPACKET_V3 block retire timeout (default 10 ms). */
+        public Builder retireTimeout(Duration v) { retireTimeout = v; return this; }
+        /** Sets wait for frames in flight after the sender stops (default 1 s). */
+        public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
+        /** Sets send through a TPACKET_V2 TX ring instead of sendmmsg (default false). */
+        public Builder txRing(boolean v) { txRing = v; return this; }
+
+        /** @throws IllegalArgumentException naming the first bad value and its allowed range */
+        public RawTransferSpec build() {
+            return new RawTransferSpec(tx, rx, etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
+                    duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.linerate.afpacket.internal;
+
+import java.util.Map;
+
+/** Linux errno values (asm-generic/errno-base.h, errno.h) linerate names in messages. */
+public final class Errno {
+    public static final int EPERM = 1;
+    public static final int ENOENT = 2;
+    public static final int EINTR = 4;
+    public static final int EIO = 5;
+    public static final int ENXIO = 6;
+    public static final int EBADF = 9;
+    public static final int EAGAIN = 11;
+    public static final int ENOMEM = 12;
+    public static final int EACCES = 13;
+    public static final int EFAULT = 14;
+    public static final int EBUSY = 16;
+    public static final int EEXIST = 17;
+    public static final int ENODEV = 19;
+    public static final int EINVAL = 22;
+    public static final int ENOSPC = 28;
+    public static final int ERANGE = 34;
+    public static final int ENOSYS = 38;
+    public static final int EMSGSIZE = 90;
+    public static final int EPROTONOSUPPORT = 93;
+    public static final int EOPNOTSUPP = 95;
+    public static final int EAFNOSUPPORT = 97;
+    public static final int ENETDOWN = 100;
+    public static final int ENOBUFS = 105;
+    public static final int ETIMEDOUT = 110;
+
+    private static final Map<Integer, String[]> TABLE = Map.ofEntries(
+            Map.entry(EPERM, new String[] {"EPERM", "Operation not permitted"}),
+            Map.entry(ENOENT, new String[] {"ENOENT", "No such file or directory"}),
+            Map.entry(EINTR, new String[] {"EINTR", "Interrupted system call"}),
+            Map.entry(EIO, new String[] {"EIO", "Input/output error"}),
+            Map.entry(ENXIO, new String[] {"ENXIO", "No such device or address"}),
+            Map.entry(EBADF, new String[] {"EBADF", "Bad file descriptor"}),
+            Map.entry(EAGAIN, new String[] {"EAGAIN", "Resource temporarily unavailable"}),
+            Map.entry(ENOMEM, new String[] {"ENOMEM", "Cannot allocate memory"}),
+            Map.entry(EACCES, new String[] {"EACCES", "Permission denied"}),
+            Map.entry(EFAULT, new String[] {"EFAULT", "Bad address"}),
+            Map.entry(EBUSY, new String[] {"EBUSY", "Device or resource busy"}),
+            Map.entry(EEXIST, new String[] {"EEXIST", "File exists"}),
+            Map.entry(ENODEV, new String[] {"ENODEV", "No such device"}),
+            Map.entry(EINVAL, new String[] {"EINVAL", "Invalid argument"}),
+            Map.entry(ENOSPC, new String[] {"ENOSPC", "No space left on device"}),
+            Map.entry(ERANGE, new String[] {"ERANGE", "Numerical result out of range"}),
+            Map.entry(ENOSYS, new String[] {"ENOSYS", "Function not implemented"}),
+            Map.entry(EMSGSIZE, new String[] {"EMSGSIZE", "Message too long"}),
+            Map.entry(EPROTONOSUPPORT, new String[] {"EPROTONOSUPPORT", "Protocol not supported"}),
+            Map.entry(EOPNOTSUPP, new String[] {"EOPNOTSUPP", "Operation not supported"}),
+            Map.entry(EAFNOSUPPORT, new String[] {"EAFNOSUPPORT", "Address family not supported by protocol"}),
+            Map.entry(ENETDOWN, new String[] {"ENETDOWN", "Network is down"}),
+            Map.entry(ENOBUFS, new String[] {"ENOBUFS", "No buffer space available"}),
+            Map.entry(ETIMEDOUT, new String[] {"ETIMEDOUT", "Connection timed out"}));
+
+    private Errno() {}
+
+    /** @return the symbolic name, such as {@code EOPNOTSUPP}, or {@code errno N} */
+    public static String name(int errno) {
+        String[] e = TABLE.get(Math.abs(errno));
+        return e == null ? "errno " + Math.abs(errno) : e[0];
+    }
+
+    /**
+     * @return {@code NAME (text)}: the text from the C library when the native library is loaded,
+     *     otherwise from a small built-in table
+     */
+    public static String describe(int errno) {
+        int e = Math.abs(errno);
+        String text = null;
+        if (NativeLoader.tryLoad() == null) {
+            text = Native.strerror(e);
+        }
+        if (text == null) {
+            String[] t = TABLE.get(e);
+            text = t == null ? "unknown error" : t[1];
+        }
+        return name(e) + " (" + text + ")";
+    }
+}

@@ -1,0 +1,80 @@
+package io.linerate.afpacket.internal;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The JNI functions of {@code src/main/c/afpacket.c}. Every function takes primitives and
+ * direct-buffer addresses and returns a non-negative result or {@code -errno}. Load the library
+ * with {@link NativeLoader#ensureLoaded()} before the first call.
+ */
+public final class Native {
+    private Native() {}
+
+    /** Opens and closes an AF_PACKET socket: 0 or -errno (EPERM without CAP_NET_RAW). */
+    public static native int probe();
+
+    /** @return the address of a direct buffer */
+    public static native long address(ByteBuffer directBuffer);
+
+    /** @return a direct buffer over {@code len} bytes of native memory at {@code addr} */
+    public static native ByteBuffer wrap(long addr, long len);
+
+    /** @return the C library's text for a positive errno */
+    public static native String strerror(int errno);
+
+    /**
+     * Writes the sizes and offsets listed by {@link Layout} as 32-bit ints at {@code out}.
+     *
+     * @return how many were written, or -ENOSPC if {@code capacity} ints do not suffice
+     */
+    public static native int layout(long out, int capacity);
+
+    /** One SIOCETHTOOL ioctl on the NUL-terminated interface name at {@code ifname}; 0 or -errno. */
+    public static native int ethtool(long ifname, long data);
+
+    /**
+     * One SIOCSHWTSTAMP ({@code set} != 0) or SIOCGHWTSTAMP ioctl with a {@code struct hwtstamp_config}
+     * at {@code config}; 0 or -errno.
+     */
+    public static native int hwtstamp(long ifname, long config, int set);
+
+    /** @return the interface index of the name at {@code ifname}, or -errno (-ENODEV when unknown) */
+    public static native int ifindex(long ifname);
+
+    /** @return a sending AF_PACKET socket bound to {@code ifindex}, or -errno */
+    public static native int openTx(int ifindex, int qdiscBypass, int sndbuf);
+
+    /**
+     * @return a sending AF_PACKET socket with a TPACKET_V2 TX ring and PACKET_QDISC_BYPASS, or
+     *     -errno; the ring's address, length and slot count are written as three u64 at {@code out}
+     */
+    public static native int openTxRing(int ifindex, int slotSize, int frameCount, int blockSize, long out);
+
+    /** send(fd, NULL, 0, MSG_DONTWAIT): transmits the TX ring's requested slots; bytes sent or -errno. */
+    public static native int flushTx(int fd);
+
+    /** sendmmsg of {@code count} frames of {@code frameSize} bytes at {@code buf}: frames accepted, or -errno. */
+    public static native int send(int fd, int ifindex, int ethertype, long buf, int frameSize, int count);
+
+    /**
+     * @return a receiving AF_PACKET socket with a TPACKET_V3 ring, or -errno; the ring's address
+     *     and length are written as two u64 at {@code out}
+     */
+    public static native int openRx(int ifindex, int ethertype, int blockSize, int blockCount, int frameSize,
+                                    int retireMs, int hwStamps, long out);
+
+    /** poll(2) over {@code n} {@code struct pollfd} at {@code fds}: ready count, 0 on timeout, or -errno. */
+    public static native int poll(long fds, int n, int timeoutMs);
+
+    /** PACKET_STATISTICS into three u32 at {@code out} (packets, drops, freeze count); 0 or -errno. */
+    public static native int packetStats(int fd, long out);
+
+    /** @return SO_ERROR as a positive errno, 0 if none, or -errno */
+    public static native int socketError(int fd);
+
+    /** close(2): 0 or -errno. */
+    public static native int close(int fd);
+
+    /** munmap(2): 0 or -errno. */
+    public static native int unmap(long addr, long len);
+}

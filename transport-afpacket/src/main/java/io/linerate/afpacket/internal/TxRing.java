@@ -1,0 +1,158 @@
+package io.linerate.afpacket.internal;
+
+import io.linerate.afpacket.AfPacketException;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * A sending AF_PACKET socket with a TPACKET_V2 TX ring ({@code <linux/if_packet.h>}) and
+ * PACKET_QDISC_BYPASS. A slot is filled while its {@code tp_status} is TP_STATUS_AVAILABLE, then
+ * marked TP_STATUS_SEND_REQUEST (release write); {@link #flush()} makes the kernel transmit every
+ * requested slot without waiting, and the kernel hands each slot back when the frame has left.
+ * Frame data starts {@value Layout#TX_DATA_OFFSET} bytes into a slot. Used by one thread.
+ */
+public final class TxRing implements AutoCloseable {
+    /** The slot is free for user space. */
+    public static final int TP_STATUS_AVAILABLE = 0;
+    /** The slot is queued for the kernel. */
+    public static final int TP_STATUS_SEND_REQUEST = 1;
+    /** The kernel is sending the slot. */
+    public static final int TP_STATUS_SENDING = 2;
+    /** The kernel refused the slot's contents. */
+    public static final int TP_STATUS_WRONG_FORMAT = 4;
+
+    private final String interfaceName;
+    private final int fd;
+    private final long address;
+    private final long length;
+    private final int slotSize;
+    private final int slots;
+    /** The ring in native order, for slot headers. */
+    private final ByteBuffer headers;
+    /** The ring in network order, for frame contents. */
+    private final ByteBuffer frames;
+    private int current;
+    private boolean closed;
+
+    private TxRing(String interfaceName, int fd, long address, long length, int slotSize, int slots) {
+        this.interfaceName = interfaceName;
+        this.fd = fd;
+        this.address = address;
+        this.length = length;
+        this.slotSize = slotSize;
+        this.slots = slots;
+        ByteBuffer ring = Native.wrap(address, length);
+        this.headers = ring.duplicate().order(ByteOrder.nativeOrder());
+        this.frames = ring.duplicate().order(ByteOrder.BIG_ENDIAN);
+    }
+
+    /**
+     * @param frameSize the largest frame to send, bytes
+     * @param minSlots at least this many slots
+     * @throws AfPacketException naming the interface, the call and the errno; nothing stays open
+     */
+    public static TxRing open(String interfaceName, int ifindex, int frameSize, int minSlots) throws AfPacketException {
+        int slot = 2048;
+        while (slot < frameSize + Layout.TX_DATA_OFFSET) {
+            slot <<= 1;
+        }
+        int block = Math.max(1 << 16, slot);
+        ByteBuffer out = ByteBuffer.allocateDirect(24).order(ByteOrder.nativeOrder());
+        int fd = Native.openTxRing(ifindex, slot, minSlots, block, Native.address(out));
+        if (fd < 0) {
+            throw new AfPacketException(interfaceName, "AF_PACKET TPACKET_V2 TX ring setup (PACKET_QDISC_BYPASS)", -fd,
+                    minSlots + " slots of " + slot + " bytes", -fd == Errno.EPERM);
+        }
+        return new TxRing(interfaceName, fd, out.getLong(0), out.getLong(8), slot, (int) out.getLong(16));
+    }
+
+    /** @return the index of the current slot */
+    public int currentSlot() {
+        return current;
+    }
+
+    /** @return the byte offset of slot {@code i}'s frame data */
+    public int dataOffsetOf(int i) {
+        return i * slotSize + Layout.TX_DATA_OFFSET;
+    }
+
+    /** @return the number of slots */
+    public int slots() {
+        return slots;
+    }
+
+    /** @return the ring in network byte order, for writing frames at {@link #dataOffset()} */
+    public ByteBuffer frames() {
+        return frames;
+    }
+
+    /**
+     * @return the byte offset of the current slot's frame data if the slot is free, -1 if the kernel
+     *     still owns it (the ring is full)
+     * @throws AfPacketException if the kernel refused the slot's previous contents
+     */
+    public int dataOffset() throws AfPacketException {
+        int off = current * slotSize;
+        int st = acquire(headers, off + Layout.TP2_STATUS);
+        if (st == TP_STATUS_AVAILABLE) {
+            return off + Layout.TX_DATA_OFFSET;
+        }
+        if ((st & TP_STATUS_WRONG_FORMAT) != 0) {
+            throw new AfPacketException(interfaceName, "PACKET_TX_RING", Errno.EINVAL, "the kernel refused a frame as malformed", false);
+        }
+        return -1;
+    }
+
+    /** Queues the current slot, whose frame of {@code length} bytes is written, and moves on. */
+    public void request(int length) {
+        int off = current * slotSize;
+        headers.putInt(off + Layout.TP2_LEN, length);
+        release(headers, off + Layout.TP2_STATUS, TP_STATUS_SEND_REQUEST);
+        current = current + 1 == slots ? 0 : current + 1;
+    }
+
+    /** @return bytes the kernel took, or -errno (ENOBUFS: it dropped one frame and stopped; call again) */
+    public int flush() {
+        return Native.flushTx(fd);
+    }
+
+    /** @return whether any slot is still queued or being sent */
+    public boolean pending() {
+        for (int i = 0; i < slots; i++) {
+            int st = acquire(headers, i * slotSize + Layout.TP2_STATUS);
+            if ((st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING)) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A load with acquire semantics: a plain read, then an acquire fence, so nothing after it is
+     * read before the word the kernel published. (A static fence, unlike a VarHandle access mode
+     * call, never links or allocates.)
+     */
+    static int acquire(ByteBuffer b, int index) {
+        int v = b.getInt(index);
+        VarHandle.acquireFence();
+        return v;
+    }
+
+    /** A store with release semantics: everything written before it is visible before the word. */
+    static void release(ByteBuffer b, int index, int value) {
+        VarHandle.releaseFence();
+        b.putInt(index, value);
+    }
+
+    /** Unmaps the ring and closes the socket; idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        Native.unmap(address, length);
+        Native.close(fd);
+    }
+}

@@ -1,0 +1,23 @@
+/**
+ * Raw Ethernet frames through Linux AF_PACKET, Flow Director (ethtool ntuple) rules, and interface
+ * counters.
+ *
+ * <ul>
+ *   <li>{@link io.linerate.afpacket.AfPacket}: whether AF_PACKET can be used here, and why not.</li>
+ *   <li>{@link io.linerate.afpacket.RawTransfer} runs a {@link io.linerate.afpacket.RawTransferSpec}
+ *       between two interfaces (the two ends of a cable or a veth pair) and returns a
+ *       {@link io.linerate.afpacket.RawResult}: per-stream frames and bytes, loss (sent minus
+ *       distinct received), reordering, duplicates, L2 rates with the frame size beside them,
+ *       kernel drops, CPU time, interface counters over the run and validity with reasons.</li>
+ *   <li>{@link io.linerate.afpacket.FlowSteering} installs ethertype rules with ethtool's location
+ *       rules through {@link io.linerate.afpacket.Ethtool} and removes them again;
+ *       {@link io.linerate.afpacket.EthtoolIoctl} is the one seam to the kernel, so a software rule
+ *       table can stand in for a NIC.</li>
+ *   <li>{@link io.linerate.afpacket.NicCounters} turns {@code /sys/class/net/IF/statistics} into
+ *       forward-only 64-bit totals with readings stamped right after they were read.</li>
+ * </ul>
+ *
+ * The native library ({@code META-INF/native/linux-x86_64/liblinerate-afpacket.so}) is built from
+ * {@code src/main/c} by the Maven build and loaded on first use.
+ */
+package io.linerate.afpacket;

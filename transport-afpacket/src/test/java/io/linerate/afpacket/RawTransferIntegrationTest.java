@@ -1,0 +1,287 @@
+package io.linerate.afpacket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.linerate.core.Clock;
+import io.linerate.core.TransferException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Raw transfers across a veth pair this test creates (needs root and Linux). The library's counts
+ * are checked against the kernel's interface counters over the run.
+ */
+class RawTransferIntegrationTest {
+
+    @BeforeAll
+    static void needsRawSockets() {
+        assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "raw transfers need Linux");
+        assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
+        assumeTrue(Files.isWritable(Path.of("/proc/sys/net/ipv6/conf/all")) || Files.exists(Path.of("/sys/class/net/lo")),
+                "needs /sys and /proc");
+    }
+
+    private static RawTransferSpec.Builder paced(VethPair v, int frameSize, List<Integer> etherTypes) {
+        // 20 000 frames/s in total: far below what two shared cores move, so a clean path loses nothing.
+        return RawTransferSpec.builder(v.a, v.b)
+                .etherTypes(etherTypes)
+                .frameSize(frameSize)
+                .rateBitsPerSecond(20_000L * frameSize * 8)
+                .batch(16)
+                .duration(Duration.ofMillis(400))
+                .warmup(Duration.ZERO)
+                .interval(Duration.ofMillis(200))
+                .hardwareTimestamps(false);
+    }
+
+    static Stream<Arguments> shapes() {
+        return Stream.of(
+                Arguments.of(60, List.of(0x88b5), false),
+                Arguments.of(1514, List.of(0x88b5, 0x88b6), false),
+                Arguments.of(1000, List.of(0x88b7, 0x0900, 0xffff), false),
+                Arguments.of(60, List.of(0x88b5, 0x88b6), true),
+                Arguments.of(1514, List.of(0x0600), true));
+    }
+
+    @ParameterizedTest
+    @MethodSource("shapes")
+    void countsEqualTheKernelsInterfaceCounters(int frameSize, List<Integer> etherTypes, boolean txRing) throws Exception {
+        try (VethPair v = VethPair.create()) {
+            RawResult r = RawTransfer.run(paced(v, frameSize, etherTypes).txRing(txRing).build());
+
+            assertThat(r.error()).isEmpty();
+            assertThat(r.reasons()).isEmpty();
+            assertThat(r.valid()).isTrue();
+            assertThat(r.streams()).hasSize(etherTypes.size());
+            long txFrames = r.txFramesTotal();
+            long rxFrames = r.rxFramesTotal();
+            assertThat(txFrames).isPositive();
+            NicCounters.Delta tx = r.txNic().orElseThrow();
+            NicCounters.Delta rx = r.rxNic().orElseThrow();
+            assertThat(tx.get(NicCounter.TX_PACKETS)).isEqualTo(txFrames);
+            assertThat(tx.get(NicCounter.TX_BYTES)).isEqualTo(r.streams().stream().mapToLong(RawStreamResult::txBytesTotal).sum());
+            assertThat(rx.get(NicCounter.RX_PACKETS)).isEqualTo(rxFrames);
+            assertThat(rx.get(NicCounter.RX_BYTES)).isEqualTo(r.streams().stream().mapToLong(RawStreamResult::rxBytesTotal).sum());
+            assertThat(rxFrames).isEqualTo(txFrames);
+            assertThat(tx.rebases()).isZero();
+            for (RawStreamResult s : r.streams()) {
+                assertThat(s.frameSize()).isEqualTo(frameSize);
+                assertThat(s.lost()).isZero();
+                assertThat(s.duplicates()).isZero();
+                assertThat(s.rxFrames()).isEqualTo(s.txFrames());
+                assertThat(s.txBytes()).isEqualTo(s.txFrames() * frameSize);
+                assertThat(s.rxBytes()).isEqualTo(s.rxFrames() * frameSize);
+                assertThat(s.kernelDrops()).isZero();
+                assertThat(s.kernelPackets()).isEqualTo(s.rxFramesTotal());
+                assertThat(s.foreignFrames()).isZero();
+                assertThat(s.txFramesPerSecond()).isPresent();
+                assertThat(s.queue()).isEqualTo(-1);
+            }
+            assertThat(r.timestamping()).isEqualTo(Timestamping.SOFTWARE);
+            assertThat(r.steered()).isFalse();
+            // Rate buckets from per-frame RX stamps hold every frame exactly once.
+            assertThat(r.rxIntervals()).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(r.rxIntervals().stream().mapToLong(StampInterval::frames).sum()).isEqualTo(rxFrames);
+            assertThat(r.rxIntervals().get(0).startSeconds()).isZero();
+        }
+        assertThat(leftoverVeths()).isEmpty();
+    }
+
+    @Test
+    void theWarmupIsLeftOutOfTheMeasuredWindowButNotOutOfTheTotals() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            RawResult r = RawTransfer.run(paced(v, 128, List.of(0x88b5)).warmup(Duration.ofMillis(200)).build());
+            assertThat(r.valid()).isTrue();
+            RawStreamResult s = r.streams().get(0);
+            assertThat(s.txFrames()).isPositive().isLessThan(s.txFramesTotal());
+            assertThat(s.rxFrames()).isEqualTo(s.txFrames());
+            assertThat(r.txNic().orElseThrow().get(NicCounter.TX_PACKETS)).isEqualTo(s.txFramesTotal());
+            assertThat(r.rxNic().orElseThrow().get(NicCounter.RX_PACKETS)).isEqualTo(s.rxFramesTotal());
+        }
+    }
+
+    @Test
+    void steeringOnVethFailsClearlyAndARunWithoutItIsStillValid() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5)).steer(true).build()))
+                    .isInstanceOfSatisfying(SteeringUnsupportedException.class, e -> {
+                        assertThat(e.driver()).isEqualTo("veth");
+                        assertThat(e.interfaceName()).isEqualTo(v.b);
+                    })
+                    .hasMessageContaining("on " + v.b + " failed: EOPNOTSUPP")
+                    .hasMessageContaining("driver veth");
+            assertThat(openFds()).isEqualTo(fds);
+
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5)).steer(true).allowUnsteered(true).build());
+            assertThat(r.steered()).isFalse();
+            assertThat(r.steering()).contains("driver veth");
+            assertThat(r.valid()).isTrue();
+            assertThat(r.rxFramesTotal()).isEqualTo(r.txFramesTotal()).isPositive();
+        }
+    }
+
+    @Test
+    void steeredRunsInstallOneRulePerEthertypeAndRemoveThemAfterwards() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            FakeRxnfcTable table = new FakeRxnfcTable(FakeRxnfcTable.Profile.ICE, 64, 2).preinstall(63, 0x0800, 0);
+            List<Long> rulesDuringRun = new ArrayList<>();
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6, 0x88b7)).steer(true).build(), Clock.system(),
+                    i -> rulesDuringRun.add((long) table.rules.size()), table);
+            assertThat(r.steered()).isTrue();
+            assertThat(r.rules()).containsExactly(new FlowSteering.Installed(62, 0x88b5, 0),
+                    new FlowSteering.Installed(61, 0x88b6, 1), new FlowSteering.Installed(60, 0x88b7, 0));
+            assertThat(r.streams()).extracting(RawStreamResult::queue).containsExactly(0L, 1L, 0L);
+            assertThat(rulesDuringRun).isNotEmpty().allSatisfy(n -> assertThat(n).isEqualTo(4L));
+            assertThat(table.rules.keySet()).containsExactly(63L);
+            assertThat(r.valid()).isTrue();
+        }
+    }
+
+    @Test
+    void aSteeringFailureHalfwayLeavesNoRuleAndNoSocket() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            FakeRxnfcTable table = new FakeRxnfcTable(FakeRxnfcTable.Profile.MLX5, 64, 4).failInsert(2, 28);
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6)).steer(true).build(), Clock.system(),
+                    i -> { }, table))
+                    .isInstanceOf(AfPacketException.class)
+                    .hasMessageContaining("ETHTOOL_SRXCLSRLINS on " + v.b + " failed: ENOSPC");
+            assertThat(table.rules).isEmpty();
+            assertThat(openFds()).isEqualTo(fds);
+
+            // A run that fails after the rules went in (here: its listener) removes them too.
+            FakeRxnfcTable t2 = new FakeRxnfcTable(FakeRxnfcTable.Profile.I40E, 16, 4);
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5)).steer(true).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        throw new IllegalStateException("stop");
+                    }, t2)).hasMessage("stop");
+            assertThat(t2.insertLocations).containsExactly(15L);
+            assertThat(t2.rules).isEmpty();
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    @Test
+    void aRuleThatCannotBeRemovedIsAnErrorAndTheOthersAreStillRemoved() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            FakeRxnfcTable table = new FakeRxnfcTable(FakeRxnfcTable.Profile.IGB, 16, 2).failDelete(15, 16);
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6)).steer(true).build(), Clock.system(),
+                    i -> { }, table))
+                    .isInstanceOf(TransferException.class)
+                    .hasMessageContaining("could not remove flow steering rules: ETHTOOL_SRXCLSRLDEL on " + v.b + " failed: EBUSY");
+            assertThat(table.rules.keySet()).containsExactly(15L);
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    @Test
+    void badInterfacesAreUsageErrorsNamingTheValue() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, "lrtnosuch0").build()))
+                    .isInstanceOfSatisfying(TransferException.class, e -> assertThat(e.isUsageError()).isTrue())
+                    .hasMessageContaining("interface lrtnosuch0 does not exist");
+            assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, v.b).frameSize(1515).build()))
+                    .isInstanceOfSatisfying(TransferException.class, e -> assertThat(e.isUsageError()).isTrue())
+                    .hasMessageContaining("frame size 1515 bytes does not fit interface " + v.a + " with MTU 1500; allowed: 60..1514");
+            v.down(v.b);
+            assertThatThrownBy(() -> RawTransfer.run(RawTransferSpec.builder(v.a, v.b).build()))
+                    .hasMessageContaining("interface " + v.b + " is down");
+        }
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void anInterfaceGoingDownMidRunEndsItWithAnErrorPartialResultsAndNothingLeftOpen(boolean txRing) throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            List<RawInterval> seen = new ArrayList<>();
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5)).txRing(txRing).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        seen.add(i);
+                        if (seen.size() == 1) {
+                            try {
+                                v.down(v.a);
+                            } catch (IOException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                    });
+            assertThat(r.valid()).isFalse();
+            String call = txRing ? "send (PACKET_TX_RING)" : "sendmmsg";
+            assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains(call + " on " + v.a + " failed: ENETDOWN"));
+            assertThat(r.reasons()).anySatisfy(x -> assertThat(x).startsWith("the run ended early"));
+            assertThat(r.txFramesTotal()).isPositive();
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    @Test
+    void theReceivingInterfaceGoingDownEndsTheRunWithAnErrorNamingIt() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            List<RawInterval> seen = new ArrayList<>();
+            RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6)).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        seen.add(i);
+                        if (seen.size() == 1) {
+                            try {
+                                v.down(v.b);
+                            } catch (IOException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        }
+                    });
+            assertThat(r.valid()).isFalse();
+            assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains("on " + v.b + " failed: ENETDOWN"));
+            assertThat(r.rxFramesTotal()).isPositive();
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsStopsTheRunAndEverythingIsReleased() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            assertThatThrownBy(() -> RawTransfer.run(paced(v, 256, List.of(0x88b5)).txRing(true).duration(Duration.ofSeconds(30)).build(),
+                    Clock.system(), i -> {
+                        throw new IllegalStateException("listener gave up");
+                    }))
+                    .isInstanceOf(IllegalStateException.class).hasMessage("listener gave up");
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    /** Open sockets of this process: every AF_PACKET socket a run opens must be closed again. */
+    private static long openFds() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.filter(p -> {
+                try {
+                    return Files.readSymbolicLink(p).toString().startsWith("socket:");
+                } catch (IOException e) {
+                    return false; // closed while listing
+                }
+            }).count();
+        }
+    }
+
+    private static List<String> leftoverVeths() throws IOException {
+        String prefix = "lrt" + ProcessHandle.current().pid() % 100_000 + "x";
+        try (Stream<Path> s = Files.list(Path.of("/sys/class/net"))) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).toList();
+        }
+    }
+}

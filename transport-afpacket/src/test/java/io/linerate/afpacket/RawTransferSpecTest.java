@@ -1,0 +1,53 @@
+package io.linerate.afpacket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RawTransferSpecTest {
+
+    private static RawTransferSpec.Builder b() {
+        return RawTransferSpec.builder("lrt0a", "lrt0b");
+    }
+
+    @Test
+    void defaults() {
+        RawTransferSpec s = b().build();
+        assertThat(s.etherTypes()).containsExactly(0x88B5);
+        assertThat(s.frameSize()).isEqualTo(1514);
+        assertThat(s.bitsPerFrame()).isEqualTo(12_112);
+        assertThat(s.rateBitsPerSecond()).isZero();
+        assertThat(s.batch()).isEqualTo(64);
+        assertThat(s.steer()).isFalse();
+        assertThat(s.txRing()).isFalse();
+        assertThat(s.retireTimeout()).isEqualTo(Duration.ofMillis(10));
+    }
+
+    @Test
+    void badValuesAreNamedWithTheirAllowedRange() {
+        assertThatThrownBy(() -> b().frameSize(59).build()).hasMessage(
+                "frame size 59 bytes is out of range; allowed: 60..MTU+14 (L2, without FCS)");
+        assertThatThrownBy(() -> b().etherTypes(List.of(0x05dc)).build()).hasMessageContaining(
+                "ethertype 0x05dc is out of range; allowed: 0x0600..0xffff");
+        assertThatThrownBy(() -> b().etherTypes(List.of(0x10000)).build()).hasMessageContaining("ethertype 0x10000 is out of range");
+        assertThatThrownBy(() -> b().etherTypes(List.of()).build()).hasMessage("0 ethertypes given; allowed: 1..16");
+        assertThatThrownBy(() -> b().etherTypes(List.of(0x88b5, 0x88b5)).build()).hasMessageContaining("ethertype 0x88b5 is given twice");
+        assertThatThrownBy(() -> b().batch(1025).build()).hasMessage("batch 1025 is out of range; allowed: 1..1024");
+        assertThatThrownBy(() -> b().rateBitsPerSecond(-1).build()).hasMessageContaining("rate -1 bit/s is out of range");
+        assertThatThrownBy(() -> b().duration(Duration.ZERO).build()).hasMessage("duration 0 ms is out of range; allowed: 1 ms..86400000 ms");
+        assertThatThrownBy(() -> b().retireTimeout(Duration.ofSeconds(2)).build()).hasMessageContaining("retire timeout 2000 ms is out of range");
+        assertThatThrownBy(() -> b().destinationMac(new byte[5]).build()).hasMessage("destination MAC has 5 bytes; allowed: 6");
+        assertThatThrownBy(() -> RawTransferSpec.builder("an-interface-name-too-long", "b").build())
+                .hasMessageContaining("interface name 'an-interface-name-too-long' is not valid; allowed: 1..15 ASCII characters");
+    }
+
+    @Test
+    void macsParse() {
+        assertThat(RawTransferSpec.parseMac("02:00:5e:10:ff:0A")).containsExactly(2, 0, 0x5e, 0x10, 0xff, 0x0a);
+        assertThat(RawTransferSpec.parseMac("02-00-00-00-00-01")).containsExactly(2, 0, 0, 0, 0, 1);
+        assertThatThrownBy(() -> RawTransferSpec.parseMac("02:00:00:00:00:0g")).hasMessageContaining("MAC '02:00:00:00:00:0g' is not valid");
+    }
+}
