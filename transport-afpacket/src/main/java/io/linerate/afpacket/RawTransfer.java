@@ -185,13 +185,11 @@ public final class RawTransfer {
         long tsHardware;
         long tsSoftware;
         long tsNone;
-        final long[] firstStamp;
         /** Frames per RX-stamp bucket of one interval; allocated before traffic, so frames allocate nothing. */
         long[] stampBuckets;
         long stampOrigin = Long.MIN_VALUE;
         long stampLast = Long.MIN_VALUE;
         long stampOutside;
-        final long[] lastStamp;
         int txFd = -1;
         EthtoolIoctl ethtool;
         long intervalNanos;
@@ -211,10 +209,6 @@ public final class RawTransfer {
             for (int i = 0; i < streams.length; i++) {
                 streams[i] = new Stream(i, spec.etherTypes().get(i));
             }
-            firstStamp = new long[streams.length];
-            lastStamp = new long[streams.length];
-            java.util.Arrays.fill(firstStamp, Long.MAX_VALUE);
-            java.util.Arrays.fill(lastStamp, Long.MIN_VALUE);
         }
 
         RawResult execute() throws TransferException {
@@ -659,7 +653,7 @@ public final class RawTransfer {
                         RxRing r = s.ring;
                         boolean got = false;
                         while (r.blockReady()) {
-                            readBlock(i, s, r);
+                            readBlock(s, r);
                             r.releaseBlock();
                             got = true;
                         }
@@ -716,7 +710,7 @@ public final class RawTransfer {
         }
 
         /** Reads one block: no allocation, no logging. */
-        private void readBlock(int index, Stream s, RxRing r) {
+        private void readBlock(Stream s, RxRing r) {
             ByteBuffer h = r.headers;
             ByteBuffer f = r.frames;
             int block = r.blockOffset();
@@ -748,13 +742,6 @@ public final class RawTransfer {
                             tsSoftware++;
                         } else {
                             tsNone++;
-                        }
-                        long ts = stamp;
-                        if (ts < firstStamp[index]) {
-                            firstStamp[index] = ts;
-                        }
-                        if (ts > lastStamp[index]) {
-                            lastStamp[index] = ts;
                         }
                     } else {
                         s.warm.onArrival(seq);
@@ -802,8 +789,12 @@ public final class RawTransfer {
 
         private RawResult result(boolean steered, String steeringNote, List<FlowSteering.Installed> rules,
                                  Optional<NicCounters.Delta> txNic, Optional<NicCounters.Delta> rxNic) {
-            long first = firstMeasuredNanos;
-            long measuredNanos = first == Long.MIN_VALUE ? 0 : Math.max(0, lastSendNanos - first);
+            // The measured window is [measureStart, end): a frame is in it when its batch left inside
+            // it, and the rate is the window's frames over the window's length (a run cut short by an
+            // error ends at its last send). The span from the first to the last send would leave
+            // out the last batch's interval and overstate the rate by one batch.
+            long windowEnd = txError == null && rxError == null ? end : Math.min(end, lastSendNanos);
+            long measuredNanos = firstMeasuredNanos == Long.MIN_VALUE ? 0 : Math.max(0, windowEnd - measureStart);
             Timestamping ts = tsHardware + tsSoftware + tsNone == 0 ? Timestamping.NONE
                     : tsHardware > 0 && tsSoftware == 0 && tsNone == 0 ? Timestamping.HARDWARE
                     : tsSoftware > 0 && tsHardware == 0 && tsNone == 0 ? Timestamping.SOFTWARE
@@ -826,17 +817,10 @@ public final class RawTransfer {
                 long warmLost = s.warm.lost(s.txTotal - s.txMeasured);
                 OptionalDouble txFps = Rates.perSecond(s.txMeasured, measuredNanos);
                 OptionalDouble txBps = Rates.bitsPerSecond(s.txMeasured * frameSize, measuredNanos);
-                OptionalDouble rxFps;
-                OptionalDouble rxBps;
-                if (ts != Timestamping.NONE && rxFrames >= 2 && lastStamp[i] > firstStamp[i]) {
-                    // Rate between the first and the last measured arrival, from their RX stamps.
-                    long span = lastStamp[i] - firstStamp[i];
-                    rxFps = Rates.perSecond(rxFrames - 1, span);
-                    rxBps = Rates.bitsPerSecond((rxFrames - 1) * frameSize, span);
-                } else {
-                    rxFps = Rates.perSecond(rxFrames, measuredNanos);
-                    rxBps = Rates.bitsPerSecond(s.rxMeasuredBytes, measuredNanos);
-                }
+                // the window's frames that arrived, over the same window; per-frame RX stamps form the
+                // rate buckets of the intervals
+                OptionalDouble rxFps = Rates.perSecond(rxFrames, measuredNanos);
+                OptionalDouble rxBps = Rates.bitsPerSecond(s.rxMeasuredBytes, measuredNanos);
                 String name = String.format(Locale.ROOT, "stream %d (ethertype 0x%04x)", s.id, s.etherType);
                 if (s.txMeasured == 0 && err == null) {
                     reasons.add(name + ": no frame was sent in the measured window");

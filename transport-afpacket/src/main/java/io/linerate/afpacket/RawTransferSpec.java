@@ -55,6 +55,10 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         Objects.requireNonNull(rxInterface, "rxInterface");
         EthtoolIoctl.cString(txInterface);
         EthtoolIoctl.cString(rxInterface);
+        if (txInterface.equals(rxInterface)) {
+            throw new IllegalArgumentException("the tx and rx interfaces are the same, '" + txInterface
+                    + "'; allowed: two interfaces joined by a cable or a veth pair");
+        }
         etherTypes = List.copyOf(etherTypes);
         if (etherTypes.isEmpty() || etherTypes.size() > MAX_STREAMS) {
             throw new IllegalArgumentException(etherTypes.size() + " ethertypes given; allowed: 1.." + MAX_STREAMS);

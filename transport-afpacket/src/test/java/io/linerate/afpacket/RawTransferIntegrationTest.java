@@ -91,6 +91,11 @@ class RawTransferIntegrationTest {
             }
             assertThat(r.timestamping()).isEqualTo(Timestamping.SOFTWARE);
             assertThat(r.steered()).isFalse();
+            // rates are the window's frames over the whole window, not the span between two sends
+            assertThat(r.measuredNanos()).isEqualTo(Duration.ofMillis(400).toNanos());
+            for (RawStreamResult s : r.streams()) {
+                assertThat(s.txFramesPerSecond().orElseThrow()).isCloseTo(s.txFrames() / 0.4, org.assertj.core.data.Offset.offset(1e-6));
+            }
             // Rate buckets from per-frame RX stamps hold every frame exactly once.
             assertThat(r.rxIntervals()).hasSizeGreaterThanOrEqualTo(2);
             assertThat(r.rxIntervals().stream().mapToLong(StampInterval::frames).sum()).isEqualTo(rxFrames);

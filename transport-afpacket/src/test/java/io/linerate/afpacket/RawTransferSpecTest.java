@@ -45,6 +45,12 @@ class RawTransferSpecTest {
     }
 
     @Test
+    void bothEndsMustBeDifferentInterfaces() {
+        assertThatThrownBy(() -> RawTransferSpec.builder("veth0", "veth0").build()).hasMessage(
+                "the tx and rx interfaces are the same, 'veth0'; allowed: two interfaces joined by a cable or a veth pair");
+    }
+
+    @Test
     void macsParse() {
         assertThat(RawTransferSpec.parseMac("02:00:5e:10:ff:0A")).containsExactly(2, 0, 0x5e, 0x10, 0xff, 0x0a);
         assertThat(RawTransferSpec.parseMac("02-00-00-00-00-01")).containsExactly(2, 0, 0, 0, 0, 1);

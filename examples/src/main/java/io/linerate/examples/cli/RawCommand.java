@@ -178,7 +178,7 @@ public final class RawCommand implements Callable<Integer> {
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
         } else if (fmt == OutputFormat.ktap) {
-            out.println("TAP version 13");
+            out.println("KTAP version 1");
             out.println("1..1");
         }
         Clock clock = Clock.system();

@@ -97,7 +97,7 @@ class RawCommandTest {
             Outcome k = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "128", "--rate", "10M",
                     "--duration", "200ms", "--warmup", "0", "--ktap");
             assertThat(k.code()).isZero();
-            assertThat(k.out()).startsWith("TAP version 13\n1..1\n").contains("# ktap-metric-json: ")
+            assertThat(k.out()).startsWith("KTAP version 1\n1..1\n").contains("# ktap-metric-json: ")
                     .contains("\"name\":\"raw_rx_frames_per_s\"").contains("ok 1 raw");
 
             Outcome steer = run("--tx", veth[0], "--rx", veth[1], "--steer", "--duration", "100ms");
