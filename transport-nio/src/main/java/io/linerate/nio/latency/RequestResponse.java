@@ -72,31 +72,37 @@ public final class RequestResponse {
             f.start();
         }
         waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec);
-        long[] c0 = new long[flows.size()];
-        for (int i = 0; i < c0.length; i++) {
-            c0[i] = flows.get(i).completed();
+        // the window opens and closes in every flow, each flow then counts and records exactly the
+        // transactions it completes inside it; each end is a clock reading right after the switch
+        for (RrFlow f : flows) {
+            f.measuring(true);
         }
         long w0 = clock.nanoTime();
-        for (RrFlow f : flows) {
-            f.recorder().getIntervalHistogram();
-        }
         waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
-        long[] c1 = new long[flows.size()];
-        for (int i = 0; i < c1.length; i++) {
-            c1[i] = flows.get(i).completed();
+        for (RrFlow f : flows) {
+            f.measuring(false);
         }
         long w1 = clock.nanoTime();
-        List<Histogram> parts = new ArrayList<>();
-        for (RrFlow f : flows) {
-            parts.add(f.recorder().getIntervalHistogram());
-        }
         stopAll(flows);
         checkFailures(flows, s, spec);
         List<Long> perFlow = new ArrayList<>();
+        List<Histogram> parts = new ArrayList<>();
         long completed = 0;
-        for (int i = 0; i < c1.length; i++) {
-            perFlow.add(c1[i] - c0[i]);
-            completed += flows.get(i).completed();
+        long inWindow = 0;
+        for (RrFlow f : flows) {
+            perFlow.add(f.windowCompleted());
+            inWindow += f.windowCompleted();
+            parts.add(f.recorder().getIntervalHistogram());
+            completed += f.completed();
+        }
+        if (inWindow == 0) {
+            throw new TransferException(String.format(Locale.ROOT,
+                    "%s: no transaction completed in the measured window of %d ms%s", spec.testName(),
+                    spec.duration().toMillis(), spec.rate() > 0 && interval > spec.duration().toNanos()
+                            ? String.format(Locale.ROOT, "; at %d transactions/s over %d flows each flow sends "
+                                    + "one request every %d ms: raise --rate or --duration", spec.rate(), spec.flows(),
+                                    interval / 1_000_000L)
+                            : ""), null);
         }
         Histogram latency = LatencyHistograms.merge(parts);
         List<String> notes = new ArrayList<>();

@@ -39,8 +39,18 @@ class RequestResponseIntegrationTest {
         // the server sent a response for every transaction a flow completed (and at most one more per flow)
         assertThat(r.served()).isBetween(r.completed(), r.completed() + 2);
         assertThat(r.completed()).isGreaterThanOrEqualTo(total);
-        assertThat(rep.latency().getTotalCount()).isPositive();
+        // the latency distribution holds exactly the transactions counted in the window
+        assertThat(rep.latency().getTotalCount()).isEqualTo(rep.transactions()).isPositive();
         assertThat(rep.notes()).containsExactly(RrReport.CLOSED_LOOP_NOTE);
+    }
+
+    @Test
+    void aWindowWithoutTransactionsIsAnErrorThatSaysWhy() {
+        // 1 transaction/s over 3 flows: each flow sends every 3 s, never inside a 300 ms window
+        assertThatThrownBy(() -> RequestResponse.run(spec(3, false, 1), Clock.system(), FACTS))
+                .isInstanceOf(io.linerate.core.TransferException.class)
+                .hasMessage("tcp_rr: no transaction completed in the measured window of 300 ms; at 1 transactions/s "
+                        + "over 3 flows each flow sends one request every 3000 ms: raise --rate or --duration");
     }
 
     @Test
@@ -63,7 +73,7 @@ class RequestResponseIntegrationTest {
                 .isEqualTo("open loop at 2000 transactions/s (one request every 500000 ns per flow): "
                         + "latency measured from each request's scheduled send time");
         assertThat(r.report().notes()).doesNotContain(RrReport.CLOSED_LOOP_NOTE);
-        assertThat(r.report().latency().getTotalCount()).isPositive();
+        assertThat(r.report().latency().getTotalCount()).isEqualTo(r.report().transactions()).isPositive();
         // an open-loop flow never sends ahead of its schedule: sends are 500 us apart at least,
         // all between the two readings around the run
         assertThat(r.completed()).isLessThanOrEqualTo(1 + (after - before) / 500_000);

@@ -38,6 +38,8 @@ public final class RrFlow implements AutoCloseable {
     private final long timeoutNanos;
     private volatile boolean stop;
     private volatile long completed;
+    private volatile boolean measuring;
+    private volatile long windowCompleted;
     private volatile Throwable failure;
 
     /**
@@ -65,6 +67,20 @@ public final class RrFlow implements AutoCloseable {
         return completed;
     }
 
+    /**
+     * Opens or closes the measured window for this flow: only transactions that complete while it
+     * is open are counted in {@link #windowCompleted()} and recorded in {@link #recorder()}, so
+     * the count and the latency distribution always hold the same transactions.
+     */
+    public void measuring(boolean on) {
+        measuring = on;
+    }
+
+    /** @return transactions completed while the window was open */
+    public long windowCompleted() {
+        return windowCompleted;
+    }
+
     /** @return why the flow ended early, or null */
     public Throwable failure() {
         return failure;
@@ -75,7 +91,7 @@ public final class RrFlow implements AutoCloseable {
         return !thread.isAlive();
     }
 
-    /** @return the latency recorder, for interval histograms */
+    /** @return the latency recorder of the window's transactions */
     public Recorder recorder() {
         return recorder;
     }
@@ -102,6 +118,7 @@ public final class RrFlow implements AutoCloseable {
         long interval = spec.flowIntervalNanos();
         long next = firstScheduled;
         long n = 0;
+        long inWindow = 0;
         SocketChannel ch = null;
         try (Selector sel = Selector.open()) {
             if (!spec.crr()) {
@@ -150,7 +167,10 @@ public final class RrFlow implements AutoCloseable {
                     sel.selectNow();
                 }
                 long end = clock.nanoTime();
-                recorder.recordValue(Math.min(Math.max(0, end - start), LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+                if (measuring) {
+                    recorder.recordValue(Math.min(Math.max(0, end - start), LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+                    windowCompleted = ++inWindow;
+                }
                 completed = ++n;
             }
         } catch (Throwable e) {
