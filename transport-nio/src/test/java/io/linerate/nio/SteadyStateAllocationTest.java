@@ -17,9 +17,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The per-message send and receive loops allocate nothing once compiled: the engine reads each
- * worker thread's allocated-bytes counter at both ends of the measured window.
+ * worker thread's allocated-bytes counter at both ends of the measured window. A loop that
+ * allocated per message would show at least 16 bytes per message, millions of bytes per window;
+ * the JIT may still, rarely, recompile a loop inside the window, a one-off of a few kilobytes
+ * that is not per message. So each run must stay under 0.01 byte per message, and one of at most
+ * three runs must show exactly 0.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
 class SteadyStateAllocationTest {
 
     @ParameterizedTest
@@ -27,12 +31,20 @@ class SteadyStateAllocationTest {
     void sendAndReceiveLoopsAllocateNothingAfterWarmup(Protocol p) throws Exception {
         TransferSpec spec = TransferSpec.builder().protocol(p).family(AddressFamily.IPV4)
                 .warmup(Duration.ofSeconds(3)).duration(Duration.ofSeconds(1)).interval(Duration.ofSeconds(1)).build();
-        TransferResult r;
-        try (Transfer t = Transports.byName("nio").open(spec, Clock.system())) {
-            r = t.run();
+        boolean clean = false;
+        for (int run = 0; run < 3 && !clean; run++) {
+            TransferResult r;
+            try (Transfer t = Transports.byName("nio").open(spec, Clock.system())) {
+                r = t.run();
+            }
+            long messages = r.messagesSent();
+            assertThat(messages).isGreaterThan(10_000);
+            assertThat(r.senderAllocatedBytes()).as("sender bytes allocated in the window").isNotNegative()
+                    .isLessThan(messages / 100);
+            assertThat(r.receiverAllocatedBytes()).as("receiver bytes allocated in the window").isNotNegative()
+                    .isLessThan(messages / 100);
+            clean = r.senderAllocatedBytes() == 0 && r.receiverAllocatedBytes() == 0;
         }
-        assertThat(r.messagesSent()).isPositive();
-        assertThat(r.senderAllocatedBytes()).as("sender bytes allocated in the window").isZero();
-        assertThat(r.receiverAllocatedBytes()).as("receiver bytes allocated in the window").isZero();
+        assertThat(clean).as("one of three runs allocated nothing in its window").isTrue();
     }
 }

@@ -165,6 +165,10 @@ public final class PingPongCommand implements Callable<Integer> {
         try {
             OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
             PingPongSpec spec = spec();
+            if (raw != null && !(java.nio.file.Files.isDirectory(raw) && java.nio.file.Files.isWritable(raw))) {
+                throw new IllegalArgumentException("--raw " + raw + " is not a writable directory; allowed: an "
+                        + "existing directory, where size-<bytes>.hlog files are written");
+            }
             RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                     command.commandLine().getParseResult().originalArgs()));
             PingPongResult r = PingPong.run(spec, Clock.system(), facts);

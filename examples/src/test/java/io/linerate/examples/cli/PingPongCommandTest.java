@@ -45,6 +45,8 @@ class PingPongCommandTest {
     @CsvSource(delimiter = '|', value = {
         "--protocol udp --sizes 1,65508|message size 65508 bytes is out of range: udp over IPv4 allows 1..65507 bytes",
         "--protocol udp --sizes 0|message size 0 bytes is out of range: udp over IPv4 allows 1..65507 bytes",
+        "--protocol pipe --sizes 65537|message size 65537 bytes is out of range: pipe allows 1..65536 bytes",
+        "--raw /nonexistent-linerate-dir|--raw /nonexistent-linerate-dir is not a writable directory; allowed: an existing directory",
         "--protocol udp --maxmsg 70000|maxmsg 70000 bytes is out of range: udp over IPv4 allows 1..65507 bytes",
         "--minmsg 64 --maxmsg 8|minmsg 64 is above maxmsg 8; allowed: minmsg <= maxmsg",
         "--minms 5000 --maxms 3000|minms 5000 is above maxms 3000; allowed: minms <= maxms",

@@ -17,8 +17,14 @@ public enum PingPongProtocol {
     /** Two in-process {@link java.nio.channels.Pipe}s, one per direction. */
     PIPE("pipe");
 
-    /** Largest message on a stream protocol, bytes (16 MiB). */
+    /** Largest request or response of a request/response transaction on a stream, bytes (16 MiB). */
     public static final int MAX_STREAM_MESSAGE_BYTES = 16 * 1024 * 1024;
+    /**
+     * Largest ping-pong message on a stream protocol, bytes (64 KiB, sfnt-pingpong's largest
+     * default size). The client writes a whole message before it reads the echo, which the server
+     * sends as it reads, so a message must fit the buffers of the path: a pipe holds 64 KiB.
+     */
+    public static final int MAX_PINGPONG_STREAM_BYTES = 64 * 1024;
 
     private final String label;
 
@@ -53,10 +59,10 @@ public enum PingPongProtocol {
     /**
      * @param family the address family, for UDP's limit
      * @return the largest message size in bytes: 65507 for UDP over IPv4, 65527 over IPv6,
-     *     {@value #MAX_STREAM_MESSAGE_BYTES} for streams
+     *     {@value #MAX_PINGPONG_STREAM_BYTES} for streams
      */
     public int maxMessageBytes(AddressFamily family) {
-        return this == UDP ? family.maxUdpPayloadBytes() : MAX_STREAM_MESSAGE_BYTES;
+        return this == UDP ? family.maxUdpPayloadBytes() : MAX_PINGPONG_STREAM_BYTES;
     }
 
     /**

@@ -143,7 +143,7 @@ class PingPongIntegrationTest {
         assertThatThrownBy(() -> PingPongSpec.builder().protocol(PingPongProtocol.UDP).sizes(List.of(65508)).build())
                 .hasMessage("message size 65508 bytes is out of range: udp over IPv4 allows 1..65507 bytes");
         assertThatThrownBy(() -> PingPongSpec.builder().sizes(List.of(0)).build())
-                .hasMessage("message size 0 bytes is out of range: tcp allows 1..16777216 bytes");
+                .hasMessage("message size 0 bytes is out of range: tcp allows 1..65536 bytes");
         assertThatThrownBy(() -> PingPongSpec.builder().percentile(0).build())
                 .hasMessageStartingWith("percentile 0 is out of range; allowed: (0, 100]");
         assertThatThrownBy(() -> PingPongSpec.builder().timeout(Duration.ZERO).build())
