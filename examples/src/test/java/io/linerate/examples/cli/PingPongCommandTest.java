@@ -134,7 +134,7 @@ class PingPongCommandTest {
 
     @Test
     void rawWritesOneHistogramLogPerSize(@TempDir Path dir) throws Exception {
-        Path raw = dir.resolve("raw");
+        Path raw = Files.createDirectory(dir.resolve("raw"));
         Run r = pingpong(withShort("--protocol", "unix_stream", "--sizes", "1,32", "--raw", raw.toString()));
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(raw.resolve("size-1.hlog")).exists();
