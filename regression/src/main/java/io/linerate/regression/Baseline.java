@@ -154,6 +154,10 @@ public record Baseline(String created, Environment environment, List<Series> ser
         JsonNode env = root.path("environment");
         Environment environment = new Environment(env.path("kernel").asText(""), env.path("cpu").asText(""),
                 env.path("jvm").asText(""), env.path("transport").asText(""), env.path("linerate").asText(""));
+        if (!root.path("series").isArray()) {
+            throw new IllegalArgumentException("baseline " + source + " has no \"series\" array; allowed: a "
+                    + FORMAT + " document as written by gate --save");
+        }
         List<Series> series = new ArrayList<>();
         int i = 0;
         for (JsonNode s : root.path("series")) {

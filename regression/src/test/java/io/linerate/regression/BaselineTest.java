@@ -31,6 +31,9 @@ class BaselineTest {
                 .hasMessage("baseline old.json has format version 2; this linerate reads version 1");
         assertThatThrownBy(() -> Baseline.parse("x.json", "{\"format\":\"something-else\",\"version\":1}"))
                 .hasMessage("baseline x.json has format \"something-else\"; allowed: \"linerate-baseline\"");
+        assertThatThrownBy(() -> Baseline.parse("x.json", "{\"format\":\"linerate-baseline\",\"version\":1}"))
+                .hasMessage("baseline x.json has no \"series\" array; allowed: a linerate-baseline document as "
+                        + "written by gate --save");
         assertThatThrownBy(() -> Baseline.parse("x.json", "{\"format\":"))
                 .hasMessageStartingWith("baseline x.json is not valid JSON");
         assertThatThrownBy(() -> Baseline.parse("x.json", """

@@ -107,6 +107,20 @@ class ReadersTest {
     }
 
     @Test
+    void malformedZperfLinesAreErrorsNamingTheirLine() {
+        MetricSet s = MetricReaders.read("z.log", String.join("\n",
+                "ZPERF-RESULT =5",
+                "ZPERF-RESULT tcp4_mbps",
+                "ZPERF-RESULT",
+                "ZPERF-RESULT tcp4_mbps=5 extra",
+                "ZPERF-RESULT tcp4_mbps=6000",
+                "ZPERF-DONE"));
+        assertThat(s.errors()).extracting(Problem::line).containsExactly(1, 2, 3, 4);
+        assertThat(s.errors()).allSatisfy(p -> assertThat(p.message()).startsWith("malformed ZPERF-RESULT line"));
+        assertThat(s.observations()).extracting(Observation::value).containsExactly(6000.0);
+    }
+
+    @Test
     void twisterRecordingsWithStringValues() {
         MetricSet s = TestFiles.read("twister.json");
         assertThat(s.observations()).extracting(o -> o.key().display(), Observation::value, Observation::unit)

@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
  * exit 0 when the chart was written, 2 for bad usage or an unreadable, unsafe or invalid file.
  */
 @Command(name = "plot", mixinStandardHelpOptions = true,
-        description = "Writes an SVG bar chart of metrics, beside their baseline when one is given.")
+        description = {"Writes an SVG bar chart of metrics, beside their baseline when one is given.",
+                "Exit codes: 0 written, 1 an input had errors (named on stderr; the chart shows the rest), 2 bad usage."})
 public final class PlotCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -74,7 +75,16 @@ public final class PlotCommand implements Callable<Integer> {
             paths.write(output, Reports.svg(result, title));
             spec.commandLine().getOut().println("plot: wrote " + output + " (" + result.verdicts().size() + " series)");
             spec.commandLine().getOut().flush();
-            return GateCommand.OK;
+            // the chart draws what could be read; bad input is still an error, as in gate
+            long errors = 0;
+            for (var v : result.verdicts()) {
+                if (v.kind() == io.linerate.regression.Verdict.Kind.ERROR) {
+                    errors++;
+                    err.println("plot: " + v.key().display() + ": " + v.reason());
+                }
+            }
+            err.flush();
+            return errors > 0 ? GateCommand.FAILED : GateCommand.OK;
         } catch (IllegalArgumentException e) {
             return usage(err, e.getMessage());
         } catch (IOException e) {

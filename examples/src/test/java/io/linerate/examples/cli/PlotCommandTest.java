@@ -41,6 +41,14 @@ class PlotCommandTest {
     }
 
     @Test
+    void badInputIsAnErrorEvenThoughTheChartIsWritten() throws Exception {
+        Files.writeString(dir.resolve("bad.log"), "# ktap-metric-json: {\"host\":\"local\",\"name\":\"tcp4_mbps\"\n");
+        assertThat(plot("--input", "bad.log", "--output", "chart.svg")).isEqualTo(1);
+        assertThat(err).startsWith("plot: ").contains("bad.log:1");
+        assertThat(dir.resolve("chart.svg")).exists();
+    }
+
+    @Test
     void outputIsRequiredAndMustStayUnderTheBaseDirectory() throws Exception {
         Files.writeString(dir.resolve("run.log"), GateCommandTest.run(100, 100, 1));
         assertThat(plot("--input", "run.log")).isEqualTo(2);

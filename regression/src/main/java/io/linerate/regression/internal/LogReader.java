@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
 public final class LogReader implements MetricReader {
     private static final Pattern TAGGED = Pattern.compile(
             "^(?:[ \\t]|#:?)*(ktap-metric-json|ktap-metric-policy-json):[ \\t]*(.*)$");
-    private static final Pattern ZPERF = Pattern.compile("ZPERF-RESULT[ \\t]+([A-Za-z0-9_.:/-]+)=(\\S*)");
+    private static final Pattern ZPERF = Pattern.compile("ZPERF-RESULT[ \\t]+([A-Za-z0-9_.:/-]+)=(\\S*)[ \\t]*$");
+    private static final Pattern ZPERF_TOKEN = Pattern.compile("(?<![A-Za-z0-9_-])ZPERF-RESULT(?![A-Za-z0-9_-])");
     private static final Pattern RESULT = Pattern.compile(
             "^(?:[ \\t]|#:?)*(?:not )?ok [0-9]+(?: -)?[ \\t]*([^#]*?)[ \\t]*(?:#.*)?$");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
@@ -80,12 +81,16 @@ public final class LogReader implements MetricReader {
                     continue;
                 }
             }
-            if (line.indexOf("ZPERF-RESULT") >= 0) {
+            if (line.indexOf("ZPERF-RESULT") >= 0 && ZPERF_TOKEN.matcher(line).find()) {
                 Matcher m = ZPERF.matcher(line);
                 if (m.find()) {
                     zperf(source, lineNo, m.group(1), m.group(2), read, out);
-                    continue;
+                } else {
+                    out.error(new Problem(source, lineNo, "", "local",
+                            "malformed ZPERF-RESULT line; expected 'ZPERF-RESULT <name>=<value>' with a name of "
+                                    + "[A-Za-z0-9_.:/-] and nothing after the value"));
                 }
+                continue;
             }
             char first = Json.firstChar(line);
             if (first == '{') {
