@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -43,6 +44,9 @@ import picocli.CommandLine.Spec;
 public final class PingPongCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
+
+    @Mixin
+    OutputOptions output;
 
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "PROTO",
             description = "tcp, udp, unix_stream, unix_datagram (unsupported in Java NIO) or pipe (default: ${DEFAULT-VALUE}).")
@@ -112,15 +116,6 @@ public final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--raw", paramLabel = "DIR", description = "Also write each size's samples to DIR/size-<bytes>.hlog (HdrHistogram log).")
     Path raw;
 
-    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
-
-    @Option(names = "--ktap", description = "Same as --format ktap.")
-    boolean ktap;
-
-    @Option(names = "--json", description = "Same as --format json.")
-    boolean json;
-
     /** @return the spec the options ask for */
     PingPongSpec spec() {
         PingPongProtocol p = PingPongProtocol.parse(protocol);
@@ -163,7 +158,7 @@ public final class PingPongCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();
         try {
-            OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+            OutputFormat fmt = output.format();
             PingPongSpec spec = spec();
             if (raw != null && !(java.nio.file.Files.isDirectory(raw) && java.nio.file.Files.isWritable(raw))) {
                 throw new IllegalArgumentException("--raw " + raw + " is not a writable directory; allowed: an "

@@ -26,6 +26,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -42,6 +43,9 @@ import picocli.CommandLine.Spec;
 public final class RawCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
+
+    @Mixin
+    OutputOptions output;
 
     @Option(names = "--tx", required = true, paramLabel = "IF", description = "Sending interface.")
     String tx;
@@ -95,15 +99,6 @@ public final class RawCommand implements Callable<Integer> {
     @Option(names = "--no-hw-timestamps", description = "Do not try hardware RX timestamps (SIOCSHWTSTAMP).")
     boolean noHwTimestamps;
 
-    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
-
-    @Option(names = "--ktap", description = "Same as --format ktap.")
-    boolean ktap;
-
-    @Option(names = "--json", description = "Same as --format json: one summary object.")
-    boolean json;
-
     /** Parses {@code 0x88b5} or decimal; the range is checked with the message naming the value. */
     static final class EtherTypeConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
@@ -149,7 +144,7 @@ public final class RawCommand implements Callable<Integer> {
     }
 
     private int run(PrintWriter out) throws TransferException {
-        OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+        OutputFormat fmt = output.format();
         if (!txMode.equals("ring") && !txMode.equals("sendmmsg")) {
             throw new IllegalArgumentException("--tx-mode '" + txMode + "' is not known; allowed: ring, sendmmsg");
         }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -33,6 +34,9 @@ import picocli.CommandLine.Spec;
 public final class RrCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
+
+    @Mixin
+    OutputOptions output;
 
     @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
     String family;
@@ -73,15 +77,6 @@ public final class RrCommand implements Callable<Integer> {
     @Option(names = "--percentile", defaultValue = "99", paramLabel = "P", description = "Percentile reported, in (0, 100] (default: ${DEFAULT-VALUE}).")
     double percentile;
 
-    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
-
-    @Option(names = "--ktap", description = "Same as --format ktap.")
-    boolean ktap;
-
-    @Option(names = "--json", description = "Same as --format json.")
-    boolean json;
-
     /**
      * Runs this command alone, before it is registered under {@code linerate}; exits with its code.
      *
@@ -96,7 +91,7 @@ public final class RrCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();
         try {
-            OutputFormat fmt = FormatOptions.resolve(format, ktap, json);
+            OutputFormat fmt = output.format();
             RrSpec spec = new RrSpec(AddressFamily.parse(family), flows, requestSize, responseSize, duration, warmup,
                     crr, rate, noDelay, timeout, percentile);
             RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",

@@ -1,6 +1,7 @@
 package io.linerate.examples.cli;
 
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options every traffic-moving command shares; a picocli mixin. */
@@ -28,17 +29,11 @@ final class TransferOptions {
             description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
     Duration ioTimeout;
 
-    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
-
-    @Option(names = "--ktap", description = "Same as --format ktap.")
-    boolean ktap;
-
-    @Option(names = "--json", description = "Same as --format json.")
-    boolean json;
+    @Mixin
+    OutputOptions output;
 
     /** @return the output format, from {@code --format} or one of its shorthands */
     OutputFormat outputFormat() {
-        return FormatOptions.resolve(format, ktap, json);
+        return output.format();
     }
 }
