@@ -114,17 +114,27 @@ final class Converters {
     static final class ByteConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
-            String v = value.strip().toLowerCase(Locale.ROOT);
-            int n;
-            try {
-                n = v.startsWith("0x") ? Integer.parseInt(v.substring(2), 16) : Integer.parseInt(v);
-            } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a number; allowed: 0..255 or 0x00..0xff");
-            }
-            if (n < 0 || n > 255) {
-                throw new CommandLine.TypeConversionException(value + " is out of range; allowed: 0..255 or 0x00..0xff");
-            }
-            return n;
+            return hexOrDecimal(value, 0, 255, "'" + value + "' is not a number; allowed: 0..255 or 0x00..0xff",
+                    value + " is out of range; allowed: 0..255 or 0x00..0xff");
         }
+    }
+
+    /**
+     * Parses {@code 0x}-prefixed hexadecimal or decimal within {@code [min, max]}.
+     *
+     * @throws CommandLine.TypeConversionException with {@code notNumber} or {@code outOfRange}
+     */
+    static int hexOrDecimal(String value, int min, int max, String notNumber, String outOfRange) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        int n;
+        try {
+            n = v.startsWith("0x") ? Integer.parseInt(v.substring(2), 16) : Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException(notNumber);
+        }
+        if (n < min || n > max) {
+            throw new CommandLine.TypeConversionException(outOfRange);
+        }
+        return n;
     }
 }

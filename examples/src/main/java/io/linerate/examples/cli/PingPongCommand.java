@@ -48,12 +48,12 @@ public final class PingPongCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    LatencyOptions latency;
+
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "PROTO",
             description = "tcp, udp, unix_stream, unix_datagram (unsupported in Java NIO) or pipe (default: ${DEFAULT-VALUE}).")
     String protocol;
-
-    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family of tcp and udp (default: ${DEFAULT-VALUE}).")
-    String family;
 
     @Option(names = "--sizes", split = ",", paramLabel = "BYTES[,BYTES...]",
             description = "Message sizes, such as 1,64,1472; overrides --minmsg/--maxmsg.")
@@ -89,10 +89,6 @@ public final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--serv-muxer", paramLabel = "MODE", description = "How the echo server waits (default: as --muxer).")
     String servMuxer;
 
-    @Option(names = "--nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "TCP_NODELAY on both ends (default: on; --no-nodelay turns it off).")
-    boolean noDelay;
-
     @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_SNDBUF to request; 0 = kernel default.")
     int sendBuffer;
 
@@ -103,13 +99,6 @@ public final class PingPongCommand implements Callable<Integer> {
             description = "IP_TOS / IPv6 traffic class of tcp and udp (default: ${DEFAULT-VALUE}).")
     int trafficClass;
 
-    @Option(names = "--timeout", defaultValue = "2s", converter = Converters.DurationConverter.class,
-            description = "Bound of every single wait (default: ${DEFAULT-VALUE}).")
-    Duration timeout;
-
-    @Option(names = "--percentile", defaultValue = "99", paramLabel = "P", description = "Percentile column, in (0, 100] (default: ${DEFAULT-VALUE}).")
-    double percentile;
-
     @Option(names = "--rtt", description = "Report round trips instead of half round trips.")
     boolean rtt;
 
@@ -119,7 +108,7 @@ public final class PingPongCommand implements Callable<Integer> {
     /** @return the spec the options ask for */
     PingPongSpec spec() {
         PingPongProtocol p = PingPongProtocol.parse(protocol);
-        AddressFamily f = AddressFamily.parse(family);
+        AddressFamily f = AddressFamily.parse(latency.family);
         Muxer client = Muxer.parse(muxer);
         int max = p.maxMessageBytes(f);
         if (sizes == null && (maxMsg < 1 || maxMsg > max)) {
@@ -134,12 +123,12 @@ public final class PingPongCommand implements Callable<Integer> {
                         Duration.ofMillis(warmupMs), warmupIter))
                 .clientMuxer(client)
                 .serverMuxer(servMuxer == null ? client : Muxer.parse(servMuxer))
-                .noDelay(noDelay)
+                .noDelay(latency.noDelay)
                 .sendBufferBytes(sendBuffer)
                 .receiveBufferBytes(receiveBuffer)
                 .trafficClass(trafficClass)
-                .timeout(timeout)
-                .percentile(percentile)
+                .timeout(latency.timeout)
+                .percentile(latency.percentile)
                 .mode(LatencyMode.of(rtt))
                 .build();
     }

@@ -103,17 +103,9 @@ public final class RawCommand implements Callable<Integer> {
     static final class EtherTypeConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
-            String v = value.strip().toLowerCase(Locale.ROOT);
-            int n;
-            try {
-                n = v.startsWith("0x") ? Integer.parseInt(v.substring(2), 16) : Integer.parseInt(v);
-            } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("ethertype '" + value + "' is not a number; allowed: 0x0600..0xffff");
-            }
-            if (n < 0x0600 || n > 0xffff) {
-                throw new CommandLine.TypeConversionException("ethertype '" + value + "' is out of range; allowed: 0x0600..0xffff");
-            }
-            return n;
+            return Converters.hexOrDecimal(value, 0x0600, 0xffff,
+                    "ethertype '" + value + "' is not a number; allowed: 0x0600..0xffff",
+                    "ethertype '" + value + "' is out of range; allowed: 0x0600..0xffff");
         }
     }
 

@@ -38,8 +38,8 @@ public final class RrCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
-    String family;
+    @Mixin
+    LatencyOptions latency;
 
     @Option(names = "--flows", defaultValue = "1", paramLabel = "N", description = "Connections at once, 1..1024 (default: ${DEFAULT-VALUE}).")
     int flows;
@@ -66,17 +66,6 @@ public final class RrCommand implements Callable<Integer> {
                     + "send time; 0 = closed loop (default).")
     long rate;
 
-    @Option(names = "--nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "TCP_NODELAY on both ends (default: on; --no-nodelay turns it off).")
-    boolean noDelay;
-
-    @Option(names = "--timeout", defaultValue = "2s", converter = Converters.DurationConverter.class,
-            description = "Bound of every single wait (default: ${DEFAULT-VALUE}).")
-    Duration timeout;
-
-    @Option(names = "--percentile", defaultValue = "99", paramLabel = "P", description = "Percentile reported, in (0, 100] (default: ${DEFAULT-VALUE}).")
-    double percentile;
-
     /**
      * Runs this command alone, before it is registered under {@code linerate}; exits with its code.
      *
@@ -92,8 +81,8 @@ public final class RrCommand implements Callable<Integer> {
         PrintWriter err = command.commandLine().getErr();
         try {
             OutputFormat fmt = output.format();
-            RrSpec spec = new RrSpec(AddressFamily.parse(family), flows, requestSize, responseSize, duration, warmup,
-                    crr, rate, noDelay, timeout, percentile);
+            RrSpec spec = new RrSpec(AddressFamily.parse(latency.family), flows, requestSize, responseSize, duration, warmup,
+                    crr, rate, latency.noDelay, latency.timeout, latency.percentile);
             RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                     command.commandLine().getParseResult().originalArgs()));
             Clock clock = Clock.system();
