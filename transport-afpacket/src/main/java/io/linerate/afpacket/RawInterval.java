@@ -15,7 +15,7 @@ import java.util.OptionalDouble;
  * @param rxFramesPerSecond frames/s received
  * @param txBitsPerSecond L2 bit/s sent
  * @param rxBitsPerSecond L2 bit/s received
- * @param omitted whether the interval ended inside the warm-up
+ * @param omitted whether the interval lies in the warm-up (the warm-up's end is an interval boundary)
  */
 public record RawInterval(double startSeconds, double endSeconds, int frameSize, long txFrames, long rxFrames,
                           OptionalDouble txFramesPerSecond, OptionalDouble rxFramesPerSecond,

@@ -396,7 +396,7 @@ public final class RawTransfer {
             long prevT = t0;
             long prevTx = 0;
             long prevRx = 0;
-            long next = t0 + interval;
+            long next = nextTick(t0, interval);
             boolean normal = false;
             try {
                 while (tx.isAlive()) {
@@ -433,9 +433,7 @@ public final class RawTransfer {
                         prevT = t;
                         prevTx = txs;
                         prevRx = rxs;
-                        while (next <= now) {
-                            next += interval;
-                        }
+                        next = nextTick(now, interval);
                     }
                 }
                 normal = true;
@@ -460,6 +458,18 @@ public final class RawTransfer {
             }
         }
 
+        /**
+         * The next interval boundary after {@code now}: intervals run from the start, the end of the
+         * warm-up is a boundary, and the measured window's intervals run from there, so that no
+         * interval straddles the warm-up and the window.
+         */
+        private long nextTick(long now, long interval) {
+            if (now < measureStart) {
+                return Math.min(t0 + ((now - t0) / interval + 1) * interval, measureStart);
+            }
+            return measureStart + ((now - measureStart) / interval + 1) * interval;
+        }
+
         private static void joinBounded(Thread t, long millis) {
             try {
                 t.join(millis);
@@ -474,7 +484,7 @@ public final class RawTransfer {
             intervals.accept(new RawInterval((from - t0) / 1e9, (to - t0) / 1e9, frameSize, txFrames, rxFrames,
                     Rates.perSecond(txFrames, ns), Rates.perSecond(rxFrames, ns),
                     Rates.bitsPerSecond(txFrames * (bits / 8), ns), Rates.bitsPerSecond(rxFrames * (bits / 8), ns),
-                    to <= measureStart));
+                    from < measureStart));
         }
 
         /** The sending thread: batches of frames, round robin over the streams, paced from the start. */

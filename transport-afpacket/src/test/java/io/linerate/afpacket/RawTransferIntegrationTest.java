@@ -107,8 +107,15 @@ class RawTransferIntegrationTest {
     @Test
     void theWarmupIsLeftOutOfTheMeasuredWindowButNotOutOfTheTotals() throws Exception {
         try (VethPair v = VethPair.create()) {
-            RawResult r = RawTransfer.run(paced(v, 128, List.of(0x88b5)).warmup(Duration.ofMillis(200)).build());
+            java.util.List<RawInterval> intervals = new java.util.ArrayList<>();
+            RawResult r = RawTransfer.run(paced(v, 128, List.of(0x88b5)).warmup(Duration.ofMillis(200)).build(),
+                    io.linerate.core.Clock.system(), intervals::add);
             assertThat(r.valid()).isTrue();
+            // the warm-up's end is an interval boundary: no interval straddles warm-up and window
+            assertThat(intervals).anyMatch(RawInterval::omitted).anyMatch(i -> !i.omitted());
+            assertThat(intervals).allMatch(i -> i.omitted() == (i.startSeconds() < 0.2));
+            assertThat(intervals).filteredOn(RawInterval::omitted).last()
+                    .satisfies(i -> assertThat(i.endSeconds()).isGreaterThanOrEqualTo(0.2));
             RawStreamResult s = r.streams().get(0);
             assertThat(s.txFrames()).isPositive().isLessThan(s.txFramesTotal());
             assertThat(s.rxFrames()).isEqualTo(s.txFrames());
