@@ -40,6 +40,19 @@ class PacerTest {
     }
 
     @Test
+    void aLateSenderCatchesUpTwentyMillisecondsAndTheRestIsForgiven() {
+        // 1 Mbit/s: 125 bytes per ms; the sender wakes 100 ms late with 125 bytes sent
+        Pacer p = new Pacer(1_000_000);
+        p.start(0);
+        long now = 100_000_000L;
+        assertThat(p.nanosUntilNext(125, now)).isEqualTo(-20_000_000L);
+        // the origin moved by 79 ms: 20 more messages may leave now, the 21st waits 1 ms
+        assertThat(p.nanosUntilNext(125 * 21, now)).isZero();
+        assertThat(p.nanosUntilNext(125 * 22, now)).isEqualTo(1_000_000L);
+        assertThat(new Pacer(0).nanosUntilNext(Long.MAX_VALUE / 8, 0)).isZero();
+    }
+
+    @Test
     void negativeRateIsRejected() {
         assertThatThrownBy(() -> new Pacer(-1)).hasMessage("rate -1 bit/s is out of range; allowed: 0 (unlimited) or more");
     }

@@ -496,6 +496,7 @@ public final class RawTransfer {
                     return;
                 }
                 Pacer pacer = new Pacer(spec.rateBitsPerSecond());
+                pacer.start(t0);
                 int batch = spec.batch();
                 long bytesSent = 0;
                 long retries = 0;
@@ -505,17 +506,8 @@ public final class RawTransfer {
                     if (now >= end) {
                         break;
                     }
-                    if (!pacer.unlimited()) {
-                        long due = t0 + pacer.offsetNanos(bytesSent);
-                        if (now < due) {
-                            long wait = Math.min(due, end) - now;
-                            if (wait > 200_000) {
-                                LockSupport.parkNanos(wait - 100_000);
-                            } else {
-                                Thread.onSpinWait();
-                            }
-                            continue;
-                        }
+                    if (waitForSchedule(pacer, bytesSent, now)) {
+                        continue;
                     }
                     Stream s = streams[k];
                     for (int i = 0; i < batch; i++) {
@@ -555,9 +547,30 @@ public final class RawTransfer {
             }
         }
 
+        /**
+         * Waits a little towards the pacer's next send time (parks for long waits, spins for the last
+         * 200 µs, never past the end of the run); a stall catches up by at most
+         * {@link Pacer#MAX_CATCH_UP_NANOS} of traffic.
+         *
+         * @return whether the caller must read the clock and ask again
+         */
+        private boolean waitForSchedule(Pacer pacer, long bytesSent, long now) {
+            long wait = Math.min(pacer.nanosUntilNext(bytesSent, now), end - now);
+            if (wait <= 0) {
+                return false;
+            }
+            if (wait > 200_000) {
+                LockSupport.parkNanos(wait - 100_000);
+            } else {
+                Thread.onSpinWait();
+            }
+            return true;
+        }
+
         /** The TX ring variant of the sender: a batch is written in place, then one send call. */
         private void sendRing() {
             Pacer pacer = new Pacer(spec.rateBitsPerSecond());
+            pacer.start(t0);
             int batch = spec.batch();
             long bytesSent = 0;
             long retries = 0;
@@ -570,17 +583,8 @@ public final class RawTransfer {
                     if (now >= end) {
                         break;
                     }
-                    if (!pacer.unlimited()) {
-                        long due = t0 + pacer.offsetNanos(bytesSent);
-                        if (now < due) {
-                            long wait = Math.min(due, end) - now;
-                            if (wait > 200_000) {
-                                LockSupport.parkNanos(wait - 100_000);
-                            } else {
-                                Thread.onSpinWait();
-                            }
-                            continue;
-                        }
+                    if (waitForSchedule(pacer, bytesSent, now)) {
+                        continue;
                     }
                     Stream s = streams[k];
                     int queued = 0;

@@ -62,8 +62,12 @@ class RawSteadyStateAllocationTest {
             assertThat(samples.size()).isGreaterThanOrEqualTo(11);
             long[] a = samples.get(8);
             long[] b = samples.get(10);
-            assertThat(a[0]).isPositive();
-            assertThat(a[1]).isPositive();
+            // both threads were found alive (-1 otherwise); a loop whose set-up the JIT scalar-replaced
+            // may have allocated nothing at all
+            assertThat(a[0]).isNotNegative();
+            assertThat(a[1]).isNotNegative();
+            assertThat(b[0]).isNotNegative();
+            assertThat(b[1]).isNotNegative();
             assertThat(b[0] - a[0]).as("sender bytes allocated").isLessThan(1024);
             assertThat(b[1] - a[1]).as("receiver bytes allocated").isLessThan(1024);
         }

@@ -17,8 +17,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class SenderContext {
     private static final long SPIN_BELOW_NANOS = 200_000;
     private static final long MAX_PARK_NANOS = 10_000_000;
-    /** How far behind its schedule a paced sender may catch up, ns. */
-    public static final long MAX_CATCH_UP_NANOS = 20_000_000;
 
     private final Clock clock;
     private final int payloadBytes;
@@ -33,7 +31,6 @@ public final class SenderContext {
     private volatile boolean stop;
     private volatile int phase = io.linerate.core.DatagramHeader.WARMUP;
     private int lastPhase = io.linerate.core.DatagramHeader.WARMUP;
-    private long startNanos;
     private long localBytes;
     private long localMessages;
 
@@ -56,7 +53,7 @@ public final class SenderContext {
 
     /** Sets the pacing origin; {@link StreamEngine} calls it when the transfer starts. */
     public void start(long nanos) {
-        this.startNanos = nanos;
+        pacer.start(nanos);
     }
 
     /** @return the clock every reading comes from */
@@ -151,25 +148,11 @@ public final class SenderContext {
     }
 
     /**
-     * How long the next message must wait to hold the target rate. A sender that fell behind (a
-     * stall, a slow start) catches up by at most {@value #MAX_CATCH_UP_NANOS} ns of traffic; the
-     * rest of the debt is forgiven by moving the schedule's origin, so that a stall never turns
-     * into a burst above the target rate.
-     *
      * @param now a reading of the clock
-     * @return ns to wait, 0 or less when the message may leave now; 0 at an unlimited rate
+     * @return ns the next message must wait; see {@link Pacer#nanosUntilNext}
      */
     public long nanosUntilNextSend(long now) {
-        if (pacer.unlimited()) {
-            return 0;
-        }
-        long deadline = startNanos + pacer.offsetNanos(localBytes);
-        long late = now - deadline;
-        if (late > MAX_CATCH_UP_NANOS) {
-            startNanos += late - MAX_CATCH_UP_NANOS;
-            deadline = now - MAX_CATCH_UP_NANOS;
-        }
-        return deadline - now;
+        return pacer.nanosUntilNext(localBytes, now);
     }
 
     /**
