@@ -1,7 +1,6 @@
 package io.linerate.afpacket.internal;
 
 import io.linerate.afpacket.AfPacketException;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -82,12 +81,12 @@ public final class RxRing implements AutoCloseable {
 
     /** @return whether the current block has been handed to user space (acquire read) */
     public boolean blockReady() {
-        return (acquire(headers, current * blockSize + Layout.BLOCK_STATUS) & TP_STATUS_USER) != 0;
+        return (RingWords.acquire(headers, current * blockSize + Layout.BLOCK_STATUS) & TP_STATUS_USER) != 0;
     }
 
     /** Hands the current block back to the kernel (release write) and moves to the next one. */
     public void releaseBlock() {
-        release(headers, current * blockSize + Layout.BLOCK_STATUS, TP_STATUS_KERNEL);
+        RingWords.release(headers, current * blockSize + Layout.BLOCK_STATUS, TP_STATUS_KERNEL);
         current = current + 1 == blockCount ? 0 : current + 1;
     }
 
@@ -110,22 +109,6 @@ public final class RxRing implements AutoCloseable {
         return rc < 0 ? -rc : rc;
     }
 
-    /**
-     * A load with acquire semantics: a plain read, then an acquire fence, so nothing after it is
-     * read before the word the kernel published. (A static fence, unlike a VarHandle access mode
-     * call, never links or allocates.)
-     */
-    static int acquire(ByteBuffer b, int index) {
-        int v = b.getInt(index);
-        VarHandle.acquireFence();
-        return v;
-    }
-
-    /** A store with release semantics: everything written before it is visible before the word. */
-    static void release(ByteBuffer b, int index, int value) {
-        VarHandle.releaseFence();
-        b.putInt(index, value);
-    }
 
     /** Unmaps the ring and closes the socket; idempotent. */
     @Override

@@ -1,7 +1,6 @@
 package io.linerate.afpacket.internal;
 
 import io.linerate.afpacket.AfPacketException;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -94,7 +93,7 @@ public final class TxRing implements AutoCloseable {
      */
     public int dataOffset() throws AfPacketException {
         int off = current * slotSize;
-        int st = acquire(headers, off + Layout.TP2_STATUS);
+        int st = RingWords.acquire(headers, off + Layout.TP2_STATUS);
         if (st == TP_STATUS_AVAILABLE) {
             return off + Layout.TX_DATA_OFFSET;
         }
@@ -108,7 +107,7 @@ public final class TxRing implements AutoCloseable {
     public void request(int length) {
         int off = current * slotSize;
         headers.putInt(off + Layout.TP2_LEN, length);
-        release(headers, off + Layout.TP2_STATUS, TP_STATUS_SEND_REQUEST);
+        RingWords.release(headers, off + Layout.TP2_STATUS, TP_STATUS_SEND_REQUEST);
         current = current + 1 == slots ? 0 : current + 1;
     }
 
@@ -120,7 +119,7 @@ public final class TxRing implements AutoCloseable {
     /** @return whether any slot is still queued or being sent */
     public boolean pending() {
         for (int i = 0; i < slots; i++) {
-            int st = acquire(headers, i * slotSize + Layout.TP2_STATUS);
+            int st = RingWords.acquire(headers, i * slotSize + Layout.TP2_STATUS);
             if ((st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING)) != 0) {
                 return true;
             }
@@ -128,22 +127,6 @@ public final class TxRing implements AutoCloseable {
         return false;
     }
 
-    /**
-     * A load with acquire semantics: a plain read, then an acquire fence, so nothing after it is
-     * read before the word the kernel published. (A static fence, unlike a VarHandle access mode
-     * call, never links or allocates.)
-     */
-    static int acquire(ByteBuffer b, int index) {
-        int v = b.getInt(index);
-        VarHandle.acquireFence();
-        return v;
-    }
-
-    /** A store with release semantics: everything written before it is visible before the word. */
-    static void release(ByteBuffer b, int index, int value) {
-        VarHandle.releaseFence();
-        b.putInt(index, value);
-    }
 
     /** Unmaps the ring and closes the socket; idempotent. */
     @Override
