@@ -60,6 +60,10 @@ final class StreamCommand implements Callable<Integer> {
         Long messages;
     }
 
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+    String transportName;
+
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
     boolean noDelay;
 
@@ -92,7 +96,7 @@ final class StreamCommand implements Callable<Integer> {
         long start = clock.nanoTime();
         boolean udp = spec.protocol() == Protocol.UDP;
         TransferResult r;
-        try (Transfer t = Transports.forSpec(spec).open(spec, clock)) {
+        try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
             if (fmt == OutputFormat.text) {
                 out.println("# linerate " + Linerate.version() + " stream: " + spec);
             }
