@@ -6,6 +6,7 @@ import io.linerate.core.Better;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.internal.PolicyParser;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,8 @@ import java.util.Set;
  * <p>Defaults, chosen by name (case-insensitive): names containing {@code latency}, {@code rtt},
  * {@code jitter}, {@code lost}, {@code loss}, {@code _ns} or {@code _ms} are lower-better; otherwise
  * names containing {@code throughput}, {@code mbps}, {@code bps} or {@code rate} are higher-better;
- * both with {@code p50}, 5 % relative tolerance, {@code distribution}, the threshold method. Other
+ * both with {@code p50}, 5 % relative tolerance, {@code distribution}, the {@code auto} method
+ * (the threshold, joined by the Mann-Whitney test once both sides have 5 data points). Other
  * names have no default policy.
  */
 public final class Policies {
@@ -30,26 +32,29 @@ public final class Policies {
     private static final List<String> LOWER = List.of("latency", "rtt", "jitter", "lost", "loss", "_ns", "_ms");
     private static final List<String> HIGHER = List.of("throughput", "mbps", "bps", "rate");
 
+    private final String fileName;
     private final List<Policy> file;
 
-    private Policies(List<Policy> file) {
+    private Policies(String fileName, List<Policy> file) {
+        this.fileName = fileName;
         this.file = List.copyOf(file);
     }
 
     /** @return policies without a file: embedded lines and defaults only */
     public static Policies none() {
-        return new Policies(List.of());
+        return new Policies("", List.of());
     }
 
-    /** @return the given file policies (source should be {@link Policy.Source#FILE}) */
+    /** @return the given file policies (source should be {@link Policy.Source#FILE}), named {@code policies} in warnings */
     public static Policies of(List<Policy> filePolicies) {
-        return new Policies(filePolicies);
+        return new Policies("policies", filePolicies);
     }
 
     /**
      * Reads a reviewed policy file: either a JSON array of policy objects, or
      * {@code {"format":"linerate-policies","version":1,"policies":[...]}}. Every unknown key, at any
-     * level, is an error, so that a typo cannot disable a gate.
+     * level, is an error, so that a typo cannot disable a gate, and so is a
+     * {@code relative_tolerance} outside 0 to 1.
      *
      * @param source name of the file, for messages
      * @param content the file's text
@@ -95,12 +100,31 @@ public final class Policies {
             }
             i++;
         }
-        return new Policies(out);
+        return new Policies(source, out);
     }
 
     /** @return the file policies */
     public List<Policy> filePolicies() {
         return file;
+    }
+
+    /** @return the name of the policy file, for messages; empty without one */
+    public String fileName() {
+        return fileName;
+    }
+
+    /**
+     * @param metricNames the names of every metric gated (current and baselined)
+     * @return the file policies that match none of them, in file order
+     */
+    public List<Policy> unmatched(Collection<String> metricNames) {
+        List<Policy> out = new ArrayList<>();
+        for (Policy p : file) {
+            if (metricNames.stream().noneMatch(p::matches)) {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     /**
@@ -132,7 +156,7 @@ public final class Policies {
             return Optional.empty();
         }
         return Optional.of(new Policy(metricName, better, Compare.parse("p50"), MetricJson.DEFAULT_RELATIVE_TOLERANCE,
-                Policy.Summarize.DISTRIBUTION, 0, Policy.Method.THRESHOLD, Policy.DEFAULT_ALPHA, 1, 0, 0,
+                Policy.Summarize.DISTRIBUTION, 0, Policy.Method.AUTO, Policy.DEFAULT_ALPHA, 1, 0, 0,
                 Policy.OnMissing.FAIL, false, Policy.Source.DEFAULT));
     }
 

@@ -9,11 +9,11 @@ import java.util.Locale;
  * @param name metric name; a trailing {@code *} matches every name with that prefix
  * @param better which direction is an improvement
  * @param compare the statistic compared
- * @param relativeTolerance allowed worsening as a fraction (0.05 = 5 %), at least 0: higher-better
+ * @param relativeTolerance allowed worsening as a fraction (0.05 = 5 %), 0 to 1 in a policy file: higher-better
  *     regresses when {@code cur < base * (1 - tol)}, lower-better when {@code cur > base * (1 + tol)}
  * @param summarize how one run's samples become data
  * @param absoluteTolerance the change must also exceed this, in the metric's unit; 0 when unset
- * @param method how base and current data are compared
+ * @param method how base and current data are compared; {@link Method#AUTO} when a policy names none
  * @param alpha significance for the statistical methods, 0 &lt; alpha &lt; 1
  * @param minRuns data points needed on each side, at least 1
  * @param omitFirstSeconds seconds dropped from the start of each run
@@ -53,6 +53,13 @@ public record Policy(String name, Better better, Compare compare, double relativ
 
     /** How base and current data are compared. */
     public enum Method {
+        /**
+         * The default: {@link #THRESHOLD} while either side has fewer data points than the exact
+         * Mann-Whitney test needs to reach {@code alpha} (5 at the default alpha 0.01); from there on
+         * the threshold and the Mann-Whitney test together, so that a change beyond the tolerance
+         * that is not significant reads {@code unchanged}.
+         */
+        AUTO,
         /** The compared statistic against the tolerance. */
         THRESHOLD,
         /** Exact one-sided Mann-Whitney U test, plus the tolerance as the effect that matters. */

@@ -14,7 +14,9 @@ import java.util.Locale;
  * @param tolerance relative tolerance as a fraction; null without a policy
  * @param absoluteTolerance absolute tolerance in {@code unit}; null without a policy
  * @param compare the compared statistic ({@code p50}, {@code mean}, ...); empty without a policy
- * @param method the comparison method ({@code threshold}, ...); empty without a policy
+ * @param method the comparison method applied ({@code threshold}, {@code mann_whitney},
+ *     {@code bootstrap}); the policy's own ({@code auto} by default) when nothing was compared;
+ *     empty without a policy
  * @param pValue p-value of the Mann-Whitney test; null for other methods
  * @param baselineRuns data points on the baseline side after summarizing
  * @param currentRuns data points on the current side after summarizing

@@ -64,7 +64,7 @@ class PoliciesTest {
     void badValuesNameTheValueAndTheAllowedRange() {
         assertThatThrownBy(() -> Policies.parseFile("p.json", """
                 [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":-0.05},"summarize":"distribution"}]"""))
-                .hasMessageContaining("relative_tolerance -0.05 is not allowed; allowed: a number >= 0");
+                .hasMessageContaining("relative_tolerance -0.05 is not allowed; allowed: 0 to 1 (a fraction: 0.05 = 5%)");
         assertThatThrownBy(() -> Policies.parseFile("p.json", """
                 [{"name":"a_mbps","regression":{"better":"higher","compare":"p0","relative_tolerance":0.05},"summarize":"distribution"}]"""))
                 .hasMessageContaining("compare 'p0' is not allowed");
@@ -93,5 +93,45 @@ class PoliciesTest {
                 [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},
                   "summarize":"mean","method":"mann_whitney"}]""");
         assertThat(defaulted.filePolicies().get(0).minRuns()).isEqualTo(5);
+    }
+
+    @Test
+    void aFileToleranceOutsideZeroToOneIsRefusedNamingTheValue() {
+        // 5 would mean 500 %: a 90 % drop (cur = 0.1 base > base (1 - 5)) would pass
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":5},"summarize":"distribution"}]"""))
+                .hasMessage("policy file p.json, policy #1: policy a_mbps: relative_tolerance 5 is not allowed;"
+                        + " allowed: 0 to 1 (a fraction: 0.05 = 5%)");
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","relative_tolerance":1.0001,"regression":{"better":"higher","compare":"p50"},"summarize":"distribution"}]"""))
+                .hasMessageContaining("relative_tolerance 1.0001 is not allowed; allowed: 0 to 1");
+        // both ends are allowed
+        for (String tol : new String[] {"0", "1"}) {
+            Policies p = Policies.parseFile("p.json", "[{\"name\":\"a_mbps\",\"regression\":{\"better\":\"higher\","
+                    + "\"compare\":\"p50\",\"relative_tolerance\":" + tol + "},\"summarize\":\"distribution\"}]");
+            assertThat(p.filePolicies().get(0).relativeTolerance()).isEqualTo(Double.parseDouble(tol));
+        }
+    }
+
+    @Test
+    void anEmbeddedToleranceAboveOneIsAWarningAndAnUnknownKeyToo() {
+        MetricSet s = MetricReaders.read("run.log", "# ktap-metric-policy-json: {\"name\":\"a_mbps\",\"regression\":"
+                + "{\"better\":\"higher\",\"compare\":\"p50\",\"relative_tolerance\":5},\"summarize\":\"distribution\"}\n");
+        assertThat(s.embeddedPolicies()).singleElement().satisfies(p -> assertThat(p.relativeTolerance()).isEqualTo(5));
+        // 5 as a percentage is 500 %
+        assertThat(s.warnings()).extracting(Problem::where, Problem::message).containsExactly(
+                org.assertj.core.api.Assertions.tuple("run.log:1", "policy a_mbps: relative_tolerance 5 is outside 0 to 1"
+                        + " (a fraction: 0.05 = 5%), so it lets the metric worsen by 500% before it regresses"));
+    }
+
+    @Test
+    void withoutAMethodAPolicyUsesAuto() {
+        Policies p = Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},"summarize":"distribution"},
+                 {"name":"b_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},"summarize":"distribution",
+                  "method":"threshold"}]""");
+        assertThat(p.filePolicies()).extracting(Policy::method).containsExactly(Policy.Method.AUTO, Policy.Method.THRESHOLD);
+        assertThat(p.filePolicies().get(0).minRuns()).isEqualTo(1);
+        assertThat(Policies.defaultFor("tcp4_mbps").orElseThrow().method()).isEqualTo(Policy.Method.AUTO);
     }
 }

@@ -87,15 +87,24 @@ public final class PolicyParser {
         if (tolNode == null) {
             throw new IllegalArgumentException("policy " + name + ": regression.relative_tolerance is missing");
         }
-        double tol = number(tolNode, name, "relative_tolerance", 0, Double.MAX_VALUE, "a number >= 0");
+        double tol;
+        if (strict) {
+            tol = number(tolNode, name, "relative_tolerance", 0, 1, "0 to 1 (a fraction: 0.05 = 5%)");
+        } else {
+            tol = number(tolNode, name, "relative_tolerance", 0, Double.MAX_VALUE, "a number >= 0");
+            if (tol > 1) {
+                warnings.add("policy " + name + ": relative_tolerance " + tolNode + " is outside 0 to 1 (a fraction:"
+                        + " 0.05 = 5%), so it lets the metric worsen by " + Fmt.percent(tol) + " before it regresses");
+            }
+        }
         String summarizeText = text(n, "summarize", name);
         Policy.Summarize summarize = enumValue(Policy.Summarize.class, summarizeText, name, "summarize",
                 "distribution, max, min, mean, last, sum");
         JsonNode absNode = n.has("absolute_tolerance") ? n.get("absolute_tolerance") : r.get("absolute_tolerance");
         double abs = absNode == null ? 0 : number(absNode, name, "absolute_tolerance", 0, Double.MAX_VALUE, "a number >= 0");
         Policy.Method method = n.has("method")
-                ? enumValue(Policy.Method.class, text(n, "method", name), name, "method", "threshold, mann_whitney, bootstrap")
-                : Policy.Method.THRESHOLD;
+                ? enumValue(Policy.Method.class, text(n, "method", name), name, "method", "auto, threshold, mann_whitney, bootstrap")
+                : Policy.Method.AUTO;
         double alpha = n.has("alpha") ? number(n.get("alpha"), name, "alpha", Double.MIN_VALUE, Math.nextDown(1.0),
                 "0 < alpha < 1") : Policy.DEFAULT_ALPHA;
         if (alpha <= 0) {
@@ -119,7 +128,7 @@ public final class PolicyParser {
             }
         } else {
             minRuns = switch (method) {
-                case THRESHOLD -> 1;
+                case AUTO, THRESHOLD -> 1;
                 case MANN_WHITNEY -> MannWhitney.minRunsFor(alpha);
                 case BOOTSTRAP -> 2;
             };
