@@ -11,17 +11,27 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
+import io.linerate.regression.Baseline;
+import io.linerate.regression.GateReport;
+import io.linerate.regression.Verdict;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How a test suite gates its own throughput against a stored baseline: the README shows this code.
  * The transfer is paced at 50 Mbit/s, a rate even a busy host holds, so that the baseline in
  * {@code src/test/resources/baselines} can be shared across machines; a paced sender that loses
  * CPU falls short of its target and never bursts above it, so the tolerance covers a loaded host.
+ * A suite makes its first baseline from a run: with {@code -Dlinerate.baseline.save=src/test/resources}
+ * on the Maven command line, {@code hasNoRegressionAgainst} writes the run as that baseline
+ * instead of comparing (see the README); {@link #theFirstBaselineComesFromARun} does the same from code.
  */
 class GateInJUnitExampleTest {
 
@@ -63,5 +73,25 @@ class GateInJUnitExampleTest {
         assertThat(current).isLessThan(50 * 0.8);
         assertThat(change).isCloseTo((current - 50) / 50 * 100, within(0.06));
         assertThat(slower.valid()).isTrue();
+    }
+
+    @Test
+    void theFirstBaselineComesFromARun(@TempDir Path dir) throws Exception {
+        TransferResult first = pacedTcp(50_000_000L);
+        Path file = dir.resolve("paced-tcp4.json");
+
+        assertThatTransfer(first).saveBaseline(file, false);
+
+        // the run against the baseline it made: the same single sample on both sides, so the
+        // change is exactly 0 whatever rate this host reached
+        GateReport report = assertThatTransfer(first)
+                .hasNoRegressionAgainst(Baseline.parse(file.toString(), Files.readString(file)));
+        assertThat(report.verdicts()).singleElement().satisfies(v -> {
+            assertThat(v.kind()).isEqualTo(Verdict.Kind.PASS);
+            assertThat(v.change()).isEqualTo(0.0);
+        });
+        // a baseline is never replaced by accident
+        assertThat(catchThrowable(() -> assertThatTransfer(first).saveBaseline(file, false)))
+                .isInstanceOf(FileAlreadyExistsException.class);
     }
 }
