@@ -6,7 +6,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * One named, unit-bearing observation, as a ktap metric line carries it (METRICS-SPEC section 2).
+ * One named, unit-bearing observation, as a ktap metric line carries it (docs/metrics.md section 2).
  *
  * @param name metric id, {@code [A-Za-z0-9_.:/-]+}
  * @param value a finite number

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A stored baseline (METRICS-SPEC section 4): a versioned JSON document
+ * A stored baseline (docs/metrics.md section 4): a versioned JSON document
  * <pre>{@code
  * {"format":"linerate-baseline","version":1,"created":"2026-01-01T00:00:00Z",
  *  "environment":{"kernel":..,"cpu":..,"jvm":..,"transport":..,"linerate":..},

@@ -16,7 +16,7 @@ import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * Judges current metrics against an optional baseline (METRICS-SPEC sections 3 to 5).
+ * Judges current metrics against an optional baseline (docs/metrics.md sections 3 to 5).
  *
  * <p>Per series: the policy is resolved ({@link Policies}); each run's samples have
  * {@code omit_first_s}/{@code omit_last_s} dropped (relative to the run's first and last sample

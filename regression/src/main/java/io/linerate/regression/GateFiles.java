@@ -10,7 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * Reads and writes the files a gate needs, at the paths the user gave (METRICS-SPEC section 8): a
+ * Reads and writes the files a gate needs, at the paths the user gave (docs/metrics.md section 8): a
  * path typed on the command line or passed to this API is used as given, absolute or relative,
  * {@code ..} included. (File names derived from input data go through {@link SafePaths} instead.)
  * Each input is read with the first {@link MetricReaders built-in reader} that accepts it, with the

@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Finds the policy of a metric, with the precedence of METRICS-SPEC section 3: a reviewed policy
+ * Finds the policy of a metric, with the precedence of docs/metrics.md section 3: a reviewed policy
  * file beats policy lines embedded in an input, which beat the built-in defaults. Within one source
  * an exact name beats a {@code prefix*} pattern and a longer prefix beats a shorter one; among
  * equal matches the first read wins.

@@ -4,7 +4,7 @@ import io.linerate.core.Better;
 import java.util.Locale;
 
 /**
- * A metric policy (METRICS-SPEC section 3): how a metric's samples are summarized and compared.
+ * A metric policy (docs/metrics.md section 3): how a metric's samples are summarized and compared.
  *
  * @param name metric name; a trailing {@code *} matches every name with that prefix
  * @param better which direction is an improvement

@@ -7,7 +7,7 @@ import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.SvgChart;
 
 /**
- * Writes a {@link GateReport} in the formats of METRICS-SPEC section 5: KTAP, JSON, a Markdown
+ * Writes a {@link GateReport} in the formats of docs/metrics.md section 5: KTAP, JSON, a Markdown
  * table and an SVG chart. Every number is formatted with {@link java.util.Locale#ROOT}; output
  * depends on nothing but the report.
  */
@@ -220,7 +220,7 @@ public final class Reports {
     }
 
     /**
-     * The SVG chart of METRICS-SPEC section 7: one panel per unit, a group per series with the
+     * The SVG chart of docs/metrics.md section 7: one panel per unit, a group per series with the
      * baseline bar (solid grey) beside the current bar (hatched blue); see {@code SvgChart}.
      *
      * @param report the verdicts to draw

@@ -8,7 +8,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
- * File names derived from input data, confined to an output directory (METRICS-SPEC section 8).
+ * File names derived from input data, confined to an output directory (docs/metrics.md section 8).
  * When a series, test or resource name becomes a file name, it is accepted only when it is
  * relative, has no {@code ..} element, and resolves under the output directory after every
  * symbolic link is followed: for reading the file itself, for writing its parent directory and,

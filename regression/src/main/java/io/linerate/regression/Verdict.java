@@ -3,7 +3,7 @@ package io.linerate.regression;
 import java.util.Locale;
 
 /**
- * The judgement of one series (METRICS-SPEC section 5).
+ * The judgement of one series (docs/metrics.md section 5).
  *
  * @param key the series
  * @param kind the verdict

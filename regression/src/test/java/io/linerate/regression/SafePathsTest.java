@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The confinement of file names derived from input data (METRICS-SPEC section 8). */
+/** The confinement of file names derived from input data (docs/metrics.md section 8). */
 class SafePathsTest {
     @TempDir
     Path root;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Metric;
 
 /**
- * The JSON objects of METRICS-SPEC sections 2 and 3, built with Jackson. Keys are written in
+ * The JSON objects of docs/metrics.md sections 2 and 3, built with Jackson. Keys are written in
  * alphabetical order, as the kernel's drv-net selftests print them.
  */
 public final class MetricJson {

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code linerate plot}: writes the grouped baseline-vs-current bar chart (METRICS-SPEC section 7)
+ * {@code linerate plot}: writes the grouped baseline-vs-current bar chart (docs/metrics.md section 7)
  * of the inputs, or the current values alone without a baseline; paths are used as typed. It draws, it does not gate:
  * exit 0 when the chart was written, 2 for bad usage or an unreadable or invalid file.
  */

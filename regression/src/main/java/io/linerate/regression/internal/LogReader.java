@@ -19,7 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads a text log line by line (METRICS-SPEC sections 1, 2 and 6): {@code ktap-metric-json} and
+ * Reads a text log line by line (docs/metrics.md sections 1, 2 and 6): {@code ktap-metric-json} and
  * {@code ktap-metric-policy-json} lines behind any prefix of spaces, tabs, {@code #} and
  * {@code #:}; {@code ZPERF-RESULT <name>=<value>} anywhere in a line (unit {@code Mbit/s} for names
  * ending in {@code _mbps}); linerate's JSON result lines ({@code version}, {@code marker},

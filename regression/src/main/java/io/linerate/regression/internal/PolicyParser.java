@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** Turns a policy object (METRICS-SPEC section 3) into a {@link Policy}, validating every field. */
+/** Turns a policy object (docs/metrics.md section 3) into a {@link Policy}, validating every field. */
 public final class PolicyParser {
     private static final Set<String> TOP = Set.of("name", "regression", "summarize", "relative_tolerance",
             "absolute_tolerance", "method", "alpha", "min_runs", "omit_first_s", "omit_last_s", "on_missing",
