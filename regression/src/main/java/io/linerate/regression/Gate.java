@@ -28,7 +28,7 @@ import java.util.Set;
  * {@code c > b (1 + tol)}, and in both cases only when also {@code |c - b| > absolute_tolerance}.
  * A change exactly at the tolerance (within 1e-9 relative, to absorb rounding) passes. The mirror
  * condition is an improvement; anything else passes.</li>
- * <li>{@code mann_whitney}: the one-sided Mann-Whitney U test, exact with ties up to 100 values
+ * <li>{@code mann_whitney}: the one-sided Mann-Whitney U test, exact with ties up to 50 values
  * ({@code MannWhitney}); a regression needs {@code p < alpha} in the worsening direction and the
  * threshold condition; an improvement the mirror; otherwise unchanged.</li>
  * <li>{@code auto}, the default: {@code threshold} while either side has fewer data points than
@@ -334,8 +334,9 @@ public final class Gate {
                         null, bs.length, cur.length, better ? "better beyond the tolerance" : "within the tolerance");
             case MANN_WHITNEY: {
                 boolean higher = p.better() == Better.HIGHER;
-                double pWorse = higher ? MannWhitney.pGreater(bs, cur) : MannWhitney.pGreater(cur, bs);
-                double pBetter = higher ? MannWhitney.pGreater(cur, bs) : MannWhitney.pGreater(bs, cur);
+                double[] tails = higher ? MannWhitney.tails(bs, cur) : MannWhitney.tails(cur, bs);
+                double pWorse = tails[0];
+                double pBetter = tails[1];
                 String ps = String.format(Locale.ROOT, "p=%.4g, alpha %s", pWorse, Fmt.num(p.alpha()));
                 if (worse && pWorse < p.alpha()) {
                     return regression(key, unit, b, c, change, p, method, pWorse, bs.length, cur.length, ps);

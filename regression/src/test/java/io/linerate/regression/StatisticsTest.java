@@ -80,6 +80,8 @@ class StatisticsTest {
         double[] cur = {5000, 9000, 5000, 5000, 9000};
         assertThat(MannWhitney.pGreater(base, cur)).isCloseTo(126.0 / 252, within(1e-12));
         assertThat(MannWhitney.pGreater(cur, base)).isCloseTo(226.0 / 252, within(1e-12));
+        // both tails from one count: P(base rank sum >= 30) and P(<= 30), the latter = P(k <= 3)
+        assertThat(MannWhitney.tails(base, cur)).containsExactly(new double[] {126.0 / 252, 226.0 / 252}, within(1e-12));
     }
 
     @Test

@@ -9,7 +9,7 @@ import org.apache.commons.statistics.inference.PValueMethod;
  * The one-sided Mann-Whitney U test (Mann and Whitney, "On a Test of Whether one of Two Random
  * Variables is Stochastically Larger than the Other", Annals of Mathematical Statistics 18(1), 1947).
  *
- * <p>Up to {@link #EXACT_LIMIT} values in both samples together, the p-value is exact, ties
+ * <p>Up to {@link #EXACT_LIMIT} values in both samples together (25 a side), the p-value is exact, ties
  * included: it is the share of the {@code C(n + m, n)} ways of choosing which pooled values form
  * the first sample whose rank sum (tied values share their mid-rank) is at least the observed one,
  * the permutation distribution conditional on the tie pattern (Lehmann, Nonparametrics, 1975,
@@ -19,7 +19,7 @@ import org.apache.commons.statistics.inference.PValueMethod;
  */
 public final class MannWhitney {
     /** Largest {@code n + m} for which the p-value is exact. */
-    public static final int EXACT_LIMIT = 100;
+    public static final int EXACT_LIMIT = 50;
 
     private MannWhitney() {}
 
@@ -30,22 +30,42 @@ public final class MannWhitney {
      * @throws IllegalArgumentException when a sample is empty
      */
     public static double pGreater(double[] x, double[] y) {
+        return tails(x, y)[0];
+    }
+
+    /**
+     * Both one-sided p-values at once (one count of the distribution serves both).
+     *
+     * @param x first sample, at least one value
+     * @param y second sample, at least one value
+     * @return {@code {p(x greater than y), p(y greater than x)}}
+     * @throws IllegalArgumentException when a sample is empty
+     */
+    public static double[] tails(double[] x, double[] y) {
         if (x.length == 0 || y.length == 0) {
             throw new IllegalArgumentException("Mann-Whitney needs at least one value per sample; got "
                     + x.length + " and " + y.length);
         }
         if (x.length + y.length > EXACT_LIMIT) {
-            return MannWhitneyUTest.withDefaults()
-                    .with(AlternativeHypothesis.GREATER_THAN)
-                    .with(PValueMethod.ASYMPTOTIC)
-                    .test(x, y)
-                    .getPValue();
+            return new double[] {asymptotic(x, y), asymptotic(y, x)};
         }
-        return exactGreater(x, y);
+        return exact(x, y);
     }
 
-    /** P(rank sum of a random n-subset >= rank sum of x), with mid-ranks, by counting subsets. */
-    private static double exactGreater(double[] x, double[] y) {
+    private static double asymptotic(double[] x, double[] y) {
+        return MannWhitneyUTest.withDefaults()
+                .with(AlternativeHypothesis.GREATER_THAN)
+                .with(PValueMethod.ASYMPTOTIC)
+                .test(x, y)
+                .getPValue();
+    }
+
+    /**
+     * {@code {P(T >= t), P(T <= t)}} for the doubled mid-rank sum {@code T} of a random n-subset of
+     * the pooled values and {@code t} that of {@code x}, by counting subsets. (y greater than x is
+     * x's rank sum being small: the rank sums of x and y add up to a constant.)
+     */
+    private static double[] exact(double[] x, double[] y) {
         int n = x.length;
         int total = n + y.length;
         double[] pooled = new double[total];
@@ -68,39 +88,47 @@ public final class MannWhitney {
         }
         long observed = 0;
         for (double v : x) {
-            int g = group(pooled, size, groups, v);
-            observed += rank2[g];
+            observed += rank2[group(pooled, size, groups, v)];
         }
         int maxSum = 2 * total * n;
         // ways[k][s]: ways to pick k values from the groups seen so far with doubled rank sum s;
-        // updated in place with k descending, so that each group is drawn from at most once
+        // updated in place with k descending, so that each group is drawn from at most once.
+        // reach: the largest doubled rank so far; k values never sum above k * reach.
         double[][] ways = new double[n + 1][maxSum + 1];
         ways[0][0] = 1;
+        int reach = 0;
         for (int g = 0; g < groups; g++) {
             for (int k = n - 1; k >= 0; k--) {
                 double[] from = ways[k];
+                int top = Math.min(maxSum, k * reach);
                 double choose = 1;
                 for (int c = 1; c <= Math.min(size[g], n - k); c++) {
                     choose = choose * (size[g] - c + 1) / c;
                     int add = c * rank2[g];
                     double[] to = ways[k + c];
-                    for (int s = 0; s + add <= maxSum; s++) {
+                    for (int s = 0; s <= top && s + add <= maxSum; s++) {
                         if (from[s] != 0) {
                             to[s + add] += from[s] * choose;
                         }
                     }
                 }
             }
+            reach = rank2[g];
         }
         double all = 0;
         double atLeast = 0;
+        double atMost = 0;
         for (int s = 0; s <= maxSum; s++) {
-            all += ways[n][s];
+            double w = ways[n][s];
+            all += w;
             if (s >= observed) {
-                atLeast += ways[n][s];
+                atLeast += w;
+            }
+            if (s <= observed) {
+                atMost += w;
             }
         }
-        return Math.min(1.0, atLeast / all);
+        return new double[] {Math.min(1.0, atLeast / all), Math.min(1.0, atMost / all)};
     }
 
     private static int group(double[] sorted, int[] size, int groups, double v) {
