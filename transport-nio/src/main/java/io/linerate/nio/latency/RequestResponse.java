@@ -119,6 +119,9 @@ public final class RequestResponse {
                     report.transactionsPerSecond().orElse(0), spec.rate()));
             report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         }
+        // the server counts a response after writing it, so a flow can finish reading one before it
+        // is counted: stop the server's thread first, then every completed response is counted
+        s.stop();
         return new RrResult(report, completed, s.accepts(), s.served());
     }
 
