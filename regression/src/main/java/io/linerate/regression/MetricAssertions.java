@@ -24,8 +24,10 @@ import org.junit.jupiter.api.TestReporter;
  * }</pre>
  * Every metric is published through {@link TestReporter#publishEntry(String, String)} as
  * {@code linerate.<name>@<host>} = {@code <value> <unit>}, so it lands in the Surefire XML report.
- * Each metric's own direction ({@link Metric#better()}) gives its policy (p50, 5 %, as linerate's
- * ktap sink writes it), which a policy file given with {@link #withPolicies(Policies)} beats.
+ * Each metric's own direction ({@link Metric#better()}) gives its policy, the default one that
+ * linerate's ktap sink writes beside it ({@code MetricJson.defaultPolicy}: p50, 5 %; a loss in %
+ * within 1 percentage point; jitter advisory), which a policy file given with
+ * {@link #withPolicies(Policies)} beats.
  * The baseline is a class-path resource in the format of {@link Baseline}; environment differences
  * are allowed (tests run on many machines) unless {@link #requiringSameEnvironment(Environment)}.
  * Requires {@code junit-jupiter-api} on the class path.
@@ -152,7 +154,7 @@ public final class MetricAssertions {
             StringBuilder sb = new StringBuilder("metrics regressed against the baseline:");
             for (Verdict v : report.failures()) {
                 sb.append("\n  ").append(v.key().display()).append(": ").append(v.kind().label()).append(' ')
-                        .append(Fmt.signedPercent(v.change())).append(' ').append(Reports.numbers(v));
+                        .append(Reports.change(v)).append(' ').append(Reports.numbers(v));
                 if (v.kind() != Verdict.Kind.REGRESSION) {
                     sb.append(" - ").append(v.reason());
                 }
