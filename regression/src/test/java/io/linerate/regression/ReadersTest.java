@@ -141,20 +141,6 @@ class ReadersTest {
     }
 
     @Test
-    void iperf3IntervalsWithoutOmittedOnes() {
-        MetricSet s = TestFiles.read("iperf3-udp.json");
-        assertThat(s.errors()).isEmpty();
-        assertThat(s.observations()).extracting(o -> o.key().name(), Observation::value, Observation::timeSeconds)
-                .containsExactly(
-                        tuple("iperf3_udp_mbps", 1.0, 1.000051),
-                        tuple("iperf3_udp_jitter_ms", 0.021, 1.000051),
-                        tuple("iperf3_udp_lost_pct", 0.0, 1.000051),
-                        tuple("iperf3_udp_mbps", 1.008, 2.000093),
-                        tuple("iperf3_udp_jitter_ms", 0.025, 2.000093),
-                        tuple("iperf3_udp_lost_pct", 1.098901, 2.000093));
-    }
-
-    @Test
     void iperf3ErrorIsAnError() {
         MetricSet s = TestFiles.read("iperf3-error.json");
         assertThat(s.observations()).isEmpty();
