@@ -110,6 +110,17 @@ class KtapNestingTest {
     }
 
     @Test
+    void aLogWhoseOnlyTestWasSkippedIsNotAnEmptyInput() {
+        Baseline b = Baseline.of(MetricReaders.read("base.log", "ZPERF-RESULT udp4_frag_mbps=800\n"), GateTest.ENV, GateTest.CREATED);
+        MetricSet cur = MetricReaders.read("cur.log", "KTAP version 1\n1..1\nok 1 udp4_frag # SKIP no fragmentation on this host\n");
+        assertThat(cur.errors()).isEmpty();
+        GateReport r = Gate.create().baseline(b).run(cur);
+        assertThat(r.verdicts()).extracting(v -> v.key().display(), Verdict::kind)
+                .containsExactly(tuple("udp4_frag_mbps@local", Verdict.Kind.SKIP));
+        assertThat(r.exitCode()).isZero();
+    }
+
+    @Test
     void onSkipFailMakesTheSkipFail() {
         Policies file = Policies.parseFile("p.json", "[{\"name\":\"udp4_frag_mbps\",\"regression\":{\"better\":\"higher\","
                 + "\"compare\":\"p50\",\"relative_tolerance\":0.05},\"summarize\":\"distribution\",\"on_skip\":\"fail\"}]");
