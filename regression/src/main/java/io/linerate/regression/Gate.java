@@ -4,6 +4,7 @@ import io.linerate.core.Better;
 import io.linerate.regression.internal.Bootstrap;
 import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.MannWhitney;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,10 +19,11 @@ import java.util.Set;
 /**
  * Judges current metrics against an optional baseline (docs/metrics.md sections 3 to 5).
  *
- * <p>Per series: the policy is resolved ({@link Policies}); each run's samples have
- * {@code omit_first_s}/{@code omit_last_s} dropped (relative to the run's first and last sample
- * time) and are summarized into data points ({@code distribution} keeps every sample, the others
- * give one point per run); both sides' data are then compared by the policy's method:
+ * <p>Per series: the policy is resolved ({@link Policies}: policy file, then embedded lines of the
+ * current input, then the policy the baseline stored with the series, then the default); each
+ * run's samples have {@code omit_first_s}/{@code omit_last_s} dropped (relative to the run's first
+ * and last sample time) and are summarized into data points ({@code distribution} keeps every
+ * sample, the others give one point per run); both sides' data are then compared by the policy's method:
  * <ul>
  * <li>{@code threshold}: the compared statistic {@code b} of the baseline and {@code c} of the
  * current data; higher-better regresses when {@code c < b (1 - tol)}, lower-better when
@@ -45,6 +47,11 @@ import java.util.Set;
  * the current environment is given ({@link #environment(Environment)}), a baseline from another
  * environment makes every compared verdict inconclusive unless
  * {@link #allowEnvironmentMismatch(boolean)}. Without a baseline, every readable series passes.
+ * A series without a policy from any source, whose direction its name and unit do not give, is an
+ * {@code error} ({@code no policy, direction unknown}). A baselined series absent now is
+ * {@code skip} when its KTAP test reported {@code # SKIP} (see {@link SkippedTest#owning}), carrying
+ * the reason and failing only under {@code on_skip: fail}, and {@code missing} otherwise. The
+ * relative change is never infinite or NaN: it is absent when the baseline's statistic is 0.
  * Errors found while reading become {@code error} verdicts of their series, or of their
  * {@code source:line} (host {@code input}) when no series can be named.
  *
@@ -183,11 +190,15 @@ public final class Gate {
         }
         for (Baseline.Series s : base.values()) {
             if (!keys.contains(s.key())) {
-                out.add(missing(s, current, envDiff, instead));
+                Optional<SkippedTest> skipped = SkippedTest.owning(s.key(), current.skippedTests());
+                out.add(skipped.isPresent() ? skip(s, skipped.get(), current) : missing(s, current, envDiff, instead));
             }
         }
         for (Problem p : loose) {
             out.add(error(new SeriesKey("", p.where(), "input", null), "", null, p.message()));
+        }
+        if (baseline != null) {
+            baseline.keyWarning(keys).ifPresent(warnings::add);
         }
         return new GateReport(out, warnings);
     }
@@ -212,16 +223,53 @@ public final class Gate {
                 + " (alpha " + Fmt.num(p.alpha()) + ")"));
     }
 
-    private Optional<Policy> policyFor(String name, MetricSet current) {
-        Optional<Policy> p = policies.resolve(name, current.embeddedPolicies());
+    /**
+     * The baseline of {@code current}, storing with each series the policy this gate judges it
+     * with (file, embedded line, this gate's baseline, or default, with {@link #tolerance(Double)}
+     * applied), so that a later compare without those policy lines judges it the same way.
+     *
+     * @param current what was read; callers should refuse to save when it has errors
+     * @param env where it was measured
+     * @param created when, written as RFC 3339 UTC
+     * @return the baseline, of format version {@link Baseline#VERSION}
+     */
+    public Baseline baselineOf(MetricSet current, Environment env, Instant created) {
+        Map<SeriesKey, Baseline.Series> base = new LinkedHashMap<>();
+        if (baseline != null) {
+            for (Baseline.Series s : baseline.series()) {
+                base.put(s.key(), s);
+            }
+        }
+        Baseline plain = Baseline.of(current, env, created);
+        List<Baseline.Series> series = new ArrayList<>();
+        for (Baseline.Series s : plain.series()) {
+            Policy p = policyFor(s.key(), s.unit(), current, base.get(s.key())).orElse(null);
+            series.add(new Baseline.Series(s.key(), s.unit(), s.runs(), p));
+        }
+        return new Baseline(Baseline.VERSION, plain.created(), env, series);
+    }
+
+    private Optional<Policy> policyFor(SeriesKey key, String unit, MetricSet current, Baseline.Series base) {
+        Optional<Policy> p = policies.resolve(key.name(), unit, current.embeddedPolicies(), base == null ? null : base.policy());
         if (p.isPresent() && tolerance != null) {
             p = Optional.of(p.get().withRelativeTolerance(tolerance));
         }
         return p;
     }
 
+    private Verdict skip(Baseline.Series s, SkippedTest t, MetricSet current) {
+        Optional<Policy> op = policyFor(s.key(), s.unit(), current, s);
+        boolean fail = op.isPresent() && op.get().onSkip() == Policy.OnSkip.FAIL;
+        String reason = "skipped: " + (t.reason().isEmpty() ? "no reason given" : t.reason()) + " (test " + t.test()
+                + " at " + (t.line() > 0 ? t.source() + ":" + t.line() : t.source()) + ")" + (fail ? "; on_skip: fail" : "");
+        return new Verdict(s.key(), Verdict.Kind.SKIP, s.unit(), null, null, null, op.map(Policy::relativeTolerance).orElse(null),
+                op.map(Policy::absoluteTolerance).orElse(null), op.map(p -> p.compare().label()).orElse(""),
+                op.map(p -> p.method().label()).orElse(""), null, s.runs().size(), 0,
+                op.map(p -> p.source().label()).orElse("none"), fail, reason);
+    }
+
     private Verdict missing(Baseline.Series s, MetricSet current, List<String> envDiff, List<String> instead) {
-        Optional<Policy> op = policyFor(s.key().name(), current);
+        Optional<Policy> op = policyFor(s.key(), s.unit(), current, s);
         String src = op.map(p -> p.source().label()).orElse("none");
         boolean skip = op.isPresent() && op.get().onMissing() == Policy.OnMissing.SKIP;
         if (!envDiff.isEmpty() && !skip) {
@@ -255,14 +303,16 @@ public final class Gate {
     private Verdict judge(SeriesKey key, List<Observation> obs, List<String> errors, Baseline.Series base,
                           MetricSet current, List<String> envDiff, List<Problem> warnings) {
         String unit = obs.isEmpty() ? (base == null ? "" : base.unit()) : obs.get(0).unit();
-        Optional<Policy> op = policyFor(key.name(), current);
+        Optional<Policy> op = policyFor(key, unit, current, base);
         if (errors != null) {
             return error(key, unit, op.orElse(null), String.join("; ", errors));
         }
         if (op.isEmpty()) {
-            return error(key, unit, null, "no policy for " + key.name() + " and its name says no direction: add a"
-                    + " ktap-metric-policy-json line or a policy file entry (defaults cover names containing"
-                    + " throughput, mbps, bps, rate, latency, rtt, jitter, lost, loss, _ns, _ms)");
+            return error(key, unit, null, "no policy, direction unknown: " + key.name()
+                    + (unit.isEmpty() ? " has no unit" : " in '" + unit + "'") + " and no word in its name means"
+                    + " something bad (loss, lost, drop, error, retrans, jitter, latency, rtt, delay), nor is its"
+                    + " unit a throughput (bit/s, B/s, frames/s, transactions/s), time or %; add a"
+                    + " ktap-metric-policy-json line or a policy file entry");
         }
         Policy p = op.get();
         for (Observation o : obs) {
@@ -303,7 +353,7 @@ public final class Gate {
             return error(key, unit, p, "the baseline has no samples for this series after omitting");
         }
         double b = p.compare().of(bs);
-        Double change = b != 0 ? (c - b) / Math.abs(b) : null;
+        Double change = relativeChange(b, c);
         warnLowRuns(warnings, key, p, bs.length, cur.length);
         if (!envDiff.isEmpty()) {
             return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,
@@ -392,6 +442,12 @@ public final class Gate {
         return new Verdict(key, kind, unit, b, c, change, p.relativeTolerance(), p.absoluteTolerance(),
                 p.compare().label(), method.label(), pValue, nb, nc, p.source().label(),
                 kind == Verdict.Kind.REGRESSION || kind == Verdict.Kind.ERROR, reason);
+    }
+
+    /** @return {@code (c - b) / |b|}, or null when {@code b} is 0 or the quotient is not finite */
+    static Double relativeChange(double b, double c) {
+        double q = (c - b) / Math.abs(b);
+        return b != 0 && Double.isFinite(q) ? q : null;
     }
 
     /** @return whether {@code c} is beyond the tolerance from {@code b}: worse when {@code worse}, else better */

@@ -37,8 +37,10 @@ import org.junit.jupiter.api.TestReporter;
  * {@link #hasNoRegressionAgainst(String)} writes the run's metrics as the baseline
  * {@code <directory>/<resource>} instead of comparing, and refuses to replace an existing one unless
  * {@value #OVERWRITE_PROPERTY} is {@code true}; {@link #saveBaseline(Path, boolean)} does the same
- * from code. Each metric's own direction ({@link Metric#better()}) gives its policy (p50, 5 %, as linerate's
- * ktap sink writes it), which a policy file given with {@link #withPolicies(Policies)} beats.
+ * from code. Each metric's own direction ({@link Metric#better()}) gives its policy, the default one that
+ * linerate's ktap sink writes beside it ({@code MetricJson.defaultPolicy}: p50, 5 %; a loss in %
+ * within 1 percentage point; jitter advisory), which a policy file given with
+ * {@link #withPolicies(Policies)} beats.
  * The baseline is a class-path resource in the format of {@link Baseline}; environment differences
  * are allowed (tests run on many machines) unless {@link #requiringSameEnvironment(Environment)}.
  * Requires {@code junit-jupiter-api} on the class path.
@@ -227,7 +229,7 @@ public final class MetricAssertions {
             for (Verdict v : report.failures()) {
                 sb.append("\n  ").append(v.key().display()).append(": ").append(v.kind().label());
                 if (v.baseline() != null || v.current() != null) {
-                    sb.append(' ').append(Fmt.signedPercent(v.change())).append(' ').append(Reports.numbers(v));
+                    sb.append(' ').append(Reports.change(v)).append(' ').append(Reports.numbers(v));
                 }
                 if (v.kind() != Verdict.Kind.REGRESSION) {
                     sb.append(" - ").append(v.reason());

@@ -2,35 +2,33 @@ package io.linerate.regression;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.linerate.core.Better;
+import io.linerate.core.MetricDefaults;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.internal.PolicyParser;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Finds the policy of a metric, with the precedence of docs/metrics.md section 3: a reviewed policy
- * file beats policy lines embedded in an input, which beat the built-in defaults. Within one source
- * an exact name beats a {@code prefix*} pattern and a longer prefix beats a shorter one; among
- * equal matches the first read wins.
+ * file beats policy lines embedded in the current input, which beat the policy the baseline stored
+ * with the series, which beats the built-in default. Within one source an exact name beats a
+ * {@code prefix*} pattern and a longer prefix beats a shorter one; among equal matches the first
+ * read wins.
  *
- * <p>Defaults, chosen by name (case-insensitive): names containing {@code latency}, {@code rtt},
- * {@code jitter}, {@code lost}, {@code loss}, {@code _ns} or {@code _ms} are lower-better; otherwise
- * names containing {@code throughput}, {@code mbps}, {@code bps} or {@code rate} are higher-better;
- * both with {@code p50}, 5 % relative tolerance, {@code distribution}, the {@code auto} method
- * (the threshold, joined by the Mann-Whitney test once both sides have 5 data points). Other
- * names have no default policy.
+ * <p>Defaults follow {@link MetricDefaults}: the direction from a bad word in the name, else from
+ * the unit; p50 of the samples kept as a distribution, 5 % relative tolerance, the {@code auto} method (the
+ * threshold, joined by the Mann-Whitney test once both sides have 5 data points);
+ * a loss in percent is judged in percentage points (relative tolerance 0, absolute tolerance
+ * {@value MetricDefaults#LOSS_TOLERANCE_PERCENTAGE_POINTS}); jitter is advisory. A metric whose
+ * direction neither its name nor its unit gives has no default policy.
  */
 public final class Policies {
     /** Value of {@code format} in a policy file. */
     public static final String FILE_FORMAT = "linerate-policies";
-    private static final List<String> LOWER = List.of("latency", "rtt", "jitter", "lost", "loss", "_ns", "_ms");
-    private static final List<String> HIGHER = List.of("throughput", "mbps", "bps", "rate");
 
     private final String fileName;
     private final List<Policy> file;
@@ -129,35 +127,34 @@ public final class Policies {
 
     /**
      * @param metricName the metric's name
-     * @param embedded policies embedded in the inputs, in reading order
+     * @param unit the metric's unit; empty when unknown
+     * @param embedded policies embedded in the current inputs, in reading order
+     * @param stored the policy the baseline stored with this series; null when none
      * @return the policy that applies, or empty when no source has one
      */
-    public Optional<Policy> resolve(String metricName, List<Policy> embedded) {
+    public Optional<Policy> resolve(String metricName, String unit, List<Policy> embedded, Policy stored) {
         Optional<Policy> p = best(file, metricName);
         if (p.isEmpty()) {
             p = best(embedded, metricName);
         }
         if (p.isEmpty()) {
-            p = defaultFor(metricName);
+            p = Optional.ofNullable(stored);
+        }
+        if (p.isEmpty()) {
+            p = defaultFor(metricName, unit);
         }
         return p;
     }
 
-    /** @return the built-in default policy for {@code metricName}, empty when its name says no direction */
-    public static Optional<Policy> defaultFor(String metricName) {
-        String n = metricName.toLowerCase(Locale.ROOT);
-        Better better = null;
-        if (LOWER.stream().anyMatch(n::contains)) {
-            better = Better.LOWER;
-        } else if (HIGHER.stream().anyMatch(n::contains)) {
-            better = Better.HIGHER;
-        }
-        if (better == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new Policy(metricName, better, Compare.parse("p50"), MetricJson.DEFAULT_RELATIVE_TOLERANCE,
-                Policy.Summarize.DISTRIBUTION, 0, Policy.Method.AUTO, Policy.DEFAULT_ALPHA, 1, 0, 0,
-                Policy.OnMissing.FAIL, false, Policy.Source.DEFAULT));
+    /**
+     * @param metricName the metric's name
+     * @param unit its unit; empty when unknown
+     * @return the built-in default policy, empty when neither the name nor the unit gives a direction
+     */
+    public static Optional<Policy> defaultFor(String metricName, String unit) {
+        return MetricDefaults.direction(metricName, unit).map(b -> PolicyParser.parse(
+                MetricJson.defaultPolicy(metricName, unit == null ? "" : unit, b, MetricDefaults.isAdvisory(metricName)),
+                true, Policy.Source.DEFAULT, new ArrayList<>()));
     }
 
     private static Optional<Policy> best(List<Policy> policies, String metricName) {

@@ -19,13 +19,14 @@ import java.util.Locale;
  * @param omitFirstSeconds seconds dropped from the start of each run
  * @param omitLastSeconds seconds dropped from the end of each run
  * @param onMissing what a baselined metric absent now becomes
+ * @param onSkip what a baselined metric of a test that reports {@code # SKIP} now becomes
  * @param advisory report, never fail
  * @param source where the policy came from
  */
 public record Policy(String name, Better better, Compare compare, double relativeTolerance,
                      Summarize summarize, double absoluteTolerance, Method method, double alpha,
                      int minRuns, double omitFirstSeconds, double omitLastSeconds, OnMissing onMissing,
-                     boolean advisory, Source source) {
+                     OnSkip onSkip, boolean advisory, Source source) {
 
     /** Default significance of the statistical methods. */
     public static final double DEFAULT_ALPHA = 0.01;
@@ -86,12 +87,30 @@ public record Policy(String name, Better better, Compare compare, double relativ
         }
     }
 
-    /** Where a policy came from; a file beats embedded lines, which beat defaults. */
+    /** What a baselined metric of a test that reports {@code # SKIP} now becomes. */
+    public enum OnSkip {
+        /** A {@code skip} verdict carrying the test's reason, not failing. */
+        SKIP,
+        /** A failing {@code skip} verdict. */
+        FAIL;
+
+        /** @return the lower-case name used in policies */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * Where a policy came from; a file beats embedded lines in the current input, which beat the
+     * policies stored in the baseline, which beat defaults.
+     */
     public enum Source {
         /** A reviewed policy file. */
         FILE,
         /** A {@code ktap-metric-policy-json} line in an input. */
         EMBEDDED,
+        /** Stored in the baseline with the series it judged. */
+        BASELINE,
         /** Built in, chosen by the metric's name. */
         DEFAULT;
 
@@ -109,9 +128,15 @@ public record Policy(String name, Better better, Compare compare, double relativ
         return name.equals(metricName);
     }
 
+    /** @return this policy as read from another source */
+    public Policy withSource(Source s) {
+        return new Policy(name, better, compare, relativeTolerance, summarize, absoluteTolerance, method, alpha,
+                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, onSkip, advisory, s);
+    }
+
     /** @return this policy with another relative tolerance (from {@code --tolerance}) */
     public Policy withRelativeTolerance(double tolerance) {
         return new Policy(name, better, compare, tolerance, summarize, absoluteTolerance, method, alpha,
-                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, advisory, source);
+                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, onSkip, advisory, source);
     }
 }

@@ -10,7 +10,8 @@ import java.util.Locale;
  * @param unit the series' unit; empty when unitless or unknown
  * @param baseline the compared statistic of the baseline data; null without one
  * @param current the compared statistic of the current data; null without one
- * @param change {@code (current - baseline) / |baseline|}; null when either is missing or baseline is 0
+ * @param change {@code (current - baseline) / |baseline|}; null when either is missing, the baseline is 0
+ *     or the quotient is not finite
  * @param tolerance relative tolerance as a fraction; null without a policy
  * @param absoluteTolerance absolute tolerance in {@code unit}; null without a policy
  * @param compare the compared statistic ({@code p50}, {@code mean}, ...); empty without a policy
@@ -42,6 +43,11 @@ public record Verdict(SeriesKey key, Kind kind, String unit, Double baseline, Do
         INCONCLUSIVE,
         /** In the baseline but absent now; fails unless the policy says {@code on_missing: skip}. */
         MISSING,
+        /**
+         * In the baseline, and its KTAP test reported {@code # SKIP} now; carries the test's reason and
+         * fails only when the policy says {@code on_skip: fail}.
+         */
+        SKIP,
         /** Bad input; fails. */
         ERROR,
         /** A regression of an advisory metric; reported, never fails. */

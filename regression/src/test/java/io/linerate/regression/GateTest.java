@@ -68,13 +68,63 @@ class GateTest {
 
     @Test
     void lowerBetterAtTheToleranceBoundary() {
-        String base = metrics("udp4_jitter_ms", "ms", 10);
-        assertThat(gate(base, metrics("udp4_jitter_ms", "ms", 10.5)).kind()).isEqualTo(Verdict.Kind.PASS);
-        Verdict r = gate(base, metrics("udp4_jitter_ms", "ms", 10.51));
+        String base = metrics("latency_p50", "ms", 10);
+        assertThat(gate(base, metrics("latency_p50", "ms", 10.5)).kind()).isEqualTo(Verdict.Kind.PASS);
+        Verdict r = gate(base, metrics("latency_p50", "ms", 10.51));
         assertThat(r.kind()).isEqualTo(Verdict.Kind.REGRESSION);
         assertThat(r.change()).isCloseTo(0.051, within(1e-12));
-        assertThat(gate(base, metrics("udp4_jitter_ms", "ms", 9.5)).kind()).isEqualTo(Verdict.Kind.PASS);
-        assertThat(gate(base, metrics("udp4_jitter_ms", "ms", 9.49)).kind()).isEqualTo(Verdict.Kind.IMPROVEMENT);
+        assertThat(gate(base, metrics("latency_p50", "ms", 9.5)).kind()).isEqualTo(Verdict.Kind.PASS);
+        assertThat(gate(base, metrics("latency_p50", "ms", 9.49)).kind()).isEqualTo(Verdict.Kind.IMPROVEMENT);
+    }
+
+    @Test
+    void badWordsInTheNameMakeARiseARegressionWhateverTheUnit() {
+        // 1 -> 5 and 10 -> 50 are each (5 - 1) / 1 = +400 %; retrans and drop are bad words, so lower is better
+        Verdict retrans = gate(metrics("tcp_retrans_rate", "", 1), metrics("tcp_retrans_rate", "", 5));
+        assertThat(retrans.kind()).isEqualTo(Verdict.Kind.REGRESSION);
+        assertThat(retrans.change()).isEqualTo(4.0);
+        assertThat(retrans.policySource()).isEqualTo("default");
+        Verdict drop = gate(metrics("drop_rate", "frames/s", 10), metrics("drop_rate", "frames/s", 50));
+        assertThat(drop.kind()).isEqualTo(Verdict.Kind.REGRESSION);
+        assertThat(drop.change()).isEqualTo(4.0);
+        GateReport r = Gate.create().baseline(baseline(metrics("drop_rate", "frames/s", 10)))
+                .run(MetricReaders.read("cur.log", metrics("drop_rate", "frames/s", 50)));
+        assertThat(Reports.ktap(r)).contains("not ok 1 drop_rate@local # regressed +400.0% (base 10, cur 50 frames/s, tol 5%)");
+        assertThat(r.exitCode()).isEqualTo(1);
+        // the same figures in frames/s without a bad word are throughput: 10 -> 50 is an improvement
+        assertThat(gate(metrics("rx_rate", "frames/s", 10), metrics("rx_rate", "frames/s", 50)).kind())
+                .isEqualTo(Verdict.Kind.IMPROVEMENT);
+    }
+
+    @Test
+    void lossInPercentIsJudgedInPercentagePointsAndNeverPrintsAnInfinity() {
+        String base = metrics("udp4_lost_pct", "%", 0);
+        // 0 % -> 0.1 %: 0.1 points, within the default 1 point; no relative change of a 0 baseline
+        GateReport small = Gate.create().baseline(baseline(base)).run(MetricReaders.read("cur.log", metrics("udp4_lost_pct", "%", 0.1)));
+        Verdict v = only(small);
+        assertThat(v.kind()).isEqualTo(Verdict.Kind.PASS);
+        assertThat(v.change()).isNull();
+        assertThat(v.absoluteTolerance()).isEqualTo(1.0);
+        assertThat(Reports.ktap(small)).contains("# udp4_lost_pct@local: pass +0.1 pp (base 0, cur 0.1 %, tol 0%, abs 1 %)");
+        for (String out : new String[] {Reports.ktap(small), Reports.json(small), Reports.markdown(small), Reports.svg(small, "t")}) {
+            assertThat(out).doesNotContain("inf").doesNotContain("Infinity").doesNotContain("NaN");
+        }
+        // 0 % -> 1.5 %: 1.5 points, beyond 1
+        Verdict big = gate(base, metrics("udp4_lost_pct", "%", 1.5));
+        assertThat(big.kind()).isEqualTo(Verdict.Kind.REGRESSION);
+        // 10 % -> 10.9 %: 0.9 points, within; 10 % -> 11.2 %: 1.2 points, beyond (relative tolerance 0)
+        assertThat(gate(metrics("udp4_lost_pct", "%", 10), metrics("udp4_lost_pct", "%", 10.9)).kind()).isEqualTo(Verdict.Kind.PASS);
+        Verdict rel = gate(metrics("udp4_lost_pct", "%", 10), metrics("udp4_lost_pct", "%", 11.2));
+        assertThat(rel.kind()).isEqualTo(Verdict.Kind.REGRESSION);
+        assertThat(rel.change()).isCloseTo(0.12, within(1e-12));
+    }
+
+    @Test
+    void theRelativeChangeIsNeverInfinite() {
+        // (3 - 2) / 2 = 0.5; a 0 baseline has none; (1 - 4.9e-324) / 4.9e-324 overflows to infinity: none
+        assertThat(Gate.relativeChange(2, 3)).isEqualTo(0.5);
+        assertThat(Gate.relativeChange(0, 3)).isNull();
+        assertThat(Gate.relativeChange(Double.MIN_VALUE, 1)).isNull();
     }
 
     @Test
@@ -183,7 +233,12 @@ class GateTest {
         Verdict v = only(Gate.create().run(MetricReaders.read("cur.log", metrics("context_switches", "", 3))));
         assertThat(v.kind()).isEqualTo(Verdict.Kind.ERROR);
         assertThat(v.policySource()).isEqualTo("none");
-        assertThat(v.reason()).startsWith("no policy for context_switches");
+        assertThat(v.reason()).startsWith("no policy, direction unknown: context_switches has no unit");
+        assertThat(Reports.ktap(Gate.create().run(MetricReaders.read("cur.log", metrics("context_switches", "", 3)))))
+                .contains("not ok 1 context_switches@local # error: no policy, direction unknown");
+        // a name that once implied a direction by a substring ("rate", "mbps") no longer does without a unit
+        assertThat(only(Gate.create().run(MetricReaders.read("cur.log", metrics("tx_rate", "", 3)))).kind())
+                .isEqualTo(Verdict.Kind.ERROR);
     }
 
     static final String MW = policy("{\"name\":\"tcp4_mbps\",\"regression\":{\"better\":\"higher\",\"compare\":\"p50\","

@@ -156,9 +156,10 @@ public final class TransferFormat {
 
     /**
      * Metrics of one transfer: {@code <marker>_mbps} (receiver goodput, Mbit/s, higher is better;
-     * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} and
-     * {@code <marker>_lost_pct} (lower is better, advisory: on an unpaced loopback they are noise;
-     * a reviewed policy file can make them gate).
+     * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} (ms, lower is
+     * better, advisory: RFC 3550 jitter follows the host's scheduling noise; a reviewed policy file
+     * can make it gate) and {@code <marker>_lost_pct} (%, lower is better, judged in percentage
+     * points with the default policy of {@link io.linerate.core.MetricDefaults}).
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -170,7 +171,7 @@ public final class TransferFormat {
                 ResultLineSink.UNIT, timeSeconds, Better.HIGHER)));
         r.udp().ifPresent(u -> {
             out.add(Metric.of(marker + "_jitter_ms", u.jitterNanos() / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory());
-            out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER).asAdvisory());
+            out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER));
         });
         return out;
     }

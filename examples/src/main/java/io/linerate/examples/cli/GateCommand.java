@@ -101,9 +101,10 @@ public final class GateCommand implements Callable<Integer> {
             Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
             MetricSet current = GateFiles.readInputs(inputs);
             Environment env = Environment.detect(transport);
-            GateReport result = Gate.create().baseline(base).policies(policies)
+            Gate gate = Gate.create().baseline(base).policies(policies)
                     .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
-                    .environment(env).run(current);
+                    .environment(env);
+            GateReport result = gate.run(current);
             out.print(Reports.ktap(result));
             out.flush();
             if (report != null) {
@@ -123,7 +124,7 @@ public final class GateCommand implements Callable<Integer> {
                     err.flush();
                     return FAILED;
                 }
-                Baseline saved = Baseline.of(current, env, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+                Baseline saved = gate.baselineOf(current, env, Instant.now().truncatedTo(ChronoUnit.SECONDS));
                 try {
                     GateFiles.writeBaseline(save, saved, force);
                 } catch (FileAlreadyExistsException e) {

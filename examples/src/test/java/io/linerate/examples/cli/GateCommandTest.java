@@ -74,6 +74,20 @@ class GateCommandTest {
     }
 
     @Test
+    void aSavedBaselineKeepsTheEmbeddedPoliciesForTheNextCompare() throws IOException {
+        write("base.log", String.join("\n",
+                "# ktap-metric-policy-json: {\"name\":\"tcp4_mbps\",\"regression\":{\"better\":\"higher\",\"compare\":\"p50\",\"relative_tolerance\":0.15},\"summarize\":\"distribution\"}",
+                "# ktap-metric-json: {\"host\":\"local\",\"name\":\"tcp4_mbps\",\"shape\":\"scalar\",\"time\":2.5,\"unit\":\"Mbit/s\",\"value\":1000}",
+                ""));
+        write("cur.log", "ZPERF-RESULT tcp4_mbps=900\nZPERF-DONE\n");
+        assertThat(gate("--input", f("base.log"), "--save", f("b.json"))).isZero();
+        assertThat(Files.readString(dir.resolve("b.json"))).contains("\"version\" : 2").contains("\"relative_tolerance\" : 0.15");
+        // 1000 -> 900 is -10 %: within the stored 15 %, though beyond the default 5 %
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("b.json"))).isZero();
+        assertThat(out).contains("# tcp4_mbps@local: pass -10.0% (base 1000, cur 900 Mbit/s, tol 15%), p50 by threshold, policy baseline");
+    }
+
+    @Test
     void writesJsonMarkdownAndSvgReports() throws IOException {
         write("base.log", run(100, 100, 1));
         write("cur.log", run(90, 100, 1));
@@ -151,9 +165,9 @@ class GateCommandTest {
     @Test
     void baselineOfAnotherVersionAndMisspelledPolicyKeyAreUsageErrors() throws IOException {
         write("cur.log", run(100, 100, 1));
-        write("v2.json", "{\"format\":\"linerate-baseline\",\"version\":2,\"series\":[]}");
-        assertThat(gate("--input", f("cur.log"), "--baseline", f("v2.json"))).isEqualTo(2);
-        assertThat(err).contains("baseline " + f("v2.json") + " has format version 2; this linerate reads version 1");
+        write("v3.json", "{\"format\":\"linerate-baseline\",\"version\":3,\"series\":[]}");
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("v3.json"))).isEqualTo(2);
+        assertThat(err).contains("baseline " + f("v3.json") + " has format version 3; this linerate reads versions 1 to 2");
         write("policy.json", "[{\"name\":\"tcp4_mbps\",\"regression\":{\"better\":\"higher\",\"compare\":\"p50\","
                 + "\"relative_tolerance\":0.05},\"sumarize\":\"distribution\"}]");
         assertThat(gate("--input", f("cur.log"), "--policy", f("policy.json"))).isEqualTo(2);

@@ -1,7 +1,9 @@
 package io.linerate.regression.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Better;
+import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.Compare;
 import io.linerate.regression.Policy;
 import java.util.ArrayList;
@@ -14,7 +16,7 @@ import java.util.Set;
 public final class PolicyParser {
     private static final Set<String> TOP = Set.of("name", "regression", "summarize", "relative_tolerance",
             "absolute_tolerance", "method", "alpha", "min_runs", "omit_first_s", "omit_last_s", "on_missing",
-            "advisory");
+            "on_skip", "advisory");
     private static final Set<String> REGRESSION = Set.of("better", "compare", "relative_tolerance",
             "absolute_tolerance");
 
@@ -138,6 +140,9 @@ public final class PolicyParser {
         Policy.OnMissing onMissing = n.has("on_missing")
                 ? enumValue(Policy.OnMissing.class, text(n, "on_missing", name), name, "on_missing", "fail, skip")
                 : Policy.OnMissing.FAIL;
+        Policy.OnSkip onSkip = n.has("on_skip")
+                ? enumValue(Policy.OnSkip.class, text(n, "on_skip", name), name, "on_skip", "skip, fail")
+                : Policy.OnSkip.SKIP;
         boolean advisory = false;
         if (n.has("advisory")) {
             if (!n.get("advisory").isBoolean()) {
@@ -146,7 +151,32 @@ public final class PolicyParser {
             advisory = n.get("advisory").asBoolean();
         }
         return new Policy(name, better, compare, tol, summarize, abs, method, alpha, minRuns, omitFirst, omitLast,
-                onMissing, advisory, source);
+                onMissing, onSkip, advisory, source);
+    }
+
+    /**
+     * @param p a policy
+     * @return {@code p} as a policy object of METRICS-SPEC section 3 with every field written
+     *     explicitly, which {@link #parse} reads back into an equal policy (but for its source)
+     */
+    public static ObjectNode toJson(Policy p) {
+        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+        n.put("name", p.name());
+        ObjectNode r = n.putObject("regression");
+        r.put("better", p.better().label());
+        r.put("compare", p.compare().label());
+        r.put("relative_tolerance", p.relativeTolerance());
+        n.put("summarize", p.summarize().label());
+        n.put("absolute_tolerance", p.absoluteTolerance());
+        n.put("method", p.method().label());
+        n.put("alpha", p.alpha());
+        n.put("min_runs", p.minRuns());
+        n.put("omit_first_s", p.omitFirstSeconds());
+        n.put("omit_last_s", p.omitLastSeconds());
+        n.put("on_missing", p.onMissing().label());
+        n.put("on_skip", p.onSkip().label());
+        n.put("advisory", p.advisory());
+        return n;
     }
 
     private static String text(JsonNode n, String field, String policy) {
