@@ -487,7 +487,7 @@ public final class RawTransfer {
                     from < measureStart));
         }
 
-        /** The sending thread: batches of frames, round robin over the streams, paced from the start. */
+        /** The sending thread: batches of frames, round robin over the streams, paced from the start and anew from the window's start. */
         private void send() {
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             try {
