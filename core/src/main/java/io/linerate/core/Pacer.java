@@ -65,7 +65,11 @@ public final class Pacer {
         return ns >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) ns;
     }
 
-    /** Starts the schedule with nothing sent: byte 0 may leave at {@code nanos}; same as {@code anchor(nanos, 0)}. */
+    /**
+     * Starts the schedule with nothing sent; same as {@code anchor(nanos, 0)}.
+     *
+     * @param nanos clock reading at which byte 0 may leave
+     */
     public void start(long nanos) {
         anchor(nanos, 0);
     }
