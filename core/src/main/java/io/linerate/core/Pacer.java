@@ -9,9 +9,10 @@ package io.linerate.core;
  *
  * <p><b>What a schedule guarantees.</b> A message leaves only when its deadline has passed, and
  * catching up only ever moves the origin later. So from a schedule's origin {@code o} to any
- * later reading {@code t}, the messages let out hold at most {@code rate × (t − o) / 8} bytes
- * plus the one message whose deadline is the latest: over a span of at least 100 messages, never
- * more than 1% above the target, whatever stalls and catch-ups happened inside it. A measured
+ * later reading {@code t}, the messages let out hold at most {@code rate × (t − o + 1 ns) / 8}
+ * bytes (deadlines are rounded down to whole ns) plus the one message whose deadline is the
+ * latest: over a span of at least 100 messages, not more than 1% above the target, whatever
+ * stalls and catch-ups happened inside it. A measured
  * window therefore starts a schedule of its own ({@link #anchor}) so that the warm-up's debt is not
  * carried into it.
  *
