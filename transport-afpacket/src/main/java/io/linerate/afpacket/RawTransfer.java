@@ -9,6 +9,7 @@ import io.linerate.afpacket.internal.TxRing;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.Pacer;
+import io.linerate.core.PacingWait;
 import io.linerate.core.Rates;
 import io.linerate.core.SequenceTracker;
 import io.linerate.core.TransferException;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -487,7 +487,7 @@ public final class RawTransfer {
                     from < measureStart));
         }
 
-        /** The sending thread: batches of frames, round robin over the streams, paced from the start. */
+        /** The sending thread: batches of frames, round robin over the streams, paced from the start and anew from the window's start. */
         private void send() {
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             try {
@@ -497,6 +497,8 @@ public final class RawTransfer {
                 }
                 Pacer pacer = new Pacer(spec.rateBitsPerSecond());
                 pacer.start(t0);
+                PacingWait pacingWait = new PacingWait(clock);
+                boolean inWindow = false;
                 int batch = spec.batch();
                 long bytesSent = 0;
                 long retries = 0;
@@ -506,7 +508,11 @@ public final class RawTransfer {
                     if (now >= end) {
                         break;
                     }
-                    if (waitForSchedule(pacer, bytesSent, now)) {
+                    if (!inWindow && now >= measureStart) {
+                        inWindow = true;
+                        pacer.anchor(measureStart, bytesSent);
+                    }
+                    if (waitForSchedule(pacer, pacingWait, bytesSent, now)) {
                         continue;
                     }
                     Stream s = streams[k];
@@ -548,22 +554,21 @@ public final class RawTransfer {
         }
 
         /**
-         * Waits a little towards the pacer's next send time (parks for long waits, spins for the last
-         * 200 µs, never past the end of the run); a stall catches up by at most
-         * {@link Pacer#MAX_CATCH_UP_NANOS} of traffic.
+         * Waits a step towards the pacer's next send time ({@link PacingWait}: parks until shortly
+         * before it, never past the end of the run); a stall catches up by at most
+         * {@link Pacer#MAX_CATCH_UP_NANOS} of traffic. The measured window has a schedule of its own
+         * from {@code measureStart} (the sender anchors it on its first pass inside the window), so
+         * the warm-up's debt is never caught up inside the window and the window's frames never
+         * exceed its length at the target rate by more than one batch.
          *
          * @return whether the caller must read the clock and ask again
          */
-        private boolean waitForSchedule(Pacer pacer, long bytesSent, long now) {
+        private boolean waitForSchedule(Pacer pacer, PacingWait pacingWait, long bytesSent, long now) {
             long wait = Math.min(pacer.nanosUntilNext(bytesSent, now), end - now);
             if (wait <= 0) {
                 return false;
             }
-            if (wait > 200_000) {
-                LockSupport.parkNanos(wait - 100_000);
-            } else {
-                Thread.onSpinWait();
-            }
+            pacingWait.step(now, wait);
             return true;
         }
 
@@ -571,6 +576,8 @@ public final class RawTransfer {
         private void sendRing() {
             Pacer pacer = new Pacer(spec.rateBitsPerSecond());
             pacer.start(t0);
+            PacingWait pacingWait = new PacingWait(clock);
+            boolean inWindow = false;
             int batch = spec.batch();
             long bytesSent = 0;
             long retries = 0;
@@ -583,7 +590,11 @@ public final class RawTransfer {
                     if (now >= end) {
                         break;
                     }
-                    if (waitForSchedule(pacer, bytesSent, now)) {
+                    if (!inWindow && now >= measureStart) {
+                        inWindow = true;
+                        pacer.anchor(measureStart, bytesSent);
+                    }
+                    if (waitForSchedule(pacer, pacingWait, bytesSent, now)) {
                         continue;
                     }
                     Stream s = streams[k];

@@ -27,6 +27,8 @@ public final class ReceiverContext {
     private final int streamId;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong datagrams = new AtomicLong();
+    private final AtomicLong windowBytes = new AtomicLong();
+    private final AtomicLong windowDatagrams = new AtomicLong();
     private final AtomicLong missing = new AtomicLong();
     private final AtomicLong jitterBits = new AtomicLong();
     private final AtomicLong lastDataNanos = new AtomicLong(Long.MIN_VALUE);
@@ -39,6 +41,7 @@ public final class ReceiverContext {
     private volatile boolean stop;
     private volatile boolean endOfStream;
     private long localBytes;
+    private long localWindowBytes;
     private long foreign;
 
     /**
@@ -111,6 +114,11 @@ public final class ReceiverContext {
             localBytes += length;
             bytes.lazySet(localBytes);
             datagrams.lazySet(tracker.distinct());
+            if (phase == DatagramHeader.WINDOW) {
+                localWindowBytes += length;
+                windowBytes.lazySet(localWindowBytes);
+                windowDatagrams.lazySet(distinctByPhase[phase]);
+            }
         }
         missing.lazySet(tracker.missingSoFar());
         jitterBits.lazySet(Double.doubleToRawLongBits(jitter.nanos()));
@@ -123,6 +131,16 @@ public final class ReceiverContext {
 
     long datagrams() {
         return datagrams.get();
+    }
+
+    /** @return bytes of distinct datagrams sent inside the measured window that arrived so far */
+    long windowBytes() {
+        return windowBytes.get();
+    }
+
+    /** @return distinct datagrams sent inside the measured window that arrived so far */
+    long windowDatagrams() {
+        return windowDatagrams.get();
     }
 
     long missing() {
