@@ -1,6 +1,7 @@
 package io.linerate.core.live;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -14,12 +15,24 @@ import java.util.OptionalLong;
  * @param values the counters read, by type; a counter the reader does not know is left out
  */
 public record CounterGroup(long id, Kind kind, String label, long startMillis, Map<CounterType, Long> values) {
-    /** What a group describes. */
+    /** What a group describes, and the counters a group of that kind has. */
     public enum Kind {
         /** One transfer: bytes, messages, loss, interval rate. */
-        TRANSFER,
+        TRANSFER(CounterType.BYTES_SENT, CounterType.BYTES_RECEIVED, CounterType.MESSAGES_SENT,
+                CounterType.MESSAGES_RECEIVED, CounterType.LOST, CounterType.RATE),
         /** The progress of a run of several transfers: {@link CounterType#DONE} of {@link CounterType#TOTAL}. */
-        PROGRESS
+        PROGRESS(CounterType.DONE, CounterType.TOTAL);
+
+        private final List<CounterType> types;
+
+        Kind(CounterType... types) {
+            this.types = List.of(types);
+        }
+
+        /** @return the counters of a group of this kind, in the order they are allocated */
+        public List<CounterType> types() {
+            return types;
+        }
     }
 
     /** Copies the values. */

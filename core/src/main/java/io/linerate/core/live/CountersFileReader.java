@@ -24,6 +24,9 @@ import org.agrona.concurrent.status.CountersReader;
  * Reads a counters file written by another process (or this one) through a read-only mapping,
  * with Agrona's {@link CountersReader}. The writer is never touched: it cannot tell that it is
  * read. Layout: {@link CountersLayout}.
+ *
+ * <p>A group's counters are allocated and freed one at a time, so a reading can catch a group
+ * half made or half gone; such a group is left out of the reading.
  */
 public final class CountersFileReader {
     private CountersFileReader() {}
@@ -100,7 +103,11 @@ public final class CountersFileReader {
             g.values.put(type.get(), reader.getCounterValue(counterId));
         });
         List<CounterGroup> out = new ArrayList<>(byId.size());
-        byId.values().forEach(g -> out.add(new CounterGroup(g.id, g.kind, g.label, g.start, g.values)));
+        for (GroupBuilder g : byId.values()) {
+            if (g.values.keySet().containsAll(g.kind.types())) { // not half allocated or half freed
+                out.add(new CounterGroup(g.id, g.kind, g.label, g.start, g.values));
+            }
+        }
         return out;
     }
 

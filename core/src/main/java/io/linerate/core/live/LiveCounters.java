@@ -33,7 +33,7 @@ public final class LiveCounters {
     public static final String ENABLED_PROPERTY = "linerate.counters.enabled";
 
     /** The JVM option Agrona needs on Java 17 and later. */
-    public static final String AGRONA_JVM_OPTION = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
+    public static final String AGRONA_JVM_OPTION = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
 
     private static final Logger LOG = LoggerFactory.getLogger(LiveCounters.class);
     private static final LiveCounters PROCESS = new LiveCounters(null);

@@ -7,7 +7,7 @@ import java.util.function.LongConsumer;
  * {@link LiveCounters#progress(String, long)}: steps done of steps in all. One thread writes it.
  */
 public final class RunProgress implements AutoCloseable {
-    private static final CounterType[] TYPES = {CounterType.DONE, CounterType.TOTAL};
+    private static final CounterType[] TYPES = CounterGroup.Kind.PROGRESS.types().toArray(new CounterType[0]);
 
     private final CounterSlots slots;
     private final LongConsumer done;

@@ -14,8 +14,7 @@ import java.util.function.LongConsumer;
  * {@link #close()} frees the counters; a writer must not write after it.
  */
 public final class TransferCounters implements AutoCloseable {
-    private static final CounterType[] TYPES = {CounterType.BYTES_SENT, CounterType.BYTES_RECEIVED,
-        CounterType.MESSAGES_SENT, CounterType.MESSAGES_RECEIVED, CounterType.LOST, CounterType.RATE};
+    private static final CounterType[] TYPES = CounterGroup.Kind.TRANSFER.types().toArray(new CounterType[0]);
 
     private final CounterSlots slots;
     private final LongConsumer bytesSent;

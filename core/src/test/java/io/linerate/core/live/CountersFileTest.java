@@ -150,4 +150,17 @@ class CountersFileTest {
         assertThat(CountersFileReader.read(f)).isEmpty();
         assertThat(CountersFileReader.read(dir.resolve("linerate-2.counters"))).as("gone").isEmpty();
     }
+
+    @Test
+    void aHalfAllocatedGroupIsLeftOut() throws IOException {
+        try (CountersFile f = CountersFile.create(dir, pid, -1)) {
+            // one of a transfer's six counters, as a reader may catch it mid-allocation
+            f.allocate(CounterType.BYTES_SENT, 7, 0, CounterGroup.Kind.TRANSFER, "half made");
+            f.allocate(CounterType.DONE, 8, 0, CounterGroup.Kind.PROGRESS, "whole");
+            f.allocate(CounterType.TOTAL, 8, 0, CounterGroup.Kind.PROGRESS, "whole");
+            assertThat(CountersFileReader.read(f.path()).orElseThrow().groups())
+                    .extracting(CounterGroup::label).containsExactly("whole");
+        }
+        assertThat(dir).isEmptyDirectory();
+    }
 }
