@@ -40,7 +40,10 @@ public record CounterGroup(long id, Kind kind, String label, long startMillis, M
         values = values.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(values));
     }
 
-    /** @return the value of a counter, empty when the group has none of that type */
+    /**
+     * @param type a counter type
+     * @return the value of the group's counter of that type, empty when the group has none
+     */
     public OptionalLong value(CounterType type) {
         Long v = values.get(type);
         return v == null ? OptionalLong.empty() : OptionalLong.of(v);

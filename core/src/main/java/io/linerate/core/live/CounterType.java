@@ -43,7 +43,10 @@ public enum CounterType {
         return description;
     }
 
-    /** @return the type with this Agrona type id, empty for an id this version does not know */
+    /**
+     * @param id an Agrona type id read from a file
+     * @return the type with this id, empty for an id this version does not know
+     */
     public static Optional<CounterType> ofId(int id) {
         for (CounterType t : values()) {
             if (t.id == id) {

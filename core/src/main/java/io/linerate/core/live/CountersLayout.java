@@ -75,7 +75,10 @@ public final class CountersLayout {
 
     private CountersLayout() {}
 
-    /** @return the file name of the process with this pid: {@code linerate-<pid>.counters} */
+    /**
+     * @param pid a process id
+     * @return the file name of the process with this pid: {@code linerate-<pid>.counters}
+     */
     public static String fileName(long pid) {
         return PREFIX + pid + SUFFIX;
     }

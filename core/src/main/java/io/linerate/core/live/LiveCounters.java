@@ -103,6 +103,8 @@ public final class LiveCounters {
     /**
      * Keeps the counters file open until the hold is closed, so that a run of several transfers
      * has one file throughout (and stale files are removed at its start).
+     *
+     * @return the hold, to close when the run ends; it holds nothing when the file cannot be made
      */
     public Hold hold() {
         CountersFile f = acquire();

@@ -23,7 +23,10 @@ public final class RunProgress implements AutoCloseable {
         return TYPES.clone();
     }
 
-    /** @return a progress report nobody else sees */
+    /**
+     * @param total steps in all
+     * @return a progress report nobody else sees
+     */
     public static RunProgress detached(long total) {
         return new RunProgress(CounterSlots.detached(TYPES), total);
     }

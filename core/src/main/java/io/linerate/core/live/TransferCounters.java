@@ -74,6 +74,8 @@ public final class TransferCounters implements AutoCloseable {
      * Publishes the rate of an interval that just closed, as {@link IntervalSample#bitsPerSecond()}
      * rounded to whole bit/s; -1 for an interval with no length (DESIGN rule 8: no rate, not
      * infinity).
+     *
+     * @param sample the interval that just closed
      */
     public void interval(IntervalSample sample) {
         OptionalDouble r = sample.bitsPerSecond();

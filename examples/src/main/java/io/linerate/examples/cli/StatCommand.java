@@ -54,7 +54,7 @@ final class StatCommand implements Callable<Integer> {
     Integer count;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
             throw new IllegalArgumentException("--interval " + interval.toMillis() + " ms is out of range; allowed: 100ms to 1h");
         }
@@ -69,6 +69,15 @@ final class StatCommand implements Callable<Integer> {
         Path dir = counters.directory != null ? counters.directory : LiveCounters.process().directory();
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();
+        try {
+            return report(dir, out, err);
+        } catch (IOException e) {
+            err.println("linerate: stat: cannot read the counters directory " + dir + ": " + e);
+            return Linerate.FAILED;
+        }
+    }
+
+    private int report(Path dir, PrintWriter out, PrintWriter err) throws IOException {
         long next = System.nanoTime();
         for (int report = 1; ; report++) {
             for (StaleCounterFiles.Removed r : StaleCounterFiles.sweep(dir, LiveCounters.process().file().orElse(null))) {
