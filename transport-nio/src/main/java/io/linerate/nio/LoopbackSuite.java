@@ -9,6 +9,8 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.live.LiveCounters;
+import io.linerate.core.live.RunProgress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.time.Duration;
@@ -30,6 +32,9 @@ import java.util.OptionalLong;
  * run without fragmenting. The host's loopback MTU is 65536, so fragmenting markers run inside a
  * {@link NetworkNamespace} whose loopback has MTU {@value #FRAG_LOOPBACK_MTU}, zperf's
  * configuration. A fragmenting run whose stack created no fragments is reported invalid.
+ *
+ * <p>While it runs, the suite's progress (transfers done of transfers in all) is in the process's
+ * {@linkplain LiveCounters live counters}, beside each transfer's own counters.
  */
 public final class LoopbackSuite {
     /** The loopback MTU of zperf's fragmentation configuration, bytes. */
@@ -233,11 +238,19 @@ public final class LoopbackSuite {
      */
     public List<Outcome> run(Config config, Listener listener) {
         config.validate();
+        long total = (long) config.repeat() * config.markers().size();
+        try (RunProgress progress = LiveCounters.process().progress("loopback suite", total)) {
+            return runAll(config, listener, progress);
+        }
+    }
+
+    private List<Outcome> runAll(Config config, Listener listener, RunProgress progress) {
         List<Outcome> out = new ArrayList<>();
         for (int run = 1; run <= config.repeat(); run++) {
             for (Marker m : config.markers()) {
                 Outcome o = runOne(config, m, run, listener);
                 out.add(o);
+                progress.done(out.size());
                 listener.onOutcome(o);
                 if (o instanceof Outcome.Failed f && f.usageError()) {
                     return out;

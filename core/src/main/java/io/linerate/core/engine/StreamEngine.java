@@ -94,6 +94,13 @@ public final class StreamEngine {
      *     are told to stop and joined (bounded) first
      */
     public TransferResult run(AppliedOptions options, IntervalListener listener) throws TransferException {
+        try (LiveStreamCounters live = LiveStreamCounters.open(spec, tx, rx)) {
+            return measure(options, live.publishingTo(listener), live);
+        }
+    }
+
+    private TransferResult measure(AppliedOptions options, IntervalListener listener, LiveStreamCounters live)
+            throws TransferException {
         long ioTimeout = spec.ioTimeout().toNanos();
         Bound bound = spec.bound();
         boolean durationBound = bound.kind() == Bound.Kind.DURATION;
@@ -124,6 +131,7 @@ public final class StreamEngine {
         try {
             while (true) {
                 failIfAnyFailed();
+                live.publish();
                 long now = clock.nanoTime();
                 if (!durationBound && sender.done() && txDoneAt == Long.MIN_VALUE) {
                     txDoneAt = now;
