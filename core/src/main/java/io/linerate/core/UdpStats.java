@@ -1,6 +1,6 @@
 package io.linerate.core;
 
-import org.HdrHistogram.Histogram;
+import io.linerate.core.latency.ExactRangeHistogram;
 
 /**
  * Datagram accounting of the measured window of a UDP transfer (DESIGN rules 3, 5 and 6). The
@@ -15,10 +15,10 @@ import org.HdrHistogram.Histogram;
  * @param duplicates arrivals of the window's datagrams whose sequence number had already arrived
  * @param jitterNanos RFC 3550 section 6.4.1 interarrival jitter at the end of the window, ns
  * @param oneWayDelay one-way delay of the window's datagrams in ns (both ends read the same clock
- *     in one JVM); a copy the caller owns
+ *     in one JVM), with its exact min and max; a copy the caller owns
  */
 public record UdpStats(long datagramsSent, long datagramsReceived, long lost, long reordered,
-                       long duplicates, double jitterNanos, Histogram oneWayDelay) {
+                       long duplicates, double jitterNanos, ExactRangeHistogram oneWayDelay) {
 
     /** @return lost datagrams as a percentage of those sent; 0 when nothing was sent */
     public double lossPercent() {

@@ -18,6 +18,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,6 +49,8 @@ public final class RawTransfer {
     private static final int HWTSTAMP_FILTER_NONE = 0;
     private static final int HWTSTAMP_FILTER_ALL = 1;
     private static final int POLL_MS = 20;
+    /** Wait before a further reading of interface counters that dipped (a glitch may last a little while). */
+    private static final Duration COUNTER_SETTLE_PAUSE = Duration.ofMillis(10);
 
     private RawTransfer() {}
 
@@ -253,9 +256,13 @@ public final class RawTransfer {
                 NicCounters.Snapshot txBase;
                 NicCounters.Snapshot rxBase;
                 try {
-                    // All baselines in one place, before the first frame.
-                    txBase = txNic.read();
-                    rxBase = rxNic.read();
+                    // All baselines in one place, before the first frame. Each is a second reading,
+                    // settled, so that neither a low first reading nor a dip in the baseline itself
+                    // is taken for motion of the run.
+                    txNic.read();
+                    rxNic.read();
+                    txBase = txNic.readSettled(COUNTER_SETTLE_PAUSE);
+                    rxBase = rxNic.readSettled(COUNTER_SETTLE_PAUSE);
                 } catch (IOException e) {
                     throw new TransferException("cannot read interface counters: " + e.getMessage(), e, true);
                 }
@@ -263,12 +270,13 @@ public final class RawTransfer {
                 Optional<NicCounters.Delta> txDelta = Optional.empty();
                 Optional<NicCounters.Delta> rxDelta = Optional.empty();
                 try {
-                    txDelta = Optional.of(txNic.read().minus(txBase));
+                    // a dip in the final reading is decided by the readings readSettled takes after it
+                    txDelta = Optional.of(txNic.readSettled(COUNTER_SETTLE_PAUSE).minus(txBase));
                 } catch (IOException e) {
                     noteError(e);
                 }
                 try {
-                    rxDelta = Optional.of(rxNic.read().minus(rxBase));
+                    rxDelta = Optional.of(rxNic.readSettled(COUNTER_SETTLE_PAUSE).minus(rxBase));
                 } catch (IOException e) {
                     noteError(e);
                 }

@@ -5,9 +5,9 @@ import io.linerate.core.DatagramHeader;
 import io.linerate.core.Rfc3550Jitter;
 import io.linerate.core.SequenceTracker;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.latency.ExactRangeHistogram;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Histogram;
 
 /**
  * What a transport's receive loop reports while {@link StreamEngine} runs it. Only the receiving
@@ -37,7 +37,7 @@ public final class ReceiverContext {
     private final long[] distinctByPhase = new long[DatagramHeader.PHASES];
     private final long[] reorderedByPhase = new long[DatagramHeader.PHASES];
     private final long[] duplicatesByPhase = new long[DatagramHeader.PHASES];
-    private final Histogram[] delayByPhase = new Histogram[DatagramHeader.PHASES];
+    private final ExactRangeHistogram[] delayByPhase = new ExactRangeHistogram[DatagramHeader.PHASES];
     private volatile boolean stop;
     private volatile boolean endOfStream;
     private long localBytes;
@@ -54,7 +54,7 @@ public final class ReceiverContext {
         this.clock = clock;
         this.streamId = spec.streamId();
         for (int i = 0; i < delayByPhase.length; i++) {
-            delayByPhase[i] = new Histogram(1, MAX_TRACKED_DELAY_NANOS, 3);
+            delayByPhase[i] = new ExactRangeHistogram(1, MAX_TRACKED_DELAY_NANOS, 3);
         }
     }
 
@@ -103,7 +103,7 @@ public final class ReceiverContext {
             return;
         }
         jitter.onArrival(sendTime, arrival);
-        delayByPhase[phase].recordValue(Math.max(1, Math.min(arrival - sendTime, MAX_TRACKED_DELAY_NANOS)));
+        delayByPhase[phase].record(Math.max(1, Math.min(arrival - sendTime, MAX_TRACKED_DELAY_NANOS)));
         if (a == SequenceTracker.Arrival.DUPLICATE) {
             duplicatesByPhase[phase]++;
         } else {
@@ -180,7 +180,7 @@ public final class ReceiverContext {
     }
 
     /** One-way delays of a phase's arrivals; only after the receiving thread has ended. */
-    Histogram delay(int phase) {
+    ExactRangeHistogram delay(int phase) {
         return delayByPhase[phase];
     }
 

@@ -9,11 +9,11 @@ import io.linerate.core.Metric;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
 import io.linerate.core.UdpStats;
+import io.linerate.core.latency.ExactRangeHistogram;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
-import org.HdrHistogram.Histogram;
 
 /**
  * Turns a {@link TransferResult} into its outputs: iperf-style interval lines, a one-line text
@@ -79,8 +79,10 @@ public final class TransferFormat {
      * {@code bytes_sent, bytes_received, messages_sent, window_bytes_sent, window_bytes_received,
      * bits_per_second} (receiver goodput over the window, null without a window),
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
-     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns}, then {@code options, cpu_ns,
-     * window_allocated_bytes, valid, reasons, intervals}.
+     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
+     * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
+     * {@code significant_digits}), then {@code options, cpu_ns, window_allocated_bytes, valid,
+     * reasons, intervals}.
      */
     public static ObjectNode summaryJson(TransferResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
@@ -108,15 +110,16 @@ public final class TransferFormat {
             n.put("reordered", u.reordered());
             n.put("duplicates", u.duplicates());
             n.put("jitter_ms", u.jitterNanos() / 1e6);
-            Histogram h = u.oneWayDelay();
+            ExactRangeHistogram h = u.oneWayDelay();
             ObjectNode d = n.putObject("one_way_delay_ns");
-            if (h.getTotalCount() > 0) {
-                d.put("min", h.getMinValue());
-                d.put("p50", h.getValueAtPercentile(50));
-                d.put("p99", h.getValueAtPercentile(99));
-                d.put("max", h.getMaxValue());
+            if (h.count() > 0) {
+                d.put("min", h.min().getAsLong());
+                d.put("p50", h.valueAtPercentile(50).getAsLong());
+                d.put("p99", h.valueAtPercentile(99).getAsLong());
+                d.put("max", h.max().getAsLong());
             }
-            d.put("count", h.getTotalCount());
+            d.put("count", h.count());
+            d.put("significant_digits", h.significantDigits());
         }
         AppliedOptions o = r.options();
         ObjectNode opts = n.putObject("options");

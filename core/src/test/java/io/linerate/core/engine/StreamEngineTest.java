@@ -96,7 +96,7 @@ class StreamEngineTest {
         assertThat(u.duplicates()).isEqualTo(1);
         assertThat(u.datagramsReceived() + u.lost()).isEqualTo(u.datagramsSent());
         assertThat(r.bytesReceived()).isEqualTo(700);
-        assertThat(u.oneWayDelay().getTotalCount()).isEqualTo(8);
+        assertThat(u.oneWayDelay().count()).isEqualTo(8);
     }
 
     @Test

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.afpacket.AfPacket;
+import io.linerate.afpacket.CounterEvent;
+import io.linerate.afpacket.NicCounter;
+import io.linerate.afpacket.NicCounters;
+import io.linerate.afpacket.RawResult;
+import io.linerate.afpacket.RawTransferSpec;
+import io.linerate.afpacket.Timestamping;
 import io.linerate.core.sink.MetricJson;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,6 +18,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -55,6 +64,32 @@ class RawCommandTest {
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).contains("--rx");
         assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
+    }
+
+    @Test
+    void counterGlitchesAndResetsAreReportedInJsonNamingTheCounter() {
+        // rx side: rx_packets glitched once (ambiguous) and tx_bytes of the tx side reset once;
+        // events are indexed event.ordinal() * 8 + counter.ordinal()
+        int n = NicCounter.values().length;
+        long[] rxEvents = new long[CounterEvent.values().length * n];
+        rxEvents[CounterEvent.GLITCH.ordinal() * n + NicCounter.RX_PACKETS.ordinal()] = 1;
+        rxEvents[CounterEvent.AMBIGUOUS.ordinal() * n + NicCounter.RX_PACKETS.ordinal()] = 1;
+        long[] txEvents = new long[CounterEvent.values().length * n];
+        txEvents[CounterEvent.RESET.ordinal() * n + NicCounter.TX_BYTES.ordinal()] = 1;
+        NicCounters.Delta tx = new NicCounters.Delta("a0", 1_000_000, new long[n], txEvents, Set.of(NicCounter.TX_PACKETS));
+        NicCounters.Delta rx = new NicCounters.Delta("b0", 1_000_000, new long[n], rxEvents, Set.of());
+        RawResult r = new RawResult(RawTransferSpec.builder("a0", "b0").build(), List.of(), 0, 0, 0, Timestamping.NONE,
+                false, "not requested", List.of(), Optional.of(tx), Optional.of(rx), List.of(), 0, true, List.of(),
+                Optional.empty());
+        JsonNode j = RawCommand.json(r);
+        assertThat(j.get("rx_nic").get("events").toString()).isEqualTo("{\"rx_packets\":{\"glitches\":1,\"ambiguous\":1}}");
+        assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"resets\":1}}");
+        assertThat(j.get("tx_nic").get("in_doubt").toString()).isEqualTo("[\"tx_packets\"]");
+        assertThat(r.counterNotes()).containsExactly(
+                "a0 tx_packets: in doubt (a reading below the one before it awaits the next; the low reading is left out)",
+                "a0 tx_bytes: 1 reset (motion around a reset is not counted)",
+                "b0 rx_packets: 1 glitch (1 ambiguous: a reset followed by traffic fits too; counted as a glitch, "
+                        + "the total may be low)");
     }
 
     @Test
