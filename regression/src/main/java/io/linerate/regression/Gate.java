@@ -56,9 +56,10 @@ import java.util.Set;
  * {@code source:line} (host {@code input}) when no series can be named.
  *
  * <p>Warnings beside the verdicts: those found while reading; a file policy that matches no metric
- * of the input or the baseline; and, per judged series, too few data points to tell noise from
- * change: fewer than {@link #runsNeeded(Policy)} on either side (where {@value #RECOMMENDED_RUNS} at
- * the default alpha 0.01), naming the series and both counts.
+ * of the input or the baseline; per judged series, too few data points to tell noise from
+ * change: fewer than {@link #runsNeeded(Policy)} on either side ({@value #RECOMMENDED_RUNS} at the
+ * default alpha 0.01), naming the series and both counts; and a baseline of format version 1
+ * compared with an input that nests KTAP tests ({@link Baseline#keyWarning}).
  */
 public final class Gate {
     private static final double SLACK = 1e-9;
