@@ -141,7 +141,10 @@ public final class Gate {
         List<Problem> loose = new ArrayList<>();
         for (Problem p : current.errors()) {
             boolean matched = false;
-            if (!p.name().isEmpty()) {
+            if (p.series() != null) {
+                seriesErrors.computeIfAbsent(p.series(), x -> new ArrayList<>()).add(p.where() + ": " + p.message());
+                matched = true;
+            } else if (!p.name().isEmpty()) {
                 for (SeriesKey k : series.keySet()) {
                     if (k.name().equals(p.name()) && (p.host().equals("*") || k.host().equals(p.host()))) {
                         seriesErrors.computeIfAbsent(k, x -> new ArrayList<>()).add(p.where() + ": " + p.message());
