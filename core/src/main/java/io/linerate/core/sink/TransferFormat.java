@@ -29,14 +29,15 @@ public final class TransferFormat {
     /**
      * An interval line as iperf prints it: {@code " 0.00- 1.01 sec  1589248 Bytes  12.59 Mbits/sec"},
      * followed for UDP by jitter and lost/total ({@code "  0.012 ms  3/1000 (0.3%)"}), and by
-     * {@code "  (omitted)"} for warm-up intervals. A zero-length interval prints {@code n/a} as rate.
+     * {@code "  (omitted)"} for warm-up intervals. A zero-length interval prints {@code n/a} as rate;
+     * an interval without datagrams prints {@code n/a} as jitter and loss percentage.
      */
     public static String intervalLine(IntervalSample s, boolean udp) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%5.2f-%5.2f sec  %d Bytes  %s",
                 s.startNanos() / 1e9, s.endNanos() / 1e9, s.bytes(), mbits(s.bitsPerSecond())));
         if (udp) {
             long total = s.datagrams() + s.lost();
-            sb.append(String.format(Locale.ROOT, "  %.3f ms  %d/%d (%s)", s.jitterNanos() / 1e6, s.lost(), total,
+            sb.append(String.format(Locale.ROOT, "  %s ms  %d/%d (%s)", millis(s.jitterNanos()), s.lost(), total,
                     total <= 0 ? "n/a" : String.format(Locale.ROOT, "%.2g%%", 100.0 * s.lost() / total)));
         }
         if (s.omitted()) {
@@ -61,9 +62,10 @@ public final class TransferFormat {
                 label, r.spec().payloadBytes(), r.measuredNanos() / 1e9, mbits(r.bitsPerSecond()),
                 r.bytesSent(), r.bytesReceived()));
         r.udp().ifPresent(u -> sb.append(String.format(Locale.ROOT,
-                "  datagrams %d of %d received  lost %d (%.2f%%)  reordered %d  duplicates %d  jitter %.3f ms",
-                u.datagramsReceived(), u.datagramsSent(), u.lost(), u.lossPercent(), u.reordered(),
-                u.duplicates(), u.jitterNanos() / 1e6)));
+                "  datagrams %d of %d received  lost %s  reordered %d  duplicates %d  jitter %s ms",
+                u.datagramsReceived(), u.datagramsSent(), u.lossPercent().isPresent()
+                        ? String.format(Locale.ROOT, "%d (%.2f%%)", u.lost(), u.lossPercent().getAsDouble()) : "n/a",
+                u.reordered(), u.duplicates(), millis(u.jitterNanos()))));
         AppliedOptions o = r.options();
         sb.append(String.format(Locale.ROOT, "  tclass 0x%02x  cpu tx %d ms rx %d ms", o.trafficClassApplied(),
                 r.senderCpuNanos() / 1_000_000, r.receiverCpuNanos() / 1_000_000));
@@ -80,7 +82,9 @@ public final class TransferFormat {
      * bits_per_second} (receiver goodput over the window, null without a window),
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns}, then {@code options, cpu_ns,
-     * window_allocated_bytes, valid, reasons, intervals}.
+     * window_allocated_bytes, valid, reasons, intervals}. Loss and jitter of no datagrams are
+     * {@code null}, never 0: {@code lost} and {@code lost_percent} when the window sent none,
+     * {@code jitter_ms} when none of them arrived (in an interval: when none arrived in it).
      */
     public static ObjectNode summaryJson(TransferResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
@@ -103,11 +107,15 @@ public final class TransferFormat {
             UdpStats u = r.udp().get();
             n.put("datagrams_sent", u.datagramsSent());
             n.put("datagrams_received", u.datagramsReceived());
-            n.put("lost", u.lost());
-            n.put("lost_percent", u.lossPercent());
+            if (u.lossPercent().isPresent()) {
+                n.put("lost", u.lost());
+            } else {
+                n.putNull("lost");
+            }
+            putDouble(n, "lost_percent", u.lossPercent());
             n.put("reordered", u.reordered());
             n.put("duplicates", u.duplicates());
-            n.put("jitter_ms", u.jitterNanos() / 1e6);
+            putDouble(n, "jitter_ms", toMillis(u.jitterNanos()));
             Histogram h = u.oneWayDelay();
             ObjectNode d = n.putObject("one_way_delay_ns");
             if (h.getTotalCount() > 0) {
@@ -146,8 +154,12 @@ public final class TransferFormat {
             putRate(i, "bits_per_second", s.bitsPerSecond());
             if (r.udp().isPresent()) {
                 i.put("datagrams", s.datagrams());
-                i.put("lost", s.lost());
-                i.put("jitter_ms", s.jitterNanos() / 1e6);
+                if (s.datagrams() == 0 && s.lost() == 0) {
+                    i.putNull("lost");
+                } else {
+                    i.put("lost", s.lost());
+                }
+                putDouble(i, "jitter_ms", toMillis(s.jitterNanos()));
             }
             i.put("omitted", s.omitted());
         }
@@ -158,7 +170,8 @@ public final class TransferFormat {
      * Metrics of one transfer: {@code <marker>_mbps} (receiver goodput, Mbit/s, higher is better;
      * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} and
      * {@code <marker>_lost_pct} (lower is better, advisory: on an unpaced loopback they are noise;
-     * a reviewed policy file can make them gate).
+     * a reviewed policy file can make them gate). Loss is absent when the window sent no datagram,
+     * jitter when none of its datagrams arrived: a metric of 0 there would read as a perfect run.
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -169,10 +182,24 @@ public final class TransferFormat {
         r.bitsPerSecond().ifPresent(bps -> out.add(Metric.of(marker + "_mbps", Rates.toMbits(bps),
                 ResultLineSink.UNIT, timeSeconds, Better.HIGHER)));
         r.udp().ifPresent(u -> {
-            out.add(Metric.of(marker + "_jitter_ms", u.jitterNanos() / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory());
-            out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER).asAdvisory());
+            u.jitterNanos().ifPresent(j -> out.add(
+                    Metric.of(marker + "_jitter_ms", j / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory()));
+            u.lossPercent().ifPresent(l -> out.add(
+                    Metric.of(marker + "_lost_pct", l, "%", timeSeconds, Better.LOWER).asAdvisory()));
         });
         return out;
+    }
+
+    private static void putDouble(ObjectNode n, String key, OptionalDouble v) {
+        putRate(n, key, v);
+    }
+
+    private static OptionalDouble toMillis(OptionalDouble nanos) {
+        return nanos.isPresent() ? OptionalDouble.of(nanos.getAsDouble() / 1e6) : OptionalDouble.empty();
+    }
+
+    private static String millis(OptionalDouble nanos) {
+        return nanos.isPresent() ? String.format(Locale.ROOT, "%.3f", nanos.getAsDouble() / 1e6) : "n/a";
     }
 
     private static void putRate(ObjectNode n, String key, OptionalDouble v) {

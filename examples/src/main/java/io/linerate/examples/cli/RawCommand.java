@@ -224,9 +224,10 @@ public final class RawCommand implements Callable<Integer> {
 
     static String streamLine(RawStreamResult s) {
         return String.format(Locale.ROOT,
-                "stream %d ethertype %s: tx %d frames %d bytes, rx %d frames %d bytes, lost %d, reordered %d, duplicates %d, "
+                "stream %d ethertype %s: tx %d frames %d bytes, rx %d frames %d bytes, lost %s, reordered %d, duplicates %d, "
                         + "tx %s, rx %s (%d-byte frames), kernel drops %d, queue %s",
-                s.streamId(), hex(s.etherType()), s.txFrames(), s.txBytes(), s.rxFrames(), s.rxBytes(), s.lost(),
+                s.streamId(), hex(s.etherType()), s.txFrames(), s.txBytes(), s.rxFrames(), s.rxBytes(),
+                s.lossPercent().isPresent() ? Long.toString(s.lost()) : "n/a",
                 s.reordered(), s.duplicates(), rate(s.txFramesPerSecond(), s.txBitsPerSecond()),
                 rate(s.rxFramesPerSecond(), s.rxBitsPerSecond()), s.frameSize(), s.kernelDrops(),
                 s.queue() < 0 ? "not steered" : Long.toString(s.queue()));
@@ -251,7 +252,9 @@ public final class RawCommand implements Callable<Integer> {
             s.rxFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
             s.rxBitsPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_bits_per_s", v, "bit/s", Metric.LOCAL, t, labels, Better.HIGHER)));
             s.txFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_tx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            m.add(new Metric("raw_lost_frames", s.lost(), "frames", Metric.LOCAL, t, labels, Better.LOWER));
+            if (s.lossPercent().isPresent()) { // no frame sent in the window: no loss to report, not 0
+                m.add(new Metric("raw_lost_frames", s.lost(), "frames", Metric.LOCAL, t, labels, Better.LOWER));
+            }
         }
         m.add(new Metric("raw_sender_cpu", r.senderCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
         m.add(new Metric("raw_receiver_cpu", r.receiverCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
@@ -274,7 +277,11 @@ public final class RawCommand implements Callable<Integer> {
             o.put("rx_frames", s.rxFrames());
             o.put("tx_bytes", s.txBytes());
             o.put("rx_bytes", s.rxBytes());
-            o.put("lost", s.lost());
+            if (s.lossPercent().isPresent()) {
+                o.put("lost", s.lost());
+            } else {
+                o.putNull("lost");
+            }
             o.put("reordered", s.reordered());
             o.put("duplicates", s.duplicates());
             putRate(o, "frames_per_s", s.rxFramesPerSecond());
