@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code linerate loopback}: zperf's loopback suite over this host's (or a private namespace's) loopback. */
-@Command(name = "loopback", mixinStandardHelpOptions = true,
+@Command(name = "loopback", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs the loopback suite: udp, udp_frag, tcp and tcp_nodelay over IPv4 and IPv6, "
                 + "every upload at a non-default traffic class.",
                 "Prints one ZPERF-RESULT line per transfer and ZPERF-DONE at the end.",
@@ -50,11 +50,11 @@ final class LoopbackCommand implements Callable<Integer> {
             description = "Measured time of each transfer, such as 500ms or 2s (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
+    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
             description = "Payload of udp and tcp transfers in bytes (default: ${DEFAULT-VALUE}).")
     int payload;
 
-    @Option(names = "--frag-payload", defaultValue = "2000", paramLabel = "BYTES",
+    @Option(names = "--frag-payload", defaultValue = "2000", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
             description = "Payload of the *_frag transfers in bytes (default: ${DEFAULT-VALUE}).")
     int fragPayload;
 

@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
  * stream per ethertype, optionally steered to RX queues by Flow Director rules. A run is valid
  * only when every frame sent in the measured window arrived.
  */
-@Command(name = "raw", mixinStandardHelpOptions = true,
+@Command(name = "raw", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Sends raw Ethernet frames from --tx to --rx through AF_PACKET (needs CAP_NET_RAW), one stream "
                 + "per ethertype, and counts every frame: loss, reordering, duplicates, frames/s and bits/s at L2 "
                 + "with the frame size, kernel drops, CPU time and interface counters.",
@@ -57,12 +57,13 @@ public final class RawCommand implements Callable<Integer> {
             paramLabel = "TYPE", splitSynopsisLabel = ",", description = "One stream per ethertype, 0x0600..0xffff (default: ${DEFAULT-VALUE}).")
     List<Integer> etherTypes;
 
-    @Option(names = "--frame-size", defaultValue = "1514", paramLabel = "BYTES",
+    @Option(names = "--frame-size", defaultValue = "1514", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
             description = "L2 frame size without FCS, 60..MTU+14 (default: ${DEFAULT-VALUE}).")
     int frameSize;
 
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
-            description = "Target of all streams together in L2 bit/s, k/M/G suffixes (decimal); 0 = unlimited (default).")
+            description = "Target of all streams together in L2 bit/s, decimal k/m/g/t suffixes in any case (2.5G); "
+                    + "0 = unlimited (default).")
     long rate;
 
     @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class, paramLabel = "TIME",

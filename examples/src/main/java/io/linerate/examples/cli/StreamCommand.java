@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code linerate stream}: one TCP or UDP stream with both ends in this JVM over loopback. */
-@Command(name = "stream", mixinStandardHelpOptions = true,
+@Command(name = "stream", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs one TCP or UDP stream over loopback, both ends in this JVM, printing iperf-style "
                 + "interval lines and a summary.",
                 "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage."})
@@ -41,7 +41,7 @@ final class StreamCommand implements Callable<Integer> {
     @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
     String family;
 
-    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
+    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
             description = "Bytes per write (TCP) or per datagram (UDP, 32-byte header included) (default: ${DEFAULT-VALUE}).")
     int payload;
 
@@ -53,20 +53,24 @@ final class StreamCommand implements Callable<Integer> {
                 description = "Measured time, such as 500ms or 10s (default: 10s).")
         Duration duration;
 
-        @Option(names = "--bytes", paramLabel = "BYTES", description = "Send this many payload bytes instead of a duration.")
+        @Option(names = "--bytes", paramLabel = "BYTES", converter = Converters.ByteCountConverter.class,
+                description = "Send this many payload bytes instead of a duration (1024-based K/M/G: 10M = 10485760).")
         Long bytes;
 
-        @Option(names = "--messages", paramLabel = "N", description = "Send this many writes or datagrams instead of a duration.")
+        @Option(names = "--messages", paramLabel = "N", converter = Converters.CountConverter.class,
+                description = "Send this many writes or datagrams instead of a duration (decimal k/m/g: 10k = 10000).")
         Long messages;
     }
 
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
     boolean noDelay;
 
-    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_SNDBUF to request; 0 = kernel default.")
+    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "SO_SNDBUF to request (1024-based K/M); 0 = kernel default.")
     int sendBuffer;
 
-    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_RCVBUF to request; 0 = kernel default.")
+    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "SO_RCVBUF to request (1024-based K/M); 0 = kernel default.")
     int receiveBuffer;
 
     @Override

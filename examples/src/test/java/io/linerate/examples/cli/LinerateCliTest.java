@@ -40,15 +40,20 @@ class LinerateCliTest {
         "stream --protocol udp --payload 65508|payload 65508 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "stream --protocol udp --family 6 --payload 65528|payload 65528 bytes is out of range: UDP over IPv6 allows 32..65527 bytes",
         "stream --duration 0|duration 0 ms is out of range; allowed: > 0",
-        "stream --duration=-1s|'-1s' is not a duration; use a number with unit ns, us, ms, s or m, such as 500ms or 2s",
-        "stream --duration 2h|'2h' has unknown unit 'h'; allowed: ns, us, ms, s, m",
-        "stream --rate=-5|rate '-5' is negative; allowed: 0 (unlimited) or a positive bit/s value such as 100M",
-        "stream --rate 5X|'5X' has unknown suffix 'X'; allowed: k, M, G, T (decimal)",
+        "stream --duration=-1s|duration '-1s' is negative; allowed: 0 or more, a number with unit ns, us, ms, s, m or h",
+        "stream --duration 2d|duration '2d' has unknown unit 'd'; allowed: ns, us, ms, s, m (minutes), h",
+        "stream --rate=-5|rate '-5' is negative; allowed: 0 or more",
+        "stream --rate 5X|rate '5X' has unknown suffix 'X'; allowed: k, m, g, t (decimal), optionally followed by bit/s",
+        "stream --protocol udp --rate 0.5|rate '0.5' is below 1 bit/s, and 0 would mean unlimited; allowed: 0 or 1..",
+        "stream --rate 5MB|rate '5MB' has unknown suffix 'MB'",
         "stream --port 70000|port 70000 is out of range; allowed: 0 (ephemeral)..65535",
-        "stream --payload abc|'abc' is not a whole number; allowed: -2147483648..2147483647",
-        "stream --payload 99999999999999999999|'99999999999999999999' is not a whole number",
-        "stream --bytes 2M|'2M' is not a whole number; allowed: digits only, up to 9223372036854775807",
-        "stream --duration 500|'500' has no unit; allowed units: ns, us, ms, s, m, such as 500ms or 500s",
+        "stream --payload abc|size 'abc' is not a number; allowed: bytes, such as 1220, 64K or 1.5M",
+        "stream --payload 99999999999999999999|size '99999999999999999999' is too large",
+        "stream --payload 4G|size '4G' is 4294967296 bytes; allowed: 0..2147483647 bytes",
+        "stream --bytes 2X|size '2X' has unknown suffix 'X'; allowed: K, M, G, T (1024-based)",
+        "stream --bytes 1.1K|size '1.1K' is 1126.4 bytes, not a whole number of bytes",
+        "stream --messages 1.5|count '1.5' is 1.5, not a whole number",
+        "stream --duration 500|duration '500' has no unit; allowed units: ns, us, ms, s, m (minutes), h, such as 500ms or 500s",
         "stream --protocol sctp|unknown protocol 'sctp'; allowed: tcp, udp",
         "stream --tclass 300|300 is out of range; allowed: 0..255 or 0x00..0xff",
         "stream --ktap --json|--ktap and --json exclude each other; choose one output format",
@@ -59,7 +64,7 @@ class LinerateCliTest {
         "loopback --family 4 --markers tcp6|have none of family 4",
         "loopback --repeat 0|repeat 0 is out of range; allowed: 1..10000",
         "loopback --frag-payload 70000|frag payload 70000 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
-        "loopback --duration 1x|'1x' has unknown unit 'x'",
+        "loopback --duration 1x|duration '1x' has unknown unit 'x'",
         "nosuchcommand|Unmatched argument at index 0: 'nosuchcommand'",
     })
     void badUsageNamesTheValueAndExitsTwoWithoutAStackTrace(String args, String message) {
@@ -67,6 +72,30 @@ class LinerateCliTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void streamRatesAreDecimalAndByteCountsAre1024Based() {
+        StreamCommand c = new StreamCommand();
+        new picocli.CommandLine(c).parseArgs("--rate", "2.5G", "--bytes", "64K");
+        // 2.5 x 10^9 bit/s; 64 x 1024 bytes
+        assertThat(c.transfer.rate).isEqualTo(2_500_000_000L);
+        assertThat(c.bound.bytes).isEqualTo(65_536L);
+        StreamCommand iperf = new StreamCommand();
+        new picocli.CommandLine(iperf).parseArgs("--rate", "100m", "--messages", "10k");
+        // 100m is 100 Mbit/s as in iperf3 (10^8), not milli; 10k messages = 10^4
+        assertThat(iperf.transfer.rate).isEqualTo(100_000_000L);
+        assertThat(iperf.bound.messages).isEqualTo(10_000L);
+    }
+
+    @Test
+    void helpStatesTheValueGrammar() {
+        for (String command : List.of("stream", "loopback", "pingpong", "rr", "raw")) {
+            Run r = linerate(command, "--help");
+            assertThat(r.exit()).isZero();
+            assertThat(r.out()).as(command).contains("2.5G = 2500000000").contains("64K = 65536")
+                    .contains("10k = 10000").contains("m = minutes");
+        }
     }
 
     @Test
