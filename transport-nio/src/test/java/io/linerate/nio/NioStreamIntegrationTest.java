@@ -120,6 +120,9 @@ class NioStreamIntegrationTest {
         assertThat(plain.options().trafficClassApplied()).isEqualTo(0x20);
         TransferResult udp = run(base(Protocol.UDP, f).trafficClass(0xb8).bound(Bound.messages(10)).build());
         assertThat(udp.options().trafficClassApplied()).isEqualTo(0xb8);
+        // every TCP transfer reports its MSS, derived from the loopback MTU (PathFactsTest checks the values)
+        assertThat(tcp.options().tcpMss()).isEqualTo(PathFacts.loopbackTcpMss(f)).isPresent();
+        assertThat(udp.options().tcpMss()).isEmpty();
     }
 
     @Test

@@ -54,7 +54,8 @@ public final class TransferFormat {
     /**
      * @param label the name to start the line with, such as {@code udp4_frag}
      * @return a one-line summary for people: label, payload, window, goodput, byte counts, UDP
-     *     accounting, applied traffic class, CPU time of the sending and receiving threads over the
+     *     accounting, for TCP the MSS ({@code mss 1208 B}, {@code mss unknown} where it could not be
+     *     derived), applied traffic class, CPU time of the sending and receiving threads over the
      *     whole transfer (a CPU-bound run measures the host, not the link), and the reasons when invalid
      */
     public static String summaryLine(String label, TransferResult r) {
@@ -67,6 +68,9 @@ public final class TransferFormat {
                         ? String.format(Locale.ROOT, "%d (%.2f%%)", u.lost(), u.lossPercent().getAsDouble()) : "n/a",
                 u.reordered(), u.duplicates(), millis(u.jitterNanos()))));
         AppliedOptions o = r.options();
+        if (r.spec().protocol() == io.linerate.core.Protocol.TCP) {
+            sb.append(o.tcpMss().map(m -> "  mss " + m.bytes() + " B").orElse("  mss unknown"));
+        }
         sb.append(String.format(Locale.ROOT, "  tclass 0x%02x  cpu tx %d ms rx %d ms", o.trafficClassApplied(),
                 r.senderCpuNanos() / 1_000_000, r.receiverCpuNanos() / 1_000_000));
         if (!r.valid()) {
@@ -81,7 +85,8 @@ public final class TransferFormat {
      * {@code bytes_sent, bytes_received, messages_sent, window_bytes_sent, window_bytes_received,
      * bits_per_second} (receiver goodput over the window, null without a window),
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
-     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns}, then {@code options, cpu_ns,
+     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns}, then {@code options} (for
+     * TCP with {@code tcp_mss} and {@code tcp_mss_source}, how it was found), {@code cpu_ns,
      * window_allocated_bytes, valid, reasons, intervals}. Loss and jitter of no datagrams are
      * {@code null}, never 0: {@code lost} and {@code lost_percent} when the window sent none,
      * {@code jitter_ms} when none of them arrived (in an interval: when none arrived in it).
@@ -136,6 +141,15 @@ public final class TransferFormat {
         opts.put("rcvbuf_applied", o.receiveBufferApplied());
         opts.put("nodelay_requested", o.noDelayRequested());
         opts.put("nodelay_applied", o.noDelayApplied());
+        if (r.spec().protocol() == io.linerate.core.Protocol.TCP) {
+            if (o.tcpMss().isPresent()) {
+                opts.put("tcp_mss", o.tcpMss().get().bytes());
+                opts.put("tcp_mss_source", o.tcpMss().get().derivation());
+            } else {
+                opts.putNull("tcp_mss");
+                opts.put("tcp_mss_source", "unknown: the path MTU could not be read");
+            }
+        }
         ObjectNode cpu = n.putObject("cpu_ns");
         cpu.put("sender", r.senderCpuNanos());
         cpu.put("receiver", r.receiverCpuNanos());

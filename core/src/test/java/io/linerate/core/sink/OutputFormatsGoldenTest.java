@@ -9,6 +9,7 @@ import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferResult;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
 import java.io.IOException;
@@ -136,7 +137,8 @@ class OutputFormatsGoldenTest {
                 new IntervalSample(0, 1_010_000_000L, 9_000_000, 0, 0, false),
                 new IntervalSample(1_010_000_000L, 1_020_000_000L, 1_000_000, 0, 0, false));
         return new TransferResult(spec, 10_000_000, 8197, 9_999_000, 0, 1_020_000_000L, 10_000_000, 9_999_000,
-                Optional.empty(), intervals, new AppliedOptions(0x20, 0x00, 65536, 131072, 0, 131072, true, true),
+                Optional.empty(), intervals, new AppliedOptions(0x20, 0x00, 65536, 131072, 0, 131072, true, true,
+                        Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))),
                 1_000_000, 2_000_000, -1, 48, List.of("receiver counted 9999000 bytes but the sender sent 10000000"));
     }
 }

@@ -214,6 +214,10 @@ public final class PingPongCommand implements Callable<Integer> {
         n.put("rcvbuf", o.receiveBufferApplied());
         n.put("nodelay_requested", o.noDelayRequested());
         n.put("nodelay", o.noDelayApplied());
+        o.tcpMss().ifPresent(m -> {
+            n.put("tcp_mss", m.bytes());
+            n.put("tcp_mss_source", m.derivation());
+        });
         return n;
     }
 }

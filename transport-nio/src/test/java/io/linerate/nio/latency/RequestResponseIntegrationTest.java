@@ -7,6 +7,7 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
+import io.linerate.nio.PathFacts;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,9 @@ class RequestResponseIntegrationTest {
         assertThat(r.completed()).isGreaterThanOrEqualTo(total);
         // the latency distribution holds exactly the transactions counted in the window
         assertThat(rep.latency().getTotalCount()).isEqualTo(rep.transactions()).isPositive();
-        assertThat(rep.notes()).containsExactly(RrReport.CLOSED_LOOP_NOTE);
+        // the closed-loop warning, then the connections' MSS, derived as PathFactsTest checks
+        assertThat(rep.notes()).containsExactly(RrReport.CLOSED_LOOP_NOTE, PathFacts.loopbackTcpMss(AddressFamily.IPV4)
+                .map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")").orElseThrow());
     }
 
     @Test
