@@ -161,7 +161,10 @@ class LinerateCliTest {
         JsonNode t = JSON.readTree(tcp.out());
         assertThat(t.get("protocol").asText()).isEqualTo("tcp");
         assertThat(t.get("family").asInt()).isEqualTo(6);
-        assertThat(t.get("payload").asInt()).isEqualTo(1220);
+        // iperf3's default TCP write: 128 KiB = 131072 bytes
+        assertThat(t.get("payload").asInt()).isEqualTo(131_072);
+        assertThat(t.get("options").get("tcp_mss").asInt()).isPositive();
+        assertThat(t.get("options").get("tcp_mss_source").asText()).startsWith("derived: MTU ");
         assertThat(t.get("duration_s").asDouble()).isGreaterThanOrEqualTo(0.3);
         assertThat(t.get("bytes_received").asLong()).isEqualTo(t.get("bytes_sent").asLong()).isPositive();
         double expected = t.get("window_bytes_received").asLong() * 8 / t.get("duration_s").asDouble();
@@ -190,11 +193,44 @@ class LinerateCliTest {
 
     @Test
     void countBoundStream() throws Exception {
-        Run r = linerate("stream", "--protocol", "tcp", "--bytes", "5000000", "--warmup", "0s", "--json");
+        Run r = linerate("stream", "--protocol", "tcp", "--bytes", "5000000", "--payload", "1220", "--warmup", "0s", "--json");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode t = JSON.readTree(r.out());
         assertThat(t.get("bytes_sent").asLong()).isEqualTo(5_000_000);
         assertThat(t.get("bytes_received").asLong()).isEqualTo(5_000_000);
         assertThat(t.get("messages_sent").asLong()).isEqualTo(4099); // 4098 writes of 1220 and one of 1040
+
+        Run k = linerate("stream", "--protocol", "tcp", "--bytes", "5M", "--warmup", "0s", "--json");
+        assertThat(k.exit()).as(k.err()).isZero();
+        JsonNode d = JSON.readTree(k.out());
+        // 5M = 5 x 2^20 = 5242880 bytes, in 40 default writes of 128 KiB (5 x 2^20 / 2^17)
+        assertThat(d.get("bytes_received").asLong()).isEqualTo(5_242_880);
+        assertThat(d.get("messages_sent").asLong()).isEqualTo(40);
+    }
+
+    @Test
+    void streamUdpDefaultsToADatagramThatDoesNotFragmentAndSaysSo() throws Exception {
+        long mtu = io.linerate.nio.LoopbackSuite.loopbackMtu().orElseThrow();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mtu >= 1488, "loopback MTU " + mtu + " is below 1460 + 28");
+        Run r = linerate("stream", "--protocol", "udp", "--messages", "10", "--warmup", "0s");
+        assertThat(r.exit()).as(r.err()).isZero();
+        // loopback MTU 65536 carries 65507 bytes of UDP payload whole; the default is capped at 1460
+        assertThat(r.out()).contains("udp4 payload=1460B").containsPattern(
+                "# payload 1460 B: the largest datagram that does not fragment at loopback MTU \\d+ is \\d+ B "
+                        + "\\(MTU - 20 IPv4 - 8 UDP\\), capped at iperf3's default of 1460 B");
+    }
+
+    @Test
+    void aUdpWindowWithoutDatagramsIsInvalidAndHasNoLossOrJitterMetric() {
+        // at 1 bit/s a 1460-byte datagram leaves every 1460 x 8 / 1 = 11680 s: the first leaves in the 1 s warm-up,
+        // none in the 100 ms window
+        Run r = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "100ms",
+                "--warmup", "1s", "--ktap");
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("INVALID: no datagram was sent in the measured window of ")
+                .contains("at 1 bit/s one 1460-byte datagram leaves every 11680.000 s, longer than the window")
+                .contains("\"name\":\"udp4_mbps\"")
+                .doesNotContain("udp4_lost_pct").doesNotContain("udp4_jitter_ms")
+                .contains("lost n/a").contains("jitter n/a ms");
     }
 }
