@@ -10,8 +10,9 @@ import java.util.OptionalDouble;
  *
  * @param startNanos interval start, ns since the transfer started
  * @param endNanos interval end, ns since the transfer started
- * @param bytes payload bytes received in the interval
- * @param datagrams distinct datagrams received in the interval (0 for TCP)
+ * @param bytes payload bytes received in the interval; in the measured window only those sent
+ *     inside it, so that the window's intervals add up to its total
+ * @param datagrams distinct datagrams received in the interval (0 for TCP), counted as {@code bytes}
  * @param lost change in datagrams found missing by sequence gaps (0 for TCP); negative when
  *     datagrams counted missing earlier arrived late in this interval
  * @param jitterNanos RFC 3550 interarrival jitter at the end of the interval, ns; empty for TCP,

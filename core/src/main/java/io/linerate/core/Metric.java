@@ -6,7 +6,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * One named, unit-bearing observation, as a ktap metric line carries it (METRICS-SPEC section 2).
+ * One named, unit-bearing observation, as a ktap metric line carries it (docs/metrics.md section 2).
  *
  * @param name metric id, {@code [A-Za-z0-9_.:/-]+}
  * @param value a finite number
@@ -14,9 +14,10 @@ import java.util.regex.Pattern;
  * @param host {@code local}, {@code remote} or a host name
  * @param timeSeconds seconds since the start of the run, at least 0
  * @param labels extra dimensions of the series (message size, streams), sorted by key
- * @param better which direction is an improvement, for the policy written beside it
+ * @param better which direction is an improvement, for the policy written beside it; linerate's
+ *     own metrics state the direction {@link MetricDefaults#direction} gives their name and unit
  * @param advisory whether a regression of this metric is only reported, never fails a gate (for
- *     figures that are noise under common conditions, such as unpaced UDP loss on loopback)
+ *     figures that are noise under common conditions, such as UDP jitter on a busy host)
  */
 public record Metric(String name, double value, String unit, String host, double timeSeconds,
                      Map<String, String> labels, Better better, boolean advisory) {

@@ -1,16 +1,27 @@
 package io.linerate.core;
 
 /**
- * When the next message may leave to hold a target rate: the send deadline of the byte after
- * {@code bytesSent} bytes is {@code start + bytesSent × 8 × 10^9 / rate} ns. Deadlines are taken
- * from the start, not chained from the previous send, so rounding never accumulates; how far a
- * late sender may catch up is bounded (see {@link #nanosUntilNext}).
+ * When the next message may leave to hold a target rate. A schedule has an origin (a clock
+ * reading) and a base (bytes sent before it): the byte after {@code bytesSent} bytes may leave at
+ * {@code origin + (bytesSent − base) × 8 × 10^9 / rate} ns. Deadlines are taken from the origin,
+ * not chained from the previous send, so rounding never accumulates; how far a late sender may
+ * catch up is bounded (see {@link #nanosUntilNext}).
  *
- * <p>Rate 0 means unlimited: every deadline is the start, and nothing divides by the rate. The
+ * <p><b>What a schedule guarantees.</b> A message leaves only when its deadline has passed, and
+ * catching up only ever moves the origin later. So from a schedule's origin {@code o} to any
+ * later reading {@code t}, the messages let out hold at most {@code rate × (t − o + 1 ns) / 8}
+ * bytes (deadlines are rounded down to whole ns) plus the one message whose deadline is the
+ * latest: over a span of at least 100 messages, not more than 1% above the target, whatever
+ * stalls and catch-ups happened inside it. A measured
+ * window therefore starts a schedule of its own ({@link #anchor}) so that the warm-up's debt is not
+ * carried into it.
+ *
+ * <p>Rate 0 means unlimited: every deadline is the origin, and nothing divides by the rate. The
  * per-bit cost is a {@code double} (ns per bit), so rates far above 2^32 bit/s keep sub-ns
- * resolution; products are exact to 1 ns for the first 2^53 ns (104 days) of a transfer.
+ * resolution; products are exact to 1 ns for the first 2^53 ns (104 days) of a schedule.
  *
- * <p>{@link #nanosUntilNext} keeps the schedule's origin: one pacer per sending thread.
+ * <p>One pacer per sending thread; it allocates nothing. {@link PacingWait} waits for its
+ * deadlines.
  */
 public final class Pacer {
     /** How far behind its schedule a paced sender may catch up, ns (20 ms). */
@@ -19,6 +30,7 @@ public final class Pacer {
     private final long rateBitsPerSecond;
     private final double nanosPerBit;
     private long originNanos;
+    private long baseBytes;
 
     /**
      * @param rateBitsPerSecond target in bit/s, 0 for unlimited
@@ -43,29 +55,45 @@ public final class Pacer {
     }
 
     /**
-     * @param bytesSent payload bytes sent since the start, at least 0
-     * @return ns after the start at which the next message may leave; 0 when unlimited
+     * @param bytes payload bytes sent since the schedule's origin, at least 0
+     * @return ns after the origin at which the next message may leave; 0 when unlimited
      */
-    public long offsetNanos(long bytesSent) {
+    public long offsetNanos(long bytes) {
         if (rateBitsPerSecond == 0) {
             return 0;
         }
-        double ns = bytesSent * 8.0 * nanosPerBit;
+        double ns = bytes * 8.0 * nanosPerBit;
         return ns >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) ns;
     }
 
-    /** @param nanos clock reading at which the schedule starts (byte 0 may leave then) */
+    /**
+     * Starts the schedule with nothing sent; same as {@code anchor(nanos, 0)}.
+     *
+     * @param nanos clock reading at which byte 0 may leave
+     */
     public void start(long nanos) {
+        anchor(nanos, 0);
+    }
+
+    /**
+     * Starts a new schedule: the byte after {@code bytesSent} may leave at {@code nanos}, and any
+     * debt or credit of the old schedule is dropped.
+     *
+     * @param nanos clock reading at which the new schedule starts
+     * @param bytesSent bytes sent before it, as later passed to {@link #nanosUntilNext}
+     */
+    public void anchor(long nanos, long bytesSent) {
         this.originNanos = nanos;
+        this.baseBytes = bytesSent;
     }
 
     /**
      * How long the next message must wait to hold the target rate. A sender that fell behind (a
      * stall, a slow start) catches up by at most {@value #MAX_CATCH_UP_NANOS} ns of traffic; the
-     * rest of the debt is forgiven by moving the schedule's origin, so that a stall never turns
-     * into a burst above the target rate.
+     * rest of the debt is forgiven by moving the schedule's origin later, so that a stall never
+     * turns into a burst above the target rate.
      *
-     * @param bytesSent bytes sent since {@link #start}
+     * @param bytesSent bytes sent since the start, counted as in {@link #anchor}
      * @param now a reading of the same clock
      * @return ns to wait, 0 or less when the message may leave now; 0 at an unlimited rate
      */
@@ -73,7 +101,7 @@ public final class Pacer {
         if (rateBitsPerSecond == 0) {
             return 0;
         }
-        long deadline = originNanos + offsetNanos(bytesSent);
+        long deadline = originNanos + offsetNanos(bytesSent - baseBytes);
         long late = now - deadline;
         if (late > MAX_CATCH_UP_NANOS) {
             originNanos += late - MAX_CATCH_UP_NANOS;

@@ -18,8 +18,10 @@ import java.util.OptionalDouble;
  * @param bytesReceived payload bytes the receiver read, whole transfer (UDP: distinct datagrams only)
  * @param windowStartNanos start of the measured window, ns since the transfer started
  * @param windowEndNanos end of the measured window, ns since the transfer started
- * @param windowBytesSent payload bytes sent inside the window
- * @param windowBytesReceived payload bytes received inside the window
+ * @param windowBytesSent payload bytes sent inside the window: from the sender's first message
+ *     after the window opened to the reading that closed it
+ * @param windowBytesReceived of those bytes, the ones received by the reading that closed the
+ *     window (bytes sent in the warm-up are not the window's, wherever they arrive)
  * @param udp datagram accounting, present for UDP
  * @param intervals every interval sample, warm-up ones flagged {@code omitted}
  * @param options socket options requested and applied

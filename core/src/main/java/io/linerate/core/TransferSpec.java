@@ -47,6 +47,7 @@ public final class TransferSpec {
     private final int port;
     private final Duration ioTimeout;
     private final int streamId;
+    private final Endpoint endpoint;
 
     private TransferSpec(Builder b) {
         this.protocol = b.protocol;
@@ -63,6 +64,7 @@ public final class TransferSpec {
         this.port = b.port;
         this.ioTimeout = b.ioTimeout;
         this.streamId = b.streamId;
+        this.endpoint = b.endpoint;
     }
 
     /** @return a builder with the defaults: TCP, IPv4, 1220-byte payload, 10 s, unlimited rate */
@@ -87,6 +89,7 @@ public final class TransferSpec {
         b.port = port;
         b.ioTimeout = ioTimeout;
         b.streamId = streamId;
+        b.endpoint = endpoint;
         return b;
     }
 
@@ -160,6 +163,11 @@ public final class TransferSpec {
         return streamId;
     }
 
+    /** @return where the far end runs: loopback in this JVM (the default) or a remote peer */
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
     /** @return the largest payload this spec's protocol and family allow, in bytes */
     public static int maxPayloadBytes(Protocol protocol, AddressFamily family) {
         return protocol == Protocol.UDP ? family.maxUdpPayloadBytes() : MAX_TCP_PAYLOAD_BYTES;
@@ -197,7 +205,8 @@ public final class TransferSpec {
     public String toString() {
         return protocol.label() + family.label() + " payload=" + payloadBytes + "B bound=" + bound
                 + " rate=" + (rateBitsPerSecond == 0 ? "unlimited" : rateBitsPerSecond + "bit/s") + " nodelay=" + noDelay + " tclass=0x"
-                + Integer.toHexString(trafficClass) + " warmup=" + warmup.toMillis() + "ms";
+                + Integer.toHexString(trafficClass) + " warmup=" + warmup.toMillis() + "ms"
+                + (endpoint instanceof Endpoint.Remote ? " peer=" + endpoint : "");
     }
 
     /** Mutable builder; {@link #build()} validates. Not thread-safe. */
@@ -216,6 +225,7 @@ public final class TransferSpec {
         private int port;
         private Duration ioTimeout = Duration.ofSeconds(5);
         private int streamId = 1;
+        private Endpoint endpoint = Endpoint.loopback();
 
         private Builder() {}
 
@@ -297,6 +307,12 @@ public final class TransferSpec {
 
         public Builder streamId(int v) {
             this.streamId = v;
+            return this;
+        }
+
+        /** @param v where the far end runs; {@link Endpoint#loopback()} by default */
+        public Builder endpoint(Endpoint v) {
+            this.endpoint = Objects.requireNonNull(v, "endpoint");
             return this;
         }
 

@@ -5,11 +5,27 @@ import java.util.Optional;
 /**
  * A way of moving data, found by {@link Transports} through {@link java.util.ServiceLoader}
  * (register the implementation in {@code META-INF/services/io.linerate.core.Transport}).
+ * Implementations need a public no-argument constructor that does no I/O and never throws; a
+ * transport that cannot work on this host (no privilege, no native library, another operating
+ * system) says so through {@link #unavailabilityCause()} instead, as Netty's native transports do.
  */
 public interface Transport {
 
     /** @return the name users select it by, such as {@code nio} */
     String name();
+
+    /**
+     * @return why this transport cannot run anything on this host (for example "needs
+     *     CAP_NET_RAW"), or empty when it can; the default is always available
+     */
+    default Optional<String> unavailabilityCause() {
+        return Optional.empty();
+    }
+
+    /** @return whether this transport can run on this host: {@link #unavailabilityCause()} is empty */
+    default boolean isAvailable() {
+        return unavailabilityCause().isEmpty();
+    }
 
     /**
      * @param spec a validated spec

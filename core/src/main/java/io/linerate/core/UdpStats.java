@@ -1,8 +1,8 @@
 package io.linerate.core;
 
+import io.linerate.core.latency.ExactRangeHistogram;
 import java.util.Objects;
 import java.util.OptionalDouble;
-import org.HdrHistogram.Histogram;
 
 /**
  * Datagram accounting of the measured window of a UDP transfer (DESIGN rules 3, 5 and 6). The
@@ -21,10 +21,10 @@ import org.HdrHistogram.Histogram;
  *     empty when none of the window's datagrams arrived, or fewer than two datagrams arrived in
  *     all (the estimator starts on the second), never 0 in their place
  * @param oneWayDelay one-way delay of the window's datagrams in ns (both ends read the same clock
- *     in one JVM); a copy the caller owns
+ *     in one JVM), with its exact min and max; a copy the caller owns
  */
 public record UdpStats(long datagramsSent, long datagramsReceived, long lost, long reordered,
-                       long duplicates, OptionalDouble jitterNanos, Histogram oneWayDelay) {
+                       long duplicates, OptionalDouble jitterNanos, ExactRangeHistogram oneWayDelay) {
 
     /** @throws NullPointerException for a null jitter or histogram */
     public UdpStats {

@@ -35,7 +35,7 @@ class EmbeddingExampleTest {
     }
 
     @Test
-    void pacedUdpLosesNothingOnLoopback() throws Exception {
+    void pacedUdpAccountsForEveryDatagram() throws Exception {
         TransferSpec spec = TransferSpec.builder()
                 .protocol(Protocol.UDP)
                 .rateBitsPerSecond(50_000_000) // 50 Mbit/s
@@ -44,8 +44,11 @@ class EmbeddingExampleTest {
         try (Transfer transfer = Transports.forSpec(spec).open(spec, Clock.system())) {
             UdpStats udp = transfer.run().udp().orElseThrow();
 
+            // Loopback UDP may drop when the receiver is descheduled on a busy host, so the test
+            // holds the accounting identity, not zero loss: every datagram sent in the window was
+            // either received or lost.
+            assertThat(udp.datagramsSent()).isPositive();
             assertThat(udp.datagramsReceived() + udp.lost()).isEqualTo(udp.datagramsSent());
-            assertThat(udp.lost()).isZero();
         }
     }
 }

@@ -5,34 +5,54 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.sink.MetricJson;
+import io.linerate.regression.internal.PolicyParser;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A stored baseline (METRICS-SPEC section 4): a versioned JSON document
+ * A stored baseline (docs/metrics.md section 4): a versioned JSON document
  * <pre>{@code
- * {"format":"linerate-baseline","version":1,"created":"2026-01-01T00:00:00Z",
+ * {"format":"linerate-baseline","version":2,"created":"2026-01-01T00:00:00Z",
  *  "environment":{"kernel":..,"cpu":..,"jvm":..,"transport":..,"linerate":..},
  *  "series":[{"test":"","name":"udp4_mbps","host":"local","labels":{},"unit":"Mbit/s",
+ *    "policy":{"name":"udp4_mbps","regression":{..},"summarize":..,..},
  *    "runs":[{"run":"run.log","samples":[..],"times":[..],
  *             "summary":{"count":5,"mean":..,"min":..,"max":..,"p50":..}}]}]}
  * }</pre>
  * Samples are the raw kept samples (omitted ones excluded) in reading order, in the series' unit;
  * times are in seconds; summaries are informative and recomputed from the samples when gating.
+ * {@code policy} is the policy the series was judged with when the baseline was saved (absent when
+ * none applied), with every field written out; a later gate uses it when neither a policy file nor
+ * the current input's policy lines name the metric.
  *
+ * <p>Versions: 2 keys a series by its whole KTAP test path ({@code port_a/throughput}) and stores
+ * its policy. Version 1 (still read) keyed a series by its innermost test name only and stored no
+ * policy; its series are read with that test as their path, so baselines of logs without nested
+ * tests compare as before.
+ *
+ * @param version the format version the baseline was read from or is written as (1 or 2)
  * @param created when the baseline was written, RFC 3339 UTC
  * @param environment where it was measured
  * @param series the series in first-read order
  */
-public record Baseline(String created, Environment environment, List<Series> series) {
+public record Baseline(int version, String created, Environment environment, List<Series> series) {
     /** Value of {@code format}. */
     public static final String FORMAT = "linerate-baseline";
-    /** The version this linerate reads and writes. */
-    public static final int VERSION = 1;
+    /** The version this linerate writes. */
+    public static final int VERSION = 2;
+    /** The oldest version this linerate reads. */
+    public static final int OLDEST_VERSION = 1;
+
+    /** A baseline of the current {@link #VERSION}. */
+    public Baseline(String created, Environment environment, List<Series> series) {
+        this(VERSION, created, environment, series);
+    }
 
     /**
      * One series of a baseline.
@@ -40,8 +60,15 @@ public record Baseline(String created, Environment environment, List<Series> ser
      * @param key series key
      * @param unit unit of every sample
      * @param runs runs in first-read order
+     * @param policy the policy it was judged with when saved, with source {@link Policy.Source#BASELINE}
+     *     once read back; null when none
      */
-    public record Series(SeriesKey key, String unit, List<Run> runs) {}
+    public record Series(SeriesKey key, String unit, List<Run> runs, Policy policy) {
+        /** A series without a stored policy. */
+        public Series(SeriesKey key, String unit, List<Run> runs) {
+            this(key, unit, runs, null);
+        }
+    }
 
     /**
      * One run's kept samples.
@@ -53,7 +80,8 @@ public record Baseline(String created, Environment environment, List<Series> ser
     public record Run(String run, double[] samples, double[] times) {}
 
     /**
-     * Builds a baseline from what was read. Callers should refuse to save when the input has errors.
+     * Builds a baseline from what was read, without policies; {@link Gate#baselineOf} stores the
+     * policy each series is judged with. Callers should refuse to save when the input has errors.
      *
      * @param current what was read
      * @param environment where it was measured
@@ -77,11 +105,25 @@ public record Baseline(String created, Environment environment, List<Series> ser
         return new Baseline(created.toString(), environment, series);
     }
 
+    /**
+     * @param current the series keys of the current input
+     * @return a warning when this baseline is of version 1, which keyed a series by its innermost
+     *     KTAP test only, and {@code current} has nested test paths that cannot match it
+     */
+    public Optional<Problem> keyWarning(Collection<SeriesKey> current) {
+        if (version != 1) {
+            return Optional.empty();
+        }
+        return current.stream().filter(k -> k.test().contains("/")).findFirst().map(k -> new Problem("baseline", 0, "", "",
+                "the baseline is of format version 1, which keyed a series by its innermost KTAP test only, while this"
+                        + " input nests tests (such as " + k.display() + "); save a new baseline from a trusted run"));
+    }
+
     /** @return the baseline as a JSON document, two-space indented, keys in the order documented above */
     public String toJson() {
         ObjectNode root = MetricJson.MAPPER.createObjectNode();
         root.put("format", FORMAT);
-        root.put("version", VERSION);
+        root.put("version", version);
         root.put("created", created);
         ObjectNode env = root.putObject("environment");
         env.put("kernel", environment.kernel());
@@ -98,6 +140,9 @@ public record Baseline(String created, Environment environment, List<Series> ser
             ObjectNode labels = n.putObject("labels");
             s.key().labels().forEach(labels::put);
             n.put("unit", s.unit());
+            if (s.policy() != null) {
+                n.set("policy", PolicyParser.toJson(s.policy()));
+            }
             ArrayNode runs = n.putArray("runs");
             for (Run r : s.runs()) {
                 ObjectNode rn = runs.addObject();
@@ -131,8 +176,8 @@ public record Baseline(String created, Environment environment, List<Series> ser
      * @param source name of the file, for messages
      * @param content the document
      * @return the baseline
-     * @throws IllegalArgumentException for invalid JSON, another format, another version (naming
-     *     it and the version this linerate reads) or a malformed series
+     * @throws IllegalArgumentException for invalid JSON, another format, a version other than 1 or 2
+     *     (naming it and the versions this linerate reads), a malformed series or a bad stored policy
      */
     public static Baseline parse(String source, String content) {
         JsonNode root;
@@ -147,9 +192,9 @@ public record Baseline(String created, Environment environment, List<Series> ser
                     + "; allowed: \"" + FORMAT + "\"");
         }
         JsonNode version = root.path("version");
-        if (!version.isInt() || version.asInt() != VERSION) {
+        if (!version.isInt() || version.asInt() < OLDEST_VERSION || version.asInt() > VERSION) {
             throw new IllegalArgumentException("baseline " + source + " has format version " + version
-                    + "; this linerate reads version " + VERSION);
+                    + "; this linerate reads versions " + OLDEST_VERSION + " to " + VERSION);
         }
         JsonNode env = root.path("environment");
         Environment environment = new Environment(env.path("kernel").asText(""), env.path("cpu").asText(""),
@@ -188,8 +233,16 @@ public record Baseline(String created, Environment environment, List<Series> ser
                 }
                 runs.add(new Run(r.path("run").asText(""), v, t));
             }
-            series.add(new Series(key, s.path("unit").asText(""), runs));
+            Policy policy = null;
+            if (s.hasNonNull("policy")) {
+                try {
+                    policy = PolicyParser.parse(s.get("policy"), true, Policy.Source.BASELINE, new ArrayList<>());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(where + " (" + key.display() + "): " + e.getMessage());
+                }
+            }
+            series.add(new Series(key, s.path("unit").asText(""), runs, policy));
         }
-        return new Baseline(root.path("created").asText(""), environment, series);
+        return new Baseline(version.asInt(), root.path("created").asText(""), environment, series);
     }
 }

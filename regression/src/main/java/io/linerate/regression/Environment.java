@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Where a measurement was taken (METRICS-SPEC section 4). Two environments match when kernel, CPU
+ * Where a measurement was taken (docs/metrics.md section 4). Two environments match when kernel, CPU
  * model, JVM and transport are equal; the linerate version is recorded but not compared, so that a
  * baseline stays usable across commits of linerate itself.
  *

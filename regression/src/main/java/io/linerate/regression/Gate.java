@@ -4,6 +4,7 @@ import io.linerate.core.Better;
 import io.linerate.regression.internal.Bootstrap;
 import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.MannWhitney;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,35 +17,54 @@ import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * Judges current metrics against an optional baseline (METRICS-SPEC sections 3 to 5).
+ * Judges current metrics against an optional baseline (docs/metrics.md sections 3 to 5).
  *
- * <p>Per series: the policy is resolved ({@link Policies}); each run's samples have
- * {@code omit_first_s}/{@code omit_last_s} dropped (relative to the run's first and last sample
- * time) and are summarized into data points ({@code distribution} keeps every sample, the others
- * give one point per run); both sides' data are then compared by the policy's method:
+ * <p>Per series: the policy is resolved ({@link Policies}: policy file, then embedded lines of the
+ * current input, then the policy the baseline stored with the series, then the default); each
+ * run's samples have {@code omit_first_s}/{@code omit_last_s} dropped (relative to the run's first
+ * and last sample time) and are summarized into data points ({@code distribution} keeps every
+ * sample, the others give one point per run); both sides' data are then compared by the policy's method:
  * <ul>
  * <li>{@code threshold}: the compared statistic {@code b} of the baseline and {@code c} of the
  * current data; higher-better regresses when {@code c < b (1 - tol)}, lower-better when
  * {@code c > b (1 + tol)}, and in both cases only when also {@code |c - b| > absolute_tolerance}.
  * A change exactly at the tolerance (within 1e-9 relative, to absorb rounding) passes. The mirror
  * condition is an improvement; anything else passes.</li>
- * <li>{@code mann_whitney}: the exact one-sided Mann-Whitney U test (Apache Commons Statistics);
- * a regression needs {@code p < alpha} in the worsening direction and the threshold condition;
- * an improvement the mirror; otherwise unchanged.</li>
+ * <li>{@code mann_whitney}: the one-sided Mann-Whitney U test, exact with ties up to 50 values
+ * ({@code MannWhitney}); a regression needs {@code p < alpha} in the worsening direction and the
+ * threshold condition; an improvement the mirror; otherwise unchanged.</li>
+ * <li>{@code auto}, the default: {@code threshold} while either side has fewer data points than
+ * {@code MannWhitney.minRunsFor(alpha)} (5 at alpha 0.01); from there on the threshold decides
+ * pass, and a change beyond the tolerance counts as a regression or an improvement only when the
+ * Mann-Whitney test also finds it significant, else it is unchanged.</li>
  * <li>{@code bootstrap}: a percentile bootstrap of the ratio {@code stat(current) / stat(base)}
  * with 2000 resamples and a fixed seed (see {@code Bootstrap}); higher-better regresses when the
  * upper {@code 1 - alpha} bound is below {@code 1 - tol}, lower-better when the lower
  * {@code alpha} bound is above {@code 1 + tol}; the absolute tolerance applies to the statistics.</li>
  * </ul>
+ * A data point is one run's summary, or each kept sample under {@code summarize: distribution}.
  * With fewer data points than {@code min_runs} on either side the verdict is inconclusive. When
  * the current environment is given ({@link #environment(Environment)}), a baseline from another
  * environment makes every compared verdict inconclusive unless
  * {@link #allowEnvironmentMismatch(boolean)}. Without a baseline, every readable series passes.
+ * A series without a policy from any source, whose direction its name and unit do not give, is an
+ * {@code error} ({@code no policy, direction unknown}). A baselined series absent now is
+ * {@code skip} when its KTAP test reported {@code # SKIP} (see {@link SkippedTest#owning}), carrying
+ * the reason and failing only under {@code on_skip: fail}, and {@code missing} otherwise. The
+ * relative change is never infinite or NaN: it is absent when the baseline's statistic is 0.
  * Errors found while reading become {@code error} verdicts of their series, or of their
  * {@code source:line} (host {@code input}) when no series can be named.
+ *
+ * <p>Warnings beside the verdicts: those found while reading; a file policy that matches no metric
+ * of the input or the baseline; and, per judged series, too few data points to tell noise from
+ * change: fewer than {@link #runsNeeded(Policy)} on either side (where {@value #RECOMMENDED_RUNS} at
+ * the default alpha 0.01), naming the series and both counts.
  */
 public final class Gate {
     private static final double SLACK = 1e-9;
+    /** Runs per side recommended to tell noise from change at the default alpha 0.01. */
+    public static final int RECOMMENDED_RUNS = 5;
+    private static final int NAMED_INSTEAD = 5;
     private Baseline baseline;
     private Policies policies = Policies.none();
     private Double tolerance;
@@ -148,30 +168,108 @@ public final class Gate {
 
         Set<SeriesKey> keys = new LinkedHashSet<>(series.keySet());
         keys.addAll(seriesErrors.keySet());
+        List<Problem> warnings = new ArrayList<>(current.warnings());
+        Set<String> names = new LinkedHashSet<>();
+        keys.forEach(k -> names.add(k.name()));
+        base.keySet().forEach(k -> names.add(k.name()));
+        List<Policy> unmatched = policies.unmatched(names);
+        if (!unmatched.isEmpty()) {
+            warnings.add(new Problem(policies.fileName(), 0, "", "", (unmatched.size() == 1 ? "policy " : "policies ")
+                    + String.join(", ", unmatched.stream().map(Policy::name).toList())
+                    + " match" + (unmatched.size() == 1 ? "es" : "") + " no metric of the input or the baseline"));
+        }
         for (SeriesKey key : keys) {
-            out.add(judge(key, series.getOrDefault(key, List.of()), seriesErrors.get(key), base.get(key), current, envDiff));
+            out.add(judge(key, series.getOrDefault(key, List.of()), seriesErrors.get(key), base.get(key), current, envDiff,
+                    warnings));
+        }
+        List<String> instead = new ArrayList<>();
+        for (SeriesKey key : series.keySet()) {
+            if (!base.containsKey(key)) {
+                instead.add(key.display());
+            }
         }
         for (Baseline.Series s : base.values()) {
             if (!keys.contains(s.key())) {
-                out.add(missing(s, current, envDiff));
+                Optional<SkippedTest> skipped = SkippedTest.owning(s.key(), current.skippedTests());
+                out.add(skipped.isPresent() ? skip(s, skipped.get(), current) : missing(s, current, envDiff, instead));
             }
         }
         for (Problem p : loose) {
             out.add(error(new SeriesKey("", p.where(), "input", null), "", null, p.message()));
         }
-        return new GateReport(out, current.warnings());
+        if (baseline != null) {
+            baseline.keyWarning(keys).ifPresent(warnings::add);
+        }
+        return new GateReport(out, warnings);
     }
 
-    private Optional<Policy> policyFor(String name, MetricSet current) {
-        Optional<Policy> p = policies.resolve(name, current.embeddedPolicies());
+    /**
+     * @return the data points per side {@code p} needs to tell noise from change: its
+     *     {@code min_runs}, and at least the smallest count with which the exact Mann-Whitney test
+     *     can reach its alpha ({@value #RECOMMENDED_RUNS} at alpha 0.01)
+     */
+    public static int runsNeeded(Policy p) {
+        return Math.max(p.minRuns(), MannWhitney.minRunsFor(p.alpha()));
+    }
+
+    private static void warnLowRuns(List<Problem> warnings, SeriesKey key, Policy p, Integer base, int cur) {
+        int needed = runsNeeded(p);
+        if ((base == null || base >= needed) && cur >= needed) {
+            return;
+        }
+        String counts = base == null ? "cur " + cur : "base " + base + ", cur " + cur;
+        warnings.add(new Problem(key.display(), 0, key.name(), key.host(), "low runs: " + counts + " data point"
+                + (base == null && cur == 1 ? "" : "s") + "; " + needed + " per side are needed to tell noise from change"
+                + " (alpha " + Fmt.num(p.alpha()) + ")"));
+    }
+
+    /**
+     * The baseline of {@code current}, storing with each series the policy this gate judges it
+     * with (file, embedded line, this gate's baseline, or default, with {@link #tolerance(Double)}
+     * applied), so that a later compare without those policy lines judges it the same way.
+     *
+     * @param current what was read; callers should refuse to save when it has errors
+     * @param env where it was measured
+     * @param created when, written as RFC 3339 UTC
+     * @return the baseline, of format version {@link Baseline#VERSION}
+     */
+    public Baseline baselineOf(MetricSet current, Environment env, Instant created) {
+        Map<SeriesKey, Baseline.Series> base = new LinkedHashMap<>();
+        if (baseline != null) {
+            for (Baseline.Series s : baseline.series()) {
+                base.put(s.key(), s);
+            }
+        }
+        Baseline plain = Baseline.of(current, env, created);
+        List<Baseline.Series> series = new ArrayList<>();
+        for (Baseline.Series s : plain.series()) {
+            Policy p = policyFor(s.key(), s.unit(), current, base.get(s.key())).orElse(null);
+            series.add(new Baseline.Series(s.key(), s.unit(), s.runs(), p));
+        }
+        return new Baseline(Baseline.VERSION, plain.created(), env, series);
+    }
+
+    private Optional<Policy> policyFor(SeriesKey key, String unit, MetricSet current, Baseline.Series base) {
+        Optional<Policy> p = policies.resolve(key.name(), unit, current.embeddedPolicies(), base == null ? null : base.policy());
         if (p.isPresent() && tolerance != null) {
             p = Optional.of(p.get().withRelativeTolerance(tolerance));
         }
         return p;
     }
 
-    private Verdict missing(Baseline.Series s, MetricSet current, List<String> envDiff) {
-        Optional<Policy> op = policyFor(s.key().name(), current);
+    private Verdict skip(Baseline.Series s, SkippedTest t, MetricSet current) {
+        Optional<Policy> op = policyFor(s.key(), s.unit(), current, s);
+        boolean fail = op.isPresent() && op.get().onSkip() == Policy.OnSkip.FAIL;
+        String reason = "skipped: " + (t.reason().isEmpty() ? "no reason given" : t.reason()) + " (test " + t.test()
+                + " at " + (t.line() > 0 ? t.source() + ":" + t.line() : t.source()) + ")" + (fail ? "; on_skip: fail" : "");
+        return new Verdict(s.key(), Verdict.Kind.SKIP, s.unit(), null, null, null, op.map(Policy::relativeTolerance).orElse(null),
+                op.map(Policy::absoluteTolerance).orElse(null), op.map(p -> p.compare().label()).orElse(""),
+                op.map(p -> p.method().label()).orElse(""), null, s.runs().size(), 0,
+                op.map(p -> p.source().label()).orElse("none"), fail, reason);
+    }
+
+    private Verdict missing(Baseline.Series s, MetricSet current, List<String> envDiff, List<String> instead) {
+        Optional<Policy> op = policyFor(s.key(), s.unit(), current, s);
         String src = op.map(p -> p.source().label()).orElse("none");
         boolean skip = op.isPresent() && op.get().onMissing() == Policy.OnMissing.SKIP;
         if (!envDiff.isEmpty() && !skip) {
@@ -182,7 +280,18 @@ public final class Gate {
         Double abs = op.map(Policy::absoluteTolerance).orElse(null);
         return new Verdict(s.key(), Verdict.Kind.MISSING, s.unit(), null, null, null, tol, abs,
                 op.map(p -> p.compare().label()).orElse(""), op.map(p -> p.method().label()).orElse(""), null,
-                s.runs().size(), 0, src, !skip, "in the baseline, absent now" + (skip ? " (on_missing: skip)" : ""));
+                s.runs().size(), 0, src, !skip, "in the baseline, absent now" + (skip ? " (on_missing: skip)" : "")
+                        + producedInstead(instead));
+    }
+
+    /** @return {@code ; this run produced instead: a, b} naming at most a few series, or empty */
+    private static String producedInstead(List<String> instead) {
+        if (instead.isEmpty()) {
+            return "";
+        }
+        String named = String.join(", ", instead.subList(0, Math.min(NAMED_INSTEAD, instead.size())));
+        int more = instead.size() - NAMED_INSTEAD;
+        return "; this run produced instead: " + named + (more > 0 ? " and " + more + " more" : "");
     }
 
     private static Verdict error(SeriesKey key, String unit, Policy p, String reason) {
@@ -192,16 +301,18 @@ public final class Gate {
     }
 
     private Verdict judge(SeriesKey key, List<Observation> obs, List<String> errors, Baseline.Series base,
-                          MetricSet current, List<String> envDiff) {
+                          MetricSet current, List<String> envDiff, List<Problem> warnings) {
         String unit = obs.isEmpty() ? (base == null ? "" : base.unit()) : obs.get(0).unit();
-        Optional<Policy> op = policyFor(key.name(), current);
+        Optional<Policy> op = policyFor(key, unit, current, base);
         if (errors != null) {
             return error(key, unit, op.orElse(null), String.join("; ", errors));
         }
         if (op.isEmpty()) {
-            return error(key, unit, null, "no policy for " + key.name() + " and its name says no direction: add a"
-                    + " ktap-metric-policy-json line or a policy file entry (defaults cover names containing"
-                    + " throughput, mbps, bps, rate, latency, rtt, jitter, lost, loss, _ns, _ms)");
+            return error(key, unit, null, "no policy, direction unknown: " + key.name()
+                    + (unit.isEmpty() ? " has no unit" : " in '" + unit + "'") + " and no word in its name means"
+                    + " something bad (loss, lost, drop, error, retrans, jitter, latency, rtt, delay), nor is its"
+                    + " unit a throughput (bit/s, B/s, frames/s, transactions/s), time or %; add a"
+                    + " ktap-metric-policy-json line or a policy file entry");
         }
         Policy p = op.get();
         for (Observation o : obs) {
@@ -221,6 +332,7 @@ public final class Gate {
         }
         double c = p.compare().of(cur);
         if (base == null) {
+            warnLowRuns(warnings, key, p, null, cur.length);
             return new Verdict(key, Verdict.Kind.PASS, unit, null, c, null, p.relativeTolerance(), p.absoluteTolerance(),
                     p.compare().label(), p.method().label(), null, 0, cur.length, p.source().label(), false,
                     baseline == null ? "no baseline" : "not in the baseline");
@@ -241,39 +353,59 @@ public final class Gate {
             return error(key, unit, p, "the baseline has no samples for this series after omitting");
         }
         double b = p.compare().of(bs);
-        Double change = b != 0 ? (c - b) / Math.abs(b) : null;
+        Double change = relativeChange(b, c);
+        warnLowRuns(warnings, key, p, bs.length, cur.length);
         if (!envDiff.isEmpty()) {
-            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, null, bs.length, cur.length,
+            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,
                     "environment differs: " + String.join("; ", envDiff));
         }
         if (bs.length < p.minRuns() || cur.length < p.minRuns()) {
-            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, null, bs.length, cur.length,
+            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,
                     String.format(Locale.ROOT, "insufficient runs (base %d, cur %d, min_runs %d)", bs.length, cur.length,
                             p.minRuns()));
         }
         boolean worse = beyond(p, b, c, true);
         boolean better = beyond(p, b, c, false);
-        switch (p.method()) {
+        Policy.Method method = p.method();
+        if (method == Policy.Method.AUTO) {
+            int mw = MannWhitney.minRunsFor(p.alpha());
+            method = bs.length >= mw && cur.length >= mw ? Policy.Method.MANN_WHITNEY : Policy.Method.THRESHOLD;
+            if (method == Policy.Method.MANN_WHITNEY && !worse && !better) {
+                return verdict(key, Verdict.Kind.PASS, unit, b, c, change, p, method, null, bs.length, cur.length,
+                        "within the tolerance");
+            }
+        }
+        switch (method) {
             case THRESHOLD:
                 if (worse) {
-                    return regression(key, unit, b, c, change, p, null, bs.length, cur.length, "");
+                    return regression(key, unit, b, c, change, p, method, null, bs.length, cur.length, "");
                 }
-                return verdict(key, better ? Verdict.Kind.IMPROVEMENT : Verdict.Kind.PASS, unit, b, c, change, p, null,
-                        bs.length, cur.length, better ? "better beyond the tolerance" : "within the tolerance");
+                return verdict(key, better ? Verdict.Kind.IMPROVEMENT : Verdict.Kind.PASS, unit, b, c, change, p, method,
+                        null, bs.length, cur.length, better ? "better beyond the tolerance" : "within the tolerance");
             case MANN_WHITNEY: {
                 boolean higher = p.better() == Better.HIGHER;
-                double pWorse = higher ? MannWhitney.pGreater(bs, cur) : MannWhitney.pGreater(cur, bs);
-                double pBetter = higher ? MannWhitney.pGreater(cur, bs) : MannWhitney.pGreater(bs, cur);
+                double[] tails = higher ? MannWhitney.tails(bs, cur) : MannWhitney.tails(cur, bs);
+                double pWorse = tails[0];
+                double pBetter = tails[1];
                 String ps = String.format(Locale.ROOT, "p=%.4g, alpha %s", pWorse, Fmt.num(p.alpha()));
                 if (worse && pWorse < p.alpha()) {
-                    return regression(key, unit, b, c, change, p, pWorse, bs.length, cur.length, ps);
+                    return regression(key, unit, b, c, change, p, method, pWorse, bs.length, cur.length, ps);
                 }
                 if (better && pBetter < p.alpha()) {
-                    return verdict(key, Verdict.Kind.IMPROVEMENT, unit, b, c, change, p, pWorse, bs.length, cur.length,
-                            String.format(Locale.ROOT, "significantly better (p=%.4g)", pBetter));
+                    return verdict(key, Verdict.Kind.IMPROVEMENT, unit, b, c, change, p, method, pWorse, bs.length,
+                            cur.length, String.format(Locale.ROOT, "significantly better (p=%.4g)", pBetter));
                 }
-                return verdict(key, Verdict.Kind.UNCHANGED, unit, b, c, change, p, pWorse, bs.length, cur.length,
-                        "no significant worsening beyond the tolerance (" + ps + ")");
+                String why;
+                if (worse) {
+                    why = "worse beyond the tolerance but not significantly (" + ps + ")";
+                } else if (better) {
+                    why = String.format(Locale.ROOT, "better beyond the tolerance but not significantly (p=%.4g, alpha %s)",
+                            pBetter, Fmt.num(p.alpha()));
+                } else {
+                    why = "no significant worsening beyond the tolerance (" + ps + ")";
+                }
+                return verdict(key, Verdict.Kind.UNCHANGED, unit, b, c, change, p, method, pWorse, bs.length, cur.length,
+                        why);
             }
             case BOOTSTRAP: {
                 OptionalDouble[] ci = Bootstrap.ratioInterval(bs, cur, p.compare(), p.alpha());
@@ -288,10 +420,10 @@ public final class Gate {
                 boolean bWorse = absOk && (p.better() == Better.HIGHER ? hi < 1 - tol : lo > 1 + tol);
                 boolean bBetter = absOk && (p.better() == Better.HIGHER ? lo > 1 + tol : hi < 1 - tol);
                 if (bWorse) {
-                    return regression(key, unit, b, c, change, p, null, bs.length, cur.length, iv);
+                    return regression(key, unit, b, c, change, p, method, null, bs.length, cur.length, iv);
                 }
                 return verdict(key, bBetter ? Verdict.Kind.IMPROVEMENT : Verdict.Kind.UNCHANGED, unit, b, c, change, p,
-                        null, bs.length, cur.length, iv);
+                        method, null, bs.length, cur.length, iv);
             }
             default:
                 throw new IllegalStateException("unknown method " + p.method());
@@ -299,17 +431,23 @@ public final class Gate {
     }
 
     private static Verdict regression(SeriesKey key, String unit, double b, double c, Double change, Policy p,
-                                      Double pValue, int nb, int nc, String detail) {
+                                      Policy.Method method, Double pValue, int nb, int nc, String detail) {
         return verdict(key, p.advisory() ? Verdict.Kind.ADVISORY_REGRESSION : Verdict.Kind.REGRESSION, unit, b, c,
-                change, p, pValue, nb, nc, "worse beyond the tolerance" + (detail.isEmpty() ? "" : " (" + detail + ")")
+                change, p, method, pValue, nb, nc, "worse beyond the tolerance" + (detail.isEmpty() ? "" : " (" + detail + ")")
                         + (p.advisory() ? "; advisory" : ""));
     }
 
     private static Verdict verdict(SeriesKey key, Verdict.Kind kind, String unit, double b, double c, Double change,
-                                   Policy p, Double pValue, int nb, int nc, String reason) {
+                                   Policy p, Policy.Method method, Double pValue, int nb, int nc, String reason) {
         return new Verdict(key, kind, unit, b, c, change, p.relativeTolerance(), p.absoluteTolerance(),
-                p.compare().label(), p.method().label(), pValue, nb, nc, p.source().label(),
+                p.compare().label(), method.label(), pValue, nb, nc, p.source().label(),
                 kind == Verdict.Kind.REGRESSION || kind == Verdict.Kind.ERROR, reason);
+    }
+
+    /** @return {@code (c - b) / |b|}, or null when {@code b} is 0 or the quotient is not finite */
+    static Double relativeChange(double b, double c) {
+        double q = (c - b) / Math.abs(b);
+        return b != 0 && Double.isFinite(q) ? q : null;
     }
 
     /** @return whether {@code c} is beyond the tolerance from {@code b}: worse when {@code worse}, else better */

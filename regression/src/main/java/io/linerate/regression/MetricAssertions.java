@@ -6,7 +6,12 @@ import io.linerate.core.sink.TransferFormat;
 import io.linerate.regression.internal.Fmt;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -23,14 +28,31 @@ import org.junit.jupiter.api.TestReporter;
  * }
  * }</pre>
  * Every metric is published through {@link TestReporter#publishEntry(String, String)} as
- * {@code linerate.<name>@<host>} = {@code <value> <unit>}, so it lands in the Surefire XML report.
- * Each metric's own direction ({@link Metric#better()}) gives its policy (p50, 5 %, as linerate's
- * ktap sink writes it), which a policy file given with {@link #withPolicies(Policies)} beats.
+ * {@code linerate.<name>@<host>} = {@code <value> <unit>}. Surefire's XML report does not carry
+ * report entries; JUnit's Open Test Reporting ({@code junit-platform-reporting} on the test class
+ * path and {@code junit.platform.reporting.open.xml.enabled=true}) writes them to its own XML file.
+ *
+ * <p>The first baseline comes from a run: with the system property {@value #SAVE_PROPERTY} set to a
+ * directory (such as {@code -Dlinerate.baseline.save=src/test/resources} on the Maven command line),
+ * {@link #hasNoRegressionAgainst(String)} writes the run's metrics as the baseline
+ * {@code <directory>/<resource>} instead of comparing, and refuses to replace an existing one unless
+ * {@value #OVERWRITE_PROPERTY} is {@code true}; {@link #saveBaseline(Path, boolean)} does the same
+ * from code. Each metric's own direction ({@link Metric#better()}) gives its policy, the default one that
+ * linerate's ktap sink writes beside it ({@code MetricJson.defaultPolicy}: p50, 5 %; a loss in %
+ * within 1 percentage point; jitter advisory), which a policy file given with
+ * {@link #withPolicies(Policies)} beats.
  * The baseline is a class-path resource in the format of {@link Baseline}; environment differences
  * are allowed (tests run on many machines) unless {@link #requiringSameEnvironment(Environment)}.
  * Requires {@code junit-jupiter-api} on the class path.
  */
 public final class MetricAssertions {
+    /** System property: a directory to write baselines to instead of comparing with them. */
+    public static final String SAVE_PROPERTY = "linerate.baseline.save";
+    /** System property: {@code true} lets {@value #SAVE_PROPERTY} replace an existing baseline. */
+    public static final String OVERWRITE_PROPERTY = "linerate.baseline.overwrite";
+    /** Transport recorded in a saved baseline when no environment was given. */
+    static final String UNSPECIFIED_TRANSPORT = "unspecified";
+
     private final List<Metric> metrics;
     private TestReporter reporter;
     private Double tolerance;
@@ -103,14 +125,37 @@ public final class MetricAssertions {
     }
 
     /**
-     * Gates the metrics against the class-path resource {@code baselineResource}.
+     * Gates the metrics against the class-path resource {@code baselineResource}; or, when the
+     * system property {@value #SAVE_PROPERTY} names a directory, saves them as the baseline
+     * {@code <directory>/<baselineResource>} (missing directories are created; the resource name
+     * must stay under the directory) and gates them without a baseline.
      *
      * @param baselineResource class-path name of a baseline file, such as {@code baselines/loopback.json}
      * @return the report, for further checks
      * @throws AssertionError listing every failing metric with base, current, change and tolerance
-     * @throws IllegalArgumentException when the resource is missing or not a baseline of version 1
+     * @throws IllegalArgumentException when the resource is missing or not a baseline of this
+     *     version, or when saving, a resource name that leaves the directory
+     * @throws UncheckedIOException when saving, an existing baseline without {@value #OVERWRITE_PROPERTY},
+     *     or a write that failed
      */
     public GateReport hasNoRegressionAgainst(String baselineResource) {
+        String saveDir = System.getProperty(SAVE_PROPERTY, "");
+        if (!saveDir.isBlank()) {
+            try {
+                Path target = new SafePaths(Path.of(saveDir)).forCreating(baselineResource);
+                save(target, Boolean.getBoolean(OVERWRITE_PROPERTY), false);
+                if (reporter != null) {
+                    reporter.publishEntry("linerate.baseline.saved", target.toString());
+                }
+            } catch (FileAlreadyExistsException e) {
+                throw new UncheckedIOException("not saving baseline " + e.getFile() + ": it exists, and a baseline is"
+                        + " only replaced on purpose; run with -D" + OVERWRITE_PROPERTY + "=true to replace it", e);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot save baseline " + baselineResource + " under " + saveDir + ": "
+                        + e.getMessage(), e);
+            }
+            return gate(null);
+        }
         ClassLoader cl = Thread.currentThread().getContextClassLoader();
         String content;
         try (InputStream in = cl == null ? null : cl.getResourceAsStream(baselineResource)) {
@@ -132,6 +177,32 @@ public final class MetricAssertions {
      * @throws AssertionError listing every failing metric with base, current, change and tolerance
      */
     public GateReport hasNoRegressionAgainst(Baseline baseline) {
+        return gate(Objects.requireNonNull(baseline, "baseline"));
+    }
+
+    /**
+     * Writes the metrics as a baseline file ({@link Baseline}) at {@code file}, as given, recording
+     * the environment of {@link #requiringSameEnvironment(Environment)}, or this machine's with
+     * transport {@code unspecified}. The metrics are published as by the assertions.
+     *
+     * @param file where the baseline goes
+     * @param overwrite whether an existing file may be replaced
+     * @return the baseline written
+     * @throws java.nio.file.FileAlreadyExistsException when {@code file} exists and {@code overwrite} is false
+     * @throws IOException when it cannot be written
+     */
+    public Baseline saveBaseline(Path file, boolean overwrite) throws IOException {
+        return save(file, overwrite, true);
+    }
+
+    private Baseline save(Path file, boolean overwrite, boolean publish) throws IOException {
+        Baseline b = Baseline.of(metricSet(publish), environment != null ? environment : Environment.detect(UNSPECIFIED_TRANSPORT),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        GateFiles.writeBaseline(file, b, overwrite);
+        return b;
+    }
+
+    private MetricSet metricSet(boolean publish) {
         MetricSet set = new MetricSet();
         java.util.Set<String> named = new java.util.HashSet<>();
         for (Metric m : metrics) {
@@ -141,18 +212,25 @@ public final class MetricAssertions {
             }
             set.add(new Observation(new SeriesKey("", m.name(), m.host(), new java.util.TreeMap<>(m.labels())), "test",
                     m.value(), m.unit(), m.timeSeconds(), "test", 0));
-            if (reporter != null) {
+            if (publish && reporter != null) {
                 reporter.publishEntry("linerate." + m.name() + "@" + m.host(),
                         Fmt.num(m.value()) + (m.unit().isEmpty() ? "" : " " + m.unit()));
             }
         }
+        return set;
+    }
+
+    private GateReport gate(Baseline baseline) {
+        MetricSet set = metricSet(true);
         GateReport report = Gate.create().baseline(baseline).policies(policies).tolerance(tolerance)
                 .environment(environment).allowEnvironmentMismatch(environment == null).run(set);
         if (!report.failures().isEmpty()) {
             StringBuilder sb = new StringBuilder("metrics regressed against the baseline:");
             for (Verdict v : report.failures()) {
-                sb.append("\n  ").append(v.key().display()).append(": ").append(v.kind().label()).append(' ')
-                        .append(Fmt.signedPercent(v.change())).append(' ').append(Reports.numbers(v));
+                sb.append("\n  ").append(v.key().display()).append(": ").append(v.kind().label());
+                if (v.baseline() != null || v.current() != null) {
+                    sb.append(' ').append(Reports.change(v)).append(' ').append(Reports.numbers(v));
+                }
                 if (v.kind() != Verdict.Kind.REGRESSION) {
                     sb.append(" - ").append(v.reason());
                 }

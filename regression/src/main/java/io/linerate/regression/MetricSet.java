@@ -5,14 +5,16 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What was read from one or more inputs: samples, embedded policy lines (in order), errors that
- * must become {@code error} verdicts, and warnings. Not thread-safe while it is being filled.
+ * What was read from one or more inputs: samples, embedded policy lines (in order), KTAP tests
+ * that reported {@code # SKIP}, errors that must become {@code error} verdicts, and warnings. Not
+ * thread-safe while it is being filled.
  */
 public final class MetricSet {
     private final List<Observation> observations = new ArrayList<>();
     private final List<Policy> embeddedPolicies = new ArrayList<>();
     private final List<Problem> errors = new ArrayList<>();
     private final List<Problem> warnings = new ArrayList<>();
+    private final List<SkippedTest> skipped = new ArrayList<>();
 
     /** @param o a sample to add */
     public void add(Observation o) {
@@ -22,6 +24,11 @@ public final class MetricSet {
     /** @param p a policy read from a {@code ktap-metric-policy-json} line */
     public void addPolicy(Policy p) {
         embeddedPolicies.add(p);
+    }
+
+    /** @param t a KTAP test that reported {@code # SKIP} */
+    public void addSkipped(SkippedTest t) {
+        skipped.add(t);
     }
 
     /** @param p a problem that makes its series (or its line) an {@code error} verdict */
@@ -40,6 +47,7 @@ public final class MetricSet {
         embeddedPolicies.addAll(other.embeddedPolicies);
         errors.addAll(other.errors);
         warnings.addAll(other.warnings);
+        skipped.addAll(other.skipped);
     }
 
     /** @return samples in reading order */
@@ -55,6 +63,11 @@ public final class MetricSet {
     /** @return errors in reading order */
     public List<Problem> errors() {
         return Collections.unmodifiableList(errors);
+    }
+
+    /** @return skipped KTAP tests in reading order */
+    public List<SkippedTest> skippedTests() {
+        return Collections.unmodifiableList(skipped);
     }
 
     /** @return warnings in reading order */

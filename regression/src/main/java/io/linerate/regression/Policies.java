@@ -2,54 +2,57 @@ package io.linerate.regression;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.linerate.core.Better;
+import io.linerate.core.MetricDefaults;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.internal.PolicyParser;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Finds the policy of a metric, with the precedence of METRICS-SPEC section 3: a reviewed policy
- * file beats policy lines embedded in an input, which beat the built-in defaults. Within one source
- * an exact name beats a {@code prefix*} pattern and a longer prefix beats a shorter one; among
- * equal matches the first read wins.
+ * Finds the policy of a metric, with the precedence of docs/metrics.md section 3: a reviewed policy
+ * file beats policy lines embedded in the current input, which beat the policy the baseline stored
+ * with the series, which beats the built-in default. Within one source an exact name beats a
+ * {@code prefix*} pattern and a longer prefix beats a shorter one; among equal matches the first
+ * read wins.
  *
- * <p>Defaults, chosen by name (case-insensitive): names containing {@code latency}, {@code rtt},
- * {@code jitter}, {@code lost}, {@code loss}, {@code _ns} or {@code _ms} are lower-better; otherwise
- * names containing {@code throughput}, {@code mbps}, {@code bps} or {@code rate} are higher-better;
- * both with {@code p50}, 5 % relative tolerance, {@code distribution}, the threshold method. Other
- * names have no default policy.
+ * <p>Defaults follow {@link MetricDefaults}: the direction from a bad word in the name, else from
+ * the unit; p50 of the samples kept as a distribution, 5 % relative tolerance, the {@code auto} method (the
+ * threshold, joined by the Mann-Whitney test once both sides have 5 data points);
+ * a loss in percent is judged in percentage points (relative tolerance 0, absolute tolerance
+ * {@value MetricDefaults#LOSS_TOLERANCE_PERCENTAGE_POINTS}); jitter is advisory. A metric whose
+ * direction neither its name nor its unit gives has no default policy.
  */
 public final class Policies {
     /** Value of {@code format} in a policy file. */
     public static final String FILE_FORMAT = "linerate-policies";
-    private static final List<String> LOWER = List.of("latency", "rtt", "jitter", "lost", "loss", "_ns", "_ms");
-    private static final List<String> HIGHER = List.of("throughput", "mbps", "bps", "rate");
 
+    private final String fileName;
     private final List<Policy> file;
 
-    private Policies(List<Policy> file) {
+    private Policies(String fileName, List<Policy> file) {
+        this.fileName = fileName;
         this.file = List.copyOf(file);
     }
 
     /** @return policies without a file: embedded lines and defaults only */
     public static Policies none() {
-        return new Policies(List.of());
+        return new Policies("", List.of());
     }
 
-    /** @return the given file policies (source should be {@link Policy.Source#FILE}) */
+    /** @return the given file policies (source should be {@link Policy.Source#FILE}), named {@code policies} in warnings */
     public static Policies of(List<Policy> filePolicies) {
-        return new Policies(filePolicies);
+        return new Policies("policies", filePolicies);
     }
 
     /**
      * Reads a reviewed policy file: either a JSON array of policy objects, or
      * {@code {"format":"linerate-policies","version":1,"policies":[...]}}. Every unknown key, at any
-     * level, is an error, so that a typo cannot disable a gate.
+     * level, is an error, so that a typo cannot disable a gate, and so is a
+     * {@code relative_tolerance} outside 0 to 1.
      *
      * @param source name of the file, for messages
      * @param content the file's text
@@ -95,7 +98,7 @@ public final class Policies {
             }
             i++;
         }
-        return new Policies(out);
+        return new Policies(source, out);
     }
 
     /** @return the file policies */
@@ -103,37 +106,55 @@ public final class Policies {
         return file;
     }
 
+    /** @return the name of the policy file, for messages; empty without one */
+    public String fileName() {
+        return fileName;
+    }
+
+    /**
+     * @param metricNames the names of every metric gated (current and baselined)
+     * @return the file policies that match none of them, in file order
+     */
+    public List<Policy> unmatched(Collection<String> metricNames) {
+        List<Policy> out = new ArrayList<>();
+        for (Policy p : file) {
+            if (metricNames.stream().noneMatch(p::matches)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     /**
      * @param metricName the metric's name
-     * @param embedded policies embedded in the inputs, in reading order
+     * @param unit the metric's unit; empty when unknown
+     * @param embedded policies embedded in the current inputs, in reading order
+     * @param stored the policy the baseline stored with this series; null when none
      * @return the policy that applies, or empty when no source has one
      */
-    public Optional<Policy> resolve(String metricName, List<Policy> embedded) {
+    public Optional<Policy> resolve(String metricName, String unit, List<Policy> embedded, Policy stored) {
         Optional<Policy> p = best(file, metricName);
         if (p.isEmpty()) {
             p = best(embedded, metricName);
         }
         if (p.isEmpty()) {
-            p = defaultFor(metricName);
+            p = Optional.ofNullable(stored);
+        }
+        if (p.isEmpty()) {
+            p = defaultFor(metricName, unit);
         }
         return p;
     }
 
-    /** @return the built-in default policy for {@code metricName}, empty when its name says no direction */
-    public static Optional<Policy> defaultFor(String metricName) {
-        String n = metricName.toLowerCase(Locale.ROOT);
-        Better better = null;
-        if (LOWER.stream().anyMatch(n::contains)) {
-            better = Better.LOWER;
-        } else if (HIGHER.stream().anyMatch(n::contains)) {
-            better = Better.HIGHER;
-        }
-        if (better == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new Policy(metricName, better, Compare.parse("p50"), MetricJson.DEFAULT_RELATIVE_TOLERANCE,
-                Policy.Summarize.DISTRIBUTION, 0, Policy.Method.THRESHOLD, Policy.DEFAULT_ALPHA, 1, 0, 0,
-                Policy.OnMissing.FAIL, false, Policy.Source.DEFAULT));
+    /**
+     * @param metricName the metric's name
+     * @param unit its unit; empty when unknown
+     * @return the built-in default policy, empty when neither the name nor the unit gives a direction
+     */
+    public static Optional<Policy> defaultFor(String metricName, String unit) {
+        return MetricDefaults.direction(metricName, unit).map(b -> PolicyParser.parse(
+                MetricJson.defaultPolicy(metricName, unit == null ? "" : unit, b, MetricDefaults.isAdvisory(metricName)),
+                true, Policy.Source.DEFAULT, new ArrayList<>()));
     }
 
     private static Optional<Policy> best(List<Policy> policies, String metricName) {

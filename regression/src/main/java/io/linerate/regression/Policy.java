@@ -4,28 +4,29 @@ import io.linerate.core.Better;
 import java.util.Locale;
 
 /**
- * A metric policy (METRICS-SPEC section 3): how a metric's samples are summarized and compared.
+ * A metric policy (docs/metrics.md section 3): how a metric's samples are summarized and compared.
  *
  * @param name metric name; a trailing {@code *} matches every name with that prefix
  * @param better which direction is an improvement
  * @param compare the statistic compared
- * @param relativeTolerance allowed worsening as a fraction (0.05 = 5 %), at least 0: higher-better
+ * @param relativeTolerance allowed worsening as a fraction (0.05 = 5 %), 0 to 1 in a policy file: higher-better
  *     regresses when {@code cur < base * (1 - tol)}, lower-better when {@code cur > base * (1 + tol)}
  * @param summarize how one run's samples become data
  * @param absoluteTolerance the change must also exceed this, in the metric's unit; 0 when unset
- * @param method how base and current data are compared
+ * @param method how base and current data are compared; {@link Method#AUTO} when a policy names none
  * @param alpha significance for the statistical methods, 0 &lt; alpha &lt; 1
  * @param minRuns data points needed on each side, at least 1
  * @param omitFirstSeconds seconds dropped from the start of each run
  * @param omitLastSeconds seconds dropped from the end of each run
  * @param onMissing what a baselined metric absent now becomes
+ * @param onSkip what a baselined metric of a test that reports {@code # SKIP} now becomes
  * @param advisory report, never fail
  * @param source where the policy came from
  */
 public record Policy(String name, Better better, Compare compare, double relativeTolerance,
                      Summarize summarize, double absoluteTolerance, Method method, double alpha,
                      int minRuns, double omitFirstSeconds, double omitLastSeconds, OnMissing onMissing,
-                     boolean advisory, Source source) {
+                     OnSkip onSkip, boolean advisory, Source source) {
 
     /** Default significance of the statistical methods. */
     public static final double DEFAULT_ALPHA = 0.01;
@@ -53,6 +54,13 @@ public record Policy(String name, Better better, Compare compare, double relativ
 
     /** How base and current data are compared. */
     public enum Method {
+        /**
+         * The default: {@link #THRESHOLD} while either side has fewer data points than the exact
+         * Mann-Whitney test needs to reach {@code alpha} (5 at the default alpha 0.01); from there on
+         * the threshold and the Mann-Whitney test together, so that a change beyond the tolerance
+         * that is not significant reads {@code unchanged}.
+         */
+        AUTO,
         /** The compared statistic against the tolerance. */
         THRESHOLD,
         /** Exact one-sided Mann-Whitney U test, plus the tolerance as the effect that matters. */
@@ -79,12 +87,30 @@ public record Policy(String name, Better better, Compare compare, double relativ
         }
     }
 
-    /** Where a policy came from; a file beats embedded lines, which beat defaults. */
+    /** What a baselined metric of a test that reports {@code # SKIP} now becomes. */
+    public enum OnSkip {
+        /** A {@code skip} verdict carrying the test's reason, not failing. */
+        SKIP,
+        /** A failing {@code skip} verdict. */
+        FAIL;
+
+        /** @return the lower-case name used in policies */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * Where a policy came from; a file beats embedded lines in the current input, which beat the
+     * policies stored in the baseline, which beat defaults.
+     */
     public enum Source {
         /** A reviewed policy file. */
         FILE,
         /** A {@code ktap-metric-policy-json} line in an input. */
         EMBEDDED,
+        /** Stored in the baseline with the series it judged. */
+        BASELINE,
         /** Built in, chosen by the metric's name. */
         DEFAULT;
 
@@ -102,9 +128,15 @@ public record Policy(String name, Better better, Compare compare, double relativ
         return name.equals(metricName);
     }
 
+    /** @return this policy as read from another source */
+    public Policy withSource(Source s) {
+        return new Policy(name, better, compare, relativeTolerance, summarize, absoluteTolerance, method, alpha,
+                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, onSkip, advisory, s);
+    }
+
     /** @return this policy with another relative tolerance (from {@code --tolerance}) */
     public Policy withRelativeTolerance(double tolerance) {
         return new Policy(name, better, compare, tolerance, summarize, absoluteTolerance, method, alpha,
-                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, advisory, source);
+                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, onSkip, advisory, source);
     }
 }

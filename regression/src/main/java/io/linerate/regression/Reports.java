@@ -7,7 +7,7 @@ import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.SvgChart;
 
 /**
- * Writes a {@link GateReport} in the formats of METRICS-SPEC section 5: KTAP, JSON, a Markdown
+ * Writes a {@link GateReport} in the formats of docs/metrics.md section 5: KTAP, JSON, a Markdown
  * table and an SVG chart. Every number is formatted with {@link java.util.Locale#ROOT}; output
  * depends on nothing but the report.
  */
@@ -23,10 +23,10 @@ public final class Reports {
      * Counts of KTAP results, as kselftest's {@code # Totals:} line prints them.
      *
      * @param pass pass, unchanged and improvement
-     * @param fail regression and failing missing
+     * @param fail regression, failing missing and failing skip
      * @param xfail advisory regressions (expected failures that do not fail)
      * @param xpass always 0: linerate has no expected-to-fail metric that can pass
-     * @param skip inconclusive and skipped missing
+     * @param skip inconclusive, skip and skipped missing
      * @param error error
      */
     public record Totals(int pass, int fail, int xfail, int xpass, int skip, int error) {
@@ -50,7 +50,7 @@ public final class Reports {
                 case REGRESSION -> fail++;
                 case ADVISORY_REGRESSION -> xfail++;
                 case INCONCLUSIVE -> skip++;
-                case MISSING -> {
+                case MISSING, SKIP -> {
                     if (v.failing()) {
                         fail++;
                     } else {
@@ -70,7 +70,8 @@ public final class Reports {
      * source, and one result line: {@code ok N name@host} for pass, unchanged and improvement;
      * {@code not ok N name@host # regressed -7.1% (base 92.1, cur 85.6 Mbit/s, tol 5%)};
      * {@code ok N name@host # XFAIL advisory: regressed ...}; {@code ok N name@host # SKIP reason}
-     * for inconclusive and skipped missing; {@code not ok N name@host # missing: ...};
+     * for inconclusive, skip and skipped missing; {@code not ok N name@host # skipped: ...} for a
+     * skip under {@code on_skip: fail}; {@code not ok N name@host # missing: ...};
      * {@code not ok N name@host # error: ...}; ending with {@link Totals#line()}.
      *
      * @return the report, lines ending in {@code \n}
@@ -87,7 +88,7 @@ public final class Reports {
             String name = v.key().display();
             sb.append("# ").append(name).append(": ").append(v.kind().label());
             if (v.baseline() != null || v.current() != null) {
-                sb.append(' ').append(Fmt.signedPercent(v.change())).append(' ').append(numbers(v));
+                sb.append(' ').append(change(v)).append(' ').append(numbers(v));
             }
             if (!v.method().isEmpty()) {
                 sb.append(", ").append(v.compare()).append(" by ").append(v.method());
@@ -96,14 +97,16 @@ public final class Reports {
             switch (v.kind()) {
                 case PASS, UNCHANGED, IMPROVEMENT -> sb.append("ok ").append(n).append(' ').append(name);
                 case REGRESSION -> sb.append("not ok ").append(n).append(' ').append(name).append(" # regressed ")
-                        .append(Fmt.signedPercent(v.change())).append(' ').append(numbers(v));
+                        .append(change(v)).append(' ').append(numbers(v));
                 case ADVISORY_REGRESSION -> sb.append("ok ").append(n).append(' ').append(name)
-                        .append(" # XFAIL advisory: regressed ").append(Fmt.signedPercent(v.change())).append(' ')
+                        .append(" # XFAIL advisory: regressed ").append(change(v)).append(' ')
                         .append(numbers(v));
                 case INCONCLUSIVE -> sb.append("ok ").append(n).append(' ').append(name).append(" # SKIP ")
                         .append(oneLine(v.reason()));
                 case MISSING -> sb.append(v.failing() ? "not ok " : "ok ").append(n).append(' ').append(name)
                         .append(v.failing() ? " # missing: " : " # SKIP missing: ").append(oneLine(v.reason()));
+                case SKIP -> sb.append(v.failing() ? "not ok " : "ok ").append(n).append(' ').append(name)
+                        .append(v.failing() ? " # " : " # SKIP ").append(oneLine(v.reason()));
                 case ERROR -> sb.append("not ok ").append(n).append(' ').append(name).append(" # error: ")
                         .append(oneLine(v.reason()));
                 default -> throw new IllegalStateException("unknown verdict " + v.kind());
@@ -111,6 +114,24 @@ public final class Reports {
             sb.append('\n');
         }
         return sb.append(totals(report).line()).append('\n').toString();
+    }
+
+    /**
+     * @return the change of {@code v}: relative ({@code -7.1%}) when defined; otherwise, when both
+     *     values are there (a baseline of 0), the absolute difference in the unit, in percentage
+     *     points for {@code %} ({@code +50 pp}, {@code +0.3 ms}); otherwise {@code n/a}. Never an
+     *     infinity or NaN.
+     */
+    public static String change(Verdict v) {
+        if (v.change() != null && Double.isFinite(v.change())) {
+            return Fmt.signedPercent(v.change());
+        }
+        if (v.baseline() != null && v.current() != null && Double.isFinite(v.current() - v.baseline())) {
+            double d = v.current() - v.baseline();
+            String unit = v.unit().equals("%") ? " pp" : v.unit().isEmpty() ? "" : " " + v.unit();
+            return (d < 0 ? "-" : "+") + Fmt.num(Math.abs(d)) + unit;
+        }
+        return "n/a";
     }
 
     /** @return {@code (base 92.1, cur 85.6 Mbit/s, tol 5%)} for {@code v} */
@@ -133,7 +154,8 @@ public final class Reports {
      * "verdicts":[{"test","name","host","labels","verdict","failing","unit","baseline","current",
      * "change","tolerance","absolute_tolerance","compare","method","p_value",
      * "runs":{"baseline","current"},"policy_source","reason"}]}}, two-space indented; absent numbers
-     * are {@code null}; {@code change} and {@code tolerance} are fractions.
+     * are {@code null} (as are infinities and NaN, which never appear); {@code change} and
+     * {@code tolerance} are fractions.
      */
     public static String json(GateReport report) {
         ObjectNode root = MetricJson.MAPPER.createObjectNode();
@@ -165,14 +187,14 @@ public final class Reports {
             n.put("verdict", v.kind().label());
             n.put("failing", v.failing());
             n.put("unit", v.unit());
-            n.put("baseline", v.baseline());
-            n.put("current", v.current());
-            n.put("change", v.change());
-            n.put("tolerance", v.tolerance());
-            n.put("absolute_tolerance", v.absoluteTolerance());
+            n.put("baseline", finite(v.baseline()));
+            n.put("current", finite(v.current()));
+            n.put("change", finite(v.change()));
+            n.put("tolerance", finite(v.tolerance()));
+            n.put("absolute_tolerance", finite(v.absoluteTolerance()));
             n.put("compare", v.compare());
             n.put("method", v.method());
-            n.put("p_value", v.pValue());
+            n.put("p_value", finite(v.pValue()));
             ObjectNode runs = n.putObject("runs");
             runs.put("baseline", v.baselineRuns());
             runs.put("current", v.currentRuns());
@@ -204,11 +226,11 @@ public final class Reports {
             String unit = v.unit().isEmpty() ? "" : " " + v.unit();
             String kind = v.failing() ? "**" + v.kind().label() + "**" : v.kind().label();
             String compared = v.method().isEmpty() ? "" : v.compare() + " by " + v.method()
-                    + (v.pValue() == null ? "" : String.format(java.util.Locale.ROOT, " (p=%.4g)", v.pValue()));
+                    + (finite(v.pValue()) == null ? "" : String.format(java.util.Locale.ROOT, " (p=%.4g)", v.pValue()));
             sb.append("| ").append(cell("`" + v.key().display() + "`")).append(" | ").append(kind).append(" | ")
                     .append(v.baseline() == null ? "n/a" : cell(Fmt.num(v.baseline()) + unit)).append(" | ")
                     .append(v.current() == null ? "n/a" : cell(Fmt.num(v.current()) + unit)).append(" | ")
-                    .append(Fmt.signedPercent(v.change())).append(" | ")
+                    .append(change(v)).append(" | ")
                     .append(v.tolerance() == null ? "" : Fmt.percent(v.tolerance())).append(" | ")
                     .append(cell(compared)).append(" | ").append(v.policySource()).append(" | ")
                     .append(cell(v.reason())).append(" |\n");
@@ -220,7 +242,7 @@ public final class Reports {
     }
 
     /**
-     * The SVG chart of METRICS-SPEC section 7: one panel per unit, a group per series with the
+     * The SVG chart of docs/metrics.md section 7: one panel per unit, a group per series with the
      * baseline bar (solid grey) beside the current bar (hatched blue); see {@code SvgChart}.
      *
      * @param report the verdicts to draw
@@ -229,6 +251,11 @@ public final class Reports {
      */
     public static String svg(GateReport report, String title) {
         return SvgChart.render(report.verdicts(), title);
+    }
+
+    /** @return {@code d}, or null when it is null, infinite or NaN, so no output ever shows those */
+    private static Double finite(Double d) {
+        return d != null && Double.isFinite(d) ? d : null;
     }
 
     private static String oneLine(String s) {

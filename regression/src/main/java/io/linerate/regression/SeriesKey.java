@@ -7,7 +7,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Identity of a series of metric samples (METRICS-SPEC section 2): test, name, host and labels.
+ * Identity of a series of metric samples (docs/metrics.md section 2): test, name, host and labels.
  * Values of different hosts are never compared.
  *
  * @param test the KTAP test the metric belongs to; empty when none

@@ -97,7 +97,7 @@ class GoldenTest {
     @ValueSource(strings = {"root", "de-DE"})
     void baselineFile(String locale) throws IOException {
         Locale.setDefault(locale.equals("root") ? Locale.ROOT : Locale.GERMANY);
-        compare("baseline.json", Baseline.of(TestFiles.read("loopback.log"), GateTest.ENV, GateTest.CREATED).toJson());
+        compare("baseline.json", Gate.create().baselineOf(TestFiles.read("loopback.log"), GateTest.ENV, GateTest.CREATED).toJson());
     }
 
     private void check(String locale, String file, Function<GateReport, String> format) throws IOException {

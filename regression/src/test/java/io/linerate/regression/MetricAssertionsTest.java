@@ -10,12 +10,18 @@ import io.linerate.core.Metric;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
+import org.junit.jupiter.api.io.TempDir;
 
 class MetricAssertionsTest {
     private final Map<String, String> published = new LinkedHashMap<>();
@@ -46,9 +52,15 @@ class MetricAssertionsTest {
                 .publishingTo(reporter).hasNoRegressionAgainst("baselines/loopback.json"))
                 .isInstanceOf(AssertionError.class)
                 .hasMessage("metrics regressed against the baseline:\n"
-                        + "  tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)\n"
-                        + "  udp4_jitter_ms@local: regression +62.6% (base 0.0123, cur 0.02 ms, tol 5%)");
+                        + "  tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)");
         assertThat(published).containsKeys("linerate.tcp4_mbps@local", "linerate.udp4_jitter_ms@local");
+        // jitter is advisory by default: (0.02 - 0.0123) / 0.0123 = +62.6 % is reported, never failing
+        GateReport r = MetricAssertions.assertThatMetrics(List.of(
+                        Metric.of("tcp4_mbps", 9120.5, "Mbit/s", 2, Better.HIGHER),
+                        Metric.of("udp4_jitter_ms", 0.02, "ms", 2, Better.LOWER)))
+                .hasNoRegressionAgainst("baselines/loopback.json");
+        assertThat(r.verdicts()).extracting(Verdict::kind).containsExactly(Verdict.Kind.PASS, Verdict.Kind.ADVISORY_REGRESSION);
+        assertThat(Reports.change(r.verdicts().get(1))).isEqualTo("+62.6%");
     }
 
     static TransferResult tcp4(long bytesInOneSecond) {
@@ -85,9 +97,86 @@ class MetricAssertionsTest {
                         Metric.of("tcp4_mbps", 8000, "Mbit/s", 2, Better.HIGHER)))
                 .withTolerancePercent(15).hasNoRegressionAgainst("baselines/loopback.json"))
                 .hasMessage("metrics regressed against the baseline:\n"
-                        + "  udp4_jitter_ms@local: missing n/a (base n/a, cur n/a ms, tol 15%) - in the baseline, absent now");
+                        + "  udp4_jitter_ms@local: missing - in the baseline, absent now");
         assertThatThrownBy(() -> MetricAssertions.assertThatMetrics(List.of(
                         Metric.of("tcp4_mbps", 8000, "Mbit/s", 2, Better.HIGHER))).withTolerancePercent(-1))
                 .hasMessage("tolerance -1.0% is not allowed; allowed: 0 to 100 percent");
+    }
+
+    static TransferResult tcp6(long bytesInOneSecond) {
+        TransferSpec spec = TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV6).build();
+        return new TransferResult(spec, bytesInOneSecond, 1000, bytesInOneSecond, 0, 1_000_000_000L, bytesInOneSecond,
+                bytesInOneSecond, Optional.empty(), List.of(), new AppliedOptions(0x20, 0x20, 0, 0, 0, 0, false, false),
+                0, 0, 0, 0, List.of());
+    }
+
+    @Test
+    void anIpv6RunAgainstAnIpv4BaselineNamesWhatItProduced() {
+        assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp6(1_140_062_500L))
+                .hasNoRegressionAgainst("baselines/tcp4.json"))
+                .isInstanceOf(AssertionError.class)
+                .hasMessage("metrics regressed against the baseline:\n"
+                        + "  tcp4_mbps@local: missing - in the baseline, absent now;"
+                        + " this run produced instead: tcp6_mbps@local");
+    }
+
+    @Test
+    void theFirstBaselineIsSavedFromARunAndNeverReplacedWithoutOverwrite(@TempDir Path dir) throws IOException {
+        String saved = System.getProperty(MetricAssertions.SAVE_PROPERTY);
+        System.setProperty(MetricAssertions.SAVE_PROPERTY, dir.toString());
+        try {
+            // 1,140,062,500 bytes in 1 s = 9120.5 Mbit/s, saved under <dir>/baselines/first.json
+            GateReport r = MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L)).publishingTo(reporter)
+                    .hasNoRegressionAgainst("baselines/first.json");
+            Path file = dir.resolve("baselines/first.json");
+            assertThat(r.verdicts()).singleElement().satisfies(v -> assertThat(v.reason()).isEqualTo("no baseline"));
+            assertThat(published).containsEntry("linerate.tcp4_mbps@local", "9120.5 Mbit/s")
+                    .containsEntry("linerate.baseline.saved", file.toRealPath().toString());
+            Baseline b = Baseline.parse("first.json", Files.readString(file));
+            assertThat(b.series()).singleElement().satisfies(s -> {
+                assertThat(s.key().display()).isEqualTo("tcp4_mbps@local");
+                assertThat(s.runs()).singleElement().satisfies(run -> assertThat(run.samples()).containsExactly(9120.5));
+            });
+            // a second run does not replace it: 1,000,000,000 bytes in 1 s = 8000 Mbit/s
+            assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L))
+                    .hasNoRegressionAgainst("baselines/first.json"))
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessage("not saving baseline " + file.toRealPath() + ": it exists, and a baseline is only replaced"
+                            + " on purpose; run with -Dlinerate.baseline.overwrite=true to replace it");
+            assertThat(Files.readString(file)).contains("9120.5").doesNotContain("8000");
+            // a resource name is confined to the directory
+            assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L))
+                    .hasNoRegressionAgainst("../escape.json"))
+                    .hasMessageContaining("path ../escape.json contains '..'");
+            assertThat(dir.resolveSibling("escape.json")).doesNotExist();
+        } finally {
+            if (saved == null) {
+                System.clearProperty(MetricAssertions.SAVE_PROPERTY);
+            } else {
+                System.setProperty(MetricAssertions.SAVE_PROPERTY, saved);
+            }
+        }
+        // without the property the saved file is an ordinary baseline: 8000 against 9120.5 is -12.3 %
+        Baseline b = Baseline.parse("first.json", Files.readString(dir.resolve("baselines/first.json")));
+        assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L)).hasNoRegressionAgainst(b))
+                .hasMessage("metrics regressed against the baseline:\n"
+                        + "  tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)");
+    }
+
+    @Test
+    void saveBaselineHasAnExplicitOverwriteFlag(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("tcp4.json");
+        MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L)).saveBaseline(file, false);
+        assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L)).saveBaseline(file, false))
+                .isInstanceOf(FileAlreadyExistsException.class);
+        assertThat(Files.readString(file)).contains("9120.5");
+        Baseline replaced = MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L)).saveBaseline(file, true);
+        assertThat(replaced.series().get(0).runs().get(0).samples()).containsExactly(8000.0);
+        assertThat(Files.readString(file)).contains("8000").doesNotContain("9120.5");
+        assertThat(replaced.environment().transport()).isEqualTo("unspecified");
+        // only the baseline is left in the directory: the replacement went through a temporary file
+        try (var files = Files.list(dir)) {
+            assertThat(files).containsExactly(file);
+        }
     }
 }

@@ -13,39 +13,60 @@ class PoliciesTest {
             + "# ktap-metric-json: {\"host\":\"local\",\"name\":\"udp4_mbps\",\"shape\":\"scalar\",\"time\":1,\"value\":3}\n";
 
     @Test
-    void defaultsByName() {
-        assertThat(Policies.defaultFor("udp4_mbps").orElseThrow().better()).isEqualTo(Better.HIGHER);
-        assertThat(Policies.defaultFor("Throughput").orElseThrow().better()).isEqualTo(Better.HIGHER);
-        assertThat(Policies.defaultFor("tx_rate").orElseThrow().better()).isEqualTo(Better.HIGHER);
-        assertThat(Policies.defaultFor("udp4_jitter_ms").orElseThrow().better()).isEqualTo(Better.LOWER);
-        assertThat(Policies.defaultFor("udp4_lost_pct").orElseThrow().better()).isEqualTo(Better.LOWER);
-        assertThat(Policies.defaultFor("half_rtt").orElseThrow().better()).isEqualTo(Better.LOWER);
-        assertThat(Policies.defaultFor("rtt_ns").orElseThrow().better()).isEqualTo(Better.LOWER);
-        assertThat(Policies.defaultFor("frame_loss_rate").orElseThrow().better()).isEqualTo(Better.LOWER);
-        assertThat(Policies.defaultFor("context_switches")).isEmpty();
-        Policy d = Policies.defaultFor("tcp4_mbps").orElseThrow();
+    void defaultsByNameWordsThenUnit() {
+        // METRICS-SPEC section 3, by hand: bad words first, then the unit, otherwise no default
+        assertThat(Policies.defaultFor("udp4_mbps", "Mbit/s").orElseThrow().better()).isEqualTo(Better.HIGHER);
+        assertThat(Policies.defaultFor("Throughput", "Gbit/s").orElseThrow().better()).isEqualTo(Better.HIGHER);
+        assertThat(Policies.defaultFor("udp4_jitter_ms", "ms").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("udp4_lost_pct", "%").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("half_rtt", "").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("rtt_ns", "ns").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("frame_loss_rate", "frames/s").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("tcp_retrans_rate", "").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("drop_rate", "frames/s").orElseThrow().better()).isEqualTo(Better.LOWER);
+        assertThat(Policies.defaultFor("tx_rate", "")).isEmpty();
+        assertThat(Policies.defaultFor("tcp4_mbps", "")).isEmpty();
+        assertThat(Policies.defaultFor("context_switches", "")).isEmpty();
+        Policy d = Policies.defaultFor("tcp4_mbps", "Mbit/s").orElseThrow();
         assertThat(d.relativeTolerance()).isEqualTo(0.05);
+        assertThat(d.absoluteTolerance()).isEqualTo(0.0);
         assertThat(d.compare().label()).isEqualTo("p50");
         assertThat(d.summarize()).isEqualTo(Policy.Summarize.DISTRIBUTION);
         assertThat(d.source()).isEqualTo(Policy.Source.DEFAULT);
+        assertThat(d.advisory()).isFalse();
+        // jitter is advisory; loss in % is judged in percentage points: relative 0, absolute 1
+        assertThat(Policies.defaultFor("udp4_jitter_ms", "ms").orElseThrow().advisory()).isTrue();
+        Policy loss = Policies.defaultFor("udp4_lost_pct", "%").orElseThrow();
+        assertThat(loss.advisory()).isFalse();
+        assertThat(loss.relativeTolerance()).isEqualTo(0.0);
+        assertThat(loss.absoluteTolerance()).isEqualTo(1.0);
+        assertThat(Policies.defaultFor("raw_lost_frames", "frames").orElseThrow().absoluteTolerance()).isEqualTo(0.0);
     }
 
     @Test
     void fileBeatsEmbeddedWhichBeatsDefaultsAndExactBeatsPrefix() {
         MetricSet s = MetricReaders.read("run.log", EMBEDDED);
         Policies none = Policies.none();
-        assertThat(none.resolve("udp4_mbps", s.embeddedPolicies()).orElseThrow().source()).isEqualTo(Policy.Source.EMBEDDED);
-        assertThat(none.resolve("udp4_mbps", s.embeddedPolicies()).orElseThrow().compare().label()).isEqualTo("p90");
-        assertThat(none.resolve("tcp4_mbps", s.embeddedPolicies()).orElseThrow().source()).isEqualTo(Policy.Source.DEFAULT);
+        assertThat(none.resolve("udp4_mbps", "Mbit/s", s.embeddedPolicies(), null).orElseThrow().source())
+                .isEqualTo(Policy.Source.EMBEDDED);
+        assertThat(none.resolve("udp4_mbps", "Mbit/s", s.embeddedPolicies(), null).orElseThrow().compare().label())
+                .isEqualTo("p90");
+        assertThat(none.resolve("tcp4_mbps", "Mbit/s", s.embeddedPolicies(), null).orElseThrow().source())
+                .isEqualTo(Policy.Source.DEFAULT);
+        Policy stored = Policies.defaultFor("tcp4_mbps", "Mbit/s").orElseThrow().withSource(Policy.Source.BASELINE);
+        assertThat(none.resolve("tcp4_mbps", "Mbit/s", s.embeddedPolicies(), stored).orElseThrow().source())
+                .isEqualTo(Policy.Source.BASELINE);
+        assertThat(none.resolve("udp4_mbps", "Mbit/s", s.embeddedPolicies(), stored).orElseThrow().source())
+                .isEqualTo(Policy.Source.EMBEDDED);
         Policies file = Policies.parseFile("policies.json", """
                 {"format":"linerate-policies","version":1,"policies":[
                   {"name":"udp*","regression":{"better":"higher","compare":"mean","relative_tolerance":0.02},"summarize":"distribution"},
                   {"name":"udp4_*","regression":{"better":"higher","compare":"min","relative_tolerance":0.03},"summarize":"distribution"}
                 ]}""");
-        Policy p = file.resolve("udp4_mbps", s.embeddedPolicies()).orElseThrow();
+        Policy p = file.resolve("udp4_mbps", "Mbit/s", s.embeddedPolicies(), stored).orElseThrow();
         assertThat(p.source()).isEqualTo(Policy.Source.FILE);
         assertThat(p.name()).isEqualTo("udp4_*");
-        assertThat(file.resolve("udp6_mbps", List.of()).orElseThrow().name()).isEqualTo("udp*");
+        assertThat(file.resolve("udp6_mbps", "Mbit/s", List.of(), null).orElseThrow().name()).isEqualTo("udp*");
     }
 
     @Test
@@ -64,7 +85,7 @@ class PoliciesTest {
     void badValuesNameTheValueAndTheAllowedRange() {
         assertThatThrownBy(() -> Policies.parseFile("p.json", """
                 [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":-0.05},"summarize":"distribution"}]"""))
-                .hasMessageContaining("relative_tolerance -0.05 is not allowed; allowed: a number >= 0");
+                .hasMessageContaining("relative_tolerance -0.05 is not allowed; allowed: 0 to 1 (a fraction: 0.05 = 5%)");
         assertThatThrownBy(() -> Policies.parseFile("p.json", """
                 [{"name":"a_mbps","regression":{"better":"higher","compare":"p0","relative_tolerance":0.05},"summarize":"distribution"}]"""))
                 .hasMessageContaining("compare 'p0' is not allowed");
@@ -93,5 +114,45 @@ class PoliciesTest {
                 [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},
                   "summarize":"mean","method":"mann_whitney"}]""");
         assertThat(defaulted.filePolicies().get(0).minRuns()).isEqualTo(5);
+    }
+
+    @Test
+    void aFileToleranceOutsideZeroToOneIsRefusedNamingTheValue() {
+        // 5 would mean 500 %: a 90 % drop (cur = 0.1 base > base (1 - 5)) would pass
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":5},"summarize":"distribution"}]"""))
+                .hasMessage("policy file p.json, policy #1: policy a_mbps: relative_tolerance 5 is not allowed;"
+                        + " allowed: 0 to 1 (a fraction: 0.05 = 5%)");
+        assertThatThrownBy(() -> Policies.parseFile("p.json", """
+                [{"name":"a_mbps","relative_tolerance":1.0001,"regression":{"better":"higher","compare":"p50"},"summarize":"distribution"}]"""))
+                .hasMessageContaining("relative_tolerance 1.0001 is not allowed; allowed: 0 to 1");
+        // both ends are allowed
+        for (String tol : new String[] {"0", "1"}) {
+            Policies p = Policies.parseFile("p.json", "[{\"name\":\"a_mbps\",\"regression\":{\"better\":\"higher\","
+                    + "\"compare\":\"p50\",\"relative_tolerance\":" + tol + "},\"summarize\":\"distribution\"}]");
+            assertThat(p.filePolicies().get(0).relativeTolerance()).isEqualTo(Double.parseDouble(tol));
+        }
+    }
+
+    @Test
+    void anEmbeddedToleranceAboveOneIsAWarningAndAnUnknownKeyToo() {
+        MetricSet s = MetricReaders.read("run.log", "# ktap-metric-policy-json: {\"name\":\"a_mbps\",\"regression\":"
+                + "{\"better\":\"higher\",\"compare\":\"p50\",\"relative_tolerance\":5},\"summarize\":\"distribution\"}\n");
+        assertThat(s.embeddedPolicies()).singleElement().satisfies(p -> assertThat(p.relativeTolerance()).isEqualTo(5));
+        // 5 as a percentage is 500 %
+        assertThat(s.warnings()).extracting(Problem::where, Problem::message).containsExactly(
+                org.assertj.core.api.Assertions.tuple("run.log:1", "policy a_mbps: relative_tolerance 5 is outside 0 to 1"
+                        + " (a fraction: 0.05 = 5%), so it lets the metric worsen by 500% before it regresses"));
+    }
+
+    @Test
+    void withoutAMethodAPolicyUsesAuto() {
+        Policies p = Policies.parseFile("p.json", """
+                [{"name":"a_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},"summarize":"distribution"},
+                 {"name":"b_mbps","regression":{"better":"higher","compare":"p50","relative_tolerance":0.05},"summarize":"distribution",
+                  "method":"threshold"}]""");
+        assertThat(p.filePolicies()).extracting(Policy::method).containsExactly(Policy.Method.AUTO, Policy.Method.THRESHOLD);
+        assertThat(p.filePolicies().get(0).minRuns()).isEqualTo(1);
+        assertThat(Policies.defaultFor("tcp4_mbps", "Mbit/s").orElseThrow().method()).isEqualTo(Policy.Method.AUTO);
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The confinement of file names derived from input data (docs/metrics.md section 8). */
 class SafePathsTest {
     @TempDir
     Path root;
@@ -33,7 +34,7 @@ class SafePathsTest {
     void dotDotIsRefused() throws IOException {
         SafePaths paths = new SafePaths(base());
         assertThatThrownBy(() -> paths.read("../secret.log")).isInstanceOf(SafePaths.UnsafePathException.class)
-                .hasMessage("path ../secret.log contains '..'; allowed: a relative path under the base directory");
+                .hasMessage("path ../secret.log contains '..'; allowed: a relative path under the output directory");
         assertThatThrownBy(() -> paths.write("sub/../../x.json", "x")).hasMessageContaining("path sub/../../x.json contains '..'");
         assertThat(root.resolve("x.json")).doesNotExist();
     }
@@ -43,7 +44,7 @@ class SafePathsTest {
         SafePaths paths = new SafePaths(base());
         String abs = root.resolve("base/sub/run.log").toString();
         assertThatThrownBy(() -> paths.read(abs)).hasMessage("absolute path " + abs
-                + " is not allowed; allowed: a relative path under the base directory");
+                + " is not allowed; allowed: a relative path under the output directory");
     }
 
     @Test
@@ -53,12 +54,12 @@ class SafePathsTest {
         Files.createSymbolicLink(base.resolve("out"), root);
         Files.createSymbolicLink(base.resolve("inside.log"), base.resolve("sub/run.log"));
         SafePaths paths = new SafePaths(base);
-        assertThatThrownBy(() -> paths.read("escape.log")).hasMessageStartingWith("path escape.log resolves outside the base directory");
+        assertThatThrownBy(() -> paths.read("escape.log")).hasMessageStartingWith("path escape.log resolves outside the output directory");
         assertThatThrownBy(() -> paths.write("escape.log", "overwritten"))
-                .hasMessageStartingWith("path escape.log resolves outside the base directory");
+                .hasMessageStartingWith("path escape.log resolves outside the output directory");
         assertThat(root.resolve("secret.log")).hasContent("outside");
         assertThatThrownBy(() -> paths.write("out/new.json", "x"))
-                .hasMessageStartingWith("path out/new.json resolves outside the base directory");
+                .hasMessageStartingWith("path out/new.json resolves outside the output directory");
         assertThat(root.resolve("new.json")).doesNotExist();
         assertThat(paths.read("inside.log")).isEqualTo("ZPERF-RESULT udp4_mbps=1\n");
     }
@@ -66,6 +67,20 @@ class SafePathsTest {
     @Test
     void aMissingFileIsNamed() throws IOException {
         SafePaths paths = new SafePaths(base());
-        assertThatThrownBy(() -> paths.read("nope.log")).hasMessage("path nope.log does not exist under the base directory");
+        assertThatThrownBy(() -> paths.read("nope.log")).hasMessage("path nope.log does not exist under the output directory");
+    }
+
+    @Test
+    void derivedNamesGetTheirDirectoriesCreatedOnlyInside() throws IOException {
+        Path base = base();
+        Files.createSymbolicLink(base.resolve("out"), root);
+        SafePaths paths = new SafePaths(base);
+        assertThat(paths.forCreating("baselines/tcp/tcp4.json")).isEqualTo(base.toRealPath().resolve("baselines/tcp/tcp4.json"));
+        assertThat(base.resolve("baselines/tcp")).isDirectory();
+        // a link in the way is followed only to be refused, and nothing is created beyond it
+        assertThatThrownBy(() -> paths.forCreating("out/made/x.json"))
+                .hasMessageStartingWith("path out/made/x.json resolves outside the output directory");
+        assertThat(root.resolve("made")).doesNotExist();
+        assertThatThrownBy(() -> paths.forCreating("sub/run.log/x.json")).hasMessage("path sub/run.log/x.json: sub/run.log is not a directory");
     }
 }

@@ -67,13 +67,58 @@ class StatisticsTest {
     }
 
     @Test
-    void tiesUseTheNormalApproximationWithTieAndContinuityCorrection() {
-        // U = 20.5 (ties count 1/2), mean nm/2 = 12.5; ties 0 (2), 1 (2), 2 (4): sum(t^3 - t) = 72,
-        // var = nm/12 * (N + 1 - 72 / (N (N - 1))) = 25/12 * 10.2 = 21.25;
-        // z = (20.5 - 12.5 - 0.5) / sqrt(21.25) = 1.6270, 1 - Phi(1.6270) = 0.05187
-        assertThat(MannWhitney.pGreater(new double[] {1, 2, 2, 3, 4}, new double[] {2, 2, 1, 0, 0}))
-                .isCloseTo(0.05187, within(5e-5));
+    void bimodalRunsWithTiesAreCountedExactlyNotApproximated() {
+        // base {9000, 5000, 9000, 9000, 5000}, current {5000, 9000, 5000, 5000, 9000}: the pooled ten
+        // values are five 5000s (ranks 1..5, mid-rank 3) and five 9000s (ranks 6..10, mid-rank 8).
+        // Under the null hypothesis each of the C(10,5) = 252 choices of the 5 base positions is
+        // equally likely; with k of the 9000s in the base, its rank sum is 8k + 3(5 - k) = 15 + 5k,
+        // and C(5,k) C(5,5-k) choices have k nines: k = 0..5 -> 1, 25, 100, 100, 25, 1.
+        // Base has k = 3: P(rank sum >= 30) = P(k >= 3) = (100 + 25 + 1) / 252 = 126/252 = 0.5.
+        // Current has k = 2: P(k >= 2) = (100 + 100 + 25 + 1) / 252 = 226/252.
+        // (A normal approximation with tie correction would give 0.3156 for the first.)
+        double[] base = {9000, 5000, 9000, 9000, 5000};
+        double[] cur = {5000, 9000, 5000, 5000, 9000};
+        assertThat(MannWhitney.pGreater(base, cur)).isCloseTo(126.0 / 252, within(1e-12));
+        assertThat(MannWhitney.pGreater(cur, base)).isCloseTo(226.0 / 252, within(1e-12));
+        // both tails from one count: P(base rank sum >= 30) and P(<= 30), the latter = P(k <= 3)
+        assertThat(MannWhitney.tails(base, cur)).containsExactly(new double[] {126.0 / 252, 226.0 / 252}, within(1e-12));
+    }
+
+    @Test
+    void tiesWithinOneSideDoNotBlurAClearSeparation() {
+        // base {100, 101, 99, 100, 102} all above current {80, 81, 79, 80, 82}: of the 252 choices
+        // of 5 positions among the pooled 10, only the top five give the base's rank sum
+        // (6 + 7.5 + 7.5 + 9 + 10 = 40; any other choice swaps in a rank <= 5 for one >= 6), so
+        // p = 1/252 = 0.003968 exactly, while the normal approximation would say 0.005834.
+        assertThat(MannWhitney.pGreater(new double[] {100, 101, 99, 100, 102}, new double[] {80, 81, 79, 80, 82}))
+                .isCloseTo(1.0 / 252, within(1e-12));
+    }
+
+    @Test
+    void tiesAcrossBothSamplesMatchAnEnumerationOfAllAssignments() {
+        // pooled 0 0 1 1 2 2 2 2 3 4, mid-ranks 1.5 1.5 3.5 3.5 6.5 6.5 6.5 6.5 9 10; x = {1, 2, 2, 3, 4}
+        // has rank sum 35.5; 17 of the 252 choices of 5 positions reach 35.5 or more (counted by
+        // enumerated() below, which compares values pairwise and never ranks)
+        double[] x = {1, 2, 2, 3, 4};
+        double[] y = {2, 2, 1, 0, 0};
+        assertThat(enumerated(x, y)).isCloseTo(17.0 / 252, within(1e-12));
+        assertThat(MannWhitney.pGreater(x, y)).isCloseTo(17.0 / 252, within(1e-12));
         assertThat(MannWhitney.pGreater(new double[] {5, 5, 5}, new double[] {5, 5, 5})).isEqualTo(1.0);
+    }
+
+    @Test
+    void largeSamplesUseTheNormalApproximationWithContinuityCorrection() {
+        // x = 1, 3, ..., 119 and y = 2, 4, ..., 120 (60 each, 120 > EXACT_LIMIT): the x value 2i - 1
+        // is above i - 1 y values, so U = 0 + 1 + ... + 59 = 1770; mean nm/2 = 1800,
+        // var = nm (N + 1) / 12 = 3600 * 121 / 12 = 36300; z = (1770 - 0.5 - 1800) / sqrt(36300)
+        // = -0.16008; P(U >= 1770) = 1 - Phi(-0.16008) = 0.56359
+        double[] x = new double[60];
+        double[] y = new double[60];
+        for (int i = 0; i < 60; i++) {
+            x[i] = 2 * i + 1;
+            y[i] = 2 * i + 2;
+        }
+        assertThat(MannWhitney.pGreater(x, y)).isCloseTo(0.56359, within(5e-6));
     }
 
     @Test
@@ -89,7 +134,7 @@ class StatisticsTest {
 
     /**
      * P(U' >= u) under the null hypothesis, by enumerating every way to pick which of the pooled
-     * (distinct) values belong to x; U counts pairs with x above y.
+     * values belong to x; 2U counts 2 for each pair with x above y and 1 for each tie.
      */
     private static double enumerated(double[] x, double[] y) {
         int n = x.length;
@@ -128,6 +173,8 @@ class StatisticsTest {
         for (double p : a) {
             for (double q : b) {
                 if (p > q) {
+                    u += 2;
+                } else if (p == q) {
                     u++;
                 }
             }

@@ -182,7 +182,7 @@ public final class FlowSteering implements AutoCloseable {
         return first;
     }
 
-    /** @throws IllegalArgumentException unless 0x0600 <= etherType <= 0xffff */
+    /** @throws IllegalArgumentException unless {@code 0x0600 <= etherType <= 0xffff} */
     public static void checkEtherType(int etherType) {
         if (etherType < MIN_ETHERTYPE || etherType > 0xffff) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,

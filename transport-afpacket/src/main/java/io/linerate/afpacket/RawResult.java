@@ -1,5 +1,6 @@
 package io.linerate.afpacket;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,8 +20,9 @@ import java.util.Optional;
  * @param steering what happened with steering (rules installed, or why not)
  * @param rules the rules installed (all removed again before this result was returned)
  * @param txNic the TX interface's counters over the whole run (baseline before the first frame,
- *     final reading after the receiver stopped)
- * @param rxNic the RX interface's counters over the same span
+ *     final reading after the receiver stopped, both settled by {@link NicCounters#readSettled}),
+ *     with every glitch, wrap and reset seen per counter and the counters still in doubt
+ * @param rxNic the RX interface's counters over the same span, likewise
  * @param rxIntervals rate buckets formed from the per-frame RX stamps (empty when frames carried
  *     none: then only the interval samples from counters read at known times exist)
  * @param txRetries sendmmsg calls that the kernel refused with ENOBUFS/EAGAIN and that were retried
@@ -34,6 +36,19 @@ public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, lon
                         Optional<NicCounters.Delta> txNic, Optional<NicCounters.Delta> rxNic,
                         List<StampInterval> rxIntervals, long txRetries,
                         boolean valid, List<String> reasons, Optional<String> error) {
+
+    /**
+     * @return one line per interface counter that glitched, wrapped, reset or is still in doubt
+     *     over the run, prefixed by the interface ({@code veth0 rx_packets: 1 glitch ...}); empty
+     *     when every counter only moved forward
+     */
+    public List<String> counterNotes() {
+        List<String> out = new ArrayList<>();
+        for (Optional<NicCounters.Delta> d : List.of(txNic, rxNic)) {
+            d.ifPresent(x -> x.notes().forEach(n -> out.add(x.interfaceName() + " " + n)));
+        }
+        return out;
+    }
 
     /** @return frames sent in the measured window, all streams */
     public long txFrames() {

@@ -9,6 +9,7 @@ import io.linerate.afpacket.internal.TxRing;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.Pacer;
+import io.linerate.core.PacingWait;
 import io.linerate.core.Rates;
 import io.linerate.core.SequenceTracker;
 import io.linerate.core.TransferException;
@@ -17,12 +18,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -48,6 +49,8 @@ public final class RawTransfer {
     private static final int HWTSTAMP_FILTER_NONE = 0;
     private static final int HWTSTAMP_FILTER_ALL = 1;
     private static final int POLL_MS = 20;
+    /** Wait before a further reading of interface counters that dipped (a glitch may last a little while). */
+    private static final Duration COUNTER_SETTLE_PAUSE = Duration.ofMillis(10);
 
     private RawTransfer() {}
 
@@ -253,9 +256,13 @@ public final class RawTransfer {
                 NicCounters.Snapshot txBase;
                 NicCounters.Snapshot rxBase;
                 try {
-                    // All baselines in one place, before the first frame.
-                    txBase = txNic.read();
-                    rxBase = rxNic.read();
+                    // All baselines in one place, before the first frame. Each is a second reading,
+                    // settled, so that neither a low first reading nor a dip in the baseline itself
+                    // is taken for motion of the run.
+                    txNic.read();
+                    rxNic.read();
+                    txBase = txNic.readSettled(COUNTER_SETTLE_PAUSE);
+                    rxBase = rxNic.readSettled(COUNTER_SETTLE_PAUSE);
                 } catch (IOException e) {
                     throw new TransferException("cannot read interface counters: " + e.getMessage(), e, true);
                 }
@@ -263,12 +270,13 @@ public final class RawTransfer {
                 Optional<NicCounters.Delta> txDelta = Optional.empty();
                 Optional<NicCounters.Delta> rxDelta = Optional.empty();
                 try {
-                    txDelta = Optional.of(txNic.read().minus(txBase));
+                    // a dip in the final reading is decided by the readings readSettled takes after it
+                    txDelta = Optional.of(txNic.readSettled(COUNTER_SETTLE_PAUSE).minus(txBase));
                 } catch (IOException e) {
                     noteError(e);
                 }
                 try {
-                    rxDelta = Optional.of(rxNic.read().minus(rxBase));
+                    rxDelta = Optional.of(rxNic.readSettled(COUNTER_SETTLE_PAUSE).minus(rxBase));
                 } catch (IOException e) {
                     noteError(e);
                 }
@@ -487,7 +495,7 @@ public final class RawTransfer {
                     from < measureStart));
         }
 
-        /** The sending thread: batches of frames, round robin over the streams, paced from the start. */
+        /** The sending thread: batches of frames, round robin over the streams, paced from the start and anew from the window's start. */
         private void send() {
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             try {
@@ -497,6 +505,8 @@ public final class RawTransfer {
                 }
                 Pacer pacer = new Pacer(spec.rateBitsPerSecond());
                 pacer.start(t0);
+                PacingWait pacingWait = new PacingWait(clock);
+                boolean inWindow = false;
                 int batch = spec.batch();
                 long bytesSent = 0;
                 long retries = 0;
@@ -506,7 +516,11 @@ public final class RawTransfer {
                     if (now >= end) {
                         break;
                     }
-                    if (waitForSchedule(pacer, bytesSent, now)) {
+                    if (!inWindow && now >= measureStart) {
+                        inWindow = true;
+                        pacer.anchor(measureStart, bytesSent);
+                    }
+                    if (waitForSchedule(pacer, pacingWait, bytesSent, now)) {
                         continue;
                     }
                     Stream s = streams[k];
@@ -548,22 +562,21 @@ public final class RawTransfer {
         }
 
         /**
-         * Waits a little towards the pacer's next send time (parks for long waits, spins for the last
-         * 200 µs, never past the end of the run); a stall catches up by at most
-         * {@link Pacer#MAX_CATCH_UP_NANOS} of traffic.
+         * Waits a step towards the pacer's next send time ({@link PacingWait}: parks until shortly
+         * before it, never past the end of the run); a stall catches up by at most
+         * {@link Pacer#MAX_CATCH_UP_NANOS} of traffic. The measured window has a schedule of its own
+         * from {@code measureStart} (the sender anchors it on its first pass inside the window), so
+         * the warm-up's debt is never caught up inside the window and the window's frames never
+         * exceed its length at the target rate by more than one batch.
          *
          * @return whether the caller must read the clock and ask again
          */
-        private boolean waitForSchedule(Pacer pacer, long bytesSent, long now) {
+        private boolean waitForSchedule(Pacer pacer, PacingWait pacingWait, long bytesSent, long now) {
             long wait = Math.min(pacer.nanosUntilNext(bytesSent, now), end - now);
             if (wait <= 0) {
                 return false;
             }
-            if (wait > 200_000) {
-                LockSupport.parkNanos(wait - 100_000);
-            } else {
-                Thread.onSpinWait();
-            }
+            pacingWait.step(now, wait);
             return true;
         }
 
@@ -571,6 +584,8 @@ public final class RawTransfer {
         private void sendRing() {
             Pacer pacer = new Pacer(spec.rateBitsPerSecond());
             pacer.start(t0);
+            PacingWait pacingWait = new PacingWait(clock);
+            boolean inWindow = false;
             int batch = spec.batch();
             long bytesSent = 0;
             long retries = 0;
@@ -583,7 +598,11 @@ public final class RawTransfer {
                     if (now >= end) {
                         break;
                     }
-                    if (waitForSchedule(pacer, bytesSent, now)) {
+                    if (!inWindow && now >= measureStart) {
+                        inWindow = true;
+                        pacer.anchor(measureStart, bytesSent);
+                    }
+                    if (waitForSchedule(pacer, pacingWait, bytesSent, now)) {
                         continue;
                     }
                     Stream s = streams[k];

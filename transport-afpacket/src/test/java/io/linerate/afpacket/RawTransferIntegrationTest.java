@@ -75,7 +75,10 @@ class RawTransferIntegrationTest {
             assertThat(rx.get(NicCounter.RX_PACKETS)).isEqualTo(rxFrames);
             assertThat(rx.get(NicCounter.RX_BYTES)).isEqualTo(r.streams().stream().mapToLong(RawStreamResult::rxBytesTotal).sum());
             assertThat(rxFrames).isEqualTo(txFrames);
-            assertThat(tx.rebases()).isZero();
+            // a veth pair's counters only move forward: no glitch, wrap or reset, none in doubt
+            assertThat(tx.clean()).as("tx counter notes %s", tx.notes()).isTrue();
+            assertThat(rx.clean()).as("rx counter notes %s", rx.notes()).isTrue();
+            assertThat(r.counterNotes()).isEmpty();
             for (RawStreamResult s : r.streams()) {
                 assertThat(s.frameSize()).isEqualTo(frameSize);
                 assertThat(s.lost()).isZero();
@@ -118,6 +121,10 @@ class RawTransferIntegrationTest {
                     .satisfies(i -> assertThat(i.endSeconds()).isGreaterThanOrEqualTo(0.2));
             RawStreamResult s = r.streams().get(0);
             assertThat(s.txFrames()).isPositive().isLessThan(s.txFramesTotal());
+            // the window paces on a schedule of its own from its start, whatever the warm-up owed:
+            // 20,000 frames/s for 0.4 s is 8000 frames, and a batch of 16 may leave at the last
+            // deadline: never more than 8016 however busy the host
+            assertThat(s.txFrames()).isLessThanOrEqualTo(8_016);
             assertThat(s.rxFrames()).isEqualTo(s.txFrames());
             assertThat(r.txNic().orElseThrow().get(NicCounter.TX_PACKETS)).isEqualTo(s.txFramesTotal());
             assertThat(r.rxNic().orElseThrow().get(NicCounter.RX_PACKETS)).isEqualTo(s.rxFramesTotal());

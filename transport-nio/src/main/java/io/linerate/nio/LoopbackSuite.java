@@ -10,6 +10,8 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.live.LiveCounters;
+import io.linerate.core.live.RunProgress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.time.Duration;
@@ -37,6 +39,9 @@ import java.util.OptionalLong;
  * write leaves a runt segment in either family. At the namespace's MTU of 1280 with TCP
  * timestamps the MSS is 1208 over IPv6 and 1228 over IPv4, so TCP writes 1208 bytes there; on the
  * host's loopback (MTU 65536) both are far larger and 1220 stays.
+ *
+ * <p>While it runs, the suite's progress (transfers done of transfers in all) is in the process's
+ * {@linkplain LiveCounters live counters}, beside each transfer's own counters.
  */
 public final class LoopbackSuite {
     /** The loopback MTU of zperf's fragmentation configuration, bytes. */
@@ -292,11 +297,19 @@ public final class LoopbackSuite {
      */
     public List<Outcome> run(Config config, Listener listener) {
         config.validate();
+        long total = (long) config.repeat() * config.markers().size();
+        try (RunProgress progress = LiveCounters.process().progress("loopback suite", total)) {
+            return runAll(config, listener, progress);
+        }
+    }
+
+    private List<Outcome> runAll(Config config, Listener listener, RunProgress progress) {
         List<Outcome> out = new ArrayList<>();
         for (int run = 1; run <= config.repeat(); run++) {
             for (Marker m : config.markers()) {
                 Outcome o = runOne(config, m, run, listener);
                 out.add(o);
+                progress.done(out.size());
                 listener.onOutcome(o);
                 if (o instanceof Outcome.Failed f && f.usageError()) {
                     return out;

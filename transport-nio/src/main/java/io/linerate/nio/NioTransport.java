@@ -1,6 +1,7 @@
 package io.linerate.nio;
 
 import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
@@ -27,6 +28,10 @@ public final class NioTransport implements Transport {
     public Optional<String> unsupportedReason(TransferSpec spec) {
         if (spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
             return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
+        }
+        if (spec.endpoint() instanceof Endpoint.Remote peer) {
+            return Optional.of("remote peer " + peer + " needs a peer agent, which this version of linerate does not have;"
+                    + " run both ends in this JVM (loopback endpoint)");
         }
         return Optional.empty();
     }

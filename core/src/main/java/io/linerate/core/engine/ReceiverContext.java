@@ -5,9 +5,9 @@ import io.linerate.core.DatagramHeader;
 import io.linerate.core.Rfc3550Jitter;
 import io.linerate.core.SequenceTracker;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.latency.ExactRangeHistogram;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Histogram;
 
 /**
  * What a transport's receive loop reports while {@link StreamEngine} runs it. Only the receiving
@@ -27,6 +27,8 @@ public final class ReceiverContext {
     private final int streamId;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong datagrams = new AtomicLong();
+    private final AtomicLong windowBytes = new AtomicLong();
+    private final AtomicLong windowDatagrams = new AtomicLong();
     private final AtomicLong missing = new AtomicLong();
     /** The jitter estimate's bits; NaN until the estimator has its first difference (second datagram). */
     private final AtomicLong jitterBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
@@ -36,10 +38,11 @@ public final class ReceiverContext {
     private final long[] distinctByPhase = new long[DatagramHeader.PHASES];
     private final long[] reorderedByPhase = new long[DatagramHeader.PHASES];
     private final long[] duplicatesByPhase = new long[DatagramHeader.PHASES];
-    private final Histogram[] delayByPhase = new Histogram[DatagramHeader.PHASES];
+    private final ExactRangeHistogram[] delayByPhase = new ExactRangeHistogram[DatagramHeader.PHASES];
     private volatile boolean stop;
     private volatile boolean endOfStream;
     private long localBytes;
+    private long localWindowBytes;
     private long foreign;
 
     /**
@@ -52,7 +55,7 @@ public final class ReceiverContext {
         this.clock = clock;
         this.streamId = spec.streamId();
         for (int i = 0; i < delayByPhase.length; i++) {
-            delayByPhase[i] = new Histogram(1, MAX_TRACKED_DELAY_NANOS, 3);
+            delayByPhase[i] = new ExactRangeHistogram(1, MAX_TRACKED_DELAY_NANOS, 3);
         }
     }
 
@@ -101,7 +104,7 @@ public final class ReceiverContext {
             return;
         }
         jitter.onArrival(sendTime, arrival);
-        delayByPhase[phase].recordValue(Math.max(1, Math.min(arrival - sendTime, MAX_TRACKED_DELAY_NANOS)));
+        delayByPhase[phase].record(Math.max(1, Math.min(arrival - sendTime, MAX_TRACKED_DELAY_NANOS)));
         if (a == SequenceTracker.Arrival.DUPLICATE) {
             duplicatesByPhase[phase]++;
         } else {
@@ -112,6 +115,11 @@ public final class ReceiverContext {
             localBytes += length;
             bytes.lazySet(localBytes);
             datagrams.lazySet(tracker.distinct());
+            if (phase == DatagramHeader.WINDOW) {
+                localWindowBytes += length;
+                windowBytes.lazySet(localWindowBytes);
+                windowDatagrams.lazySet(distinctByPhase[phase]);
+            }
         }
         missing.lazySet(tracker.missingSoFar());
         if (jitter.samples() > 0) {
@@ -126,6 +134,16 @@ public final class ReceiverContext {
 
     long datagrams() {
         return datagrams.get();
+    }
+
+    /** @return bytes of distinct datagrams sent inside the measured window that arrived so far */
+    long windowBytes() {
+        return windowBytes.get();
+    }
+
+    /** @return distinct datagrams sent inside the measured window that arrived so far */
+    long windowDatagrams() {
+        return windowDatagrams.get();
     }
 
     long missing() {
@@ -166,7 +184,7 @@ public final class ReceiverContext {
     }
 
     /** One-way delays of a phase's arrivals; only after the receiving thread has ended. */
-    Histogram delay(int phase) {
+    ExactRangeHistogram delay(int phase) {
         return delayByPhase[phase];
     }
 

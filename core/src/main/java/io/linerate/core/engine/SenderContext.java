@@ -3,9 +3,9 @@ package io.linerate.core.engine;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.Pacer;
+import io.linerate.core.PacingWait;
 import io.linerate.core.TransferSpec;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * What a transport's send loop reads and reports while {@link StreamEngine} runs it. Every method
@@ -15,14 +15,12 @@ import java.util.concurrent.locks.LockSupport;
  * ctx.sent(bytes, completedMessage) }}.
  */
 public final class SenderContext {
-    private static final long SPIN_BELOW_NANOS = 200_000;
-    private static final long MAX_PARK_NANOS = 10_000_000;
-
     private final Clock clock;
     private final int payloadBytes;
     private final long byteLimit;
     private final long messageLimit;
     private final Pacer pacer;
+    private final PacingWait pacingWait;
     private final long ioTimeoutNanos;
     private final boolean wholeMessages;
     private final AtomicLong bytes = new AtomicLong();
@@ -30,6 +28,8 @@ public final class SenderContext {
     private final long[] messagesByPhase = new long[io.linerate.core.DatagramHeader.PHASES];
     private volatile boolean stop;
     private volatile int phase = io.linerate.core.DatagramHeader.WARMUP;
+    private volatile long windowOriginNanos;
+    private volatile long windowBaseBytes = -1;
     private int lastPhase = io.linerate.core.DatagramHeader.WARMUP;
     private long localBytes;
     private long localMessages;
@@ -44,6 +44,7 @@ public final class SenderContext {
         this.clock = clock;
         this.payloadBytes = spec.payloadBytes();
         this.pacer = new Pacer(spec.rateBitsPerSecond());
+        this.pacingWait = new PacingWait(clock);
         this.ioTimeoutNanos = spec.ioTimeout().toNanos();
         this.wholeMessages = spec.protocol() == io.linerate.core.Protocol.UDP;
         Bound b = spec.bound();
@@ -54,6 +55,19 @@ public final class SenderContext {
     /** Sets the pacing origin; {@link StreamEngine} calls it when the transfer starts. */
     public void start(long nanos) {
         pacer.start(nanos);
+    }
+
+    /**
+     * Opens the measured window: the sender takes the new phase up before its next message and
+     * starts the window's own pacing schedule at {@code originNanos}, so that no debt of the
+     * warm-up is caught up inside the window (see {@link Pacer}). {@link StreamEngine} calls it
+     * right after the reading that opens the window, with that reading's time.
+     *
+     * @param originNanos the clock reading that opened the window
+     */
+    void openWindow(long originNanos) {
+        windowOriginNanos = originNanos;
+        phase = io.linerate.core.DatagramHeader.WINDOW;
     }
 
     /** @return the clock every reading comes from */
@@ -82,6 +96,7 @@ public final class SenderContext {
      *     one datagram); 0 when the bound is reached or a stop was requested
      */
     public int nextMessageBytes() {
+        observePhase();
         if (stop || localMessages >= messageLimit) {
             return 0;
         }
@@ -98,12 +113,36 @@ public final class SenderContext {
      *     {@link #sent} are counted in this phase
      */
     public int phase() {
-        lastPhase = phase;
+        observePhase();
         return lastPhase;
+    }
+
+    /**
+     * Takes up a phase the engine set: on entering the window, the bytes sent so far become the
+     * window's base and the pacer starts the window's schedule. Every message after this belongs
+     * to the window.
+     */
+    private void observePhase() {
+        int p = phase;
+        if (p != lastPhase) {
+            if (p == io.linerate.core.DatagramHeader.WINDOW) {
+                pacer.anchor(windowOriginNanos, localBytes);
+                windowBaseBytes = localBytes;
+            }
+            lastPhase = p;
+        }
     }
 
     void phase(int p) {
         phase = p;
+    }
+
+    /**
+     * @return bytes the sender had sent when it took the window up: the first byte of the window's
+     *     traffic is the byte after them; -1 while the sender has not taken the window up
+     */
+    long windowBaseBytes() {
+        return windowBaseBytes;
     }
 
     /** Messages completed in a phase; only after the sending thread ended. */
@@ -122,8 +161,9 @@ public final class SenderContext {
     }
 
     /**
-     * Waits until the pacer lets the next message leave: parks for long waits, spins for the last
-     * 200 µs. Returns at once at an unlimited rate.
+     * Waits until the pacer lets the next message leave, parking until shortly before its time
+     * ({@link PacingWait}). Returns at once at an unlimited rate. If the window opens during the
+     * wait, the message waits on the window's schedule.
      *
      * @return false if a stop was requested while waiting
      */
@@ -135,15 +175,13 @@ public final class SenderContext {
             if (stop) {
                 return false;
             }
-            long remaining = nanosUntilNextSend(clock.nanoTime());
+            observePhase();
+            long now = clock.nanoTime();
+            long remaining = nanosUntilNextSend(now);
             if (remaining <= 0) {
                 return true;
             }
-            if (remaining > SPIN_BELOW_NANOS) {
-                LockSupport.parkNanos(Math.min(remaining - SPIN_BELOW_NANOS / 2, MAX_PARK_NANOS));
-            } else {
-                Thread.onSpinWait();
-            }
+            pacingWait.step(now, remaining);
         }
     }
 

@@ -31,6 +31,13 @@ import java.util.concurrent.locks.LockSupport;
  * at the end of the warm-up and ends with the first reading at or after its duration from there, and bytes that arrive later are in the totals but not in the window. A
  * count-bound window ends at the receiver's last data. Every wait is bounded by the spec's I/O
  * timeout.
+ *
+ * <p>The window's traffic is what the sender sent inside it: the sender takes the window up
+ * before its next message and paces it on a schedule that starts at the opening reading. Bytes
+ * sent in the warm-up (a TCP sender's queue, a backlog the receiver had not read yet) are the
+ * warm-up's even when they arrive inside the window. So neither figure of a paced window can
+ * exceed the target by more than one message: the sender's rate because of the schedule, the
+ * receiver's goodput because it counts only that traffic.
  */
 public final class StreamEngine {
     /** How long a UDP receiver waits after the last datagram before it is considered drained. */
@@ -88,6 +95,13 @@ public final class StreamEngine {
      *     are told to stop and joined (bounded) first
      */
     public TransferResult run(AppliedOptions options, IntervalListener listener) throws TransferException {
+        try (LiveStreamCounters live = LiveStreamCounters.open(spec, tx, rx)) {
+            return measure(options, live.publishingTo(listener), live);
+        }
+    }
+
+    private TransferResult measure(AppliedOptions options, IntervalListener listener, LiveStreamCounters live)
+            throws TransferException {
         long ioTimeout = spec.ioTimeout().toNanos();
         Bound bound = spec.bound();
         boolean durationBound = bound.kind() == Bound.Kind.DURATION;
@@ -96,7 +110,7 @@ public final class StreamEngine {
         tx.start(t0);
         long warmupEnd = t0 + spec.warmup().toNanos();
         if (warmupEnd == t0) {
-            tx.phase(DatagramHeader.WINDOW); // before the first message leaves
+            tx.openWindow(t0); // before the first message leaves
         }
         Thread monitor = Thread.currentThread();
         receiver.start(monitor);
@@ -105,7 +119,7 @@ public final class StreamEngine {
         // a duration-bound window lasts its duration from the reading that opened it
         long windowDeadline = Long.MAX_VALUE;
         long interval = spec.interval().toNanos();
-        Reading prev = new Reading(0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
+        Reading prev = new Reading(0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
         Reading windowStart = null;
         Reading windowEnd = null;
         long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
@@ -118,6 +132,7 @@ public final class StreamEngine {
         try {
             while (true) {
                 failIfAnyFailed();
+                live.publish();
                 long now = clock.nanoTime();
                 if (!durationBound && sender.done() && txDoneAt == Long.MIN_VALUE) {
                     txDoneAt = now;
@@ -129,9 +144,7 @@ public final class StreamEngine {
                     break;
                 }
                 if (!durationBound && txDoneAt != Long.MIN_VALUE && received(now, txDoneAt, ioTimeout)) {
-                    Reading last = new Reading(rx.bytes(), rx.datagrams(), rx.missing(), tx.bytes(),
-                            rx.jitterNanos(), sender.allocatedBytes(), receiver.allocatedBytes(),
-                            Math.max(prev.nanos, rx.lastDataNanos()));
+                    Reading last = read().at(Math.max(prev.nanos, rx.lastDataNanos()));
                     tx.phase(DatagramHeader.AFTER);
                     windowEnd = last;
                     emit(samples, listener, prev, last, t0, windowStart == null);
@@ -143,7 +156,7 @@ public final class StreamEngine {
                     prev = r;
                     if (windowStart == null && nextTick >= warmupEnd) {
                         windowStart = r;
-                        tx.phase(DatagramHeader.WINDOW);
+                        tx.openWindow(r.nanos);
                         nextTick = saturatedAdd(r.nanos, interval);
                         if (durationBound) {
                             windowDeadline = saturatedAdd(r.nanos, bound.amount());
@@ -236,24 +249,42 @@ public final class StreamEngine {
         }
     }
 
+    /**
+     * Reads every counter, then the clock. The window's traffic is what the sender sent after it
+     * took the window up ({@link SenderContext#windowBaseBytes()}): for TCP the stream's bytes
+     * after that base, for UDP the datagrams stamped with the window's phase. Bytes sent in the
+     * warm-up that arrive inside the window are not the window's, so neither a late receiver nor
+     * data a sender queued in the warm-up lifts the window above what was sent inside it. The base
+     * is read after the receiver's count: when it is not yet set, no byte of the window had been
+     * written, so none had arrived.
+     */
     private Reading read() {
         long bytes = rx.bytes();
         long datagrams = rx.datagrams();
+        long windowDatagrams = rx.windowDatagrams();
+        long windowUdpBytes = rx.windowBytes();
         long missing = rx.missing();
         long sent = tx.bytes();
+        long base = tx.windowBaseBytes();
         double jitter = rx.jitterNanos();
         long txAlloc = sender.allocatedBytes();
         long rxAlloc = receiver.allocatedBytes();
-        return new Reading(bytes, datagrams, missing, sent, jitter, txAlloc, rxAlloc, clock.nanoTime());
+        long windowReceived = spec.protocol() == Protocol.UDP ? windowUdpBytes : base < 0 ? 0 : Math.max(0, bytes - base);
+        long windowSent = base < 0 ? 0 : Math.max(0, sent - base);
+        return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, sent, windowSent, jitter,
+                txAlloc, rxAlloc, clock.nanoTime());
     }
 
     private void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to,
                       long t0, boolean omitted) {
-        long datagrams = to.datagrams - from.datagrams;
+        // a warm-up interval counts every arrival; a window interval the window's traffic, so that
+        // the window's intervals add up to the window's total
+        long bytes = omitted ? to.bytes - from.bytes : to.windowReceived - from.windowReceived;
+        long datagrams = omitted ? to.datagrams - from.datagrams : to.windowDatagrams - from.windowDatagrams;
         // the jitter of an interval without datagrams does not exist: absent, never 0
         OptionalDouble jitter = datagrams > 0 && !Double.isNaN(to.jitterNanos)
                 ? OptionalDouble.of(to.jitterNanos) : OptionalDouble.empty();
-        IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, to.bytes - from.bytes,
+        IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, bytes,
                 datagrams, to.missing - from.missing, jitter, omitted);
         out.add(s);
         listener.onInterval(s);
@@ -271,8 +302,8 @@ public final class StreamEngine {
                     ? "the measured window has no length"
                     : "the transfer ended inside the warm-up of " + spec.warmup().toMillis()
                             + " ms: raise the count or lower --warmup");
-        } else if (spec.protocol() == Protocol.TCP && end.bytes == start.bytes) {
-            reasons.add(EmptyWindow.tcp(spec, windowNanos, end.sent - start.sent));
+        } else if (spec.protocol() == Protocol.TCP && end.windowReceived == start.windowReceived) {
+            reasons.add(EmptyWindow.tcp(windowNanos, end.windowSent - start.windowSent));
         }
         Optional<UdpStats> udp = Optional.empty();
         if (spec.protocol() == Protocol.TCP) {
@@ -289,7 +320,7 @@ public final class StreamEngine {
             udp = Optional.of(new UdpStats(sent, got, Math.max(0, sent - got), rx.reordered(w), rx.duplicates(w),
                     jitter, rx.delay(w).copy()));
             if (windowNanos > 0 && got == 0) {
-                reasons.add(EmptyWindow.udp(spec, windowNanos, sent));
+                reasons.add(EmptyWindow.udp(windowNanos, sent));
             } else if (t.distinct() == 0) {
                 reasons.add("no datagram arrived");
             }
@@ -302,7 +333,8 @@ public final class StreamEngine {
                     options.trafficClassRequested(), options.trafficClassApplied()));
         }
         return new TransferResult(spec, bytesSent, messagesSent, bytesReceived,
-                start.nanos - t0, end.nanos - t0, end.sent - start.sent, end.bytes - start.bytes,
+                start.nanos - t0, end.nanos - t0, end.windowSent - start.windowSent,
+                end.windowReceived - start.windowReceived,
                 udp, samples, options, sender.cpuNanos, receiver.cpuNanos,
                 allocatedBetween(start.txAllocated, end.txAllocated),
                 allocatedBetween(start.rxAllocated, end.rxAllocated), reasons);
@@ -314,9 +346,14 @@ public final class StreamEngine {
     }
 
     /** Counters read together, then the clock. */
-    private record Reading(long bytes, long datagrams, long missing, long sent, double jitterNanos,
-                           long txAllocated,
-                           long rxAllocated, long nanos) {}
+    private record Reading(long bytes, long windowReceived, long datagrams, long windowDatagrams, long missing,
+                           long sent, long windowSent, double jitterNanos, long txAllocated, long rxAllocated,
+                           long nanos) {
+        Reading at(long t) {
+            return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, sent, windowSent,
+                    jitterNanos, txAllocated, rxAllocated, t);
+        }
+    }
 
     private static long allocatedBetween(long start, long end) {
         return start < 0 || end < 0 ? -1 : end - start;

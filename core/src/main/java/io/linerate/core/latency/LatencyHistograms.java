@@ -1,13 +1,13 @@
 package io.linerate.core.latency;
 
 import java.util.Collection;
-import org.HdrHistogram.Histogram;
 
 /**
  * Latency histograms of one fixed shape, so that recording never resizes (no allocation) and any
  * two can be merged: values 0..{@value #HIGHEST_TRACKABLE_NANOS} ns at
- * {@value #SIGNIFICANT_DIGITS} significant decimal digits (HdrHistogram). Percentiles are only ever
- * taken from a merged histogram, never averaged.
+ * {@value #SIGNIFICANT_DIGITS} significant decimal digits (HdrHistogram), with the exact min and
+ * max kept beside them ({@link ExactRangeHistogram}). Percentiles are only ever taken from a
+ * merged histogram, never averaged.
  */
 public final class LatencyHistograms {
     /** Largest value kept exactly in range, ns (one hour); larger values are clamped to it. */
@@ -18,8 +18,8 @@ public final class LatencyHistograms {
     private LatencyHistograms() {}
 
     /** @return an empty histogram of the fixed shape; it does not auto-resize */
-    public static Histogram create() {
-        return new Histogram(HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
+    public static ExactRangeHistogram create() {
+        return new ExactRangeHistogram(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
     }
 
     /**
@@ -29,20 +29,25 @@ public final class LatencyHistograms {
      * @param h a histogram from {@link #create()}
      * @param nanos the value, ns
      */
-    public static void record(Histogram h, long nanos) {
-        h.recordValue(nanos < 0 ? 0 : Math.min(nanos, HIGHEST_TRACKABLE_NANOS));
+    public static void record(ExactRangeHistogram h, long nanos) {
+        h.record(nanos);
     }
 
     /**
      * @param parts histograms of the fixed shape
-     * @return a new histogram holding every count of every part (their sum), for percentiles across
-     *     flows or runs
+     * @return a new histogram holding every count of every part (their sum) and the extremes of
+     *     all of them, for percentiles across flows or runs
      */
-    public static Histogram merge(Collection<Histogram> parts) {
-        Histogram all = create();
-        for (Histogram h : parts) {
+    public static ExactRangeHistogram merge(Collection<ExactRangeHistogram> parts) {
+        ExactRangeHistogram all = create();
+        for (ExactRangeHistogram h : parts) {
             all.add(h);
         }
         return all;
+    }
+
+    /** @return {@link ExactRangeHistogram#precision()} of the fixed shape, for output headers */
+    public static String precision() {
+        return ExactRangeHistogram.precision(SIGNIFICANT_DIGITS);
     }
 }

@@ -18,12 +18,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * The results of a ping-pong sweep and their output formats: the sfnt-pingpong table, JSON (via
  * Jackson), ktap metrics, and HdrHistogram logs of the raw samples. Every format says whether
- * values are half round trips or round trips; every number is written with {@link Locale#ROOT}.
+ * values are half round trips or round trips, and how precise they are ({@link #precision()});
+ * every number is written with {@link Locale#ROOT}.
  *
  * @param facts the run facts for the table header and JSON
  * @param mode half-RTT or RTT
@@ -68,6 +70,7 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
         out.print("# options: " + facts.options() + "\n");
         out.print("# values: " + valuesDescription() + "\n");
         out.print("# percentile: " + LatencyStats.formatPercentile(percentile) + "\n");
+        out.print("# precision: " + precision() + "\n");
         for (String note : notes) {
             out.print("# note: " + note + "\n");
         }
@@ -89,6 +92,23 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
         return w.toString();
     }
 
+    /**
+     * @return decimal digits of precision of the histograms (the least of the sizes'; the fixed
+     *     shape's {@value LatencyHistograms#SIGNIFICANT_DIGITS} when there are none)
+     */
+    public int significantDigits() {
+        return sizes.stream().mapToInt(s -> s.roundTrips().significantDigits()).min()
+                .orElse(LatencyHistograms.SIGNIFICANT_DIGITS);
+    }
+
+    /**
+     * @return how precise the values are, as every output states it: {@code HdrHistogram, 3
+     *     significant digits (values within 0.1 %); min and max exact, percentiles clamped to them}
+     */
+    public String precision() {
+        return ExactRangeHistogram.precision(significantDigits());
+    }
+
     private String valuesDescription() {
         return mode == LatencyMode.HALF_RTT ? "half-RTT in ns (round-trip time / 2)" : "RTT in ns (round-trip time)";
     }
@@ -99,9 +119,9 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
 
     /**
      * @return {@code {"format":"linerate-latency","version":1,"facts":{...},"latency":"half-RTT",
-     *     "unit":"ns","percentile":99,"notes":[...],"results":[{"size","iterations","measured_ns",
-     *     "mean","min","median","max","percentile_value","stddev"}]}}; the value fields of a size
-     *     without samples are absent
+     *     "unit":"ns","percentile":99,"significant_digits":3,"notes":[...],"results":[{"size",
+     *     "iterations","measured_ns","mean","min","median","max","percentile_value","stddev"}]}};
+     *     the value fields of a size without samples are absent
      */
     public ObjectNode json() {
         ObjectNode root = MetricJson.MAPPER.createObjectNode();
@@ -117,6 +137,7 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
         root.put("latency", mode.label());
         root.put("unit", "ns");
         root.put("percentile", percentile);
+        root.put("significant_digits", significantDigits());
         ArrayNode n = root.putArray("notes");
         notes.forEach(n::add);
         ArrayNode results = root.putArray("results");
@@ -181,10 +202,10 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
 
     /**
      * Writes each size's round-trip samples to {@code dir/size-<bytes>.hlog} as an HdrHistogram
-     * log (HistogramLogWriter: format version, a comment naming linerate, the unit and the mode,
-     * start time, legend, one interval histogram covering the measured part), which
-     * HistogramLogAnalyzer opens. Values in the log are round-trip times in ns even when the table
-     * reports half of them; the comment says so.
+     * log (HistogramLogWriter: format version, a comment naming linerate, the unit, the mode, the
+     * exact min and max of the round trips and the precision, start time, legend, one interval
+     * histogram covering the measured part), which HistogramLogAnalyzer opens. Values in the log
+     * are round-trip times in ns even when the table reports half of them; the comment says so.
      *
      * @param dir created if missing
      * @param startEpochMillis the run's start, ms since the epoch, for the log's start time
@@ -200,16 +221,20 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
             try (PrintStream ps = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
                 HistogramLogWriter w = new HistogramLogWriter(ps);
                 w.outputLogFormatVersion();
+                ExactRangeHistogram rt = s.roundTrips();
                 w.outputComment(String.format(Locale.ROOT,
-                        "linerate %s ping-pong, message size %d bytes, values: round-trip time in ns (report: %s)",
-                        facts.version(), s.sizeBytes(), mode.label()));
+                        "linerate %s ping-pong, message size %d bytes, values: round-trip time in ns (report: %s)%s; %s",
+                        facts.version(), s.sizeBytes(), mode.label(), rt.count() == 0 ? ""
+                                : ", exact min " + rt.min().getAsLong() + " max " + rt.max().getAsLong(),
+                        rt.precision()));
                 w.outputStartTime(startEpochMillis);
                 w.setBaseTime(startEpochMillis);
                 w.outputLegend();
                 double length = s.measuredNanos() / 1e9;
-                s.roundTrips().setStartTimeStamp(startEpochMillis + Math.round(offset * 1000));
-                s.roundTrips().setEndTimeStamp(startEpochMillis + Math.round((offset + length) * 1000));
-                w.outputIntervalHistogram(offset, offset + length, s.roundTrips());
+                Histogram h = rt.toHistogram();
+                h.setStartTimeStamp(startEpochMillis + Math.round(offset * 1000));
+                h.setEndTimeStamp(startEpochMillis + Math.round((offset + length) * 1000));
+                w.outputIntervalHistogram(offset, offset + length, h);
                 offset += length;
                 ps.flush();
                 if (ps.checkError()) {

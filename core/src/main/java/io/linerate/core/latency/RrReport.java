@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
-import org.HdrHistogram.Histogram;
 
 /**
  * Results of a request/response run as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr report
@@ -28,12 +27,12 @@ import org.HdrHistogram.Histogram;
  * @param test {@code tcp_rr} or {@code tcp_crr}
  * @param flowTransactions transactions each flow completed in the window
  * @param windowNanos length of the measured window, ns
- * @param latency transaction latencies in the window, all flows merged, ns
+ * @param latency transaction latencies in the window, all flows merged, ns, with their exact min and max
  * @param percentile the percentile reported beside the median, in (0, 100]
  * @param notes remarks that qualify the results, such as the closed-loop tail warning
  */
 public record RrReport(RunFacts facts, String test, List<Long> flowTransactions, long windowNanos,
-                       Histogram latency, double percentile, List<String> notes) {
+                       ExactRangeHistogram latency, double percentile, List<String> notes) {
     /** Value of {@code format} in the JSON document. */
     public static final String JSON_FORMAT = "linerate-rr";
     /** The note every closed-loop result carries. */
@@ -69,14 +68,22 @@ public record RrReport(RunFacts facts, String test, List<Long> flowTransactions,
         return Rates.perSecond(flowTransactions.get(i), windowNanos);
     }
 
+    /**
+     * @return how precise the latency values are, as every output states it: {@code HdrHistogram,
+     *     3 significant digits (values within 0.1 %); min and max exact, percentiles clamped to them}
+     */
+    public String precision() {
+        return latency.precision();
+    }
+
     /** @return the latency summary (whole transactions, so {@link LatencyMode#RTT}) */
     public LatencyStats stats() {
         return LatencyStats.of(latency, percentile, LatencyMode.RTT);
     }
 
     /**
-     * Writes {@code #} lines of run facts and notes, one line per flow, a total line and a latency
-     * line: {@code flow 0: 1234 transactions in 1.000000 s, 1234.000 transactions/s}, ...,
+     * Writes {@code #} lines of run facts, the histogram's precision and notes, one line per flow,
+     * a total line and a latency line: {@code flow 0: 1234 transactions in 1.000000 s, 1234.000 transactions/s}, ...,
      * {@code total: ...}, {@code latency ns: mean 1 min 1 median 1 max 1 p99 1 stddev 0 iter 1}.
      */
     public void writeText(PrintWriter out) {
@@ -87,6 +94,7 @@ public record RrReport(RunFacts facts, String test, List<Long> flowTransactions,
         out.print("# jvm: " + facts.jvm() + "\n");
         out.print("# options: " + facts.options() + "\n");
         out.print("# test: " + test + ", latency of whole transactions in ns\n");
+        out.print("# precision: " + precision() + "\n");
         for (String n : notes) {
             out.print("# note: " + n + "\n");
         }
@@ -122,7 +130,7 @@ public record RrReport(RunFacts facts, String test, List<Long> flowTransactions,
     /**
      * @return {@code {"format":"linerate-rr","version":1,"facts":{...},"test","window_ns",
      *     "transactions","transactions_per_second"?,"flows":[{"flow","transactions",
-     *     "transactions_per_second"?}],"latency":{"unit":"ns","iterations","mean"?,...},"notes":[...]}};
+     *     "transactions_per_second"?}],"latency":{"unit":"ns","percentile","significant_digits","iterations","mean"?,...},"notes":[...]}};
      *     rates are absent when the window has no length, values when there are no samples
      */
     public ObjectNode json() {
@@ -151,6 +159,7 @@ public record RrReport(RunFacts facts, String test, List<Long> flowTransactions,
         ObjectNode l = root.putObject("latency");
         l.put("unit", "ns");
         l.put("percentile", percentile);
+        l.put("significant_digits", latency.significantDigits());
         l.put("iterations", s.iterations());
         put(l, "mean", s.mean());
         put(l, "min", s.min());

@@ -1,18 +1,17 @@
 package io.linerate.core.latency;
 
 import java.util.Objects;
-import org.HdrHistogram.Histogram;
 
 /**
  * The measured samples of one message size.
  *
  * @param sizeBytes message size, bytes
- * @param roundTrips round-trip times of the measured part (warm-up excluded), ns; not copied, so
- *     the caller does not record into it afterwards
+ * @param roundTrips round-trip times of the measured part (warm-up excluded), ns, with their exact
+ *     min and max; not copied, so the caller does not record into it afterwards
  * @param measuredNanos length of the measured part, ns
  * @param endSeconds seconds from the start of the run to the end of this size, for metric lines
  */
-public record SizeLatency(int sizeBytes, Histogram roundTrips, long measuredNanos, double endSeconds) {
+public record SizeLatency(int sizeBytes, ExactRangeHistogram roundTrips, long measuredNanos, double endSeconds) {
     /** @throws IllegalArgumentException for a size below 1 or a negative length or time */
     public SizeLatency {
         Objects.requireNonNull(roundTrips, "roundTrips");

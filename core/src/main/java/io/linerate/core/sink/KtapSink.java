@@ -10,7 +10,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Writes ktap metric lines as the kernel's drv-net selftests print them (METRICS-SPEC section 1):
+ * Writes ktap metric lines as the kernel's drv-net selftests print them (docs/metrics.md section 1):
  * before the first metric of each name a {@code # ktap-metric-policy-json:} line with its default
  * policy, then one {@code # ktap-metric-json:} line per metric. KTAP harnesses treat these as
  * diagnostics, so they never change a test's result.

@@ -9,11 +9,11 @@ import io.linerate.core.Metric;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
 import io.linerate.core.UdpStats;
+import io.linerate.core.latency.ExactRangeHistogram;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
-import org.HdrHistogram.Histogram;
 
 /**
  * Turns a {@link TransferResult} into its outputs: iperf-style interval lines, a one-line text
@@ -85,11 +85,13 @@ public final class TransferFormat {
      * {@code bytes_sent, bytes_received, messages_sent, window_bytes_sent, window_bytes_received,
      * bits_per_second} (receiver goodput over the window, null without a window),
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
-     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns}, then {@code options} (for
-     * TCP with {@code tcp_mss} and {@code tcp_mss_source}, how it was found), {@code cpu_ns,
-     * window_allocated_bytes, valid, reasons, intervals}. Loss and jitter of no datagrams are
-     * {@code null}, never 0: {@code lost} and {@code lost_percent} when the window sent none,
-     * {@code jitter_ms} when none of them arrived (in an interval: when none arrived in it).
+     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
+     * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
+     * {@code significant_digits}), then {@code options} (for TCP with {@code tcp_mss} and
+     * {@code tcp_mss_source}, how it was found), {@code cpu_ns, window_allocated_bytes, valid,
+     * reasons, intervals}. Loss and jitter of no datagrams are {@code null}, never 0: {@code lost}
+     * and {@code lost_percent} when the window sent none, {@code jitter_ms} when none of them
+     * arrived (in an interval: when none arrived in it).
      */
     public static ObjectNode summaryJson(TransferResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
@@ -121,15 +123,16 @@ public final class TransferFormat {
             n.put("reordered", u.reordered());
             n.put("duplicates", u.duplicates());
             putDouble(n, "jitter_ms", toMillis(u.jitterNanos()));
-            Histogram h = u.oneWayDelay();
+            ExactRangeHistogram h = u.oneWayDelay();
             ObjectNode d = n.putObject("one_way_delay_ns");
-            if (h.getTotalCount() > 0) {
-                d.put("min", h.getMinValue());
-                d.put("p50", h.getValueAtPercentile(50));
-                d.put("p99", h.getValueAtPercentile(99));
-                d.put("max", h.getMaxValue());
+            if (h.count() > 0) {
+                d.put("min", h.min().getAsLong());
+                d.put("p50", h.valueAtPercentile(50).getAsLong());
+                d.put("p99", h.valueAtPercentile(99).getAsLong());
+                d.put("max", h.max().getAsLong());
             }
-            d.put("count", h.getTotalCount());
+            d.put("count", h.count());
+            d.put("significant_digits", h.significantDigits());
         }
         AppliedOptions o = r.options();
         ObjectNode opts = n.putObject("options");
@@ -182,10 +185,12 @@ public final class TransferFormat {
 
     /**
      * Metrics of one transfer: {@code <marker>_mbps} (receiver goodput, Mbit/s, higher is better;
-     * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} and
-     * {@code <marker>_lost_pct} (lower is better, advisory: on an unpaced loopback they are noise;
-     * a reviewed policy file can make them gate). Loss is absent when the window sent no datagram,
-     * jitter when none of its datagrams arrived: a metric of 0 there would read as a perfect run.
+     * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} (ms, lower is
+     * better, advisory: RFC 3550 jitter follows the host's scheduling noise; a reviewed policy file
+     * can make it gate) and {@code <marker>_lost_pct} (%, lower is better, judged in percentage
+     * points with the default policy of {@link io.linerate.core.MetricDefaults}). Loss is absent
+     * when the window sent no datagram, jitter when none of its datagrams arrived: a metric of 0
+     * there would read as a perfect run.
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -199,7 +204,7 @@ public final class TransferFormat {
             u.jitterNanos().ifPresent(j -> out.add(
                     Metric.of(marker + "_jitter_ms", j / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory()));
             u.lossPercent().ifPresent(l -> out.add(
-                    Metric.of(marker + "_lost_pct", l, "%", timeSeconds, Better.LOWER).asAdvisory()));
+                    Metric.of(marker + "_lost_pct", l, "%", timeSeconds, Better.LOWER)));
         });
         return out;
     }

@@ -41,7 +41,7 @@ class ReceiverContextTest {
         // 16 after 17, 18 after 20, 19 after 21
         assertThat(rx.reordered(M)).isEqualTo(3);
         assertThat(rx.duplicates(M)).isEqualTo(1);
-        assertThat(rx.delay(M).getTotalCount()).as("every arrival of a window datagram").isEqualTo(10);
+        assertThat(rx.delay(M).count()).as("every arrival of a window datagram").isEqualTo(10);
         assertThat(rx.distinct(W)).isEqualTo(9);
         assertThat(rx.distinct(A)).isEqualTo(2);
         assertThat(rx.tracker().distinct()).isEqualTo(20);

@@ -3,6 +3,7 @@ package io.linerate.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.Bound;
+import io.linerate.core.DatagramHeader;
 import io.linerate.core.ManualClock;
 import io.linerate.core.TransferSpec;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,58 @@ class SenderContextTest {
         }
         assertThat(burst).isEqualTo(21);
         assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
+    }
+
+    @Test
+    void theWindowStartsItsOwnScheduleSoTheWarmupsDebtIsNotCaughtUpInIt() {
+        // 1000-byte messages at 8 Mbit/s: one per ms. The warm-up starts at 0; the sender sends 85
+        // messages, then stalls until 100 ms, 15 ms behind. The window opens with a reading at
+        // 100 ms: the next message leaves at once and is the window's first; the one after waits
+        // a whole millisecond, where the warm-up's schedule would have let 15 more go at once.
+        ManualClock clock = new ManualClock();
+        SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(1000)
+                .rateBitsPerSecond(8_000_000).bound(Bound.messages(1000)).build(), clock);
+        ctx.start(0);
+        for (int i = 0; i < 85; i++) {
+            assertThat(ctx.nextMessageBytes()).isEqualTo(1000);
+            assertThat(ctx.phase()).isEqualTo(DatagramHeader.WARMUP);
+            ctx.sent(1000, true);
+        }
+        clock.advance(100 * MS);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(-15 * MS);
+        assertThat(ctx.windowBaseBytes()).isEqualTo(-1);
+        ctx.openWindow(100 * MS);
+        assertThat(ctx.nextMessageBytes()).isEqualTo(1000);
+        assertThat(ctx.windowBaseBytes()).isEqualTo(85_000);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isZero();
+        assertThat(ctx.phase()).isEqualTo(DatagramHeader.WINDOW);
+        ctx.sent(1000, true);
+        assertThat(ctx.nextMessageBytes()).isEqualTo(1000);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
+        // the window's messages are counted in its phase: 1 so far, 85 in the warm-up
+        assertThat(ctx.messages(DatagramHeader.WINDOW)).isEqualTo(1);
+        assertThat(ctx.messages(DatagramHeader.WARMUP)).isEqualTo(85);
+    }
+
+    @Test
+    void aSenderThatTakesTheWindowUpLateCatchesUpOnTheWindowsScheduleFromItsOpening() {
+        // The window opened at 100 ms but the sender only looks at 103 ms (it was busy): the window's
+        // schedule still starts at 100 ms, so 4 messages (due at 100, 101, 102, 103 ms) leave at
+        // once and the 5th waits until 104 ms.
+        ManualClock clock = new ManualClock();
+        SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(1000)
+                .rateBitsPerSecond(8_000_000).bound(Bound.messages(1000)).build(), clock);
+        ctx.start(0);
+        ctx.openWindow(100 * MS);
+        clock.advance(103 * MS);
+        int burst = 0;
+        while (ctx.nextMessageBytes() > 0 && ctx.nanosUntilNextSend(clock.nanoTime()) <= 0) {
+            ctx.sent(1000, true);
+            burst++;
+        }
+        assertThat(burst).isEqualTo(4);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
+        assertThat(ctx.windowBaseBytes()).isZero();
     }
 
     @Test

@@ -120,20 +120,41 @@ class LatencyReportTest {
     }
 
     @Test
+    void tableJsonAndMetricsNeverReportAboveTheLargestRoundTrip() {
+        // round trips {500, 700, 1000001} ns; half-RTT {250, 350, 500000.5}. HdrHistogram's slot of
+        // 1000001 at 3 digits is 999936..1000447, so unclamped max and p99 would be 1000447 / 2 =
+        // 500223.5. Mean: HdrHistogram's over slot middles, (500 + 700 + 1000192) / 3 / 2 =
+        // 166898.67, rounds to 166899. Median: the 2nd of 3, 700 / 2 = 350.
+        LatencyReport r = new LatencyReport(FACTS, LatencyMode.HALF_RTT, 99, List.of(
+                new SizeLatency(32, LatencyStatsTest.of(500, 700, 1_000_001), 1_000_000, 1)));
+        assertThat(r.table()).contains("\t32\t166899\t250\t350\t500001\t500001\t")
+                .contains("# precision: HdrHistogram, 3 significant digits (values within 0.1 %); "
+                        + "min and max exact, percentiles clamped to them\n");
+        JsonNode size = r.json().get("results").get(0);
+        assertThat(size.get("max").asDouble()).isEqualTo(500_000.5);
+        assertThat(size.get("percentile_value").asDouble()).isEqualTo(500_000.5);
+        assertThat(r.json().get("significant_digits").asInt()).isEqualTo(3);
+        assertThat(r.metrics(Map.of())).filteredOn(m -> m.name().equals("latency_max") || m.name().equals("latency_p99"))
+                .extracting(Metric::value).containsExactly(500_000.5, 500_000.5);
+    }
+
+    @Test
     void rawLogsReadBackAsTheRecordedHistograms(@TempDir Path dir) throws IOException {
         LatencyReport r = report(LatencyMode.HALF_RTT, 99);
         List<Path> files = r.writeRawLogs(dir.resolve("raw"), 1_700_000_000_000L);
         assertThat(files).extracting(p -> p.getFileName().toString())
                 .containsExactly("size-1.hlog", "size-64.hlog", "size-1472.hlog");
         String text = Files.readString(files.get(0), StandardCharsets.UTF_8);
-        assertThat(text).contains("#linerate 1.2.3 ping-pong, message size 1 bytes, values: round-trip time in ns (report: half-RTT)\n")
+        assertThat(text).contains("#linerate 1.2.3 ping-pong, message size 1 bytes, values: round-trip time in ns "
+                        + "(report: half-RTT), exact min 100 max 1000; HdrHistogram, 3 significant digits (values "
+                        + "within 0.1 %); min and max exact, percentiles clamped to them\n")
                 .contains("#[StartTime: 1700000000.000");
         for (int i = 0; i < files.size(); i++) {
             HistogramLogReader reader = new HistogramLogReader(files.get(i).toFile());
             EncodableHistogram e = reader.nextIntervalHistogram();
             assertThat(e).isInstanceOf(Histogram.class);
             Histogram h = (Histogram) e;
-            Histogram expected = r.sizes().get(i).roundTrips();
+            Histogram expected = r.sizes().get(i).roundTrips().toHistogram();
             assertThat(h.getTotalCount()).isEqualTo(expected.getTotalCount());
             assertThat(h.getMaxValue()).isEqualTo(expected.getMaxValue());
             assertThat(h).isEqualTo(expected);

@@ -51,6 +51,23 @@ class RrReportTest {
     }
 
     @Test
+    void transactionLatencyNeverExceedsTheSlowestTransactionAndStatesItsPrecision() {
+        // {500, 700, 1000001} ns: HdrHistogram's slot of 1000001 is 999936..1000447 (512 wide in
+        // [2^19, 2^20) at 3 digits); max and p99 are the exact largest transaction, 1000001, and the
+        // median the 2nd of 3, 700, held exactly below 2048
+        RrReport r = new RrReport(LatencyReportTest.FACTS, "tcp_rr", List.of(3L), 1_000_000_000L,
+                LatencyStatsTest.of(500, 700, 1_000_001), 99, List.of());
+        assertThat(r.text()).contains("# precision: HdrHistogram, 3 significant digits (values within 0.1 %); "
+                        + "min and max exact, percentiles clamped to them\n")
+                .contains(" min 500 median 700 max 1000001 p99 1000001 ");
+        assertThat(r.json().get("latency").get("max").asDouble()).isEqualTo(1_000_001);
+        assertThat(r.json().get("latency").get("percentile_value").asDouble()).isEqualTo(1_000_001);
+        assertThat(r.json().get("latency").get("significant_digits").asInt()).isEqualTo(3);
+        assertThat(r.metrics(1)).filteredOn(m -> m.name().equals("latency_p99")).extracting(Metric::value)
+                .containsExactly(1_000_001.0);
+    }
+
+    @Test
     void metrics() {
         List<Metric> m = report().metrics(2.5);
         assertThat(m).extracting(Metric::name).containsExactly("transactions_per_second", "transactions_per_second",

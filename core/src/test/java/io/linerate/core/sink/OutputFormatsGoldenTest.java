@@ -1,5 +1,7 @@
 package io.linerate.core.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.linerate.core.AddressFamily;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Better;
@@ -12,6 +14,7 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
+import io.linerate.core.latency.ExactRangeHistogram;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -105,6 +107,13 @@ class OutputFormatsGoldenTest {
         String json = MetricJson.toLine(TransferFormat.summaryJson(udpResult())) + "\n"
                 + MetricJson.toLine(TransferFormat.summaryJson(tcpResult())) + "\n";
         GoldenFiles.assertMatches("transfer.jsonl", json);
+        // One-way delays {9000, 10000, 11000, 12000, 250000} ns at 3 significant digits: values in
+        // [8192, 16384) sit in slots 8 wide, those in [131072, 262144) in slots 128 wide. p50 is
+        // rank ceil(2.5) = 3, 11000, whose slot 11000..11007 HdrHistogram reports by its top, 11007;
+        // p99 is rank 5, 250000, whose slot 249984..250111 tops out at 250111, above the largest
+        // delay, so it is clamped to the exact max 250000.
+        assertThat(json).contains("\"one_way_delay_ns\":{\"min\":9000,\"p50\":11007,\"p99\":250000,"
+                + "\"max\":250000,\"count\":5,\"significant_digits\":3}");
     }
 
     private static void setLocale(String tag) {
@@ -114,9 +123,9 @@ class OutputFormatsGoldenTest {
     static TransferResult udpResult() {
         TransferSpec spec = TransferSpec.builder().protocol(Protocol.UDP).family(AddressFamily.IPV6)
                 .bound(Bound.duration(Duration.ofSeconds(2))).warmup(Duration.ofMillis(500)).build();
-        Histogram h = new Histogram(1, 60_000_000_000L, 3);
+        ExactRangeHistogram h = new ExactRangeHistogram(1, 60_000_000_000L, 3);
         for (long v : new long[] {9_000, 10_000, 11_000, 12_000, 250_000}) {
-            h.recordValue(v);
+            h.record(v);
         }
         List<IntervalSample> intervals = List.of(
                 new IntervalSample(0, 500_000_000L, 1_220_000, 1000, 0, OptionalDouble.of(2_500), true),

@@ -8,10 +8,12 @@ import io.linerate.regression.GateReport;
 import io.linerate.regression.MetricSet;
 import io.linerate.regression.Policies;
 import io.linerate.regression.Reports;
-import io.linerate.regression.SafePaths;
 import io.linerate.regression.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,14 +26,21 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code linerate gate}: reads metrics, compares them with a baseline and prints a KTAP report
- * ending in {@code # Totals:}. Exit codes: 0 nothing regressed or errored, 1 something did (or a
- * {@code --save} was refused because the input has errors), 2 bad usage or an unreadable, unsafe
- * or invalid file, with a message naming it and no stack trace.
+ * ending in {@code # Totals:}. Every path is used as typed (absolute and {@code ..} included).
+ * {@code --save} never replaces an existing file without {@code --force}. Exit codes: 0 nothing
+ * regressed or errored, 1 something did (or a {@code --save} was refused because the input has
+ * errors), 2 bad usage, an unreadable or invalid file, or a {@code --save} over an existing
+ * baseline without {@code --force}, with a message naming it and no stack trace.
  */
 @Command(name = "gate", mixinStandardHelpOptions = true,
         description = {"Compares metrics (ktap metric lines, ZPERF-RESULT lines, linerate JSON, twister.json,"
                 + " iperf3 -J) with a baseline and fails on a regression.",
-                "Exit 0: no regression; 1: a regression, missing metric or bad input line; 2: bad usage."})
+                "Gate on at least " + Gate.RECOMMENDED_RUNS + " runs per side (loopback --repeat " + Gate.RECOMMENDED_RUNS
+                        + "): with fewer, noise cannot be told from change; the threshold alone decides and the report"
+                        + " warns 'low runs'. From " + Gate.RECOMMENDED_RUNS + " runs a side, a change beyond the tolerance"
+                        + " must also be significant (exact Mann-Whitney, alpha 0.01).",
+                "Paths are used as typed. Exit 0: no regression; 1: a regression, missing metric or bad input line;"
+                        + " 2: bad usage."})
 public final class GateCommand implements Callable<Integer> {
     static final int OK = 0;
     static final int FAILED = 1;
@@ -42,33 +51,33 @@ public final class GateCommand implements Callable<Integer> {
 
     @Option(names = "--input", required = true, arity = "1..*", paramLabel = "FILE",
             description = "Logs or reports to read; each file is one run unless its lines say otherwise.")
-    List<String> inputs;
+    List<Path> inputs;
 
     @Option(names = "--baseline", paramLabel = "FILE", description = "Baseline to compare with.")
-    String baseline;
+    Path baseline;
 
-    @Option(names = "--save", paramLabel = "FILE", description = "Write the inputs as a new baseline (refused when an input has errors).")
-    String save;
+    @Option(names = "--save", paramLabel = "FILE",
+            description = "Write the inputs as a new baseline (refused when an input has errors, or when FILE exists without --force).")
+    Path save;
+
+    @Option(names = "--force", description = "Let --save replace an existing baseline.")
+    boolean force;
 
     @Option(names = "--tolerance", paramLabel = "PERCENT",
             description = "Relative tolerance in percent, 0 to 100, replacing every policy's own.")
     Double tolerance;
 
-    @Option(names = "--policy", paramLabel = "FILE", description = "Reviewed policy file; unknown keys are errors.")
-    String policy;
+    @Option(names = "--policy", paramLabel = "FILE", description = "Reviewed policy file; unknown keys and a relative_tolerance outside 0 to 1 are errors.")
+    Path policy;
 
     @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write the SVG chart.")
-    String plot;
+    Path plot;
 
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the verdicts as JSON.")
-    String report;
+    Path report;
 
     @Option(names = "--markdown", paramLabel = "FILE.md", description = "Write the verdicts as a Markdown table.")
-    String markdown;
-
-    @Option(names = "--base-dir", paramLabel = "DIR", defaultValue = ".",
-            description = "Every file must resolve under this directory (default: the working directory).")
-    Path baseDir;
+    Path markdown;
 
     @Option(names = "--allow-env-mismatch", description = "Compare even when the baseline was measured elsewhere.")
     boolean allowEnvMismatch;
@@ -85,29 +94,27 @@ public final class GateCommand implements Callable<Integer> {
             if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
                 return usage(err, "--tolerance " + number(tolerance) + " is not allowed; allowed: 0 to 100 (percent)");
             }
-            SafePaths paths = new SafePaths(baseDir);
-            for (String o : new String[] {save, plot, report, markdown}) {
-                if (o != null) {
-                    paths.forWriting(o);
-                }
+            if (save != null && !force && Files.exists(save, LinkOption.NOFOLLOW_LINKS)) {
+                return usage(err, refusedOverwrite(save));
             }
-            Policies policies = GateFiles.readPolicies(paths, policy);
-            Baseline base = baseline == null ? null : GateFiles.readBaseline(paths, baseline);
-            MetricSet current = GateFiles.readInputs(paths, inputs);
+            Policies policies = GateFiles.readPolicies(policy);
+            Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
+            MetricSet current = GateFiles.readInputs(inputs);
             Environment env = Environment.detect(transport);
-            GateReport result = Gate.create().baseline(base).policies(policies)
+            Gate gate = Gate.create().baseline(base).policies(policies)
                     .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
-                    .environment(env).run(current);
+                    .environment(env);
+            GateReport result = gate.run(current);
             out.print(Reports.ktap(result));
             out.flush();
             if (report != null) {
-                paths.write(report, Reports.json(result));
+                GateFiles.writeReport(report, Reports.json(result));
             }
             if (markdown != null) {
-                paths.write(markdown, Reports.markdown(result));
+                GateFiles.writeReport(markdown, Reports.markdown(result));
             }
             if (plot != null) {
-                paths.write(plot, Reports.svg(result, "linerate gate"));
+                GateFiles.writeReport(plot, Reports.svg(result, "linerate gate"));
             }
             if (save != null) {
                 long errors = result.verdicts().stream().filter(v -> v.kind() == Verdict.Kind.ERROR).count();
@@ -117,8 +124,12 @@ public final class GateCommand implements Callable<Integer> {
                     err.flush();
                     return FAILED;
                 }
-                Baseline saved = Baseline.of(current, env, Instant.now().truncatedTo(ChronoUnit.SECONDS));
-                paths.write(save, saved.toJson());
+                Baseline saved = gate.baselineOf(current, env, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+                try {
+                    GateFiles.writeBaseline(save, saved, force);
+                } catch (FileAlreadyExistsException e) {
+                    return usage(err, refusedOverwrite(save));
+                }
                 err.println("gate: saved baseline " + save + " (" + saved.series().size() + " series)");
                 err.flush();
             }
@@ -128,6 +139,12 @@ public final class GateCommand implements Callable<Integer> {
         } catch (IOException e) {
             return usage(err, "cannot read or write a file: " + e.getMessage());
         }
+    }
+
+    private static String refusedOverwrite(Path save) {
+        return "not saving baseline " + save + ": the file exists, and a baseline is only replaced on purpose."
+                + " To update it, gate the new run against it first (--baseline " + save + "), review the report,"
+                + " then save again with --force; or --save a new file";
     }
 
     /** @return {@code v} as typed, without exponent or locale ({@code -5}, {@code 2.5}, {@code NaN}) */

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 @Command(name = "linerate", mixinStandardHelpOptions = true, versionProvider = Linerate.Version.class,
         description = "Measures network throughput and latency honestly, and gates regressions on them.",
         subcommands = {LoopbackCommand.class, StreamCommand.class, PingPongCommand.class, RrCommand.class,
-            RawCommand.class, GateCommand.class, PlotCommand.class, CommandLine.HelpCommand.class})
+            RawCommand.class, GateCommand.class, PlotCommand.class, TransportsCommand.class, StatCommand.class,
+            CommandLine.HelpCommand.class})
 public final class Linerate {
     /** Exit code when everything ran and every result is valid. */
     public static final int OK = 0;
@@ -38,6 +39,7 @@ public final class Linerate {
         cl.registerConverter(Long.TYPE, new Converters.LongConverter());
         cl.setOut(out);
         cl.setErr(err);
+        cl.setExecutionStrategy(new LiveSession());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof IllegalArgumentException) {
                 commandLine.getErr().println("linerate: " + ex.getMessage());

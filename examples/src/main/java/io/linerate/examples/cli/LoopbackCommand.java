@@ -5,6 +5,7 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
+import io.linerate.core.live.LiveCounters;
 import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultLineSink;
@@ -124,7 +125,7 @@ final class LoopbackCommand implements Callable<Integer> {
         args.removeIf("--netns"::equals);
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> child = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+        List<String> child = new ArrayList<>(List.of(java, LiveCounters.AGRONA_JVM_OPTION, "-cp", System.getProperty("java.class.path"),
                 Linerate.class.getName()));
         child.addAll(args);
         long perTransfer = config.warmup().plus(config.duration()).plus(config.ioTimeout().multipliedBy(2)).toSeconds() + 1;

@@ -173,6 +173,7 @@ public final class PingPongCommand implements Callable<Integer> {
                 case ktap -> {
                     out.println("# linerate pingpong " + spec.protocol().label() + ": values are "
                             + spec.mode().label() + " in ns; applied: " + applied);
+                    out.println("# precision: " + report.precision());
                     try (MetricSink sink = new KtapSink(out)) {
                         report.metrics(Map.of("protocol", spec.protocol().label(), "muxer", spec.clientMuxer().label()))
                                 .forEach(sink::accept);

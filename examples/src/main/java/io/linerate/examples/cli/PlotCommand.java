@@ -7,7 +7,6 @@ import io.linerate.regression.GateFiles;
 import io.linerate.regression.GateReport;
 import io.linerate.regression.Policies;
 import io.linerate.regression.Reports;
-import io.linerate.regression.SafePaths;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -19,9 +18,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code linerate plot}: writes the grouped baseline-vs-current bar chart (METRICS-SPEC section 7)
- * of the inputs, or the current values alone without a baseline. It draws, it does not gate:
- * exit 0 when the chart was written, 2 for bad usage or an unreadable, unsafe or invalid file.
+ * {@code linerate plot}: writes the grouped baseline-vs-current bar chart (docs/metrics.md section 7)
+ * of the inputs, or the current values alone without a baseline; paths are used as typed. It draws, it does not gate:
+ * exit 0 when the chart was written, 2 for bad usage or an unreadable or invalid file.
  */
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Writes an SVG bar chart of metrics, beside their baseline when one is given.",
@@ -31,13 +30,13 @@ public final class PlotCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--input", required = true, arity = "1..*", paramLabel = "FILE", description = "Logs or reports to read.")
-    List<String> inputs;
+    List<Path> inputs;
 
     @Option(names = "--baseline", paramLabel = "FILE", description = "Baseline to draw beside the current values.")
-    String baseline;
+    Path baseline;
 
     @Option(names = {"--output", "-o"}, required = true, paramLabel = "FILE.svg", description = "Where the chart goes.")
-    String output;
+    Path output;
 
     @Option(names = "--title", defaultValue = "linerate", paramLabel = "TEXT", description = "Chart title (default: linerate).")
     String title;
@@ -46,11 +45,7 @@ public final class PlotCommand implements Callable<Integer> {
     Double tolerance;
 
     @Option(names = "--policy", paramLabel = "FILE", description = "Reviewed policy file; unknown keys are errors.")
-    String policy;
-
-    @Option(names = "--base-dir", paramLabel = "DIR", defaultValue = ".",
-            description = "Every file must resolve under this directory (default: the working directory).")
-    Path baseDir;
+    Path policy;
 
     @Option(names = "--allow-env-mismatch", description = "Mark regressions even when the baseline was measured elsewhere.")
     boolean allowEnvMismatch;
@@ -65,14 +60,12 @@ public final class PlotCommand implements Callable<Integer> {
             if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
                 return usage(err, "--tolerance " + GateCommand.number(tolerance) + " is not allowed; allowed: 0 to 100 (percent)");
             }
-            SafePaths paths = new SafePaths(baseDir);
-            paths.forWriting(output);
-            Policies policies = GateFiles.readPolicies(paths, policy);
-            Baseline base = baseline == null ? null : GateFiles.readBaseline(paths, baseline);
+            Policies policies = GateFiles.readPolicies(policy);
+            Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
             GateReport result = Gate.create().baseline(base).policies(policies)
                     .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
-                    .environment(Environment.detect(transport)).run(GateFiles.readInputs(paths, inputs));
-            paths.write(output, Reports.svg(result, title));
+                    .environment(Environment.detect(transport)).run(GateFiles.readInputs(inputs));
+            GateFiles.writeReport(output, Reports.svg(result, title));
             spec.commandLine().getOut().println("plot: wrote " + output + " (" + result.verdicts().size() + " series)");
             spec.commandLine().getOut().flush();
             // the chart draws what could be read; bad input is still an error, as in gate

@@ -2,6 +2,7 @@ package io.linerate.examples.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
 import io.linerate.afpacket.RawInterval;
@@ -184,6 +185,7 @@ public final class RawCommand implements Callable<Integer> {
                 for (RawStreamResult s : r.streams()) {
                     out.println("# " + streamLine(s));
                 }
+                r.counterNotes().forEach(n -> out.println("# counters: " + n));
                 try (MetricSink sink = new KtapSink(out)) {
                     metrics(r, t).forEach(sink::accept);
                 }
@@ -198,6 +200,7 @@ public final class RawCommand implements Callable<Integer> {
                         r.senderCpuNanos() / 1e9, r.receiverCpuNanos() / 1e9, r.timestamping().label(), r.steering()));
                 r.txNic().ifPresent(d -> out.println(nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES, NicCounter.TX_DROPPED)));
                 r.rxNic().ifPresent(d -> out.println(nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES, NicCounter.RX_DROPPED)));
+                r.counterNotes().forEach(n -> out.println("# counters: " + n));
                 out.println(r.valid() ? "VALID" : "INVALID: " + String.join("; ", r.reasons()));
             }
         }
@@ -333,6 +336,20 @@ public final class RawCommand implements Callable<Integer> {
         for (NicCounter c : NicCounter.values()) {
             o.put(c.file(), d.get(c));
         }
-        o.put("rebases", d.rebases());
+        // every glitch, wrap and reset per counter, only counters that had any
+        ObjectNode events = o.putObject("events");
+        for (NicCounter c : NicCounter.values()) {
+            ObjectNode e = null;
+            for (CounterEvent k : CounterEvent.values()) {
+                if (d.count(c, k) > 0) {
+                    if (e == null) {
+                        e = events.putObject(c.file());
+                    }
+                    e.put(k.key(), d.count(c, k));
+                }
+            }
+        }
+        ArrayNode doubt = o.putArray("in_doubt");
+        d.inDoubt().forEach(c -> doubt.add(c.file()));
     }
 }

@@ -92,6 +92,7 @@ public final class RrCommand implements Callable<Integer> {
             switch (fmt) {
                 case text -> report.writeText(out);
                 case ktap -> {
+                    out.println("# precision: " + report.precision());
                     for (String n : report.notes()) {
                         out.println("# note: " + n);
                     }

@@ -67,6 +67,10 @@ final class StreamCommand implements Callable<Integer> {
         Long messages;
     }
 
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+    String transportName;
+
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
     boolean noDelay;
 
@@ -104,7 +108,7 @@ final class StreamCommand implements Callable<Integer> {
         long start = clock.nanoTime();
         boolean udp = spec.protocol() == Protocol.UDP;
         TransferResult r;
-        try (Transfer t = Transports.forSpec(spec).open(spec, clock)) {
+        try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
             if (fmt != OutputFormat.json) {
                 out.println("# linerate " + Linerate.version() + " stream: " + spec);
                 out.println("# payload " + spec.payloadBytes() + " B: " + payloadNote);

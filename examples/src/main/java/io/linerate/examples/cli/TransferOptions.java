@@ -33,6 +33,9 @@ final class TransferOptions {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    CountersOptions counters;
+
     /** @return the output format, from {@code --format} or one of its shorthands */
     OutputFormat outputFormat() {
         return output.format();

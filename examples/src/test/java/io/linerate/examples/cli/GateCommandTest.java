@@ -33,11 +33,7 @@ class GateCommandTest {
         CommandLine cl = new CommandLine(new GateCommand());
         cl.setOut(new PrintWriter(o));
         cl.setErr(new PrintWriter(e));
-        String[] all = new String[args.length + 2];
-        all[0] = "--base-dir";
-        all[1] = dir.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        int code = cl.execute(all);
+        int code = cl.execute(args);
         out = o.toString();
         err = e.toString();
         assertThat(err).doesNotContain("Exception").doesNotContain("\tat ");
@@ -48,37 +44,56 @@ class GateCommandTest {
         Files.writeString(dir.resolve(name), content);
     }
 
+    /** @return the absolute path of {@code name} in the test's directory */
+    String f(String name) {
+        return dir.resolve(name).toString();
+    }
+
     @Test
     void saveThenGateAnUnchangedRunPassesAndACutRunFailsNamingTheMetric() throws IOException {
         write("base.log", run(9120.5, 1234.567, 0.0123));
         write("same.log", run(9100.25, 1230.0, 0.0124));
         write("cut.log", run(8200.0, 1230.0, 0.0124));
-        assertThat(gate("--input", "base.log", "--save", "baseline.json")).isZero();
+        assertThat(gate("--input", f("base.log"), "--save", f("baseline.json"))).isZero();
         assertThat(dir.resolve("baseline.json")).exists();
         assertThat(Files.readString(dir.resolve("baseline.json"))).contains("\"format\" : \"linerate-baseline\"")
                 .contains("\"samples\" : [ 9120.5 ]");
-        assertThat(err).contains("saved baseline baseline.json (3 series)");
+        assertThat(err).contains("saved baseline " + f("baseline.json") + " (3 series)");
 
-        assertThat(gate("--input", "same.log", "--baseline", "baseline.json")).isZero();
+        assertThat(gate("--input", f("same.log"), "--baseline", f("baseline.json"))).isZero();
         assertThat(out).startsWith("KTAP version 1\n1..3\n")
                 .contains("ok 1 udp4_mbps@local\n")
                 .endsWith("# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0\n");
 
-        assertThat(gate("--input", "cut.log", "--baseline", "baseline.json")).isEqualTo(1);
+        assertThat(gate("--input", f("cut.log"), "--baseline", f("baseline.json"))).isEqualTo(1);
         // (8200 - 9120.5) / 9120.5 = -10.09 %
         assertThat(out).contains("not ok 3 tcp4_mbps@local # regressed -10.1% (base 9120.5, cur 8200 Mbit/s, tol 5%)\n")
                 .endsWith("# Totals: pass:2 fail:1 xfail:0 xpass:0 skip:0 error:0\n");
 
-        assertThat(gate("--input", "cut.log", "--baseline", "baseline.json", "--tolerance", "12")).isZero();
+        assertThat(gate("--input", f("cut.log"), "--baseline", f("baseline.json"), "--tolerance", "12")).isZero();
+    }
+
+    @Test
+    void aSavedBaselineKeepsTheEmbeddedPoliciesForTheNextCompare() throws IOException {
+        write("base.log", String.join("\n",
+                "# ktap-metric-policy-json: {\"name\":\"tcp4_mbps\",\"regression\":{\"better\":\"higher\",\"compare\":\"p50\",\"relative_tolerance\":0.15},\"summarize\":\"distribution\"}",
+                "# ktap-metric-json: {\"host\":\"local\",\"name\":\"tcp4_mbps\",\"shape\":\"scalar\",\"time\":2.5,\"unit\":\"Mbit/s\",\"value\":1000}",
+                ""));
+        write("cur.log", "ZPERF-RESULT tcp4_mbps=900\nZPERF-DONE\n");
+        assertThat(gate("--input", f("base.log"), "--save", f("b.json"))).isZero();
+        assertThat(Files.readString(dir.resolve("b.json"))).contains("\"version\" : 2").contains("\"relative_tolerance\" : 0.15");
+        // 1000 -> 900 is -10 %: within the stored 15 %, though beyond the default 5 %
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("b.json"))).isZero();
+        assertThat(out).contains("# tcp4_mbps@local: pass -10.0% (base 1000, cur 900 Mbit/s, tol 15%), p50 by threshold, policy baseline");
     }
 
     @Test
     void writesJsonMarkdownAndSvgReports() throws IOException {
         write("base.log", run(100, 100, 1));
         write("cur.log", run(90, 100, 1));
-        assertThat(gate("--input", "base.log", "--save", "b.json")).isZero();
-        assertThat(gate("--input", "cur.log", "--baseline", "b.json", "--report", "r.json", "--markdown", "r.md",
-                "--plot", "chart.svg")).isEqualTo(1);
+        assertThat(gate("--input", f("base.log"), "--save", f("b.json"))).isZero();
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("b.json"), "--report", f("r.json"), "--markdown", f("r.md"),
+                "--plot", f("chart.svg"))).isEqualTo(1);
         assertThat(Files.readString(dir.resolve("r.json"))).contains("\"exit_code\" : 1").contains("\"verdict\" : \"regression\"");
         assertThat(Files.readString(dir.resolve("r.md"))).startsWith("**linerate gate: failed**")
                 .contains("| `tcp4_mbps@local` | **regression** | 100 Mbit/s | 90 Mbit/s | -10.0% | 5% |");
@@ -88,49 +103,91 @@ class GateCommandTest {
     @Test
     void badToleranceIsAUsageErrorNamingTheValueAndRange() throws IOException {
         write("cur.log", run(100, 100, 1));
-        assertThat(gate("--input", "cur.log", "--tolerance", "-5")).isEqualTo(2);
+        assertThat(gate("--input", f("cur.log"), "--tolerance", "-5")).isEqualTo(2);
         assertThat(err).isEqualTo("gate: --tolerance -5 is not allowed; allowed: 0 to 100 (percent)" + System.lineSeparator());
-        assertThat(gate("--input", "cur.log", "--tolerance", "101")).isEqualTo(2);
+        assertThat(gate("--input", f("cur.log"), "--tolerance", "101")).isEqualTo(2);
         assertThat(err).contains("--tolerance 101 is not allowed");
-        assertThat(gate("--input", "cur.log", "--tolerance", "five")).isEqualTo(2);
+        assertThat(gate("--input", f("cur.log"), "--tolerance", "five")).isEqualTo(2);
         assertThat(err).contains("five");
         assertThat(out).isEmpty();
     }
 
     @Test
-    void unsafePathsAreRefusedNamingThePath() throws IOException {
+    void pathsAreUsedAsTypedAbsoluteAndWithDotDot() throws IOException {
+        write("base.log", run(100, 100, 1));
         write("cur.log", run(100, 100, 1));
-        assertThat(gate("--input", "../cur.log")).isEqualTo(2);
-        assertThat(err).contains("path ../cur.log contains '..'");
-        String abs = dir.resolve("cur.log").toString();
-        assertThat(gate("--input", abs)).isEqualTo(2);
-        assertThat(err).contains("absolute path " + abs + " is not allowed");
-        assertThat(gate("--input", "cur.log", "--report", "../r.json")).isEqualTo(2);
-        assertThat(err).contains("path ../r.json contains '..'");
+        Files.createDirectories(dir.resolve("baselines"));
+        // relative to the working directory, climbing out of it with '..'
+        String relative = Path.of("").toAbsolutePath().relativize(dir.resolve("cur.log")).toString();
+        assertThat(relative).startsWith("..");
+        // an absolute --save, as "$HOME/baselines/tcp4.json" is
+        assertThat(gate("--input", f("base.log"), "--save", f("baselines/tcp4.json"))).isZero();
+        assertThat(gate("--input", relative, "--baseline", dir.resolve("baselines/../baselines/tcp4.json").toString(),
+                "--report", dir.resolve("baselines/../r.json").toString())).isZero();
+        assertThat(out).contains("# Totals: pass:3 fail:0");
+        assertThat(dir.resolve("r.json")).exists();
+        assertThat(gate("--input", f("nope.log"))).isEqualTo(2);
+        assertThat(err).isEqualTo("gate: input " + f("nope.log") + " does not exist" + System.lineSeparator());
+    }
+
+    @Test
+    void saveRefusesToReplaceABaselineWithoutForceAndSaysHowToUpdateIt() throws IOException {
+        write("base.log", run(100, 100, 1));
+        write("new.log", run(90, 100, 1));
+        assertThat(gate("--input", f("base.log"), "--save", f("b.json"))).isZero();
+        String first = Files.readString(dir.resolve("b.json"));
+        assertThat(first).contains("\"samples\" : [ 100.0 ]");
+
+        assertThat(gate("--input", f("new.log"), "--save", f("b.json"))).isEqualTo(2);
+        assertThat(err).isEqualTo("gate: not saving baseline " + f("b.json") + ": the file exists, and a baseline is only"
+                + " replaced on purpose. To update it, gate the new run against it first (--baseline " + f("b.json")
+                + "), review the report, then save again with --force; or --save a new file" + System.lineSeparator());
+        assertThat(out).isEmpty();
+        assertThat(dir.resolve("b.json")).hasContent(first);
+
+        assertThat(gate("--input", f("new.log"), "--save", f("b.json"), "--force")).isZero();
+        assertThat(Files.readString(dir.resolve("b.json"))).contains("\"samples\" : [ 90.0 ]");
+        assertThat(err).contains("saved baseline " + f("b.json") + " (3 series)");
+    }
+
+    @Test
+    void helpStatesTheRecommendedRunCount() {
+        StringWriter o = new StringWriter();
+        CommandLine cl = new CommandLine(new GateCommand());
+        cl.setOut(new PrintWriter(o));
+        assertThat(cl.execute("--help")).isZero();
+        // 5 runs a side: the fewest with which the exact Mann-Whitney test can reach alpha 0.01
+        // (1/C(10,5) = 0.004 < 0.01 <= 1/C(8,4) = 0.014)
+        assertThat(o.toString().replaceAll("\\s+", " ")).contains("Gate on at least 5 runs per side (loopback --repeat 5)")
+                .contains("--force").doesNotContain("--base-dir");
     }
 
     @Test
     void baselineOfAnotherVersionAndMisspelledPolicyKeyAreUsageErrors() throws IOException {
         write("cur.log", run(100, 100, 1));
-        write("v2.json", "{\"format\":\"linerate-baseline\",\"version\":2,\"series\":[]}");
-        assertThat(gate("--input", "cur.log", "--baseline", "v2.json")).isEqualTo(2);
-        assertThat(err).contains("baseline v2.json has format version 2; this linerate reads version 1");
+        write("v3.json", "{\"format\":\"linerate-baseline\",\"version\":3,\"series\":[]}");
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("v3.json"))).isEqualTo(2);
+        assertThat(err).contains("baseline " + f("v3.json") + " has format version 3; this linerate reads versions 1 to 2");
         write("policy.json", "[{\"name\":\"tcp4_mbps\",\"regression\":{\"better\":\"higher\",\"compare\":\"p50\","
                 + "\"relative_tolerance\":0.05},\"sumarize\":\"distribution\"}]");
-        assertThat(gate("--input", "cur.log", "--policy", "policy.json")).isEqualTo(2);
-        assertThat(err).contains("policy file policy.json, policy #1: policy tcp4_mbps: unknown key sumarize");
+        assertThat(gate("--input", f("cur.log"), "--policy", f("policy.json"))).isEqualTo(2);
+        assertThat(err).contains("policy file " + f("policy.json") + ", policy #1: policy tcp4_mbps: unknown key sumarize");
+        write("five.json", "[{\"name\":\"tcp4_mbps\",\"regression\":{\"better\":\"higher\",\"compare\":\"p50\","
+                + "\"relative_tolerance\":5},\"summarize\":\"distribution\"}]");
+        assertThat(gate("--input", f("cur.log"), "--policy", f("five.json"))).isEqualTo(2);
+        assertThat(err).contains("policy tcp4_mbps: relative_tolerance 5 is not allowed; allowed: 0 to 1 (a fraction: 0.05 = 5%)");
     }
 
     @Test
     void emptyAndMalformedInputsFailAndAreNotSaved() throws IOException {
         write("empty.log", "");
-        assertThat(gate("--input", "empty.log")).isEqualTo(1);
-        assertThat(out).contains("not ok 1 empty.log@input # error: input holds no metrics");
+        assertThat(gate("--input", f("empty.log"))).isEqualTo(1);
+        assertThat(out).contains("not ok 1 " + f("empty.log") + "@input # error: input holds no metrics");
         write("bad.log", run(100, 100, 1) + "# ktap-metric-json: {\"host\":\"local\",\"name\":\"x_mbps\",\"value\":}\n");
-        assertThat(gate("--input", "bad.log", "--save", "b.json")).isEqualTo(1);
+        assertThat(gate("--input", f("bad.log"), "--save", f("b.json"))).isEqualTo(1);
         assertThat(out).contains("# error: malformed ktap-metric-json payload");
         assertThat(out).contains("bad.log:7@input");
-        assertThat(err).contains("not saving baseline b.json");
+        assertThat(err).contains("not saving baseline " + f("b.json"));
         assertThat(dir.resolve("b.json")).doesNotExist();
     }
 
@@ -142,9 +199,9 @@ class GateCommandTest {
                  "environment":{"kernel":"Plan 9","cpu":"none","jvm":"none","transport":"nio","linerate":"0.0.1"},
                  "series":[{"test":"","name":"tcp4_mbps","host":"local","labels":{},"unit":"Mbit/s",
                    "runs":[{"run":"a","samples":[100],"times":[0]}]}]}""");
-        assertThat(gate("--input", "cur.log", "--baseline", "other.json")).isZero();
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("other.json"))).isZero();
         assertThat(out).contains("ok 3 tcp4_mbps@local # SKIP environment differs: kernel 'Plan 9' vs");
-        assertThat(gate("--input", "cur.log", "--baseline", "other.json", "--allow-env-mismatch")).isEqualTo(1);
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("other.json"), "--allow-env-mismatch")).isEqualTo(1);
         assertThat(out).contains("not ok 3 tcp4_mbps@local # regressed -50.0% (base 100, cur 50 Mbit/s, tol 5%)");
     }
 

@@ -33,20 +33,20 @@ class GateEndToEndTest {
     @Test
     void savedBaselineGatesAnUnchangedAndACutRerun() throws Exception {
         suite("base.log", "1220");
-        LinerateCliTest.Run save = LinerateCliTest.linerate("gate", "--base-dir", dir.toString(),
-                "--input", "base.log", "--save", "baseline.json");
+        LinerateCliTest.Run save = LinerateCliTest.linerate("gate",
+                "--input", dir.resolve("base.log").toString(), "--save", dir.resolve("baseline.json").toString());
         assertThat(save.exit()).as(save.out() + save.err()).isZero();
         assertThat(dir.resolve("baseline.json")).exists();
 
         suite("same.log", "1220");
-        LinerateCliTest.Run same = LinerateCliTest.linerate("gate", "--base-dir", dir.toString(),
-                "--input", "same.log", "--baseline", "baseline.json", "--tolerance", "20");
+        LinerateCliTest.Run same = LinerateCliTest.linerate("gate", "--input", dir.resolve("same.log").toString(),
+                "--baseline", dir.resolve("baseline.json").toString(), "--tolerance", "20");
         assertThat(same.exit()).as(same.out() + same.err()).isZero();
         assertThat(same.out()).contains("ok 1 tcp4/tcp4_mbps@local").contains("# Totals: pass:1 fail:0");
 
         suite("cut.log", "1");
-        LinerateCliTest.Run cut = LinerateCliTest.linerate("gate", "--base-dir", dir.toString(),
-                "--input", "cut.log", "--baseline", "baseline.json", "--tolerance", "20");
+        LinerateCliTest.Run cut = LinerateCliTest.linerate("gate", "--input", dir.resolve("cut.log").toString(),
+                "--baseline", dir.resolve("baseline.json").toString(), "--tolerance", "20");
         assertThat(cut.exit()).as(cut.out() + cut.err()).isEqualTo(1);
         assertThat(cut.out()).containsPattern("not ok 1 tcp4/tcp4_mbps@local # regressed -\\d+\\.\\d%");
     }

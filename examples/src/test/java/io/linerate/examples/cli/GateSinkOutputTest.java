@@ -46,13 +46,13 @@ class GateSinkOutputTest {
         CommandLine cl = new CommandLine(new GateCommand());
         cl.setOut(new PrintWriter(o));
         cl.setErr(new PrintWriter(new StringWriter()));
-        String[] all = new String[args.length + 2];
-        all[0] = "--base-dir";
-        all[1] = dir.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        int code = cl.execute(all);
+        int code = cl.execute(args);
         out = o.toString();
         return code;
+    }
+
+    String f(String name) {
+        return dir.resolve(name).toString();
     }
 
     @Test
@@ -63,14 +63,14 @@ class GateSinkOutputTest {
         Files.writeString(dir.resolve("base.log"), base);
         Files.writeString(dir.resolve("same.log"), log(9100.0, 9150.0, 9090.0));
         Files.writeString(dir.resolve("slow.log"), log(7000.0, 7100.0, 6900.0));
-        assertThat(gate("--input", "base.log", "--save", "baseline.json")).isZero();
+        assertThat(gate("--input", f("base.log"), "--save", f("baseline.json"))).isZero();
         // the ZPERF-RESULT lines repeat the ktap values and are not counted twice
         assertThat(Files.readString(dir.resolve("baseline.json")))
                 .contains("\"samples\" : [ 9120.5, 9080.25, 9133.0 ]");
-        assertThat(gate("--input", "same.log", "--baseline", "baseline.json")).isZero();
+        assertThat(gate("--input", f("same.log"), "--baseline", f("baseline.json"))).isZero();
         assertThat(out).contains("# Totals: pass:2 fail:0");
         // p50 7000 against p50 9120.5: -23.2 %
-        assertThat(gate("--input", "slow.log", "--baseline", "baseline.json")).isEqualTo(1);
+        assertThat(gate("--input", f("slow.log"), "--baseline", f("baseline.json"))).isEqualTo(1);
         assertThat(out).contains("not ok 1 tcp4_mbps@local # regressed -23.2% (base 9120.5, cur 7000 Mbit/s, tol 5%)");
     }
 }

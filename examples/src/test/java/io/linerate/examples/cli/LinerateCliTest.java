@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -187,8 +188,21 @@ class LinerateCliTest {
         Pattern interval = Pattern.compile(" ?\\d+\\.\\d{2}- ?\\d+\\.\\d{2} sec  \\d+ Bytes  \\d+\\.\\d{2} Mbits/sec  "
                 + "\\d+\\.\\d{3} ms  -?\\d+/\\d+ \\(.*\\)(  \\(omitted\\))?");
         List<String> intervals = r.lines().stream().filter(l -> l.contains(" sec  ")).toList();
-        assertThat(intervals).hasSizeGreaterThanOrEqualTo(5).allMatch(l -> interval.matcher(l).matches());
-        assertThat(intervals.get(0)).endsWith("(omitted)");
+        // How many intervals a loaded host fits into 500 ms varies; what always holds: every line has
+        // iperf's shape, the warm-up's intervals come first and are marked omitted, at least one
+        // measured interval follows, and each interval starts where the one before it ended.
+        assertThat(intervals).allMatch(l -> interval.matcher(l).matches());
+        List<String> omitted = intervals.stream().takeWhile(l -> l.endsWith("(omitted)")).toList();
+        assertThat(omitted).isNotEmpty();
+        assertThat(intervals.subList(omitted.size(), intervals.size())).isNotEmpty().noneMatch(l -> l.endsWith("(omitted)"));
+        Pattern bounds = Pattern.compile(" ?(\\d+\\.\\d{2})- ?(\\d+\\.\\d{2}) sec.*");
+        String previousEnd = "0.00";
+        for (String line : intervals) {
+            Matcher m = bounds.matcher(line);
+            assertThat(m.matches()).isTrue();
+            assertThat(m.group(1)).as(line).isEqualTo(previousEnd);
+            previousEnd = m.group(2);
+        }
     }
 
     @Test
@@ -221,16 +235,19 @@ class LinerateCliTest {
     }
 
     @Test
-    void aUdpWindowWithoutDatagramsIsInvalidAndHasNoLossOrJitterMetric() {
-        // at 1 bit/s a 1460-byte datagram leaves every 1460 x 8 / 1 = 11680 s: the first leaves in the 1 s warm-up,
-        // none in the 100 ms window
-        Run r = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "100ms",
-                "--warmup", "1s", "--ktap");
-        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(1);
-        assertThat(r.out()).contains("INVALID: no datagram was sent in the measured window of ")
-                .contains("at 1 bit/s one 1460-byte datagram leaves every 11680.000 s, longer than the window")
-                .contains("\"name\":\"udp4_mbps\"")
-                .doesNotContain("udp4_lost_pct").doesNotContain("udp4_jitter_ms")
-                .contains("lost n/a").contains("jitter n/a ms");
+    void aUdpWindowWithOneDatagramHasNoJitter() throws Exception {
+        // at 1 bit/s the window's first datagram leaves at its opening and the next 1460 x 8 / 1 =
+        // 11680 s later: one datagram in all (no warm-up), and RFC 3550 jitter needs two arrivals
+        Run r = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "300ms",
+                "--warmup", "0s", "--json");
+        JsonNode u = JSON.readTree(r.out());
+        assertThat(u.get("datagrams_sent").asLong()).isEqualTo(1);
+        assertThat(u.get("datagrams_received").asLong() + u.get("lost").asLong()).isEqualTo(1);
+        assertThat(u.get("jitter_ms").isNull()).isTrue();
+        // the window is valid when its datagram arrived; without it, it moved no data
+        assertThat(r.exit()).isEqualTo(u.get("datagrams_received").asLong() == 1 ? 0 : 1);
+        Run k = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "300ms",
+                "--warmup", "0s", "--ktap");
+        assertThat(k.out()).contains("\"name\":\"udp4_mbps\"").doesNotContain("udp4_jitter_ms").contains("jitter n/a ms");
     }
 }

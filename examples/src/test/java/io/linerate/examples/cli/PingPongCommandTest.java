@@ -148,6 +148,8 @@ class PingPongCommandTest {
         Run r = pingpong(withShort("--protocol", "pipe", "--sizes", "1,64", "--ktap"));
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("# linerate pingpong pipe: values are half-RTT in ns")
+                .contains("\n# precision: HdrHistogram, 3 significant digits (values within 0.1 %); min and max exact, "
+                        + "percentiles clamped to them\n")
                 .contains("# ktap-metric-policy-json: {\"name\":\"latency_p50\",\"regression\":{\"better\":\"lower\"")
                 .contains("# ktap-metric-policy-json: {\"name\":\"latency_p99\",\"regression\":{\"better\":\"lower\"");
         assertThat(r.out().lines().filter(l -> l.startsWith("# ktap-metric-json: ")

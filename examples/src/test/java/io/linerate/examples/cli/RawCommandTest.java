@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.afpacket.AfPacket;
+import io.linerate.afpacket.CounterEvent;
+import io.linerate.afpacket.NicCounter;
+import io.linerate.afpacket.NicCounters;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawStreamResult;
 import io.linerate.afpacket.RawTransferSpec;
@@ -19,6 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -91,6 +95,32 @@ class RawCommandTest {
         return new RawStreamResult(id, etherType, 64, tx, tx * 64, rx, rx * 64, tx - rx, 0, 0, tx + 10, (tx + 10) * 64,
                 rx + 10, (rx + 10) * 64, 0, rx + 10, 0, 0, OptionalDouble.of(tx), OptionalDouble.of(tx * 512.0), rate,
                 OptionalDouble.of(rx * 512.0), -1);
+    }
+
+    @Test
+    void counterGlitchesAndResetsAreReportedInJsonNamingTheCounter() {
+        // rx side: rx_packets glitched once (ambiguous) and tx_bytes of the tx side reset once;
+        // events are indexed event.ordinal() * 8 + counter.ordinal()
+        int n = NicCounter.values().length;
+        long[] rxEvents = new long[CounterEvent.values().length * n];
+        rxEvents[CounterEvent.GLITCH.ordinal() * n + NicCounter.RX_PACKETS.ordinal()] = 1;
+        rxEvents[CounterEvent.AMBIGUOUS.ordinal() * n + NicCounter.RX_PACKETS.ordinal()] = 1;
+        long[] txEvents = new long[CounterEvent.values().length * n];
+        txEvents[CounterEvent.RESET.ordinal() * n + NicCounter.TX_BYTES.ordinal()] = 1;
+        NicCounters.Delta tx = new NicCounters.Delta("a0", 1_000_000, new long[n], txEvents, Set.of(NicCounter.TX_PACKETS));
+        NicCounters.Delta rx = new NicCounters.Delta("b0", 1_000_000, new long[n], rxEvents, Set.of());
+        RawResult r = new RawResult(RawTransferSpec.builder("a0", "b0").build(), List.of(), 0, 0, 0, Timestamping.NONE,
+                false, "not requested", List.of(), Optional.of(tx), Optional.of(rx), List.of(), 0, true, List.of(),
+                Optional.empty());
+        JsonNode j = RawCommand.json(r);
+        assertThat(j.get("rx_nic").get("events").toString()).isEqualTo("{\"rx_packets\":{\"glitches\":1,\"ambiguous\":1}}");
+        assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"resets\":1}}");
+        assertThat(j.get("tx_nic").get("in_doubt").toString()).isEqualTo("[\"tx_packets\"]");
+        assertThat(r.counterNotes()).containsExactly(
+                "a0 tx_packets: in doubt (a reading below the one before it awaits the next; the low reading is left out)",
+                "a0 tx_bytes: 1 reset (motion around a reset is not counted)",
+                "b0 rx_packets: 1 glitch (1 ambiguous: a reset followed by traffic fits too; counted as a glitch, "
+                        + "the total may be low)");
     }
 
     @Test

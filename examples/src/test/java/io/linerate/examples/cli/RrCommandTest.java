@@ -90,6 +90,7 @@ class RrCommandTest {
         Run k = rr("rr", "--rate", "1000", "--duration", "200ms", "--warmup", "50ms", "--ktap");
         assertThat(k.exit()).as(k.err()).isZero();
         assertThat(k.out()).contains("# note: open loop at 1000 transactions/s")
+                .contains("# precision: HdrHistogram, 3 significant digits (values within 0.1 %)")
                 .contains("{\"name\":\"transactions_per_second\",\"regression\":{\"better\":\"higher\"")
                 .contains("{\"name\":\"latency_p99\",\"regression\":{\"better\":\"lower\"");
     }

@@ -9,6 +9,7 @@ import io.linerate.regression.Observation;
 import io.linerate.regression.Policy;
 import io.linerate.regression.Problem;
 import io.linerate.regression.SeriesKey;
+import io.linerate.regression.SkippedTest;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads a text log line by line (METRICS-SPEC sections 1, 2 and 6): {@code ktap-metric-json} and
+ * Reads a text log line by line (docs/metrics.md sections 1, 2 and 6): {@code ktap-metric-json} and
  * {@code ktap-metric-policy-json} lines behind any prefix of spaces, tabs, {@code #} and
  * {@code #:}; {@code ZPERF-RESULT <name>=<value>} anywhere in a line (unit {@code Mbit/s} for names
  * ending in {@code _mbps}); linerate's JSON result lines ({@code version}, {@code marker},
@@ -28,16 +29,26 @@ import java.util.regex.Pattern;
  *
  * <p>When a name and host has ktap metric lines in a log, its JSON result lines and
  * {@code ZPERF-RESULT} lines in the same log are not counted again; JSON result lines likewise
- * win over {@code ZPERF-RESULT} lines. A metric line without {@code test} belongs to the next KTAP
- * result line ({@code ok N name}), otherwise to no test.
+ * win over {@code ZPERF-RESULT} lines.
+ *
+ * <p>A metric's series key holds its test path (METRICS-SPEC section 2): a metric line without
+ * {@code test} belongs to the next KTAP result line ({@code ok N name}) at its own nesting depth,
+ * otherwise to no test; a metric with {@code test} belongs to that test; and the names of the
+ * enclosing tests, from the result lines that close them, go in front, joined with {@code /}.
+ * Nesting is by indentation (four spaces or a tab per level) or by the kselftest runner's
+ * {@code "# "} prefix (one per level; a metric line's own {@code #} does not count), as
+ * {@code TestPaths} describes. A result line whose directive is {@code # SKIP reason} (any case,
+ * {@code ok} or {@code not ok}) is recorded as a {@link SkippedTest} with its path and reason.
  */
 public final class LogReader implements MetricReader {
     private static final Pattern TAGGED = Pattern.compile(
-            "^(?:[ \\t]|#:?)*(ktap-metric-json|ktap-metric-policy-json):[ \\t]*(.*)$");
+            "^((?:[ \\t]|#:?)*)(ktap-metric-json|ktap-metric-policy-json):[ \\t]*(.*)$");
     private static final Pattern ZPERF = Pattern.compile("ZPERF-RESULT[ \\t]+([A-Za-z0-9_.:/-]+)=(\\S*)[ \\t]*$");
     private static final Pattern ZPERF_TOKEN = Pattern.compile("(?<![A-Za-z0-9_-])ZPERF-RESULT(?![A-Za-z0-9_-])");
     private static final Pattern RESULT = Pattern.compile(
-            "^(?:[ \\t]|#:?)*(?:not )?ok [0-9]+(?: -)?[ \\t]*([^#]*?)[ \\t]*(?:#.*)?$");
+            "^((?:[ \\t]|#:?)*)(?:not )?ok [0-9]+(?: -)?[ \\t]*([^#]*?)[ \\t]*(?:#(.*))?$");
+    private static final Pattern SKIP = Pattern.compile("^[ \\t]*(?i:skip)\\S*[ \\t]*(.*?)[ \\t]*$");
+    private static final Pattern LEADING = Pattern.compile("^(?:[ \\t]|#:?)*");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
     private static final int KTAP = 0;
     static final int RESULT_JSON = 1;
@@ -58,7 +69,10 @@ public final class LogReader implements MetricReader {
     @Override
     public void read(String source, String content, MetricSet out) {
         List<Pending> read = new ArrayList<>();
-        int waitingFrom = 0;
+        List<Integer> ids = new ArrayList<>();
+        List<SkippedTest> skipped = new ArrayList<>();
+        List<Integer> skippedIds = new ArrayList<>();
+        TestPaths paths = new TestPaths();
         int lineNo = 0;
         int start = 0;
         int len = content.length();
@@ -70,13 +84,15 @@ public final class LogReader implements MetricReader {
             lineNo++;
             String line = content.substring(start, end > start && content.charAt(end - 1) == '\r' ? end - 1 : end);
             start = end + 1;
+            int before = read.size();
             if (line.indexOf("ktap-metric") >= 0) {
                 Matcher m = TAGGED.matcher(line);
                 if (m.matches()) {
-                    if (m.group(1).equals("ktap-metric-json")) {
-                        metricRecord(source, lineNo, m.group(2), KTAP, read, out);
+                    if (m.group(2).equals("ktap-metric-json")) {
+                        metricRecord(source, lineNo, m.group(3), KTAP, read, out);
+                        nest(read, before, ids, paths, TestPaths.depth(line, m.end(1), true));
                     } else {
-                        policy(source, lineNo, m.group(2), out);
+                        policy(source, lineNo, m.group(3), out);
                     }
                     continue;
                 }
@@ -85,6 +101,7 @@ public final class LogReader implements MetricReader {
                 Matcher m = ZPERF.matcher(line);
                 if (m.find()) {
                     zperf(source, lineNo, m.group(1), m.group(2), read, out);
+                    nest(read, before, ids, paths, leadingDepth(line));
                 } else {
                     out.error(new Problem(source, lineNo, "", "local",
                             "malformed ZPERF-RESULT line; expected 'ZPERF-RESULT <name>=<value>' with a name of "
@@ -95,24 +112,35 @@ public final class LogReader implements MetricReader {
             char first = Json.firstChar(line);
             if (first == '{') {
                 jsonLine(source, lineNo, line, read, out);
+                nest(read, before, ids, paths, leadingDepth(line));
                 continue;
             }
             if (line.indexOf("ok ") >= 0) {
                 Matcher m = RESULT.matcher(line);
                 if (m.matches()) {
-                    String test = m.group(1);
-                    for (int i = waitingFrom; i < read.size(); i++) {
-                        Pending p = read.get(i);
-                        if (!p.hasTest()) {
-                            SeriesKey k = p.o().key();
-                            read.set(i, new Pending(new Observation(new SeriesKey(test, k.name(), k.host(), k.labels()),
-                                    p.o().run(), p.o().value(), p.o().unit(), p.o().timeSeconds(), p.o().source(),
-                                    p.o().line()), p.rank(), true));
-                        }
+                    int depth = TestPaths.depth(line, m.end(1), false);
+                    String test = m.group(2);
+                    paths.result(depth, test);
+                    Matcher skip = m.group(3) == null ? null : SKIP.matcher(m.group(3));
+                    if (skip != null && skip.matches()) {
+                        skippedIds.add(paths.add(depth, test));
+                        skipped.add(new SkippedTest(test, skip.group(1), source, lineNo));
                     }
-                    waitingFrom = read.size();
                 }
             }
+        }
+        for (int i = 0; i < read.size(); i++) {
+            Pending p = read.get(i);
+            String test = paths.path(ids.get(i));
+            SeriesKey k = p.o().key();
+            if (!test.equals(k.test())) {
+                read.set(i, new Pending(new Observation(new SeriesKey(test, k.name(), k.host(), k.labels()), p.o().run(),
+                        p.o().value(), p.o().unit(), p.o().timeSeconds(), p.o().source(), p.o().line()), p.rank(), true));
+            }
+        }
+        for (int i = 0; i < skipped.size(); i++) {
+            SkippedTest t = skipped.get(i);
+            out.addSkipped(new SkippedTest(paths.path(skippedIds.get(i)), t.reason(), t.source(), t.line()));
         }
         Set<String> ktap = new HashSet<>();
         Set<String> resultJson = new HashSet<>();
@@ -132,6 +160,19 @@ public final class LogReader implements MetricReader {
             }
             out.add(p.o());
         }
+    }
+
+    /** Registers the samples read from one line (from index {@code from} on) at nesting {@code depth}. */
+    private static void nest(List<Pending> read, int from, List<Integer> ids, TestPaths paths, int depth) {
+        for (int i = from; i < read.size(); i++) {
+            Pending p = read.get(i);
+            ids.add(paths.add(depth, p.hasTest() ? p.o().key().test() : null));
+        }
+    }
+
+    private static int leadingDepth(String line) {
+        Matcher m = LEADING.matcher(line);
+        return m.lookingAt() ? TestPaths.depth(line, m.end(), false) : 0;
     }
 
     private static void metricRecord(String source, int line, String payload, int rank, List<Pending> read, MetricSet out) {

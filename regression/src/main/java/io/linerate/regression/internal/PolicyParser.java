@@ -1,7 +1,9 @@
 package io.linerate.regression.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Better;
+import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.Compare;
 import io.linerate.regression.Policy;
 import java.util.ArrayList;
@@ -10,11 +12,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** Turns a policy object (METRICS-SPEC section 3) into a {@link Policy}, validating every field. */
+/** Turns a policy object (docs/metrics.md section 3) into a {@link Policy}, validating every field. */
 public final class PolicyParser {
     private static final Set<String> TOP = Set.of("name", "regression", "summarize", "relative_tolerance",
             "absolute_tolerance", "method", "alpha", "min_runs", "omit_first_s", "omit_last_s", "on_missing",
-            "advisory");
+            "on_skip", "advisory");
     private static final Set<String> REGRESSION = Set.of("better", "compare", "relative_tolerance",
             "absolute_tolerance");
 
@@ -87,15 +89,24 @@ public final class PolicyParser {
         if (tolNode == null) {
             throw new IllegalArgumentException("policy " + name + ": regression.relative_tolerance is missing");
         }
-        double tol = number(tolNode, name, "relative_tolerance", 0, Double.MAX_VALUE, "a number >= 0");
+        double tol;
+        if (strict) {
+            tol = number(tolNode, name, "relative_tolerance", 0, 1, "0 to 1 (a fraction: 0.05 = 5%)");
+        } else {
+            tol = number(tolNode, name, "relative_tolerance", 0, Double.MAX_VALUE, "a number >= 0");
+            if (tol > 1) {
+                warnings.add("policy " + name + ": relative_tolerance " + tolNode + " is outside 0 to 1 (a fraction:"
+                        + " 0.05 = 5%), so it lets the metric worsen by " + Fmt.percent(tol) + " before it regresses");
+            }
+        }
         String summarizeText = text(n, "summarize", name);
         Policy.Summarize summarize = enumValue(Policy.Summarize.class, summarizeText, name, "summarize",
                 "distribution, max, min, mean, last, sum");
         JsonNode absNode = n.has("absolute_tolerance") ? n.get("absolute_tolerance") : r.get("absolute_tolerance");
         double abs = absNode == null ? 0 : number(absNode, name, "absolute_tolerance", 0, Double.MAX_VALUE, "a number >= 0");
         Policy.Method method = n.has("method")
-                ? enumValue(Policy.Method.class, text(n, "method", name), name, "method", "threshold, mann_whitney, bootstrap")
-                : Policy.Method.THRESHOLD;
+                ? enumValue(Policy.Method.class, text(n, "method", name), name, "method", "auto, threshold, mann_whitney, bootstrap")
+                : Policy.Method.AUTO;
         double alpha = n.has("alpha") ? number(n.get("alpha"), name, "alpha", Double.MIN_VALUE, Math.nextDown(1.0),
                 "0 < alpha < 1") : Policy.DEFAULT_ALPHA;
         if (alpha <= 0) {
@@ -119,7 +130,7 @@ public final class PolicyParser {
             }
         } else {
             minRuns = switch (method) {
-                case THRESHOLD -> 1;
+                case AUTO, THRESHOLD -> 1;
                 case MANN_WHITNEY -> MannWhitney.minRunsFor(alpha);
                 case BOOTSTRAP -> 2;
             };
@@ -129,6 +140,9 @@ public final class PolicyParser {
         Policy.OnMissing onMissing = n.has("on_missing")
                 ? enumValue(Policy.OnMissing.class, text(n, "on_missing", name), name, "on_missing", "fail, skip")
                 : Policy.OnMissing.FAIL;
+        Policy.OnSkip onSkip = n.has("on_skip")
+                ? enumValue(Policy.OnSkip.class, text(n, "on_skip", name), name, "on_skip", "skip, fail")
+                : Policy.OnSkip.SKIP;
         boolean advisory = false;
         if (n.has("advisory")) {
             if (!n.get("advisory").isBoolean()) {
@@ -137,7 +151,32 @@ public final class PolicyParser {
             advisory = n.get("advisory").asBoolean();
         }
         return new Policy(name, better, compare, tol, summarize, abs, method, alpha, minRuns, omitFirst, omitLast,
-                onMissing, advisory, source);
+                onMissing, onSkip, advisory, source);
+    }
+
+    /**
+     * @param p a policy
+     * @return {@code p} as a policy object of METRICS-SPEC section 3 with every field written
+     *     explicitly, which {@link #parse} reads back into an equal policy (but for its source)
+     */
+    public static ObjectNode toJson(Policy p) {
+        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+        n.put("name", p.name());
+        ObjectNode r = n.putObject("regression");
+        r.put("better", p.better().label());
+        r.put("compare", p.compare().label());
+        r.put("relative_tolerance", p.relativeTolerance());
+        n.put("summarize", p.summarize().label());
+        n.put("absolute_tolerance", p.absoluteTolerance());
+        n.put("method", p.method().label());
+        n.put("alpha", p.alpha());
+        n.put("min_runs", p.minRuns());
+        n.put("omit_first_s", p.omitFirstSeconds());
+        n.put("omit_last_s", p.omitLastSeconds());
+        n.put("on_missing", p.onMissing().label());
+        n.put("on_skip", p.onSkip().label());
+        n.put("advisory", p.advisory());
+        return n;
     }
 
     private static String text(JsonNode n, String field, String policy) {

@@ -12,7 +12,7 @@ import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
 
 /**
- * The deterministic SVG chart of METRICS-SPEC section 7, written with the JDK's
+ * The deterministic SVG chart of docs/metrics.md section 7, written with the JDK's
  * {@link XMLStreamWriter} (which does the XML escaping). Layout: a title and a legend on top, then
  * one panel per unit (in first-seen order), each with a y axis from zero to the smallest of 1, 2,
  * 2.5 or 5 times a power of ten at or above 110 % of its largest value, labelled with the unit,

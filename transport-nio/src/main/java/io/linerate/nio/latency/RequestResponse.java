@@ -2,6 +2,7 @@ package io.linerate.nio.latency;
 
 import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 
 /**
  * Request/response over TCP on loopback as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr
@@ -23,8 +23,9 @@ import org.HdrHistogram.Histogram;
  * <p>Measurement: after the warm-up, the window opens with a reading of every flow's transaction
  * counter followed by a clock reading, and closes the same way after the duration; the rates are
  * the counter differences over the clock difference (DESIGN rule 1). The latency histogram holds
- * the transactions recorded between the two swaps of the flows' recorders, which follow each
- * clock reading directly.
+ * exactly the transactions counted in the window: a flow records a transaction, with the exact min
+ * and max beside its histogram, when it completes while the window is open, and the histograms
+ * are read after every flow thread has ended.
  */
 public final class RequestResponse {
     private RequestResponse() {}
@@ -87,13 +88,19 @@ public final class RequestResponse {
         stopAll(flows);
         checkFailures(flows, s, spec);
         List<Long> perFlow = new ArrayList<>();
-        List<Histogram> parts = new ArrayList<>();
+        List<ExactRangeHistogram> parts = new ArrayList<>();
         long completed = 0;
         long inWindow = 0;
+        for (int i = 0; i < flows.size(); i++) {
+            if (!flows.get(i).ended()) {
+                throw new TransferException(String.format(Locale.ROOT, "%s: flow %d did not stop within %d ms of being "
+                        + "asked to", spec.testName(), i, 2 * spec.timeout().toMillis() + 1000), null);
+            }
+        }
         for (RrFlow f : flows) {
             perFlow.add(f.windowCompleted());
             inWindow += f.windowCompleted();
-            parts.add(f.recorder().getIntervalHistogram());
+            parts.add(f.windowLatency());
             completed += f.completed();
         }
         if (inWindow == 0) {
@@ -105,7 +112,7 @@ public final class RequestResponse {
                                     interval / 1_000_000L)
                             : ""), null);
         }
-        Histogram latency = LatencyHistograms.merge(parts);
+        ExactRangeHistogram latency = LatencyHistograms.merge(parts);
         List<String> notes = new ArrayList<>();
         if (spec.rate() == 0) {
             notes.add(RrReport.CLOSED_LOOP_NOTE);
@@ -124,6 +131,9 @@ public final class RequestResponse {
                     report.transactionsPerSecond().orElse(0), spec.rate()));
             report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         }
+        // the server counts a response after writing it, so a flow can finish reading one before it
+        // is counted: stop the server's thread first, then every completed response is counted
+        s.stop();
         return new RrResult(report, completed, s.accepts(), s.served());
     }
 

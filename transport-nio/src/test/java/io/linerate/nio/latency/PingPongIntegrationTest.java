@@ -64,7 +64,7 @@ class PingPongIntegrationTest {
             // the warm-up is exactly its iteration count (no warm-up time); the rest are the samples
             assertThat(c.roundTrips()).isEqualTo(c.measured() + WARMUP_ITERATIONS);
             assertThat(st.iterations()).isEqualTo(c.measured());
-            assertThat(s.roundTrips().getTotalCount()).isEqualTo(c.measured());
+            assertThat(s.roundTrips().count()).isEqualTo(c.measured());
             assertThat(st.min().getAsDouble()).isPositive();
             assertThat(s.measuredNanos()).isPositive();
         }

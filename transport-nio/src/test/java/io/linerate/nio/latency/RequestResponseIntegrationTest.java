@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
+import io.linerate.core.latency.LatencyStats;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.nio.PathFacts;
@@ -41,7 +42,12 @@ class RequestResponseIntegrationTest {
         assertThat(r.served()).isBetween(r.completed(), r.completed() + 2);
         assertThat(r.completed()).isGreaterThanOrEqualTo(total);
         // the latency distribution holds exactly the transactions counted in the window
-        assertThat(rep.latency().getTotalCount()).isEqualTo(rep.transactions()).isPositive();
+        assertThat(rep.latency().count()).isEqualTo(rep.transactions()).isPositive();
+        // no reported latency lies outside the slowest and fastest transaction recorded
+        LatencyStats st = rep.stats();
+        assertThat(st.atPercentile().getAsDouble()).isLessThanOrEqualTo(st.max().getAsDouble());
+        assertThat(st.median().getAsDouble()).isGreaterThanOrEqualTo(st.min().getAsDouble());
+        assertThat(st.max().getAsDouble()).isEqualTo(rep.latency().max().getAsLong());
         // the closed-loop warning, then the connections' MSS, derived as PathFactsTest checks
         assertThat(rep.notes()).containsExactly(RrReport.CLOSED_LOOP_NOTE, PathFacts.loopbackTcpMss(AddressFamily.IPV4)
                 .map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")").orElseThrow());
@@ -76,7 +82,7 @@ class RequestResponseIntegrationTest {
                 .isEqualTo("open loop at 2000 transactions/s (one request every 500000 ns per flow): "
                         + "latency measured from each request's scheduled send time");
         assertThat(r.report().notes()).doesNotContain(RrReport.CLOSED_LOOP_NOTE);
-        assertThat(r.report().latency().getTotalCount()).isEqualTo(r.report().transactions()).isPositive();
+        assertThat(r.report().latency().count()).isEqualTo(r.report().transactions()).isPositive();
         // an open-loop flow never sends ahead of its schedule: sends are 500 us apart at least,
         // all between the two readings around the run
         assertThat(r.completed()).isLessThanOrEqualTo(1 + (after - before) / 500_000);

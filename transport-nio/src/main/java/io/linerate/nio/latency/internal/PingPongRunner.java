@@ -2,6 +2,7 @@ package io.linerate.nio.latency.internal;
 
 import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.core.latency.LatencyReport;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongConsumer;
-import org.HdrHistogram.Histogram;
 
 /** Runs a ping-pong sweep: opens the link, starts the echo server, measures each size, releases all. */
 public final class PingPongRunner {
@@ -86,7 +86,7 @@ public final class PingPongRunner {
             tx.put(i, (byte) i);
         }
         ByteBuffer rx = ByteBuffer.allocateDirect(size);
-        Histogram h = LatencyHistograms.create();
+        ExactRangeHistogram h = LatencyHistograms.create();
         IterationPolicy.Progress p = spec.policy().newProgress();
         long serverAlloc0 = -1;
         long clientAlloc0 = -1;

@@ -1,6 +1,7 @@
 package io.linerate.nio.latency.internal;
 
 import io.linerate.core.Clock;
+import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.nio.latency.RrSpec;
 import io.linerate.nio.internal.Waits;
@@ -13,13 +14,12 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Recorder;
 
 /**
  * One request/response flow on its own thread: a non-blocking connection waited on with a
- * selector, every wait bounded by the timeout. Each transaction's latency goes into an
- * HdrHistogram {@link Recorder} (wait-free, allocation-free), which the coordinator swaps at the
- * window's ends. Closed loop: a transaction starts when the previous one ended. Open loop: the
+ * selector, every wait bounded by the timeout. Each transaction of the measured window goes into
+ * the flow's own latency histogram with its exact min and max (allocation-free), which the
+ * coordinator reads once the thread has ended. Closed loop: a transaction starts when the previous one ended. Open loop: the
  * k-th starts at {@code first + k·interval} and its latency is measured from that scheduled time,
  * so a slow response delays later requests and their latency shows it (coordinated-omission-free,
  * as wrk2 does).
@@ -33,7 +33,7 @@ public final class RrFlow implements AutoCloseable {
     private final SocketAddress server;
     private final Clock clock;
     private final long firstScheduled;
-    private final Recorder recorder;
+    private final ExactRangeHistogram latency = LatencyHistograms.create();
     private final Thread thread;
     private final long timeoutNanos;
     private volatile boolean stop;
@@ -51,7 +51,6 @@ public final class RrFlow implements AutoCloseable {
         this.server = server;
         this.clock = clock;
         this.firstScheduled = firstScheduled;
-        this.recorder = new Recorder(LatencyHistograms.HIGHEST_TRACKABLE_NANOS, LatencyHistograms.SIGNIFICANT_DIGITS);
         this.timeoutNanos = spec.timeout().toNanos();
         this.thread = new Thread(this::run, "linerate-" + spec.testName() + "-" + id);
         this.thread.setDaemon(true);
@@ -69,7 +68,7 @@ public final class RrFlow implements AutoCloseable {
 
     /**
      * Opens or closes the measured window for this flow: only transactions that complete while it
-     * is open are counted in {@link #windowCompleted()} and recorded in {@link #recorder()}, so
+     * is open are counted in {@link #windowCompleted()} and recorded in {@link #windowLatency()}, so
      * the count and the latency distribution always hold the same transactions.
      */
     public void measuring(boolean on) {
@@ -91,9 +90,15 @@ public final class RrFlow implements AutoCloseable {
         return !thread.isAlive();
     }
 
-    /** @return the latency recorder of the window's transactions */
-    public Recorder recorder() {
-        return recorder;
+    /**
+     * @return a copy of the latency histogram of the window's transactions, ns
+     * @throws IllegalStateException if the thread is still running (it alone records into it)
+     */
+    public ExactRangeHistogram windowLatency() {
+        if (thread.isAlive()) {
+            throw new IllegalStateException("flow " + id + " is still running");
+        }
+        return latency.copy();
     }
 
     /**
@@ -168,7 +173,7 @@ public final class RrFlow implements AutoCloseable {
                 }
                 long end = clock.nanoTime();
                 if (measuring) {
-                    recorder.recordValue(Math.min(Math.max(0, end - start), LatencyHistograms.HIGHEST_TRACKABLE_NANOS));
+                    latency.record(end - start);
                     windowCompleted = ++inWindow;
                 }
                 completed = ++n;

@@ -170,9 +170,11 @@ public final class RrServer implements AutoCloseable {
         }
     }
 
-    /** Stops the thread (within a poll interval), closes every connection, the selector and the listener. */
-    @Override
-    public void close() {
+    /**
+     * Stops the serving thread (within a poll interval) and waits for it, at most 1 s; idempotent.
+     * Once it has returned, {@link #served()} counts every response written in full.
+     */
+    public void stop() {
         stop = true;
         selector.wakeup();
         try {
@@ -180,6 +182,12 @@ public final class RrServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Stops the thread, then closes every connection, the selector and the listener. */
+    @Override
+    public void close() {
+        stop();
         List<AutoCloseable> all = new ArrayList<>();
         if (selector.isOpen()) {
             for (SelectionKey k : selector.keys()) {

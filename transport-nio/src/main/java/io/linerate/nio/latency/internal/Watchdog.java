@@ -16,6 +16,7 @@ final class Watchdog implements AutoCloseable {
 
     private final List<? extends Channel> channels;
     private final long checkNanos;
+    private final long timeoutNanos;
     private final Thread thread;
     private volatile long deadline = DISARMED;
     private volatile boolean fired;
@@ -29,6 +30,7 @@ final class Watchdog implements AutoCloseable {
     Watchdog(String name, List<? extends Channel> channels, long timeoutNanos) {
         this.channels = List.copyOf(channels);
         this.checkNanos = Math.max(1_000_000L, Math.min(10_000_000L, timeoutNanos / 10));
+        this.timeoutNanos = timeoutNanos;
         this.thread = new Thread(this::watch, name);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -70,13 +72,16 @@ final class Watchdog implements AutoCloseable {
         }
     }
 
-    /** Stops the thread and waits for it (bounded by a few check intervals). */
+    /**
+     * Stops the thread and waits for it, bounded by the operation timeout (at least 100 ms): the
+     * thread ends as soon as it runs, which on a loaded host can take longer than a check interval.
+     */
     @Override
     public void close() {
         closed = true;
         LockSupport.unpark(thread);
         try {
-            thread.join(Math.max(100, 10 * checkNanos / 1_000_000L));
+            thread.join(Math.max(100, timeoutNanos / 1_000_000L));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

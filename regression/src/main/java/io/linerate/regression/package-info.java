@@ -1,0 +1,6 @@
+/**
+ * Regression gating: reading metrics from logs and result files, ktap-style policies, baselines, the
+ * gate that compares a run with its baseline and gives per-series verdicts, reports (KTAP, JSON,
+ * Markdown, SVG), and an AssertJ-style API for JUnit tests.
+ */
+package io.linerate.regression;
