@@ -12,17 +12,8 @@
 #   (mvn -B -q package -DskipTests). Traffic stays on 127.0.0.1.
 # Usage: examples/bench/paced-vs-iperf3.sh [ROUNDS (default 5)] [SECONDS (default 2)]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-rounds=${1:-5}
-secs=${2:-2}
-port=${LINERATE_BENCH_PORT:-5299}
-jar=examples/target/linerate.jar
-command -v iperf3 >/dev/null || { echo "iperf3 is not installed: apt-get install iperf3" >&2; exit 2; }
-[ -f "$jar" ] || { echo "$jar is missing: run mvn -B -q package -DskipTests first" >&2; exit 2; }
-
-server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true; }
-trap cleanup EXIT
+source "$(dirname "$0")/common.sh"
+bench_setup iperf3 2 5299 "$@"
 
 # prints "cpu_percent loss_percent goodput_bits" from a linerate stream JSON on stdin
 linerate_fields() { python3 -c 'import json,sys
@@ -38,7 +29,7 @@ print("%.3f %.4f %.0f" % (e["cpu_utilization_percent"]["host_total"], e["sum_rec
 iperf3_udp() {
   iperf3 -s -1 -B 127.0.0.1 -p "$port" >/dev/null 2>&1 & server_pid=$!
   # wait (bounded) until the server listens; a probe connection would use up its one test (-1)
-  for _ in $(seq 50); do [ -n "$(ss -Hltn "sport = :$port")" ] && break; sleep 0.1; done
+  wait_listening -Hltn
   iperf3 -c 127.0.0.1 -p "$port" -u -b 50M -l 1400 -t "$secs" -J | iperf3_fields
   wait "$server_pid" 2>/dev/null || true; server_pid=
 }
@@ -47,8 +38,6 @@ linerate_udp() {
   java -jar "$jar" stream --protocol udp --payload 1400 --rate 50M --duration "${secs}s" --json | linerate_fields
 }
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-col() { awk -v c="$1" '{print $c}'; }
 
 la=(); lb=()
 for i in $(seq "$rounds"); do
@@ -67,7 +56,7 @@ LC_ALL=C awk -v a="${ma[1]}" -v b="${mb[1]}" -v la="${ma[2]}" -v lb="${mb[2]}" -
 for rate in 10000000 50000000; do
   tx=(); rx=()
   for i in $(seq "$rounds"); do
-    out=$(java -jar "$jar" stream --protocol tcp --rate "$rate" --duration "${secs}s" --json)
+    out=$(java -jar "$jar" stream --protocol tcp --payload 1220 --rate "$rate" --duration "${secs}s" --json)
     read -r t r < <(echo "$out" | python3 -c 'import json,sys
 d=json.load(sys.stdin); t=d["rate_bps"]
 print("%.5f %.5f" % (d["sender_bits_per_second"]/t, d["bits_per_second"]/t))')

@@ -11,18 +11,8 @@
 #   (mvn -B -q package -DskipTests). Traffic stays on 127.0.0.1.
 # Usage: examples/bench/pingpong-vs-sockperf.sh [ROUNDS (default 5)] [SECONDS (default 3)]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-rounds=${1:-5}
-secs=${2:-3}
-port=${LINERATE_BENCH_PORT:-5399}
-jar=examples/target/linerate.jar
-command -v sockperf >/dev/null || { echo "sockperf is not installed: apt-get install sockperf" >&2; exit 2; }
-[ -f "$jar" ] || { echo "$jar is missing: run mvn -B -q package -DskipTests first" >&2; exit 2; }
-[ "$rounds" -ge 1 ] || { echo "ROUNDS $rounds is out of range; allowed: >= 1" >&2; exit 2; }
-
-server_pid=
-cleanup() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi; }
-trap cleanup EXIT
+source "$(dirname "$0")/common.sh"
+bench_setup sockperf 3 5399 "$@"
 
 # linerate PROTO MUXER -> p50 half-RTT in usec
 linerate_run() {
@@ -36,16 +26,15 @@ linerate_run() {
 # sockperf PROTO -> p50 half-RTT in usec
 sockperf_run() {
   local proto=$1 flag=() listen out
-  if [ "$proto" = tcp ]; then flag=(--tcp); listen="ss -Hltn"; else listen="ss -Hlun"; fi
+  if [ "$proto" = tcp ]; then flag=(--tcp); listen=-Hltn; else listen=-Hlun; fi
   sockperf sr "${flag[@]}" -i 127.0.0.1 -p "$port" >/dev/null 2>&1 & server_pid=$!
   # wait (bounded, 5 s) until the server listens
-  for _ in $(seq 50); do [ -n "$($listen "sport = :$port")" ] && break; sleep 0.1; done
+  wait_listening "$listen"
   out=$(sockperf pp "${flag[@]}" -i 127.0.0.1 -p "$port" -m 64 -t "$secs" 2>&1)
-  kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=
+  bench_cleanup; server_pid=
   echo "$out" | sed -n 's/.*percentile 50\.000 = *\([0-9.]*\).*/\1/p' | head -1
 }
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 for proto in tcp udp; do
   spin=(); blocking=(); sp=()

@@ -11,17 +11,8 @@
 #   (mvn -B -q package -DskipTests). Traffic stays on 127.0.0.1.
 # Usage: examples/bench/stream-vs-iperf3.sh [ROUNDS (default 5)] [SECONDS (default 3)]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-rounds=${1:-5}
-secs=${2:-3}
-port=${LINERATE_BENCH_PORT:-5299}
-jar=examples/target/linerate.jar
-command -v iperf3 >/dev/null || { echo "iperf3 is not installed: apt-get install iperf3" >&2; exit 2; }
-[ -f "$jar" ] || { echo "$jar is missing: run mvn -B -q package -DskipTests first" >&2; exit 2; }
-
-server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true; }
-trap cleanup EXIT
+source "$(dirname "$0")/common.sh"
+bench_setup iperf3 3 5299 "$@"
 
 json_field() { python3 -c 'import json,sys
 d=json.load(sys.stdin)
@@ -34,7 +25,7 @@ iperf3_run() { # proto -> bits/s received
   local proto=$1 out
   iperf3 -s -1 -B 127.0.0.1 -p "$port" >/dev/null 2>&1 & server_pid=$!
   # wait (bounded) until the server listens; a probe connection would use up its one test (-1)
-  for _ in $(seq 50); do [ -n "$(ss -Hltn "sport = :$port")" ] && break; sleep 0.1; done
+  wait_listening -Hltn
   if [ "$proto" = tcp ]; then
     out=$(iperf3 -c 127.0.0.1 -p "$port" -t "$secs" -O 1 -l 128K -J)
     echo "$out" | json_field end.sum_received.bits_per_second
@@ -62,7 +53,6 @@ linerate_run() { # proto -> bits/s received
   echo "$out" | json_field bits_per_second
 }
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 for proto in tcp udp; do
   a=(); b=()
