@@ -8,11 +8,13 @@ package io.linerate.core;
  * catch up is bounded (see {@link #nanosUntilNext}).
  *
  * <p><b>What a schedule guarantees.</b> A message leaves only when its deadline has passed, and
- * catching up only ever moves the origin later. So from a schedule's origin {@code o} to any
- * later reading {@code t}, the messages let out hold at most {@code rate × (t − o + 1 ns) / 8}
- * bytes (deadlines are rounded down to whole ns) plus the one message whose deadline is the
- * latest: over a span of at least 100 messages, not more than 1% above the target, whatever
- * stalls and catch-ups happened inside it. A measured
+ * catching up only ever moves the origin later. A sender that asks with the bytes it has sent
+ * (its next message's first byte) lets out, from a schedule's origin {@code o} to any later
+ * reading {@code t}, at most {@code rate × (t − o + 1 ns) / 8} bytes (deadlines are rounded down
+ * to whole ns) plus the one message whose deadline is the latest. A sender that asks with the bytes
+ * it will have sent after its next message (its last byte), as the stream sender does, lets out
+ * at most {@code rate × (t − o + 1 ns) / 8} bytes: never above the target, whatever the message
+ * size, stalls and catch-ups. A measured
  * window therefore starts a schedule of its own ({@link #anchor}) so that the warm-up's debt is not
  * carried into it.
  *

@@ -186,11 +186,17 @@ public final class SenderContext {
     }
 
     /**
+     * The next message may leave once its last byte is due: its deadline is that of the byte after
+     * {@code bytesSent + nextMessageBytes()}. So the bytes let out since the schedule's origin never
+     * exceed {@code rate × elapsed}, however large a message is against the window (a 128 KiB
+     * write at 10 Mbit/s is 105 ms of traffic); the first message of a schedule waits one message's
+     * time.
+     *
      * @param now a reading of the clock
      * @return ns the next message must wait; see {@link Pacer#nanosUntilNext}
      */
     public long nanosUntilNextSend(long now) {
-        return pacer.nanosUntilNext(localBytes, now);
+        return pacer.nanosUntilNext(localBytes + nextMessageBytes(), now);
     }
 
     /**

@@ -14,11 +14,14 @@ class SenderContextTest {
 
     @Test
     void messagesLeaveOnTheRateSchedule() {
-        // 1 Mbit/s and 125-byte messages: one message per millisecond
+        // 1 Mbit/s and 125-byte messages: one message per millisecond, each leaving when its last
+        // byte is due, so the first waits 1 ms from the schedule's start
         ManualClock clock = new ManualClock();
         SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(125)
                 .rateBitsPerSecond(1_000_000).bound(Bound.messages(100)).build(), clock);
         ctx.start(clock.nanoTime());
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
+        clock.advance(MS);
         assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isZero();
         ctx.sent(125, true);
         assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
@@ -32,6 +35,7 @@ class SenderContextTest {
         SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(125)
                 .rateBitsPerSecond(1_000_000).bound(Bound.messages(1000)).build(), clock);
         ctx.start(clock.nanoTime());
+        clock.advance(MS);
         ctx.sent(125, true);
         // the sender stalls for 100 ms: it may send 20 ms of traffic at once (20 messages) plus the
         // one due now, then it is back on the schedule; the other 79 ms of debt are forgiven
@@ -47,10 +51,10 @@ class SenderContextTest {
 
     @Test
     void theWindowStartsItsOwnScheduleSoTheWarmupsDebtIsNotCaughtUpInIt() {
-        // 1000-byte messages at 8 Mbit/s: one per ms. The warm-up starts at 0; the sender sends 85
-        // messages, then stalls until 100 ms, 15 ms behind. The window opens with a reading at
-        // 100 ms: the next message leaves at once and is the window's first; the one after waits
-        // a whole millisecond, where the warm-up's schedule would have let 15 more go at once.
+        // 1000-byte messages at 8 Mbit/s: one per ms, each leaving when its last byte is due. The
+        // warm-up starts at 0; the sender sends 85 messages, then stalls until 100 ms: the 86th was
+        // due at 86 ms, 14 ms ago. The window opens with a reading at 100 ms: its first message is
+        // due a millisecond later, where the warm-up's schedule would have let 15 go at once.
         ManualClock clock = new ManualClock();
         SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(1000)
                 .rateBitsPerSecond(8_000_000).bound(Bound.messages(1000)).build(), clock);
@@ -61,11 +65,13 @@ class SenderContextTest {
             ctx.sent(1000, true);
         }
         clock.advance(100 * MS);
-        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(-15 * MS);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(-14 * MS);
         assertThat(ctx.windowBaseBytes()).isEqualTo(-1);
         ctx.openWindow(100 * MS);
         assertThat(ctx.nextMessageBytes()).isEqualTo(1000);
         assertThat(ctx.windowBaseBytes()).isEqualTo(85_000);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
+        clock.advance(MS);
         assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isZero();
         assertThat(ctx.phase()).isEqualTo(DatagramHeader.WINDOW);
         ctx.sent(1000, true);
@@ -79,8 +85,8 @@ class SenderContextTest {
     @Test
     void aSenderThatTakesTheWindowUpLateCatchesUpOnTheWindowsScheduleFromItsOpening() {
         // The window opened at 100 ms but the sender only looks at 103 ms (it was busy): the window's
-        // schedule still starts at 100 ms, so 4 messages (due at 100, 101, 102, 103 ms) leave at
-        // once and the 5th waits until 104 ms.
+        // schedule still starts at 100 ms, so the 3 messages due at 101, 102 and 103 ms (each when
+        // its last byte is due) leave at once and the 4th waits until 104 ms.
         ManualClock clock = new ManualClock();
         SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(1000)
                 .rateBitsPerSecond(8_000_000).bound(Bound.messages(1000)).build(), clock);
@@ -92,7 +98,7 @@ class SenderContextTest {
             ctx.sent(1000, true);
             burst++;
         }
-        assertThat(burst).isEqualTo(4);
+        assertThat(burst).isEqualTo(3);
         assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
         assertThat(ctx.windowBaseBytes()).isZero();
     }
