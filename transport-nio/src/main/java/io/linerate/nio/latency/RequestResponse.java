@@ -43,7 +43,8 @@ public final class RequestResponse {
     public static RrResult run(RrSpec spec, Clock clock, RunFacts facts) throws TransferException {
         RrServer server;
         try {
-            server = RrServer.open(spec.family(), spec.requestBytes(), spec.responseBytes(), spec.noDelay());
+            server = RrServer.open(spec.family(), spec.requestBytes(), spec.responseBytes(), spec.noDelay(),
+                    spec.pollingIdle().map(io.linerate.core.Idle::newStrategy).orElse(null));
         } catch (IOException e) {
             throw new TransferException("cannot set up the " + spec.testName() + " server on "
                     + spec.family().loopbackAddress().getHostAddress() + ": " + e.getMessage(), e);
@@ -119,6 +120,10 @@ public final class RequestResponse {
             notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
                     + "latency measured from each request's scheduled send time", spec.rate(), interval));
         }
+        spec.pollingIdle().ifPresent(i -> notes.add(String.format(Locale.ROOT, "the flows and the server poll their "
+                + "sockets (muxer %s, idle %s): %s", spec.muxer().label(), i.label(),
+                i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"
+                        : "a thread that waits long parks between polls, and its wake-up delay adds to latency")));
         RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         if (spec.rate() > 0 && report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
             notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "

@@ -14,10 +14,12 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.IdleStrategy;
 
 /**
  * One request/response flow on its own thread: a non-blocking connection waited on with a
- * selector, every wait bounded by the timeout. Each transaction of the measured window goes into
+ * selector, or polled with an Agrona {@link IdleStrategy} between polls (the spec's muxer), every
+ * wait bounded by the timeout. Each transaction of the measured window goes into
  * the flow's own latency histogram with its exact min and max (allocation-free), which the
  * coordinator reads once the thread has ended. Closed loop: a transaction starts when the previous one ended. Open loop: the
  * k-th starts at {@code first + k·interval} and its latency is measured from that scheduled time,
@@ -36,6 +38,7 @@ public final class RrFlow implements AutoCloseable {
     private final ExactRangeHistogram latency = LatencyHistograms.create();
     private final Thread thread;
     private final long timeoutNanos;
+    private final IdleStrategy idle;
     private volatile boolean stop;
     private volatile long completed;
     private volatile boolean measuring;
@@ -52,6 +55,7 @@ public final class RrFlow implements AutoCloseable {
         this.clock = clock;
         this.firstScheduled = firstScheduled;
         this.timeoutNanos = spec.timeout().toNanos();
+        this.idle = spec.pollingIdle().map(io.linerate.core.Idle::newStrategy).orElse(null);
         this.thread = new Thread(this::run, "linerate-" + spec.testName() + "-" + id);
         this.thread.setDaemon(true);
     }
@@ -146,6 +150,7 @@ public final class RrFlow implements AutoCloseable {
                 SelectionKey key = ch.keyFor(sel);
                 request.clear();
                 long deadline = System.nanoTime() + timeoutNanos;
+                resetIdle();
                 while (request.hasRemaining()) {
                     if (ch.write(request) == 0) {
                         await(sel, key, SelectionKey.OP_WRITE, deadline, "send its request", n);
@@ -153,6 +158,7 @@ public final class RrFlow implements AutoCloseable {
                 }
                 int got = 0;
                 deadline = System.nanoTime() + timeoutNanos;
+                resetIdle();
                 while (got < spec.responseBytes()) {
                     response.clear().limit(Math.min(response.capacity(), spec.responseBytes() - got));
                     int r = ch.read(response);
@@ -194,6 +200,7 @@ public final class RrFlow implements AutoCloseable {
             ch.configureBlocking(false);
             SelectionKey key = ch.register(sel, 0);
             long deadline = System.nanoTime() + timeoutNanos;
+            resetIdle();
             if (!ch.connect(server)) {
                 while (!ch.finishConnect()) {
                     await(sel, key, SelectionKey.OP_CONNECT, deadline, "connect", n);
@@ -213,10 +220,20 @@ public final class RrFlow implements AutoCloseable {
                     "flow %d could not %s within the timeout of %d ms after %d transactions", id, what,
                     timeoutNanos / 1_000_000L, n));
         }
+        if (idle != null) {
+            idle.idle();
+            return;
+        }
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
         sel.select(Waits.IGNORE, Math.max(1, Math.min(Endpoint.POLL_MILLIS, left / 1_000_000L)));
+    }
+
+    private void resetIdle() {
+        if (idle != null) {
+            idle.reset();
+        }
     }
 
     /** @return false when stopped before the time */
