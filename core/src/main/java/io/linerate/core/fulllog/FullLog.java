@@ -1,6 +1,8 @@
 package io.linerate.core.fulllog;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -80,7 +82,8 @@ public final class FullLog implements AutoCloseable {
      *
      * @param file the path, used as given
      * @param closeTimeout how long {@link #close()} waits for the writer to finish
-     * @throws IOException when the file cannot be created or written; nothing is left open
+     * @throws IOException when the file cannot be created or written, with a message naming the
+     *     file and the reason; nothing is left open
      */
     public static FullLog open(Path file, Duration closeTimeout) throws IOException {
         return open(file, closeTimeout, DEFAULT_CHUNK_ENTRIES, DEFAULT_CHUNKS);
@@ -91,11 +94,22 @@ public final class FullLog implements AutoCloseable {
      *
      * @throws IllegalArgumentException when a size is below 1 or the records would exceed 2^31
      *     longs in all, naming the value
-     * @throws IOException when the file cannot be created or written; nothing is left open
+     * @throws IOException when the file cannot be created or written, with a message naming the
+     *     file and the reason; nothing is left open
      */
     public static FullLog open(Path file, Duration closeTimeout, int chunkEntries, int chunks) throws IOException {
         checkSizes(chunkEntries, chunks);
-        return start(file.toString(), CsvFile.create(file, chunkEntries), chunkEntries, chunks, closeTimeout);
+        CsvFile csv;
+        try {
+            csv = CsvFile.create(file, chunkEntries);
+        } catch (NoSuchFileException e) {
+            throw new IOException("cannot create the full log " + file + ": its directory does not exist", e);
+        } catch (AccessDeniedException e) {
+            throw new IOException("cannot create the full log " + file + ": permission denied", e);
+        } catch (IOException e) {
+            throw new IOException("cannot create the full log " + file + ": " + e.getMessage(), e);
+        }
+        return start(file.toString(), csv, chunkEntries, chunks, closeTimeout);
     }
 
     /** Starts a log writing to {@code sink}; for tests. */

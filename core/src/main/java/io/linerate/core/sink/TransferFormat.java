@@ -9,6 +9,7 @@ import io.linerate.core.Metric;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
 import io.linerate.core.UdpStats;
+import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.latency.ExactRangeHistogram;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +55,8 @@ public final class TransferFormat {
      * @param label the name to start the line with, such as {@code udp4_frag}
      * @return a one-line summary for people: label, payload, window, goodput, byte counts, UDP
      *     accounting, applied traffic class, CPU time of the sending and receiving threads over the
-     *     whole transfer (a CPU-bound run measures the host, not the link), and the reasons when invalid
+     *     whole transfer (a CPU-bound run measures the host, not the link), the full log's counts
+     *     when there is one, and the reasons when invalid
      */
     public static String summaryLine(String label, TransferResult r) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-13s %6d B  %10.2f s  %s  sent %d B  received %d B",
@@ -67,6 +69,7 @@ public final class TransferFormat {
         AppliedOptions o = r.options();
         sb.append(String.format(Locale.ROOT, "  tclass 0x%02x  cpu tx %d ms rx %d ms", o.trafficClassApplied(),
                 r.senderCpuNanos() / 1_000_000, r.receiverCpuNanos() / 1_000_000));
+        r.fullLog().ifPresent(l -> sb.append("  ").append(l.describe()));
         if (!r.valid()) {
             sb.append("  INVALID: ").append(String.join("; ", r.invalidReasons()));
         }
@@ -81,8 +84,8 @@ public final class TransferFormat {
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
-     * {@code significant_digits}), then {@code options, cpu_ns, window_allocated_bytes, valid,
-     * reasons, intervals}.
+     * {@code significant_digits}), then {@code options, cpu_ns, window_allocated_bytes}, with a
+     * full log {@code full_log} (see {@link #putFullLog}), then {@code valid, reasons, intervals}.
      */
     public static ObjectNode summaryJson(TransferResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
@@ -137,6 +140,7 @@ public final class TransferFormat {
         ObjectNode alloc = n.putObject("window_allocated_bytes");
         alloc.put("sender", r.senderAllocatedBytes());
         alloc.put("receiver", r.receiverAllocatedBytes());
+        r.fullLog().ifPresent(l -> putFullLog(n, l));
         n.put("valid", r.valid());
         ArrayNode reasons = n.putArray("reasons");
         r.invalidReasons().forEach(reasons::add);
@@ -177,6 +181,19 @@ public final class TransferFormat {
             out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER));
         });
         return out;
+    }
+
+    /**
+     * Adds {@code "full_log":{"file":..., "entries":N, "dropped":M}} to {@code n}, with
+     * {@code "failure":...} when the log is incomplete beyond drops: entries written, and entries
+     * recorded but not written (the writer had fallen behind, or writing failed).
+     */
+    public static void putFullLog(ObjectNode n, FullLogSummary log) {
+        ObjectNode f = n.putObject("full_log");
+        f.put("file", log.file());
+        f.put("entries", log.entries());
+        f.put("dropped", log.dropped());
+        log.failure().ifPresent(m -> f.put("failure", m));
     }
 
     private static void putRate(ObjectNode n, String key, OptionalDouble v) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,8 +159,10 @@ class FullLogTest {
 
     @Test
     void aFileThatCannotBeCreatedIsAnErrorAndBadSizesNameTheValue() {
-        assertThatThrownBy(() -> FullLog.open(dir.resolve("missing/log.csv"), Duration.ofSeconds(1)))
-                .isInstanceOf(NoSuchFileException.class);
+        Path missing = dir.resolve("missing/log.csv");
+        assertThatThrownBy(() -> FullLog.open(missing, Duration.ofSeconds(1)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("cannot create the full log " + missing + ": its directory does not exist");
         assertThat(writerAlive()).isFalse();
         assertThatThrownBy(() -> FullLog.open(dir.resolve("x.csv"), Duration.ofSeconds(1), 0, 4))
                 .isInstanceOf(IllegalArgumentException.class)

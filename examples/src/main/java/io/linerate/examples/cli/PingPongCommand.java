@@ -13,6 +13,7 @@ import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.latency.Muxer;
 import io.linerate.nio.latency.PingPong;
 import io.linerate.nio.latency.PingPongProtocol;
@@ -110,6 +111,11 @@ public final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--rtt", description = "Report round trips instead of half round trips.")
     boolean rtt;
 
+    @Option(names = "--full-log", paramLabel = "FILE",
+            description = "Write every round trip's number, message size, phase, send and receive time (ns) to FILE "
+                    + "as CSV, as sockperf's --full-log.")
+    Path fullLog;
+
     @Option(names = "--raw", paramLabel = "DIR", description = "Also write each size's samples to DIR/size-<bytes>.hlog (HdrHistogram log).")
     Path raw;
 
@@ -139,6 +145,7 @@ public final class PingPongCommand implements Callable<Integer> {
                 .percentile(latency.percentile)
                 .mode(LatencyMode.of(rtt))
                 .idle(idle == null ? null : Idle.parse(idle))
+                .fullLog(fullLog)
                 .build();
     }
 
@@ -176,11 +183,13 @@ public final class PingPongCommand implements Callable<Integer> {
                     out.println("# applied: " + applied);
                     out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", server "
                             + waits(spec, spec.serverMuxer()));
+                    r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
                 }
                 case ktap -> {
                     out.println("# linerate pingpong " + spec.protocol().label() + ": values are "
                             + spec.mode().label() + " in ns; applied: " + applied);
                     out.println("# precision: " + report.precision());
+                    r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
                     try (MetricSink sink = new KtapSink(out)) {
                         report.metrics(labels(spec)).forEach(sink::accept);
                     }
@@ -193,10 +202,16 @@ public final class PingPongCommand implements Callable<Integer> {
                     spec.idleOf(spec.clientMuxer()).ifPresent(i -> j.put("idle", i.label()));
                     spec.idleOf(spec.serverMuxer()).ifPresent(i -> j.put("serv_idle", i.label()));
                     j.set("applied", applied(r.options()));
+                    r.fullLog().ifPresent(l -> TransferFormat.putFullLog(j, l));
                     out.println(MetricJson.toLine(j));
                 }
             }
             out.flush();
+            if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
+                err.println("linerate: " + r.fullLog().get().describe());
+                err.flush();
+                return Linerate.FAILED;
+            }
             return Linerate.OK;
         } catch (IllegalArgumentException e) {
             err.println("linerate: " + e.getMessage());

@@ -14,6 +14,7 @@ import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.TransferFormat;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -73,6 +74,11 @@ final class StreamCommand implements Callable<Integer> {
     @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_RCVBUF to request; 0 = kernel default.")
     int receiveBuffer;
 
+    @Option(names = "--full-log", paramLabel = "FILE",
+            description = "UDP: write every received datagram's sequence number, size, phase, send and receive time "
+                    + "(ns) to FILE as CSV, as sockperf's --full-log.")
+    Path fullLog;
+
     @Override
     public Integer call() throws TransferException {
         OutputFormat fmt = transfer.outputFormat();
@@ -90,6 +96,7 @@ final class StreamCommand implements Callable<Integer> {
                 .sendBufferBytes(sendBuffer)
                 .receiveBufferBytes(receiveBuffer)
                 .ioTimeout(transfer.ioTimeout)
+                .fullLog(fullLog)
                 .build();
         PrintWriter out = command.commandLine().getOut();
         Clock clock = Clock.system();
@@ -130,6 +137,12 @@ final class StreamCommand implements Callable<Integer> {
             }
         }
         out.flush();
+        if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
+            PrintWriter err = command.commandLine().getErr();
+            err.println("linerate: " + r.fullLog().get().describe());
+            err.flush();
+            return Linerate.FAILED;
+        }
         return r.valid() ? Linerate.OK : Linerate.FAILED;
     }
 

@@ -5,6 +5,7 @@ import io.linerate.core.Idle;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyStats;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +32,13 @@ import java.util.Optional;
  * @param mode half round trips (default) or round trips
  * @param idle how the polling ends ({@link Muxer#polls()}) wait between polls; empty for each
  *     muxer's own ({@link Muxer#defaultIdle()}); only with a polling muxer on at least one end
+ * @param fullLog the file to write every round trip's entry to (see
+ *     {@link io.linerate.core.fulllog.FullLog}), or empty for none
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
-                           double percentile, LatencyMode mode, Optional<Idle> idle) {
+                           double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog) {
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -47,6 +50,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(idle, "idle");
+        Objects.requireNonNull(fullLog, "fullLog");
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
                     + "spin and backoff only; the client waits with " + clientMuxer.label() + " and the server with "
@@ -142,6 +146,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         private double percentile = LatencyStats.DEFAULT_PERCENTILE;
         private LatencyMode mode = LatencyMode.HALF_RTT;
         private Optional<Idle> idle = Optional.empty();
+        private Optional<Path> fullLog = Optional.empty();
 
         private Builder() {}
 
@@ -173,11 +178,13 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         public Builder mode(LatencyMode v) { mode = v; return this; }
         /** @param v how the polling ends wait between polls, null for each muxer's own (the default) */
         public Builder idle(Idle v) { idle = Optional.ofNullable(v); return this; }
+        /** @param v the file of the full log, one line per round trip; null for none (the default) */
+        public Builder fullLog(Path v) { fullLog = Optional.ofNullable(v); return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
         public PingPongSpec build() {
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
-                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle);
+                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog);
         }
     }
 }
