@@ -134,7 +134,11 @@ public final class RequestResponse {
         // the server counts a response after writing it, so a flow can finish reading one before it
         // is counted: stop the server's thread first, then every completed response is counted
         s.stop();
-        return new RrResult(report, completed, s.accepts(), s.served());
+        List<Long> allocated = new ArrayList<>();
+        for (RrFlow f : flows) {
+            allocated.add(f.windowAllocatedBytes());
+        }
+        return new RrResult(report, completed, s.accepts(), s.served(), allocated);
     }
 
     private static void waitUntil(Clock clock, long when, List<RrFlow> flows, RrServer server, RrSpec spec)

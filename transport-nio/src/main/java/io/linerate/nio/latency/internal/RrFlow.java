@@ -6,6 +6,7 @@ import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.nio.latency.RrSpec;
 import io.linerate.nio.internal.Waits;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -27,6 +28,9 @@ import org.agrona.concurrent.IdleStrategy;
  * as wrk2 does).
  */
 public final class RrFlow implements AutoCloseable {
+    private static final com.sun.management.ThreadMXBean ALLOCATION =
+            ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
+                    && m.isThreadAllocatedMemorySupported() && m.isThreadAllocatedMemoryEnabled() ? m : null;
     /** Park until this close to a scheduled send, then spin, ns. */
     private static final long SPIN_NANOS = 100_000;
 
@@ -44,6 +48,7 @@ public final class RrFlow implements AutoCloseable {
     private volatile boolean measuring;
     private volatile long windowCompleted;
     private volatile Throwable failure;
+    private volatile long windowAllocated = -1;
 
     /**
      * @param firstScheduled clock reading of the first open-loop send; ignored in closed loop
@@ -82,6 +87,15 @@ public final class RrFlow implements AutoCloseable {
     /** @return transactions completed while the window was open */
     public long windowCompleted() {
         return windowCompleted;
+    }
+
+    /**
+     * @return heap bytes this flow's thread allocated from the end of its first transaction in the
+     *     measured window to the end of its first after it (or its last, when it stopped first); -1
+     *     when unknown. Read after the thread has ended.
+     */
+    public long windowAllocatedBytes() {
+        return windowAllocated;
     }
 
     /** @return why the flow ended early, or null */
@@ -128,6 +142,8 @@ public final class RrFlow implements AutoCloseable {
         long next = firstScheduled;
         long n = 0;
         long inWindow = 0;
+        boolean wasMeasuring = false;
+        long alloc0 = -1;
         SocketChannel ch = null;
         try (Selector sel = Selector.open()) {
             if (!spec.crr()) {
@@ -178,11 +194,24 @@ public final class RrFlow implements AutoCloseable {
                     sel.selectNow();
                 }
                 long end = clock.nanoTime();
-                if (measuring) {
+                boolean m = measuring;
+                if (m) {
                     latency.record(end - start);
                     windowCompleted = ++inWindow;
                 }
                 completed = ++n;
+                if (m != wasMeasuring) {
+                    // a window edge, as this flow sees it: the thread's allocation counter at both
+                    if (m) {
+                        alloc0 = allocated();
+                    } else {
+                        windowAllocated = between(alloc0, allocated());
+                    }
+                    wasMeasuring = m;
+                }
+            }
+            if (wasMeasuring) {
+                windowAllocated = between(alloc0, allocated());
             }
         } catch (Throwable e) {
             failure = e;
@@ -234,6 +263,14 @@ public final class RrFlow implements AutoCloseable {
         if (idle != null) {
             idle.reset();
         }
+    }
+
+    private static long allocated() {
+        return ALLOCATION == null ? -1 : ALLOCATION.getCurrentThreadAllocatedBytes();
+    }
+
+    private static long between(long a, long b) {
+        return a < 0 || b < 0 ? -1 : b - a;
     }
 
     /** @return false when stopped before the time */
