@@ -1,5 +1,8 @@
 package io.linerate.core;
 
+import java.util.Objects;
+import java.util.Optional;
+
 /**
  * Socket options as requested and as the kernel applied them (DESIGN rule 9): Linux doubles
  * SO_SNDBUF/SO_RCVBUF and caps them at {@code net.core.wmem_max}/{@code rmem_max}, so only
@@ -13,9 +16,25 @@ package io.linerate.core;
  * @param receiveBufferApplied the receiver's SO_RCVBUF read back, bytes
  * @param noDelayRequested TCP_NODELAY asked for
  * @param noDelayApplied TCP_NODELAY read back (false for UDP)
+ * @param tcpMss the sender's MSS (TCP_MAXSEG) for TCP, derived from the path MTU and the TCP
+ *     options in use (see {@link TcpMss}); empty for other protocols or where the MTU cannot be read
  */
 public record AppliedOptions(int trafficClassRequested, int trafficClassApplied,
                              int sendBufferRequested, int sendBufferApplied,
                              int receiveBufferRequested, int receiveBufferApplied,
-                             boolean noDelayRequested, boolean noDelayApplied) {
+                             boolean noDelayRequested, boolean noDelayApplied, Optional<TcpMss> tcpMss) {
+
+    /** @throws NullPointerException for a null MSS (use {@link Optional#empty()}) */
+    public AppliedOptions {
+        Objects.requireNonNull(tcpMss, "tcpMss");
+    }
+
+    /** Options without an MSS: UDP, pipes, Unix sockets. */
+    public AppliedOptions(int trafficClassRequested, int trafficClassApplied,
+                          int sendBufferRequested, int sendBufferApplied,
+                          int receiveBufferRequested, int receiveBufferApplied,
+                          boolean noDelayRequested, boolean noDelayApplied) {
+        this(trafficClassRequested, trafficClassApplied, sendBufferRequested, sendBufferApplied,
+                receiveBufferRequested, receiveBufferApplied, noDelayRequested, noDelayApplied, Optional.empty());
+    }
 }

@@ -1,5 +1,6 @@
 package io.linerate.core;
 
+import java.util.Objects;
 import java.util.OptionalDouble;
 
 /**
@@ -14,11 +15,23 @@ import java.util.OptionalDouble;
  * @param datagrams distinct datagrams received in the interval (0 for TCP), counted as {@code bytes}
  * @param lost change in datagrams found missing by sequence gaps (0 for TCP); negative when
  *     datagrams counted missing earlier arrived late in this interval
- * @param jitterNanos RFC 3550 interarrival jitter at the end of the interval, ns (0 for TCP)
+ * @param jitterNanos RFC 3550 interarrival jitter at the end of the interval, ns; empty for TCP,
+ *     and for a UDP interval in which no datagram arrived (the jitter of no datagrams is not 0,
+ *     it does not exist)
  * @param omitted whether the interval lies in the warm-up and is left out of the summary
  */
 public record IntervalSample(long startNanos, long endNanos, long bytes, long datagrams, long lost,
-                             double jitterNanos, boolean omitted) {
+                             OptionalDouble jitterNanos, boolean omitted) {
+
+    /** @throws NullPointerException for a null jitter (use {@link OptionalDouble#empty()}) */
+    public IntervalSample {
+        Objects.requireNonNull(jitterNanos, "jitterNanos");
+    }
+
+    /** A TCP interval, or any without jitter. */
+    public IntervalSample(long startNanos, long endNanos, long bytes, long datagrams, long lost, boolean omitted) {
+        this(startNanos, endNanos, bytes, datagrams, lost, OptionalDouble.empty(), omitted);
+    }
 
     /** @return interval length in ns */
     public long nanos() {

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The built-in default direction and policy of a metric (METRICS-SPEC section 3), in one place for
+ * The built-in default direction and policy of a metric (docs/metrics.md section 3), in one place for
  * the sinks that write policy lines and for the gate that judges metrics without one.
  *
  * <p>Direction, in this order:
@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * Mbit/s is higher-better).
  *
  * <p>Default policy: p50 of the samples kept as a distribution, 5 % relative tolerance
- * ({@link #RELATIVE_TOLERANCE}), the threshold method; except that
+ * ({@link #RELATIVE_TOLERANCE}), no method named (so the gate's default, {@code auto}); except that
  * <ul>
  * <li>a loss in percent (a name word {@code loss}, {@code lost} or {@code drop} and the unit
  * {@code %}) is judged in percentage points: relative tolerance 0 and absolute tolerance

@@ -1,6 +1,8 @@
 package io.linerate.core;
 
 import io.linerate.core.latency.ExactRangeHistogram;
+import java.util.Objects;
+import java.util.OptionalDouble;
 
 /**
  * Datagram accounting of the measured window of a UDP transfer (DESIGN rules 3, 5 and 6). The
@@ -10,18 +12,31 @@ import io.linerate.core.latency.ExactRangeHistogram;
  *
  * @param datagramsSent datagrams the sender handed to the kernel inside the window
  * @param datagramsReceived how many of those arrived, each counted once
- * @param lost {@code datagramsSent − datagramsReceived}; never changed by reordering or duplication
+ * @param lost {@code datagramsSent − datagramsReceived}; never changed by reordering or duplication.
+ *     With no datagram sent it is 0 by that identity, but there is no loss to speak of: outputs
+ *     go by {@link #lossPercent()}, which is then empty
  * @param reordered arrivals of the window's datagrams after one with a higher sequence number
  * @param duplicates arrivals of the window's datagrams whose sequence number had already arrived
- * @param jitterNanos RFC 3550 section 6.4.1 interarrival jitter at the end of the window, ns
+ * @param jitterNanos RFC 3550 section 6.4.1 interarrival jitter at the end of the window, ns;
+ *     empty when none of the window's datagrams arrived, or fewer than two datagrams arrived in
+ *     all (the estimator starts on the second), never 0 in their place
  * @param oneWayDelay one-way delay of the window's datagrams in ns (both ends read the same clock
  *     in one JVM), with its exact min and max; a copy the caller owns
  */
 public record UdpStats(long datagramsSent, long datagramsReceived, long lost, long reordered,
-                       long duplicates, double jitterNanos, ExactRangeHistogram oneWayDelay) {
+                       long duplicates, OptionalDouble jitterNanos, ExactRangeHistogram oneWayDelay) {
 
-    /** @return lost datagrams as a percentage of those sent; 0 when nothing was sent */
-    public double lossPercent() {
-        return datagramsSent == 0 ? 0.0 : 100.0 * lost / datagramsSent;
+    /** @throws NullPointerException for a null jitter or histogram */
+    public UdpStats {
+        Objects.requireNonNull(jitterNanos, "jitterNanos");
+        Objects.requireNonNull(oneWayDelay, "oneWayDelay");
+    }
+
+    /**
+     * @return lost datagrams as a percentage of those sent; empty when no datagram was sent in
+     *     the window (the loss of no datagrams is not 0 %, it does not exist)
+     */
+    public OptionalDouble lossPercent() {
+        return datagramsSent == 0 ? OptionalDouble.empty() : OptionalDouble.of(100.0 * lost / datagramsSent);
     }
 }

@@ -18,7 +18,7 @@ class MetricDefaultsTest {
         assertThat(MetricDefaults.words("udp4_frag_mbps")).containsExactly("udp4", "frag", "mbps");
     }
 
-    // expected directions by METRICS-SPEC section 3, read off the rule by hand:
+    // expected directions by docs/metrics.md section 3, read off the rule by hand:
     // a bad name word first, then the unit, otherwise unknown
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

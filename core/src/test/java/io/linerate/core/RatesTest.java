@@ -10,7 +10,7 @@ class RatesTest {
     void zeroLengthIntervalHasNoRate() {
         assertThat(Rates.bitsPerSecond(1000, 0)).isEmpty();
         assertThat(Rates.perSecond(1000, 0)).isEmpty();
-        assertThat(new IntervalSample(5, 5, 1000, 0, 0, 0, false).bitsPerSecond()).isEmpty();
+        assertThat(new IntervalSample(5, 5, 1000, 0, 0, false).bitsPerSecond()).isEmpty();
     }
 
     @Test

@@ -1,7 +1,5 @@
 package io.linerate.regression;
 
-import io.linerate.core.Better;
-import io.linerate.regression.internal.Bootstrap;
 import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.MannWhitney;
 import java.time.Instant;
@@ -13,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
@@ -56,12 +53,12 @@ import java.util.Set;
  * {@code source:line} (host {@code input}) when no series can be named.
  *
  * <p>Warnings beside the verdicts: those found while reading; a file policy that matches no metric
- * of the input or the baseline; and, per judged series, too few data points to tell noise from
- * change: fewer than {@link #runsNeeded(Policy)} on either side (where {@value #RECOMMENDED_RUNS} at
- * the default alpha 0.01), naming the series and both counts.
+ * of the input or the baseline; per judged series, too few data points to tell noise from
+ * change: fewer than {@link #runsNeeded(Policy)} on either side ({@value #RECOMMENDED_RUNS} at the
+ * default alpha 0.01), naming the series and both counts; and a baseline of format version 1
+ * compared with an input that nests KTAP tests ({@link Baseline#keyWarning}).
  */
 public final class Gate {
-    private static final double SLACK = 1e-9;
     /** Runs per side recommended to tell noise from change at the default alpha 0.01. */
     public static final int RECOMMENDED_RUNS = 5;
     private static final int NAMED_INSTEAD = 5;
@@ -140,7 +137,10 @@ public final class Gate {
         List<Problem> loose = new ArrayList<>();
         for (Problem p : current.errors()) {
             boolean matched = false;
-            if (!p.name().isEmpty()) {
+            if (p.series() != null) {
+                seriesErrors.computeIfAbsent(p.series(), x -> new ArrayList<>()).add(p.where() + ": " + p.message());
+                matched = true;
+            } else if (!p.name().isEmpty()) {
                 for (SeriesKey k : series.keySet()) {
                     if (k.name().equals(p.name()) && (p.host().equals("*") || k.host().equals(p.host()))) {
                         seriesErrors.computeIfAbsent(k, x -> new ArrayList<>()).add(p.where() + ": " + p.message());
@@ -195,7 +195,7 @@ public final class Gate {
             }
         }
         for (Problem p : loose) {
-            out.add(error(new SeriesKey("", p.where(), "input", null), "", null, p.message()));
+            out.add(Comparison.error(new SeriesKey("", p.where(), "input", null), "", null, p.message()));
         }
         if (baseline != null) {
             baseline.keyWarning(keys).ifPresent(warnings::add);
@@ -294,21 +294,15 @@ public final class Gate {
         return "; this run produced instead: " + named + (more > 0 ? " and " + more + " more" : "");
     }
 
-    private static Verdict error(SeriesKey key, String unit, Policy p, String reason) {
-        return new Verdict(key, Verdict.Kind.ERROR, unit, null, null, null, p == null ? null : p.relativeTolerance(),
-                p == null ? null : p.absoluteTolerance(), p == null ? "" : p.compare().label(),
-                p == null ? "" : p.method().label(), null, 0, 0, p == null ? "none" : p.source().label(), true, reason);
-    }
-
     private Verdict judge(SeriesKey key, List<Observation> obs, List<String> errors, Baseline.Series base,
                           MetricSet current, List<String> envDiff, List<Problem> warnings) {
         String unit = obs.isEmpty() ? (base == null ? "" : base.unit()) : obs.get(0).unit();
         Optional<Policy> op = policyFor(key, unit, current, base);
         if (errors != null) {
-            return error(key, unit, op.orElse(null), String.join("; ", errors));
+            return Comparison.error(key, unit, op.orElse(null), String.join("; ", errors));
         }
         if (op.isEmpty()) {
-            return error(key, unit, null, "no policy, direction unknown: " + key.name()
+            return Comparison.error(key, unit, null, "no policy, direction unknown: " + key.name()
                     + (unit.isEmpty() ? " has no unit" : " in '" + unit + "'") + " and no word in its name means"
                     + " something bad (loss, lost, drop, error, retrans, jitter, latency, rtt, delay), nor is its"
                     + " unit a throughput (bit/s, B/s, frames/s, transactions/s), time or %; add a"
@@ -317,7 +311,7 @@ public final class Gate {
         Policy p = op.get();
         for (Observation o : obs) {
             if (!o.unit().equals(unit)) {
-                return error(key, unit, p, "unit changes within the series: '" + unit + "' at " + where(obs.get(0))
+                return Comparison.error(key, unit, p, "unit changes within the series: '" + unit + "' at " + where(obs.get(0))
                         + ", '" + o.unit() + "' at " + where(o));
             }
         }
@@ -325,9 +319,9 @@ public final class Gate {
         for (Observation o : obs) {
             runs.computeIfAbsent(o.run(), r -> new ArrayList<>()).add(new double[] {o.timeSeconds(), o.value()});
         }
-        double[] cur = data(p, runs);
+        double[] cur = Summaries.data(p, runs);
         if (cur.length == 0) {
-            return error(key, unit, p, "no samples left after omit_first_s " + Fmt.num(p.omitFirstSeconds())
+            return Comparison.error(key, unit, p, "no samples left after omit_first_s " + Fmt.num(p.omitFirstSeconds())
                     + " s and omit_last_s " + Fmt.num(p.omitLastSeconds()) + " s");
         }
         double c = p.compare().of(cur);
@@ -338,7 +332,7 @@ public final class Gate {
                     baseline == null ? "no baseline" : "not in the baseline");
         }
         if (!base.unit().equals(unit)) {
-            return error(key, unit, p, "unit '" + unit + "' differs from the baseline's '" + base.unit() + "'");
+            return Comparison.error(key, unit, p, "unit '" + unit + "' differs from the baseline's '" + base.unit() + "'");
         }
         Map<String, List<double[]>> baseRuns = new LinkedHashMap<>();
         for (Baseline.Run r : base.runs()) {
@@ -348,155 +342,26 @@ public final class Gate {
             }
             baseRuns.put(r.run(), l);
         }
-        double[] bs = data(p, baseRuns);
+        double[] bs = Summaries.data(p, baseRuns);
         if (bs.length == 0) {
-            return error(key, unit, p, "the baseline has no samples for this series after omitting");
+            return Comparison.error(key, unit, p, "the baseline has no samples for this series after omitting");
         }
         double b = p.compare().of(bs);
-        Double change = relativeChange(b, c);
+        Double change = Comparison.relativeChange(b, c);
         warnLowRuns(warnings, key, p, bs.length, cur.length);
         if (!envDiff.isEmpty()) {
-            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,
+            return Comparison.verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,
                     "environment differs: " + String.join("; ", envDiff));
         }
         if (bs.length < p.minRuns() || cur.length < p.minRuns()) {
-            return verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,
+            return Comparison.verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,
                     String.format(Locale.ROOT, "insufficient runs (base %d, cur %d, min_runs %d)", bs.length, cur.length,
                             p.minRuns()));
         }
-        boolean worse = beyond(p, b, c, true);
-        boolean better = beyond(p, b, c, false);
-        Policy.Method method = p.method();
-        if (method == Policy.Method.AUTO) {
-            int mw = MannWhitney.minRunsFor(p.alpha());
-            method = bs.length >= mw && cur.length >= mw ? Policy.Method.MANN_WHITNEY : Policy.Method.THRESHOLD;
-            if (method == Policy.Method.MANN_WHITNEY && !worse && !better) {
-                return verdict(key, Verdict.Kind.PASS, unit, b, c, change, p, method, null, bs.length, cur.length,
-                        "within the tolerance");
-            }
-        }
-        switch (method) {
-            case THRESHOLD:
-                if (worse) {
-                    return regression(key, unit, b, c, change, p, method, null, bs.length, cur.length, "");
-                }
-                return verdict(key, better ? Verdict.Kind.IMPROVEMENT : Verdict.Kind.PASS, unit, b, c, change, p, method,
-                        null, bs.length, cur.length, better ? "better beyond the tolerance" : "within the tolerance");
-            case MANN_WHITNEY: {
-                boolean higher = p.better() == Better.HIGHER;
-                double[] tails = higher ? MannWhitney.tails(bs, cur) : MannWhitney.tails(cur, bs);
-                double pWorse = tails[0];
-                double pBetter = tails[1];
-                String ps = String.format(Locale.ROOT, "p=%.4g, alpha %s", pWorse, Fmt.num(p.alpha()));
-                if (worse && pWorse < p.alpha()) {
-                    return regression(key, unit, b, c, change, p, method, pWorse, bs.length, cur.length, ps);
-                }
-                if (better && pBetter < p.alpha()) {
-                    return verdict(key, Verdict.Kind.IMPROVEMENT, unit, b, c, change, p, method, pWorse, bs.length,
-                            cur.length, String.format(Locale.ROOT, "significantly better (p=%.4g)", pBetter));
-                }
-                String why;
-                if (worse) {
-                    why = "worse beyond the tolerance but not significantly (" + ps + ")";
-                } else if (better) {
-                    why = String.format(Locale.ROOT, "better beyond the tolerance but not significantly (p=%.4g, alpha %s)",
-                            pBetter, Fmt.num(p.alpha()));
-                } else {
-                    why = "no significant worsening beyond the tolerance (" + ps + ")";
-                }
-                return verdict(key, Verdict.Kind.UNCHANGED, unit, b, c, change, p, method, pWorse, bs.length, cur.length,
-                        why);
-            }
-            case BOOTSTRAP: {
-                OptionalDouble[] ci = Bootstrap.ratioInterval(bs, cur, p.compare(), p.alpha());
-                if (ci == null) {
-                    return error(key, unit, p, "bootstrap impossible: a resampled baseline statistic is 0");
-                }
-                double lo = ci[0].getAsDouble();
-                double hi = ci[1].getAsDouble();
-                String iv = "ratio interval [" + Fmt.num(lo) + ", " + Fmt.num(hi) + "] at alpha " + Fmt.num(p.alpha());
-                double tol = p.relativeTolerance();
-                boolean absOk = Math.abs(c - b) > p.absoluteTolerance();
-                boolean bWorse = absOk && (p.better() == Better.HIGHER ? hi < 1 - tol : lo > 1 + tol);
-                boolean bBetter = absOk && (p.better() == Better.HIGHER ? lo > 1 + tol : hi < 1 - tol);
-                if (bWorse) {
-                    return regression(key, unit, b, c, change, p, method, null, bs.length, cur.length, iv);
-                }
-                return verdict(key, bBetter ? Verdict.Kind.IMPROVEMENT : Verdict.Kind.UNCHANGED, unit, b, c, change, p,
-                        method, null, bs.length, cur.length, iv);
-            }
-            default:
-                throw new IllegalStateException("unknown method " + p.method());
-        }
-    }
-
-    private static Verdict regression(SeriesKey key, String unit, double b, double c, Double change, Policy p,
-                                      Policy.Method method, Double pValue, int nb, int nc, String detail) {
-        return verdict(key, p.advisory() ? Verdict.Kind.ADVISORY_REGRESSION : Verdict.Kind.REGRESSION, unit, b, c,
-                change, p, method, pValue, nb, nc, "worse beyond the tolerance" + (detail.isEmpty() ? "" : " (" + detail + ")")
-                        + (p.advisory() ? "; advisory" : ""));
-    }
-
-    private static Verdict verdict(SeriesKey key, Verdict.Kind kind, String unit, double b, double c, Double change,
-                                   Policy p, Policy.Method method, Double pValue, int nb, int nc, String reason) {
-        return new Verdict(key, kind, unit, b, c, change, p.relativeTolerance(), p.absoluteTolerance(),
-                p.compare().label(), method.label(), pValue, nb, nc, p.source().label(),
-                kind == Verdict.Kind.REGRESSION || kind == Verdict.Kind.ERROR, reason);
-    }
-
-    /** @return {@code (c - b) / |b|}, or null when {@code b} is 0 or the quotient is not finite */
-    static Double relativeChange(double b, double c) {
-        double q = (c - b) / Math.abs(b);
-        return b != 0 && Double.isFinite(q) ? q : null;
-    }
-
-    /** @return whether {@code c} is beyond the tolerance from {@code b}: worse when {@code worse}, else better */
-    static boolean beyond(Policy p, double b, double c, boolean worse) {
-        double limit = p.relativeTolerance() * Math.abs(b) + SLACK * Math.abs(b);
-        double delta = c - b;
-        boolean higher = p.better() == Better.HIGHER;
-        double signed = (higher == worse) ? -delta : delta;
-        return signed > limit && Math.abs(delta) > p.absoluteTolerance();
+        return Comparison.decide(key, unit, p, b, c, change, bs, cur);
     }
 
     private static String where(Observation o) {
         return o.line() > 0 ? o.source() + ":" + o.line() : o.source();
-    }
-
-    /** @return the data points of {@code runs} ({@code [time, value]} in reading order) under {@code p} */
-    static double[] data(Policy p, Map<String, List<double[]>> runs) {
-        List<Double> out = new ArrayList<>();
-        for (List<double[]> run : runs.values()) {
-            List<double[]> kept = run;
-            if (p.omitFirstSeconds() > 0 || p.omitLastSeconds() > 0) {
-                double t0 = run.stream().mapToDouble(x -> x[0]).min().orElse(0);
-                double t1 = run.stream().mapToDouble(x -> x[0]).max().orElse(0);
-                kept = run.stream().filter(x -> x[0] >= t0 + p.omitFirstSeconds() && x[0] <= t1 - p.omitLastSeconds()).toList();
-            }
-            if (kept.isEmpty()) {
-                continue;
-            }
-            double[] v = kept.stream().mapToDouble(x -> x[1]).toArray();
-            switch (p.summarize()) {
-                case DISTRIBUTION -> {
-                    for (double x : v) {
-                        out.add(x);
-                    }
-                }
-                case MAX -> out.add(Compare.parse("max").of(v));
-                case MIN -> out.add(Compare.parse("min").of(v));
-                case MEAN -> out.add(Compare.parse("mean").of(v));
-                case LAST -> out.add(v[v.length - 1]);
-                case SUM -> {
-                    double s = 0;
-                    for (double x : v) {
-                        s += x;
-                    }
-                    out.add(s);
-                }
-                default -> throw new IllegalStateException("unknown summary " + p.summarize());
-            }
-        }
-        return out.stream().mapToDouble(Double::doubleValue).toArray();
     }
 }

@@ -16,7 +16,7 @@ public record GateReport(List<Verdict> verdicts, List<Problem> warnings) {
         warnings = List.copyOf(warnings);
     }
 
-    /** @return 1 when any verdict fails (regression, error, failing missing), otherwise 0 */
+    /** @return 1 when any verdict fails (regression, error, failing missing or skip), otherwise 0 */
     public int exitCode() {
         return verdicts.stream().anyMatch(Verdict::failing) ? 1 : 0;
     }

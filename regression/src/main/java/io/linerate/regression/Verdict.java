@@ -21,7 +21,7 @@ import java.util.Locale;
  * @param pValue p-value of the Mann-Whitney test; null for other methods
  * @param baselineRuns data points on the baseline side after summarizing
  * @param currentRuns data points on the current side after summarizing
- * @param policySource {@code file}, {@code embedded}, {@code default}, or {@code none}
+ * @param policySource {@code file}, {@code embedded}, {@code baseline}, {@code default}, or {@code none}
  * @param failing whether this verdict fails the gate (exit 1)
  * @param reason why, for people
  */
@@ -31,7 +31,10 @@ public record Verdict(SeriesKey key, Kind kind, String unit, Double baseline, Do
 
     /** The verdict kinds. */
     public enum Kind {
-        /** Within tolerance (threshold method), or measured without a baseline. */
+        /**
+         * Within the tolerance (threshold or {@code auto}), or measured without a baseline or not in
+         * it.
+         */
         PASS,
         /** Better than the baseline beyond the tolerance. */
         IMPROVEMENT,

@@ -122,9 +122,9 @@ class GateTest {
     @Test
     void theRelativeChangeIsNeverInfinite() {
         // (3 - 2) / 2 = 0.5; a 0 baseline has none; (1 - 4.9e-324) / 4.9e-324 overflows to infinity: none
-        assertThat(Gate.relativeChange(2, 3)).isEqualTo(0.5);
-        assertThat(Gate.relativeChange(0, 3)).isNull();
-        assertThat(Gate.relativeChange(Double.MIN_VALUE, 1)).isNull();
+        assertThat(Comparison.relativeChange(2, 3)).isEqualTo(0.5);
+        assertThat(Comparison.relativeChange(0, 3)).isNull();
+        assertThat(Comparison.relativeChange(Double.MIN_VALUE, 1)).isNull();
     }
 
     @Test

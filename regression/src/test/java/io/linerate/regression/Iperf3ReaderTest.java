@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.sink.MetricJson;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,8 +100,26 @@ class Iperf3ReaderTest {
         });
         GateReport r = Gate.create().run(s);
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(Reports.ktap(r)).contains("not ok 1 iperf3_udp_mbps@local # error: iperf3/udp-reverse-server.json: iperf3"
+        assertThat(Reports.ktap(r)).contains("not ok 1 iperf3_udp_mbps{direction=reverse}@local # error: iperf3/udp-reverse-server.json: iperf3"
                 + " reverse (server to client): the input holds only sender-side figures");
+    }
+
+    @Test
+    void aServersBidirFileErrsOnTheDirectionItSentAloneAndKeepsTheOneItReceived() {
+        // udp-bidir-server.json: the server's -J output of a --bidir run. It received the forward
+        // direction (its intervals are receiver-side) and only sent the reverse one, so the reverse
+        // direction's error belongs to that series alone and the forward series keeps its samples.
+        MetricSet s = iperf3("udp-bidir-server.json");
+        SeriesKey forward = new SeriesKey("", "iperf3_udp_mbps", "local", new java.util.TreeMap<>(Map.of("direction", "forward")));
+        SeriesKey reverse = new SeriesKey("", "iperf3_udp_mbps", "local", new java.util.TreeMap<>(Map.of("direction", "reverse")));
+        assertThat(s.observations()).extracting(Observation::key).contains(forward).doesNotContain(reverse);
+        assertThat(s.errors()).singleElement().satisfies(p -> assertThat(p.series()).isEqualTo(reverse));
+
+        GateReport r = Gate.create().run(s);
+        assertThat(r.verdicts()).filteredOn(v -> v.key().equals(forward)).singleElement()
+                .satisfies(v -> assertThat(v.kind()).isEqualTo(Verdict.Kind.PASS));
+        assertThat(r.verdicts()).filteredOn(v -> v.key().equals(reverse)).singleElement()
+                .satisfies(v -> assertThat(v.kind()).isEqualTo(Verdict.Kind.ERROR));
     }
 
     @Test

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Test paths from KTAP nesting, and {@code # SKIP} results, as METRICS-SPEC sections 2 and 5 define them. */
+/** Test paths from KTAP nesting, and {@code # SKIP} results, as docs/metrics.md sections 2 and 5 define them. */
 class KtapNestingTest {
     static String metric(String prefix, String name, double value) {
         return prefix + "ktap-metric-json: {\"host\":\"local\",\"name\":\"" + name + "\",\"shape\":\"scalar\",\"time\":1,"

@@ -14,7 +14,7 @@ class PoliciesTest {
 
     @Test
     void defaultsByNameWordsThenUnit() {
-        // METRICS-SPEC section 3, by hand: bad words first, then the unit, otherwise no default
+        // docs/metrics.md section 3, by hand: bad words first, then the unit, otherwise no default
         assertThat(Policies.defaultFor("udp4_mbps", "Mbit/s").orElseThrow().better()).isEqualTo(Better.HIGHER);
         assertThat(Policies.defaultFor("Throughput", "Gbit/s").orElseThrow().better()).isEqualTo(Better.HIGHER);
         assertThat(Policies.defaultFor("udp4_jitter_ms", "ms").orElseThrow().better()).isEqualTo(Better.LOWER);

@@ -15,7 +15,9 @@ import java.util.OptionalDouble;
  * @param txBytes bytes sent in the measured window
  * @param rxFrames distinct frames of the measured window received
  * @param rxBytes bytes of those frames
- * @param lost {@code txFrames − rxFrames} (sent minus distinct received, trailing loss included)
+ * @param lost {@code txFrames − rxFrames} (sent minus distinct received, trailing loss included); 0
+ *     by that identity when no frame was sent in the window, where there is no loss to speak of
+ *     (see {@link #lossPercent()})
  * @param reordered measured frames that arrived after a higher sequence number
  * @param duplicates measured frames that arrived more than once
  * @param txFramesTotal frames sent, warm-up included
@@ -39,4 +41,13 @@ public record RawStreamResult(int streamId, int etherType, int frameSize,
                               long txFramesTotal, long txBytesTotal, long rxFramesTotal, long rxBytesTotal,
                               long warmupLost, long kernelPackets, long kernelDrops, long foreignFrames,
                               OptionalDouble txFramesPerSecond, OptionalDouble txBitsPerSecond,
-                              OptionalDouble rxFramesPerSecond, OptionalDouble rxBitsPerSecond, long queue) {}
+                              OptionalDouble rxFramesPerSecond, OptionalDouble rxBitsPerSecond, long queue) {
+
+    /**
+     * @return lost frames as a percentage of the frames sent in the measured window; empty when
+     *     none was sent (the loss of no frames is not 0 %, it does not exist)
+     */
+    public OptionalDouble lossPercent() {
+        return txFrames == 0 ? OptionalDouble.empty() : OptionalDouble.of(100.0 * lost / txFrames);
+    }
+}

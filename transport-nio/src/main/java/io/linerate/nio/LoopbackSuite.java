@@ -5,6 +5,7 @@ import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.Protocol;
+import io.linerate.core.TcpMss;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
@@ -33,6 +34,12 @@ import java.util.OptionalLong;
  * {@link NetworkNamespace} whose loopback has MTU {@value #FRAG_LOOPBACK_MTU}, zperf's
  * configuration. A fragmenting run whose stack created no fragments is reported invalid.
  *
+ * <p>The TCP markers write zperf's 1220 bytes at a time unless the smaller loopback MSS of the two
+ * families is below that; then they write that MSS ({@link #defaultTcpPayload()}), so that no
+ * write leaves a runt segment in either family. At the namespace's MTU of 1280 with TCP
+ * timestamps the MSS is 1208 over IPv6 and 1228 over IPv4, so TCP writes 1208 bytes there; on the
+ * host's loopback (MTU 65536) both are far larger and 1220 stays.
+ *
  * <p>While it runs, the suite's progress (transfers done of transfers in all) is in the process's
  * {@linkplain LiveCounters live counters}, beside each transfer's own counters.
  */
@@ -41,6 +48,41 @@ public final class LoopbackSuite {
     public static final int FRAG_LOOPBACK_MTU = 1280;
     /** zperf's payload of the fragmenting UDP markers, bytes. */
     public static final int DEFAULT_FRAG_PAYLOAD_BYTES = 2000;
+    /** zperf's payload of the udp and tcp markers, bytes. */
+    public static final int ZPERF_PAYLOAD_BYTES = TransferSpec.DEFAULT_PAYLOAD_BYTES;
+
+    /**
+     * The TCP markers' payload where none is given, and why.
+     *
+     * @param bytes bytes per write
+     * @param reason the rule and the values it was applied to, for the suite's header
+     */
+    public record TcpPayload(int bytes, String reason) {}
+
+    /**
+     * @return the TCP markers' default payload in this namespace: zperf's 1220 bytes, or the smaller
+     *     loopback MSS of IPv4 and IPv6 where that is below 1220 (see the class comment)
+     */
+    public static TcpPayload defaultTcpPayload() {
+        return defaultTcpPayload(PathFacts.loopbackTcpMss(AddressFamily.IPV4), PathFacts.loopbackTcpMss(AddressFamily.IPV6));
+    }
+
+    /** The rule of {@link #defaultTcpPayload()} applied to the two families' MSS, where known. */
+    static TcpPayload defaultTcpPayload(Optional<TcpMss> ipv4, Optional<TcpMss> ipv6) {
+        if (ipv4.isEmpty() || ipv6.isEmpty()) {
+            return new TcpPayload(ZPERF_PAYLOAD_BYTES, "zperf's; the loopback MSS could not be derived");
+        }
+        int v4 = ipv4.get().bytes();
+        int v6 = ipv6.get().bytes();
+        int smaller = Math.min(v4, v6);
+        String both = String.format(Locale.ROOT, "IPv4 %d B, IPv6 %d B at loopback MTU %d%s", v4, v6,
+                ipv6.get().pathMtu(), ipv6.get().optionBytes() > 0 ? " with TCP timestamps" : "");
+        if (smaller < ZPERF_PAYLOAD_BYTES) {
+            return new TcpPayload(smaller, "the smaller MSS of the two families (" + both
+                    + "), below zperf's " + ZPERF_PAYLOAD_BYTES + " B, so that no write leaves a runt segment");
+        }
+        return new TcpPayload(ZPERF_PAYLOAD_BYTES, "zperf's; the smaller MSS of the two families is larger (" + both + ")");
+    }
 
     /** One transfer of the suite, named as zperf names its result lines. */
     public enum Marker {
@@ -109,7 +151,8 @@ public final class LoopbackSuite {
      * @param duration measured window of each transfer
      * @param warmup omitted before each window
      * @param interval interval sample length
-     * @param payloadBytes payload of udp and tcp markers (zperf: 1220)
+     * @param payloadBytes payload of the udp markers (zperf: 1220)
+     * @param tcpPayloadBytes payload of the tcp markers ({@link #defaultTcpPayload()} by default)
      * @param fragPayloadBytes payload of the {@code *_frag} markers (zperf: 2000)
      * @param rateBitsPerSecond target rate, 0 = unlimited
      * @param port receiver port, 0 for ephemeral
@@ -118,8 +161,8 @@ public final class LoopbackSuite {
      * @param ioTimeout bound on every blocking wait
      */
     public record Config(List<Marker> markers, Duration duration, Duration warmup, Duration interval,
-                         int payloadBytes, int fragPayloadBytes, long rateBitsPerSecond, int port,
-                         int repeat, int trafficClass, Duration ioTimeout) {
+                         int payloadBytes, int tcpPayloadBytes, int fragPayloadBytes, long rateBitsPerSecond,
+                         int port, int repeat, int trafficClass, Duration ioTimeout) {
         /** @throws IllegalArgumentException for an empty marker list or a repeat below 1 */
         public Config {
             markers = List.copyOf(markers);
@@ -133,11 +176,26 @@ public final class LoopbackSuite {
             }
         }
 
-        /** zperf's defaults: all eight markers, 1220/2000-byte payloads, unlimited rate, 2 s each. */
+        /**
+         * One payload for the udp and tcp markers alike, as a user who names it asks.
+         *
+         * @see #Config(List, Duration, Duration, Duration, int, int, int, long, int, int, int, Duration)
+         */
+        public Config(List<Marker> markers, Duration duration, Duration warmup, Duration interval, int payloadBytes,
+                      int fragPayloadBytes, long rateBitsPerSecond, int port, int repeat, int trafficClass,
+                      Duration ioTimeout) {
+            this(markers, duration, warmup, interval, payloadBytes, payloadBytes, fragPayloadBytes, rateBitsPerSecond,
+                    port, repeat, trafficClass, ioTimeout);
+        }
+
+        /**
+         * zperf's defaults: all eight markers, 1220/2000-byte payloads, unlimited rate, 2 s each; the
+         * tcp markers' payload is {@link #defaultTcpPayload()} of this namespace.
+         */
         public static Config defaults() {
             return new Config(List.of(Marker.values()), Duration.ofSeconds(2), Duration.ofMillis(250),
-                    Duration.ofSeconds(1), TransferSpec.DEFAULT_PAYLOAD_BYTES, DEFAULT_FRAG_PAYLOAD_BYTES, 0, 0, 1,
-                    TransferSpec.DEFAULT_TRAFFIC_CLASS, Duration.ofSeconds(5));
+                    Duration.ofSeconds(1), ZPERF_PAYLOAD_BYTES, defaultTcpPayload().bytes(), DEFAULT_FRAG_PAYLOAD_BYTES,
+                    0, 0, 1, TransferSpec.DEFAULT_TRAFFIC_CLASS, Duration.ofSeconds(5));
         }
 
         /**
@@ -159,7 +217,8 @@ public final class LoopbackSuite {
                     .protocol(m.protocol())
                     .family(m.family())
                     .noDelay(m.noDelay())
-                    .payloadBytes(m.fragmenting() ? fragPayloadBytes : payloadBytes)
+                    .payloadBytes(m.fragmenting() ? fragPayloadBytes
+                            : m.protocol() == Protocol.TCP ? tcpPayloadBytes : payloadBytes)
                     .bound(Bound.duration(duration))
                     .warmup(warmup)
                     .interval(interval)

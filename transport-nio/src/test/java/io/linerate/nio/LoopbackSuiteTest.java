@@ -3,7 +3,9 @@ package io.linerate.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
+import io.linerate.core.TcpMss;
 import io.linerate.nio.LoopbackSuite.Marker;
 import io.linerate.nio.LoopbackSuite.Outcome;
 import java.io.IOException;
@@ -26,6 +28,37 @@ class LoopbackSuiteTest {
         assertThat(Marker.parse("TCP6_NODELAY")).isEqualTo(Marker.TCP6_NODELAY);
         assertThatThrownBy(() -> Marker.parse("udp9")).hasMessage("unknown marker 'udp9'; allowed: udp4, udp4_frag, "
                 + "tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay");
+    }
+
+    @Test
+    void theTcpPayloadIsTheSmallerMssWhereThatIsBelowZperfs() {
+        // the namespace of --netns: MTU 1280 with timestamps, MSS 1228 (IPv4) and 1208 (IPv6): 1208
+        LoopbackSuite.TcpPayload ns = LoopbackSuite.defaultTcpPayload(
+                Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, true)));
+        assertThat(ns.bytes()).isEqualTo(1208);
+        assertThat(ns.reason()).isEqualTo("the smaller MSS of the two families (IPv4 1228 B, IPv6 1208 B at loopback MTU "
+                + "1280 with TCP timestamps), below zperf's 1220 B, so that no write leaves a runt segment");
+        // the host's loopback, MTU 65536: MSS 65483 and 65464, so zperf's 1220 stays
+        LoopbackSuite.TcpPayload host = LoopbackSuite.defaultTcpPayload(
+                Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 65536, true)));
+        assertThat(host.bytes()).isEqualTo(1220);
+        assertThat(host.reason()).isEqualTo("zperf's; the smaller MSS of the two families is larger "
+                + "(IPv4 65483 B, IPv6 65464 B at loopback MTU 65536 with TCP timestamps)");
+        // MTU 1280 without timestamps: 1240 and 1220, neither below 1220
+        assertThat(LoopbackSuite.defaultTcpPayload(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, false)),
+                Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, false))).bytes()).isEqualTo(1220);
+        assertThat(LoopbackSuite.defaultTcpPayload(Optional.empty(), Optional.empty()).bytes()).isEqualTo(1220);
+    }
+
+    @Test
+    void tcpMarkersTakeTheTcpPayloadAndUdpMarkersTheOther() {
+        LoopbackSuite.Config d = LoopbackSuite.Config.defaults();
+        LoopbackSuite.Config c = new LoopbackSuite.Config(d.markers(), d.duration(), d.warmup(), d.interval(),
+                1220, 1208, 2000, 0, 0, 1, 0x20, d.ioTimeout());
+        assertThat(c.spec(Marker.TCP6).payloadBytes()).isEqualTo(1208);
+        assertThat(c.spec(Marker.TCP4_NODELAY).payloadBytes()).isEqualTo(1208);
+        assertThat(c.spec(Marker.UDP6).payloadBytes()).isEqualTo(1220);
+        assertThat(c.spec(Marker.UDP4_FRAG).payloadBytes()).isEqualTo(2000);
     }
 
     @Test

@@ -31,7 +31,8 @@ public final class ReceiverContext {
     private final AtomicLong windowBytes = new AtomicLong();
     private final AtomicLong windowDatagrams = new AtomicLong();
     private final AtomicLong missing = new AtomicLong();
-    private final AtomicLong jitterBits = new AtomicLong();
+    /** The jitter estimate's bits; NaN until the estimator has its first difference (second datagram). */
+    private final AtomicLong jitterBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
     private final AtomicLong lastDataNanos = new AtomicLong(Long.MIN_VALUE);
     private final SequenceTracker tracker = new SequenceTracker();
     private final Rfc3550Jitter jitter = new Rfc3550Jitter();
@@ -146,7 +147,9 @@ public final class ReceiverContext {
             }
         }
         missing.lazySet(tracker.missingSoFar());
-        jitterBits.lazySet(Double.doubleToRawLongBits(jitter.nanos()));
+        if (jitter.samples() > 0) {
+            jitterBits.lazySet(Double.doubleToRawLongBits(jitter.nanos()));
+        }
         lastDataNanos.lazySet(arrival);
     }
 
@@ -172,6 +175,7 @@ public final class ReceiverContext {
         return missing.get();
     }
 
+    /** @return the RFC 3550 estimate, ns; NaN before the second datagram */
     double jitterNanos() {
         return Double.longBitsToDouble(jitterBits.get());
     }

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -146,7 +147,7 @@ public final class StreamEngine {
         // a duration-bound window lasts its duration from the reading that opened it
         long windowDeadline = Long.MAX_VALUE;
         long interval = spec.interval().toNanos();
-        Reading prev = new Reading(0, 0, 0, 0, 0, 0, 0, 0.0, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
+        Reading prev = new Reading(0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
         Reading windowStart = null;
         Reading windowEnd = null;
         long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
@@ -310,8 +311,11 @@ public final class StreamEngine {
         // the window's intervals add up to the window's total
         long bytes = omitted ? to.bytes - from.bytes : to.windowReceived - from.windowReceived;
         long datagrams = omitted ? to.datagrams - from.datagrams : to.windowDatagrams - from.windowDatagrams;
+        // the jitter of an interval without datagrams does not exist: absent, never 0
+        OptionalDouble jitter = datagrams > 0 && !Double.isNaN(to.jitterNanos)
+                ? OptionalDouble.of(to.jitterNanos) : OptionalDouble.empty();
         IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, bytes,
-                datagrams, to.missing - from.missing, to.jitterNanos, omitted);
+                datagrams, to.missing - from.missing, jitter, omitted);
         out.add(s);
         listener.onInterval(s);
     }
@@ -322,11 +326,14 @@ public final class StreamEngine {
         long bytesSent = tx.bytes();
         long messagesSent = tx.messages();
         long bytesReceived = rx.bytes();
-        if (end.nanos <= start.nanos) {
+        long windowNanos = end.nanos - start.nanos;
+        if (windowNanos <= 0) {
             reasons.add(spec.bound().kind() == Bound.Kind.DURATION
                     ? "the measured window has no length"
                     : "the transfer ended inside the warm-up of " + spec.warmup().toMillis()
                             + " ms: raise the count or lower --warmup");
+        } else if (spec.protocol() == Protocol.TCP && end.windowReceived == start.windowReceived) {
+            reasons.add(EmptyWindow.tcp(windowNanos, end.windowSent - start.windowSent));
         }
         Optional<UdpStats> udp = Optional.empty();
         if (spec.protocol() == Protocol.TCP) {
@@ -338,9 +345,13 @@ public final class StreamEngine {
             int w = DatagramHeader.WINDOW;
             long sent = tx.messages(w);
             long got = rx.distinct(w);
+            OptionalDouble jitter = got > 0 && !Double.isNaN(end.jitterNanos)
+                    ? OptionalDouble.of(end.jitterNanos) : OptionalDouble.empty();
             udp = Optional.of(new UdpStats(sent, got, Math.max(0, sent - got), rx.reordered(w), rx.duplicates(w),
-                    end.jitterNanos, rx.delay(w).copy()));
-            if (t.distinct() == 0) {
+                    jitter, rx.delay(w).copy()));
+            if (windowNanos > 0 && got == 0) {
+                reasons.add(EmptyWindow.udp(windowNanos, sent));
+            } else if (t.distinct() == 0) {
                 reasons.add("no datagram arrived");
             }
             if (rx.foreign() > 0) {

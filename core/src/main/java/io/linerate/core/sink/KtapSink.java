@@ -24,7 +24,7 @@ public final class KtapSink implements MetricSink {
     private final PrintWriter out;
     private final Set<String> policiesWritten = new HashSet<>();
 
-    /** @param out where lines go, as UTF-8; where lines go; flushed on close */
+    /** @param out where lines go, as UTF-8; flushed on close */
     public KtapSink(PrintStream out) {
         this(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
     }

@@ -30,14 +30,15 @@ public final class TransferFormat {
     /**
      * An interval line as iperf prints it: {@code " 0.00- 1.01 sec  1589248 Bytes  12.59 Mbits/sec"},
      * followed for UDP by jitter and lost/total ({@code "  0.012 ms  3/1000 (0.3%)"}), and by
-     * {@code "  (omitted)"} for warm-up intervals. A zero-length interval prints {@code n/a} as rate.
+     * {@code "  (omitted)"} for warm-up intervals. A zero-length interval prints {@code n/a} as rate;
+     * an interval without datagrams prints {@code n/a} as jitter and loss percentage.
      */
     public static String intervalLine(IntervalSample s, boolean udp) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%5.2f-%5.2f sec  %d Bytes  %s",
                 s.startNanos() / 1e9, s.endNanos() / 1e9, s.bytes(), mbits(s.bitsPerSecond())));
         if (udp) {
             long total = s.datagrams() + s.lost();
-            sb.append(String.format(Locale.ROOT, "  %.3f ms  %d/%d (%s)", s.jitterNanos() / 1e6, s.lost(), total,
+            sb.append(String.format(Locale.ROOT, "  %s ms  %d/%d (%s)", millis(s.jitterNanos()), s.lost(), total,
                     total <= 0 ? "n/a" : String.format(Locale.ROOT, "%.2g%%", 100.0 * s.lost() / total)));
         }
         if (s.omitted()) {
@@ -54,7 +55,8 @@ public final class TransferFormat {
     /**
      * @param label the name to start the line with, such as {@code udp4_frag}
      * @return a one-line summary for people: label, payload, window, goodput, byte counts, UDP
-     *     accounting, applied traffic class, CPU time of the sending and receiving threads over the
+     *     accounting, for TCP the MSS ({@code mss 1208 B}, {@code mss unknown} where it could not be
+     *     derived), applied traffic class, CPU time of the sending and receiving threads over the
      *     whole transfer (a CPU-bound run measures the host, not the link), the full log's counts
      *     when there is one, and the reasons when invalid
      */
@@ -63,10 +65,14 @@ public final class TransferFormat {
                 label, r.spec().payloadBytes(), r.measuredNanos() / 1e9, mbits(r.bitsPerSecond()),
                 r.bytesSent(), r.bytesReceived()));
         r.udp().ifPresent(u -> sb.append(String.format(Locale.ROOT,
-                "  datagrams %d of %d received  lost %d (%.2f%%)  reordered %d  duplicates %d  jitter %.3f ms",
-                u.datagramsReceived(), u.datagramsSent(), u.lost(), u.lossPercent(), u.reordered(),
-                u.duplicates(), u.jitterNanos() / 1e6)));
+                "  datagrams %d of %d received  lost %s  reordered %d  duplicates %d  jitter %s ms",
+                u.datagramsReceived(), u.datagramsSent(), u.lossPercent().isPresent()
+                        ? String.format(Locale.ROOT, "%d (%.2f%%)", u.lost(), u.lossPercent().getAsDouble()) : "n/a",
+                u.reordered(), u.duplicates(), millis(u.jitterNanos()))));
         AppliedOptions o = r.options();
+        if (r.spec().protocol() == io.linerate.core.Protocol.TCP) {
+            sb.append(o.tcpMss().map(m -> "  mss " + m.bytes() + " B").orElse("  mss unknown"));
+        }
         sb.append(String.format(Locale.ROOT, "  tclass 0x%02x  cpu tx %d ms rx %d ms", o.trafficClassApplied(),
                 r.senderCpuNanos() / 1_000_000, r.receiverCpuNanos() / 1_000_000));
         r.fullLog().ifPresent(l -> sb.append("  ").append(l.describe()));
@@ -84,8 +90,12 @@ public final class TransferFormat {
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
-     * {@code significant_digits}), then {@code options, cpu_ns, window_allocated_bytes}, with a
-     * full log {@code full_log} (see {@link #putFullLog}), then {@code valid, reasons, intervals}.
+     * {@code significant_digits}), then {@code options} (for TCP with {@code tcp_mss} and
+     * {@code tcp_mss_source}, how it was found), {@code cpu_ns, window_allocated_bytes}, with a full
+     * log {@code full_log} (see {@link #putFullLog}), then {@code valid, reasons, intervals}. Loss
+     * and jitter of no datagrams are {@code null}, never 0: {@code lost} and {@code lost_percent}
+     * when the window sent none, {@code jitter_ms} when none of them arrived (in an interval: when
+     * none arrived in it).
      */
     public static ObjectNode summaryJson(TransferResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
@@ -108,11 +118,15 @@ public final class TransferFormat {
             UdpStats u = r.udp().get();
             n.put("datagrams_sent", u.datagramsSent());
             n.put("datagrams_received", u.datagramsReceived());
-            n.put("lost", u.lost());
-            n.put("lost_percent", u.lossPercent());
+            if (u.lossPercent().isPresent()) {
+                n.put("lost", u.lost());
+            } else {
+                n.putNull("lost");
+            }
+            putDouble(n, "lost_percent", u.lossPercent());
             n.put("reordered", u.reordered());
             n.put("duplicates", u.duplicates());
-            n.put("jitter_ms", u.jitterNanos() / 1e6);
+            putDouble(n, "jitter_ms", toMillis(u.jitterNanos()));
             ExactRangeHistogram h = u.oneWayDelay();
             ObjectNode d = n.putObject("one_way_delay_ns");
             if (h.count() > 0) {
@@ -134,6 +148,15 @@ public final class TransferFormat {
         opts.put("rcvbuf_applied", o.receiveBufferApplied());
         opts.put("nodelay_requested", o.noDelayRequested());
         opts.put("nodelay_applied", o.noDelayApplied());
+        if (r.spec().protocol() == io.linerate.core.Protocol.TCP) {
+            if (o.tcpMss().isPresent()) {
+                opts.put("tcp_mss", o.tcpMss().get().bytes());
+                opts.put("tcp_mss_source", o.tcpMss().get().derivation());
+            } else {
+                opts.putNull("tcp_mss");
+                opts.put("tcp_mss_source", "unknown: the path MTU could not be read");
+            }
+        }
         ObjectNode cpu = n.putObject("cpu_ns");
         cpu.put("sender", r.senderCpuNanos());
         cpu.put("receiver", r.receiverCpuNanos());
@@ -153,8 +176,12 @@ public final class TransferFormat {
             putRate(i, "bits_per_second", s.bitsPerSecond());
             if (r.udp().isPresent()) {
                 i.put("datagrams", s.datagrams());
-                i.put("lost", s.lost());
-                i.put("jitter_ms", s.jitterNanos() / 1e6);
+                if (s.datagrams() == 0 && s.lost() == 0) {
+                    i.putNull("lost");
+                } else {
+                    i.put("lost", s.lost());
+                }
+                putDouble(i, "jitter_ms", toMillis(s.jitterNanos()));
             }
             i.put("omitted", s.omitted());
         }
@@ -166,7 +193,9 @@ public final class TransferFormat {
      * absent when the window has no length), and for UDP {@code <marker>_jitter_ms} (ms, lower is
      * better, advisory: RFC 3550 jitter follows the host's scheduling noise; a reviewed policy file
      * can make it gate) and {@code <marker>_lost_pct} (%, lower is better, judged in percentage
-     * points with the default policy of {@link io.linerate.core.MetricDefaults}).
+     * points with the default policy of {@link io.linerate.core.MetricDefaults}). Loss is absent
+     * when the window sent no datagram, jitter when none of its datagrams arrived: a metric of 0
+     * there would read as a perfect run.
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -177,8 +206,10 @@ public final class TransferFormat {
         r.bitsPerSecond().ifPresent(bps -> out.add(Metric.of(marker + "_mbps", Rates.toMbits(bps),
                 ResultLineSink.UNIT, timeSeconds, Better.HIGHER)));
         r.udp().ifPresent(u -> {
-            out.add(Metric.of(marker + "_jitter_ms", u.jitterNanos() / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory());
-            out.add(Metric.of(marker + "_lost_pct", u.lossPercent(), "%", timeSeconds, Better.LOWER));
+            u.jitterNanos().ifPresent(j -> out.add(
+                    Metric.of(marker + "_jitter_ms", j / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory()));
+            u.lossPercent().ifPresent(l -> out.add(
+                    Metric.of(marker + "_lost_pct", l, "%", timeSeconds, Better.LOWER)));
         });
         return out;
     }
@@ -194,6 +225,18 @@ public final class TransferFormat {
         f.put("entries", log.entries());
         f.put("dropped", log.dropped());
         log.failure().ifPresent(m -> f.put("failure", m));
+    }
+
+    private static void putDouble(ObjectNode n, String key, OptionalDouble v) {
+        putRate(n, key, v);
+    }
+
+    private static OptionalDouble toMillis(OptionalDouble nanos) {
+        return nanos.isPresent() ? OptionalDouble.of(nanos.getAsDouble() / 1e6) : OptionalDouble.empty();
+    }
+
+    private static String millis(OptionalDouble nanos) {
+        return nanos.isPresent() ? String.format(Locale.ROOT, "%.3f", nanos.getAsDouble() / 1e6) : "n/a";
     }
 
     private static void putRate(ObjectNode n, String key, OptionalDouble v) {

@@ -9,11 +9,14 @@ import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.IntervalSample;
+import io.linerate.core.Metric;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
+import io.linerate.core.sink.TransferFormat;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -182,8 +186,130 @@ class StreamEngineTest {
         assertThat(seen.get(seen.size() - 1).endNanos()).isEqualTo(r.windowEndNanos());
         assertThat(r.windowStartNanos()).isGreaterThanOrEqualTo(100_000_000L);
         assertThat(r.measuredNanos()).isGreaterThanOrEqualTo(300_000_000L);
-        // nothing arrived, so the receiver's byte count could not have matched
-        assertThat(r.invalidReasons()).singleElement().asString().startsWith("receiver counted 0 bytes");
+        // nothing arrived, so the receiver's byte count could not have matched, and the window is empty
+        assertThat(r.invalidReasons()).hasSize(2);
+        assertThat(r.invalidReasons().get(0)).startsWith("no payload byte arrived in the measured window of ");
+        assertThat(r.invalidReasons().get(1)).startsWith("receiver counted 0 bytes");
+    }
+
+    @Test
+    void aTcpWindowThatMovedNoDataIsInvalidAndSaysWhy() throws Exception {
+        // as `stream --duration 1ns --warmup 0`, with a sender that writes nothing before it is stopped
+        TransferSpec s = spec(Protocol.TCP).duration(Duration.ofNanos(1)).build();
+        CountDownLatch senderDone = new CountDownLatch(1);
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+            senderDone.countDown();
+        }, ctx -> {
+            await(senderDone);
+            ctx.endOfStream();
+        });
+        TransferResult r = e.run(OPTIONS, IntervalListener.NONE);
+        assertThat(r.bytesSent()).isZero();
+        assertThat(r.valid()).isFalse();
+        assertThat(r.invalidReasons()).singleElement().asString()
+                .startsWith("no payload byte arrived in the measured window of ")
+                .endsWith("(0 sent in it): lengthen the duration");
+    }
+
+    @Test
+    void aUdpWindowWithoutDatagramsHasNoLossNoJitterAndIsInvalid() throws Exception {
+        // a sender that sends nothing in the window (stalled, or slower to notice it than the window lasts)
+        TransferSpec s = spec(Protocol.UDP).payloadBytes(100)
+                .duration(Duration.ofMillis(100)).interval(Duration.ofMillis(50)).build();
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+        }, receiveInto(new ArrayBlockingQueue<>(1), p -> true));
+        TransferResult r = e.run(OPTIONS, IntervalListener.NONE);
+        UdpStats u = r.udp().orElseThrow();
+        assertThat(u.datagramsSent()).isZero();
+        assertThat(u.lossPercent()).isEmpty();
+        assertThat(u.jitterNanos()).isEmpty();
+        assertThat(r.intervals()).allSatisfy(i -> assertThat(i.jitterNanos()).isEmpty());
+        assertThat(r.invalidReasons()).singleElement().asString()
+                .startsWith("no datagram was sent in the measured window of ")
+                .endsWith(" ms: lengthen the duration");
+        // what a gate sees: the goodput of the window (0), and no loss or jitter metric at all
+        assertThat(TransferFormat.metrics(r, "udp4", 1.0)).extracting(Metric::name).containsExactly("udp4_mbps");
+        ObjectNode json = TransferFormat.summaryJson(r);
+        assertThat(json.get("lost").isNull()).isTrue();
+        assertThat(json.get("lost_percent").isNull()).isTrue();
+        assertThat(json.get("jitter_ms").isNull()).isTrue();
+        assertThat(TransferFormat.summaryLine(r)).contains("datagrams 0 of 0 received  lost n/a").contains("jitter n/a ms");
+    }
+
+    @Test
+    void aUdpWindowNoneOfWhoseDatagramsArrivedIsInvalidWithFullLossAndNoJitter() throws Exception {
+        // the sender sends 5 datagrams once the window is open; the "network" drops them all
+        TransferSpec s = spec(Protocol.UDP).payloadBytes(100).warmup(Duration.ofMillis(20))
+                .duration(Duration.ofMillis(500)).build();
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            while (ctx.phase() == DatagramHeader.WARMUP && !ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+            for (int i = 0; i < 5 && !ctx.stopRequested(); i++) {
+                ctx.phase();
+                ctx.sent(100, true);
+            }
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+        }, receiveInto(new ArrayBlockingQueue<>(1), p -> true));
+        TransferResult r = e.run(OPTIONS, IntervalListener.NONE);
+        UdpStats u = r.udp().orElseThrow();
+        assertThat(u.datagramsSent()).isEqualTo(5);
+        assertThat(u.datagramsReceived()).isZero();
+        // 5 of 5 lost: 100 %
+        assertThat(u.lossPercent()).hasValue(100.0);
+        assertThat(u.jitterNanos()).isEmpty();
+        assertThat(r.invalidReasons()).containsExactly("none of the 5 datagrams sent in the measured window of "
+                + String.format(java.util.Locale.ROOT, "%.3f ms", r.measuredNanos() / 1e6) + " arrived");
+        assertThat(TransferFormat.metrics(r, "udp4", 1.0)).extracting(Metric::name)
+                .containsExactly("udp4_mbps", "udp4_lost_pct");
+    }
+
+    @Test
+    void jitterNeedsTwoArrivalsAndAnIntervalWithoutDatagramsHasNone() throws Exception {
+        // one datagram in the whole transfer: RFC 3550's estimator starts on the second, so no jitter
+        TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(1)).build();
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            ctx.phase();
+            ctx.sent(100, true);
+        }, ctx -> {
+            ByteBuffer buf = ByteBuffer.allocate(100);
+            DatagramHeader.write(buf, s.streamId(), 0, 0);
+            ctx.datagram(buf, 100);
+            while (!ctx.stopRequested()) {
+                Thread.onSpinWait();
+            }
+        });
+        TransferResult r = e.run(OPTIONS, IntervalListener.NONE);
+        UdpStats u = r.udp().orElseThrow();
+        assertThat(u.datagramsReceived()).isEqualTo(1);
+        assertThat(u.lossPercent()).hasValue(0.0);
+        assertThat(u.jitterNanos()).isEmpty();
+        assertThat(r.valid()).as(r.invalidReasons().toString()).isTrue();
+    }
+
+    /** A receive loop that takes datagrams off {@code net} and accounts those whose phase {@code keep} accepts. */
+    private static StreamEngine.ReceiveLoop receiveInto(BlockingQueue<ByteBuffer> net, IntPredicate keep) {
+        return ctx -> {
+            while (!ctx.stopRequested()) {
+                ByteBuffer d;
+                try {
+                    d = net.poll(1, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException ex) {
+                    throw new IOException(ex);
+                }
+                if (d != null && keep.test(d.getInt(24))) {
+                    ctx.datagram(d, d.capacity());
+                }
+            }
+        };
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,10 +90,10 @@ class CountersFileTest {
              RunProgress p = live.progress("loopback suite", 16)) {
             a.bytesSent(1_500_000);
             // 125000 bytes in 0.5 s: 125000 * 8 / 0.5 = 2000000 bit/s
-            a.interval(new IntervalSample(0, 500_000_000L, 125_000, 100, 0, 0.0, false));
+            a.interval(new IntervalSample(0, 500_000_000L, 125_000, 100, 0, OptionalDouble.empty(), false));
             b.bytesReceived(7);
             // an interval with no length has no rate
-            b.interval(new IntervalSample(10, 10, 5, 0, 0, 0.0, false));
+            b.interval(new IntervalSample(10, 10, 5, 0, 0, false));
             p.done(5);
 
             ProcessCounters pc = CountersFileReader.read(live.file().orElseThrow()).orElseThrow();

@@ -11,6 +11,7 @@ import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferResult;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
 import io.linerate.core.latency.ExactRangeHistogram;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -126,12 +128,13 @@ class OutputFormatsGoldenTest {
             h.record(v);
         }
         List<IntervalSample> intervals = List.of(
-                new IntervalSample(0, 500_000_000L, 1_220_000, 1000, 0, 2_500, true),
-                new IntervalSample(500_000_000L, 1_500_000_000L, 1_589_248, 1302, 3, 12_345, false),
-                new IntervalSample(1_500_000_000L, 1_500_000_000L, 0, 0, 0, 12_345, false),
-                new IntervalSample(1_500_000_000L, 2_500_000_000L, 2_440_000, 2000, -1, 4_000, false));
+                new IntervalSample(0, 500_000_000L, 1_220_000, 1000, 0, OptionalDouble.of(2_500), true),
+                new IntervalSample(500_000_000L, 1_500_000_000L, 1_589_248, 1302, 3, OptionalDouble.of(12_345), false),
+                // no datagram arrived: jitter and loss percentage are n/a / null, never 0
+                new IntervalSample(1_500_000_000L, 1_500_000_000L, 0, 0, 0, OptionalDouble.empty(), false),
+                new IntervalSample(1_500_000_000L, 2_500_000_000L, 2_440_000, 2000, -1, OptionalDouble.of(4_000), false));
         return new TransferResult(spec, 6_100_000, 5000, 5_249_248, 500_000_000L, 2_500_000_000L,
-                4_880_000, 4_029_248, Optional.of(new UdpStats(5000, 4302, 698, 7, 2, 4_000.5, h)),
+                4_880_000, 4_029_248, Optional.of(new UdpStats(5000, 4302, 698, 7, 2, OptionalDouble.of(4_000.5), h)),
                 intervals, new AppliedOptions(0x20, 0x20, 0, 212_992, 0, 212_992, false, false),
                 1_900_000_000L, 1_700_000_000L, 0, 0, List.of());
     }
@@ -140,10 +143,11 @@ class OutputFormatsGoldenTest {
         TransferSpec spec = TransferSpec.builder().protocol(Protocol.TCP).noDelay(true)
                 .bound(Bound.bytes(10_000_000)).warmup(Duration.ZERO).build();
         List<IntervalSample> intervals = List.of(
-                new IntervalSample(0, 1_010_000_000L, 9_000_000, 0, 0, 0, false),
-                new IntervalSample(1_010_000_000L, 1_020_000_000L, 1_000_000, 0, 0, 0, false));
+                new IntervalSample(0, 1_010_000_000L, 9_000_000, 0, 0, false),
+                new IntervalSample(1_010_000_000L, 1_020_000_000L, 1_000_000, 0, 0, false));
         return new TransferResult(spec, 10_000_000, 8197, 9_999_000, 0, 1_020_000_000L, 10_000_000, 9_999_000,
-                Optional.empty(), intervals, new AppliedOptions(0x20, 0x00, 65536, 131072, 0, 131072, true, true),
+                Optional.empty(), intervals, new AppliedOptions(0x20, 0x00, 65536, 131072, 0, 131072, true, true,
+                        Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))),
                 1_000_000, 2_000_000, -1, 48, List.of("receiver counted 9999000 bytes but the sender sent 10000000"));
     }
 }

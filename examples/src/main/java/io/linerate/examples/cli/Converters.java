@@ -1,86 +1,89 @@
 package io.linerate.examples.cli;
 
-import java.math.BigDecimal;
+import io.linerate.core.Units;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 
-/** picocli converters for durations, rates and byte values; each error names the value and the form expected. */
+/**
+ * picocli converters: thin wrappers around {@link Units}, so that the command line and a library
+ * user accept the same text; each error names the value and the form or range expected.
+ */
 final class Converters {
     private Converters() {}
 
-    private static final Pattern NUMBER_UNIT = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([A-Za-z]*)");
+    /** The value grammar, for the footer of every command's help. */
+    static final String UNITS_FOOTER = "%nValues: " + Units.RATE_HELP + ".%n" + Units.SIZE_HELP + ".%n"
+            + Units.COUNT_HELP + ".%n" + Units.DURATION_HELP + ".";
 
-    /**
-     * {@code 500ms}, {@code 2s}, {@code 1.5s}, {@code 2m}, {@code 250us}. A unit is required (a bare
-     * {@code 500} could mean seconds or milliseconds), except for {@code 0}.
-     */
+    /** {@code 500ms}, {@code 2s}, {@code 1.5s}, {@code 2m} (minutes), {@code 250us}: a unit is required, except for 0. */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            Matcher m = NUMBER_UNIT.matcher(value.strip());
-            if (!m.matches()) {
-                throw new CommandLine.TypeConversionException("'" + value
-                        + "' is not a duration; use a number with unit ns, us, ms, s or m, such as 500ms or 2s");
-            }
-            BigDecimal n = new BigDecimal(m.group(1));
-            if (m.group(2).isEmpty() && n.signum() != 0) {
-                throw new CommandLine.TypeConversionException("'" + value
-                        + "' has no unit; allowed units: ns, us, ms, s, m, such as " + value.strip() + "ms or "
-                        + value.strip() + "s");
-            }
-            long nanosPerUnit = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-                case "ns" -> 1L;
-                case "us" -> 1_000L;
-                case "ms" -> 1_000_000L;
-                case "", "s" -> 1_000_000_000L;
-                case "m", "min" -> 60_000_000_000L;
-                default -> throw new CommandLine.TypeConversionException("'" + value
-                        + "' has unknown unit '" + m.group(2) + "'; allowed: ns, us, ms, s, m");
-            };
-            BigDecimal nanos = n.multiply(BigDecimal.valueOf(nanosPerUnit));
-            if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is too long; allowed: up to 1 day");
-            }
-            return Duration.ofNanos(nanos.longValue());
+            return parsed(() -> Units.duration(value));
         }
     }
 
-    /**
-     * A rate in bit/s with decimal suffixes: {@code 0} (unlimited), {@code 500k}, {@code 100M},
-     * {@code 2.5G}, {@code 10T}; a trailing {@code bit/s}, {@code bps} or {@code b} is accepted.
-     */
+    /** For options named in milliseconds ({@code --minms}): a bare number is ms, and a unit may be given. */
+    static final class MillisConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return parsed(() -> Units.duration(value, TimeUnit.MILLISECONDS));
+        }
+    }
+
+    /** A rate in bit/s with decimal suffixes: {@code 0} (unlimited), {@code 500k}, {@code 100M}, {@code 2.5G}. */
     static final class RateConverter implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
-            String v = value.strip();
-            if (v.startsWith("-")) {
-                throw new CommandLine.TypeConversionException("rate '" + value
-                        + "' is negative; allowed: 0 (unlimited) or a positive bit/s value such as 100M");
+            return parsed(() -> Units.bitsPerSecond(value));
+        }
+    }
+
+    /** Transactions per second with decimal suffixes: {@code 10k}. */
+    static final class TransactionRateConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return parsed(() -> Units.perSecond(value, "transactions"));
+        }
+    }
+
+    /** A size in bytes that fits an int, 1024-based suffixes: {@code 1220}, {@code 64K}, {@code 1M}. */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            long v = parsed(() -> Units.bytes(value));
+            if (v > Integer.MAX_VALUE) {
+                throw new CommandLine.TypeConversionException("size '" + value.strip() + "' is " + v
+                        + " bytes; allowed: 0.." + Integer.MAX_VALUE + " bytes (and the option's own range)");
             }
-            v = v.replaceFirst("(?i)(bit/s|bps|b)$", "");
-            Matcher m = NUMBER_UNIT.matcher(v);
-            if (!m.matches()) {
-                throw new CommandLine.TypeConversionException("'" + value
-                        + "' is not a rate; use bit/s with an optional k, M, G or T suffix, such as 100M");
-            }
-            long mult = switch (m.group(2)) {
-                case "" -> 1L;
-                case "k", "K" -> 1_000L;
-                case "M" -> 1_000_000L;
-                case "G", "g" -> 1_000_000_000L;
-                case "T", "t" -> 1_000_000_000_000L;
-                default -> throw new CommandLine.TypeConversionException("'" + value + "' has unknown suffix '"
-                        + m.group(2) + "'; allowed: k, M, G, T (decimal)");
-            };
-            BigDecimal bps = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(mult));
-            if (bps.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-                throw new CommandLine.TypeConversionException("rate '" + value + "' is too large; allowed: up to "
-                        + Long.MAX_VALUE + " bit/s");
-            }
-            return bps.longValue();
+            return (int) v;
+        }
+    }
+
+    /** A byte count, 1024-based suffixes: {@code 10M}, {@code 1G}. */
+    static final class ByteCountConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return parsed(() -> Units.bytes(value));
+        }
+    }
+
+    /** A message count, decimal suffixes: {@code 1000}, {@code 10k}, {@code 1M}. */
+    static final class CountConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return parsed(() -> Units.count(value));
+        }
+    }
+
+    private static <T> T parsed(Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
         }
     }
 

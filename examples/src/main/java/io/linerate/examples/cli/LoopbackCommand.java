@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code linerate loopback}: zperf's loopback suite over this host's (or a private namespace's) loopback. */
-@Command(name = "loopback", mixinStandardHelpOptions = true,
+@Command(name = "loopback", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs the loopback suite: udp, udp_frag, tcp and tcp_nodelay over IPv4 and IPv6, "
                 + "every upload at a non-default traffic class.",
                 "Prints one ZPERF-RESULT line per transfer and ZPERF-DONE at the end.",
@@ -51,11 +51,13 @@ final class LoopbackCommand implements Callable<Integer> {
             description = "Measured time of each transfer, such as 500ms or 2s (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
-            description = "Payload of udp and tcp transfers in bytes (default: ${DEFAULT-VALUE}).")
-    int payload;
+    @Option(names = "--payload", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "Payload of udp and tcp transfers in bytes (default: udp 1220, zperf's; tcp 1220, or the "
+                    + "smaller loopback MSS of IPv4 and IPv6 where that is below 1220, as in the namespace of --netns "
+                    + "(1208), so that no write leaves a runt segment).")
+    Integer payload;
 
-    @Option(names = "--frag-payload", defaultValue = "2000", paramLabel = "BYTES",
+    @Option(names = "--frag-payload", defaultValue = "2000", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
             description = "Payload of the *_frag transfers in bytes (default: ${DEFAULT-VALUE}).")
     int fragPayload;
 
@@ -79,8 +81,12 @@ final class LoopbackCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         OutputFormat fmt = transfer.outputFormat();
         TransferOptions t = transfer;
+        // the TCP default follows this namespace's loopback MSS; with --netns the child JVM decides it there
+        LoopbackSuite.TcpPayload tcp = payload != null
+                ? new LoopbackSuite.TcpPayload(payload, "given") : LoopbackSuite.defaultTcpPayload();
         LoopbackSuite.Config config = new LoopbackSuite.Config(selectedMarkers(), duration, t.warmup, t.interval,
-                payload, fragPayload, t.rate, t.port, repeat, t.trafficClass, t.ioTimeout);
+                payload != null ? payload : LoopbackSuite.ZPERF_PAYLOAD_BYTES, tcp.bytes(), fragPayload, t.rate,
+                t.port, repeat, t.trafficClass, t.ioTimeout);
         config.validate();
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();
@@ -92,7 +98,7 @@ final class LoopbackCommand implements Callable<Integer> {
             err.println("linerate: --netns: " + why.get() + "; running on this host's loopback, where the *_frag "
                     + "transfers are skipped");
         }
-        return runHere(config, fmt, out);
+        return runHere(config, tcp, fmt, out);
     }
 
     private List<Marker> selectedMarkers() {
@@ -133,7 +139,7 @@ final class LoopbackCommand implements Callable<Integer> {
         }
     }
 
-    private int runHere(LoopbackSuite.Config config, OutputFormat fmt, PrintWriter out) {
+    private int runHere(LoopbackSuite.Config config, LoopbackSuite.TcpPayload tcp, OutputFormat fmt, PrintWriter out) {
         Clock clock = Clock.system();
         long start = clock.nanoTime();
         List<MetricSink> sinks = new ArrayList<>();
@@ -153,10 +159,10 @@ final class LoopbackCommand implements Callable<Integer> {
         }
         if (fmt != OutputFormat.json) {
             out.println(String.format(Locale.ROOT,
-                    "# linerate %s loopback: %.3f s measured after %.3f s warm-up per transfer, payload %d B, "
-                            + "frag payload %d B, rate %s, traffic class 0x%02x, loopback MTU %s",
+                    "# linerate %s loopback: %.3f s measured after %.3f s warm-up per transfer, udp payload %d B, "
+                            + "tcp payload %d B (%s), frag payload %d B, rate %s, traffic class 0x%02x, loopback MTU %s",
                     Linerate.version(), config.duration().toNanos() / 1e9, config.warmup().toNanos() / 1e9,
-                    config.payloadBytes(), config.fragPayloadBytes(),
+                    config.payloadBytes(), config.tcpPayloadBytes(), tcp.reason(), config.fragPayloadBytes(),
                     config.rateBitsPerSecond() == 0 ? "unlimited" : config.rateBitsPerSecond() + " bit/s",
                     config.trafficClass(), LoopbackSuite.loopbackMtu().isPresent()
                             ? Long.toString(LoopbackSuite.loopbackMtu().getAsLong()) : "unknown"));

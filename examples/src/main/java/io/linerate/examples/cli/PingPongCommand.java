@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
  * also writes each size's samples as an HdrHistogram log. Exit codes: 0 done, 1 the run failed
  * (such as a timeout), 2 bad usage, with a message naming the value and the allowed range.
  */
-@Command(name = "pingpong", mixinStandardHelpOptions = true,
+@Command(name = "pingpong", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Bounces one message between a client and an echo server in this JVM and reports "
                 + "mean, min, median, max, a percentile and standard deviation of half the round-trip time "
                 + "(or the round trip with --rtt) per message size, as sfnt-pingpong does.",
@@ -58,32 +58,37 @@ public final class PingPongCommand implements Callable<Integer> {
             description = "tcp, udp, unix_stream, unix_datagram (unsupported in Java NIO) or pipe (default: ${DEFAULT-VALUE}).")
     String protocol;
 
-    @Option(names = "--sizes", split = ",", paramLabel = "BYTES[,BYTES...]",
-            description = "Message sizes, such as 1,64,1472; overrides --minmsg/--maxmsg.")
+    @Option(names = "--sizes", split = ",", paramLabel = "BYTES[,BYTES...]", converter = Converters.SizeConverter.class,
+            description = "Message sizes, such as 1,64,1472 or 1K,4K (1024-based); overrides --minmsg/--maxmsg.")
     List<Integer> sizes;
 
-    @Option(names = "--minmsg", defaultValue = "1", paramLabel = "BYTES", description = "Smallest size of the powers-of-two sweep (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--minmsg", defaultValue = "1", paramLabel = "BYTES", converter = Converters.SizeConverter.class, description = "Smallest size of the powers-of-two sweep (default: ${DEFAULT-VALUE}).")
     int minMsg;
 
-    @Option(names = "--maxmsg", defaultValue = "32768", paramLabel = "BYTES", description = "Largest size of the sweep (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--maxmsg", defaultValue = "32768", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "Largest size of the sweep, such as 32768 or 32K (default: ${DEFAULT-VALUE}).")
     int maxMsg;
 
-    @Option(names = "--minms", defaultValue = "1000", paramLabel = "MS", description = "Time floor per size, ms (default: ${DEFAULT-VALUE}).")
-    long minMs;
+    @Option(names = "--minms", defaultValue = "1000", paramLabel = "MS", converter = Converters.MillisConverter.class,
+            description = "Time floor per size: ms, or with a unit such as 2s (default: ${DEFAULT-VALUE} ms).")
+    Duration minTime;
 
-    @Option(names = "--maxms", defaultValue = "3000", paramLabel = "MS", description = "Time cap per size, ms (default: ${DEFAULT-VALUE}).")
-    long maxMs;
+    @Option(names = "--maxms", defaultValue = "3000", paramLabel = "MS", converter = Converters.MillisConverter.class,
+            description = "Time cap per size: ms, or with a unit such as 5s (default: ${DEFAULT-VALUE} ms).")
+    Duration maxTime;
 
-    @Option(names = "--miniter", defaultValue = "1000", paramLabel = "N", description = "Round-trip floor per size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--miniter", defaultValue = "1000", paramLabel = "N", converter = Converters.CountConverter.class, description = "Round-trip floor per size (default: ${DEFAULT-VALUE}).")
     long minIter;
 
-    @Option(names = "--maxiter", defaultValue = "1000000", paramLabel = "N", description = "Round-trip cap per size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--maxiter", defaultValue = "1000000", paramLabel = "N", converter = Converters.CountConverter.class,
+            description = "Round-trip cap per size, such as 1000000 or 1m (default: ${DEFAULT-VALUE}).")
     long maxIter;
 
-    @Option(names = "--warmupms", defaultValue = "250", paramLabel = "MS", description = "Warm-up time per size, samples discarded (default: ${DEFAULT-VALUE}).")
-    long warmupMs;
+    @Option(names = "--warmupms", defaultValue = "250", paramLabel = "MS", converter = Converters.MillisConverter.class,
+            description = "Warm-up time per size, samples discarded: ms, or with a unit (default: ${DEFAULT-VALUE} ms).")
+    Duration warmupTime;
 
-    @Option(names = "--warmupiter", defaultValue = "1000", paramLabel = "N", description = "Warm-up round trips per size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmupiter", defaultValue = "1000", paramLabel = "N", converter = Converters.CountConverter.class, description = "Warm-up round trips per size (default: ${DEFAULT-VALUE}).")
     long warmupIter;
 
     @Option(names = "--muxer", defaultValue = "blocking", paramLabel = "MODE",
@@ -98,10 +103,10 @@ public final class PingPongCommand implements Callable<Integer> {
                     + "(default: busy for spin, backoff for backoff).")
     String idle;
 
-    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_SNDBUF to request; 0 = kernel default.")
+    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class, description = "SO_SNDBUF to request; 0 = kernel default.")
     int sendBuffer;
 
-    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_RCVBUF to request; 0 = kernel default.")
+    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class, description = "SO_RCVBUF to request; 0 = kernel default.")
     int receiveBuffer;
 
     @Option(names = "--tclass", defaultValue = "0", converter = Converters.ByteConverter.class,
@@ -133,8 +138,7 @@ public final class PingPongCommand implements Callable<Integer> {
                 .protocol(p)
                 .family(f)
                 .sizes(sizes != null ? sizes : PingPongSpec.powersOfTwo(minMsg, maxMsg))
-                .policy(new IterationPolicy(Duration.ofMillis(minMs), Duration.ofMillis(maxMs), minIter, maxIter,
-                        Duration.ofMillis(warmupMs), warmupIter))
+                .policy(new IterationPolicy(minTime, maxTime, minIter, maxIter, warmupTime, warmupIter))
                 .clientMuxer(client)
                 .serverMuxer(servMuxer == null ? client : Muxer.parse(servMuxer))
                 .noDelay(latency.noDelay)
@@ -257,6 +261,10 @@ public final class PingPongCommand implements Callable<Integer> {
         n.put("rcvbuf", o.receiveBufferApplied());
         n.put("nodelay_requested", o.noDelayRequested());
         n.put("nodelay", o.noDelayApplied());
+        o.tcpMss().ifPresent(m -> {
+            n.put("tcp_mss", m.bytes());
+            n.put("tcp_mss_source", m.derivation());
+        });
         return n;
     }
 }

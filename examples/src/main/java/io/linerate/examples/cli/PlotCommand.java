@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code linerate plot}: writes the grouped baseline-vs-current bar chart (docs/metrics.md section 7)
  * of the inputs, or the current values alone without a baseline; paths are used as typed. It draws, it does not gate:
- * exit 0 when the chart was written, 2 for bad usage or an unreadable or invalid file.
+ * exit 0 when the chart was written, 1 when it was written but an input had errors (named on
+ * stderr), 2 for bad usage or an unreadable or invalid file.
  */
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Writes an SVG bar chart of metrics, beside their baseline when one is given.",

@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
  * stream per ethertype, optionally steered to RX queues by Flow Director rules. A run is valid
  * only when every frame sent in the measured window arrived.
  */
-@Command(name = "raw", mixinStandardHelpOptions = true,
+@Command(name = "raw", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Sends raw Ethernet frames from --tx to --rx through AF_PACKET (needs CAP_NET_RAW), one stream "
                 + "per ethertype, and counts every frame: loss, reordering, duplicates, frames/s and bits/s at L2 "
                 + "with the frame size, kernel drops, CPU time and interface counters.",
@@ -58,12 +58,13 @@ public final class RawCommand implements Callable<Integer> {
             paramLabel = "TYPE", splitSynopsisLabel = ",", description = "One stream per ethertype, 0x0600..0xffff (default: ${DEFAULT-VALUE}).")
     List<Integer> etherTypes;
 
-    @Option(names = "--frame-size", defaultValue = "1514", paramLabel = "BYTES",
+    @Option(names = "--frame-size", defaultValue = "1514", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
             description = "L2 frame size without FCS, 60..MTU+14 (default: ${DEFAULT-VALUE}).")
     int frameSize;
 
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
-            description = "Target of all streams together in L2 bit/s, k/M/G suffixes (decimal); 0 = unlimited (default).")
+            description = "Target of all streams together in L2 bit/s, decimal k/m/g/t suffixes in any case (2.5G); "
+                    + "0 = unlimited (default).")
     long rate;
 
     @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class, paramLabel = "TIME",
@@ -227,9 +228,10 @@ public final class RawCommand implements Callable<Integer> {
 
     static String streamLine(RawStreamResult s) {
         return String.format(Locale.ROOT,
-                "stream %d ethertype %s: tx %d frames %d bytes, rx %d frames %d bytes, lost %d, reordered %d, duplicates %d, "
+                "stream %d ethertype %s: tx %d frames %d bytes, rx %d frames %d bytes, lost %s, reordered %d, duplicates %d, "
                         + "tx %s, rx %s (%d-byte frames), kernel drops %d, queue %s",
-                s.streamId(), hex(s.etherType()), s.txFrames(), s.txBytes(), s.rxFrames(), s.rxBytes(), s.lost(),
+                s.streamId(), hex(s.etherType()), s.txFrames(), s.txBytes(), s.rxFrames(), s.rxBytes(),
+                s.lossPercent().isPresent() ? Long.toString(s.lost()) : "n/a",
                 s.reordered(), s.duplicates(), rate(s.txFramesPerSecond(), s.txBitsPerSecond()),
                 rate(s.rxFramesPerSecond(), s.rxBitsPerSecond()), s.frameSize(), s.kernelDrops(),
                 s.queue() < 0 ? "not steered" : Long.toString(s.queue()));
@@ -254,7 +256,9 @@ public final class RawCommand implements Callable<Integer> {
             s.rxFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
             s.rxBitsPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_bits_per_s", v, "bit/s", Metric.LOCAL, t, labels, Better.HIGHER)));
             s.txFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_tx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            m.add(new Metric("raw_lost_frames", s.lost(), "frames", Metric.LOCAL, t, labels, Better.LOWER));
+            if (s.lossPercent().isPresent()) { // no frame sent in the window: no loss to report, not 0
+                m.add(new Metric("raw_lost_frames", s.lost(), "frames", Metric.LOCAL, t, labels, Better.LOWER));
+            }
         }
         m.add(new Metric("raw_sender_cpu", r.senderCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
         m.add(new Metric("raw_receiver_cpu", r.receiverCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
@@ -277,7 +281,11 @@ public final class RawCommand implements Callable<Integer> {
             o.put("rx_frames", s.rxFrames());
             o.put("tx_bytes", s.txBytes());
             o.put("rx_bytes", s.rxBytes());
-            o.put("lost", s.lost());
+            if (s.lossPercent().isPresent()) {
+                o.put("lost", s.lost());
+            } else {
+                o.putNull("lost");
+            }
             o.put("reordered", s.reordered());
             o.put("duplicates", s.duplicates());
             putRate(o, "frames_per_s", s.rxFramesPerSecond());

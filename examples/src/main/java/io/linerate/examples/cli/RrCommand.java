@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * transaction latency, as text (default), ktap metric lines or JSON. Exit codes: 0 done, 1 the run
  * failed, 2 bad usage, with a message naming the value and the allowed range.
  */
-@Command(name = "rr", mixinStandardHelpOptions = true,
+@Command(name = "rr", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs request/response transactions over TCP on loopback, as netperf TCP_RR (or TCP_CRR "
                 + "with --crr: a new connection per transaction), and reports transactions per second and "
                 + "transaction latency.",
@@ -47,10 +47,10 @@ public final class RrCommand implements Callable<Integer> {
     @Option(names = "--flows", defaultValue = "1", paramLabel = "N", description = "Connections at once, 1..1024 (default: ${DEFAULT-VALUE}).")
     int flows;
 
-    @Option(names = "--request-size", defaultValue = "1", paramLabel = "BYTES", description = "Request size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--request-size", defaultValue = "1", paramLabel = "BYTES", converter = Converters.SizeConverter.class, description = "Request size (default: ${DEFAULT-VALUE}).")
     int requestSize;
 
-    @Option(names = "--response-size", defaultValue = "1", paramLabel = "BYTES", description = "Response size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--response-size", defaultValue = "1", paramLabel = "BYTES", converter = Converters.SizeConverter.class, description = "Response size (default: ${DEFAULT-VALUE}).")
     int responseSize;
 
     @Option(names = "--duration", defaultValue = "10s", converter = Converters.DurationConverter.class,
@@ -64,9 +64,9 @@ public final class RrCommand implements Callable<Integer> {
     @Option(names = "--crr", description = "A new connection per transaction (connect, request, response, close).")
     boolean crr;
 
-    @Option(names = "--rate", defaultValue = "0", paramLabel = "TPS",
-            description = "Open loop: transactions/s of all flows, sent at fixed intervals, latency from the scheduled "
-                    + "send time; 0 = closed loop (default).")
+    @Option(names = "--rate", defaultValue = "0", paramLabel = "TPS", converter = Converters.TransactionRateConverter.class,
+            description = "Open loop: transactions/s of all flows (decimal k/m suffixes: 10k = 10000), sent at fixed "
+                    + "intervals, latency from the scheduled send time; 0 = closed loop (default).")
     long rate;
 
     @Option(names = "--muxer", defaultValue = "selector", paramLabel = "MODE",

@@ -13,9 +13,12 @@ import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.TransferFormat;
+import io.linerate.nio.PathFacts;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -25,7 +28,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code linerate stream}: one TCP or UDP stream with both ends in this JVM over loopback. */
-@Command(name = "stream", mixinStandardHelpOptions = true,
+@Command(name = "stream", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs one TCP or UDP stream over loopback, both ends in this JVM, printing iperf-style "
                 + "interval lines and a summary.",
                 "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage."})
@@ -42,9 +45,11 @@ final class StreamCommand implements Callable<Integer> {
     @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
     String family;
 
-    @Option(names = "--payload", defaultValue = "1220", paramLabel = "BYTES",
-            description = "Bytes per write (TCP) or per datagram (UDP, 32-byte header included) (default: ${DEFAULT-VALUE}).")
-    int payload;
+    @Option(names = "--payload", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "Bytes per write (TCP) or per datagram (UDP, 32-byte header included), such as 1400 or 64K "
+                    + "(default: TCP 128K, iperf3's; UDP the largest datagram that does not fragment at the loopback "
+                    + "MTU, at most 1460, iperf3's default without an MSS: MTU - IP header - 8).")
+    Integer payload;
 
     @ArgGroup(exclusive = true)
     BoundOptions bound = new BoundOptions();
@@ -54,10 +59,12 @@ final class StreamCommand implements Callable<Integer> {
                 description = "Measured time, such as 500ms or 10s (default: 10s).")
         Duration duration;
 
-        @Option(names = "--bytes", paramLabel = "BYTES", description = "Send this many payload bytes instead of a duration.")
+        @Option(names = "--bytes", paramLabel = "BYTES", converter = Converters.ByteCountConverter.class,
+                description = "Send this many payload bytes instead of a duration (1024-based K/M/G: 10M = 10485760).")
         Long bytes;
 
-        @Option(names = "--messages", paramLabel = "N", description = "Send this many writes or datagrams instead of a duration.")
+        @Option(names = "--messages", paramLabel = "N", converter = Converters.CountConverter.class,
+                description = "Send this many writes or datagrams instead of a duration (decimal k/m/g: 10k = 10000).")
         Long messages;
     }
 
@@ -68,10 +75,12 @@ final class StreamCommand implements Callable<Integer> {
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
     boolean noDelay;
 
-    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_SNDBUF to request; 0 = kernel default.")
+    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "SO_SNDBUF to request (1024-based K/M); 0 = kernel default.")
     int sendBuffer;
 
-    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", description = "SO_RCVBUF to request; 0 = kernel default.")
+    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "SO_RCVBUF to request (1024-based K/M); 0 = kernel default.")
     int receiveBuffer;
 
     @Option(names = "--full-log", paramLabel = "FILE",
@@ -82,10 +91,13 @@ final class StreamCommand implements Callable<Integer> {
     @Override
     public Integer call() throws TransferException {
         OutputFormat fmt = transfer.outputFormat();
+        Protocol p = Protocol.parse(protocol);
+        AddressFamily f = AddressFamily.parse(family);
+        String payloadNote = payload != null ? "given" : defaultPayloadNote(p, f);
         TransferSpec spec = TransferSpec.builder()
-                .protocol(Protocol.parse(protocol))
-                .family(AddressFamily.parse(family))
-                .payloadBytes(payload)
+                .protocol(p)
+                .family(f)
+                .payloadBytes(payload != null ? payload : defaultPayload(p, f))
                 .bound(bound())
                 .rateBitsPerSecond(transfer.rate)
                 .noDelay(noDelay)
@@ -104,8 +116,9 @@ final class StreamCommand implements Callable<Integer> {
         boolean udp = spec.protocol() == Protocol.UDP;
         TransferResult r;
         try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
-            if (fmt == OutputFormat.text) {
+            if (fmt != OutputFormat.json) {
                 out.println("# linerate " + Linerate.version() + " stream: " + spec);
+                out.println("# payload " + spec.payloadBytes() + " B: " + payloadNote);
             }
             r = t.run(s -> {
                 if (fmt == OutputFormat.text) {
@@ -128,12 +141,13 @@ final class StreamCommand implements Callable<Integer> {
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 out.println(TransferFormat.summaryLine(r));
-                out.println(String.format(java.util.Locale.ROOT,
-                        "# applied: tclass 0x%02x (requested 0x%02x), sndbuf %d B (requested %d), rcvbuf %d B (requested %d), nodelay %s",
+                out.println(String.format(Locale.ROOT,
+                        "# applied: tclass 0x%02x (requested 0x%02x), sndbuf %d B (requested %d), rcvbuf %d B (requested %d), nodelay %s%s",
                         r.options().trafficClassApplied(), r.options().trafficClassRequested(),
                         r.options().sendBufferApplied(), r.options().sendBufferRequested(),
                         r.options().receiveBufferApplied(), r.options().receiveBufferRequested(),
-                        r.options().noDelayApplied()));
+                        r.options().noDelayApplied(), udp ? "" : r.options().tcpMss()
+                                .map(m -> ", mss " + m.bytes() + " B (" + m.derivation() + ")").orElse(", mss unknown")));
             }
         }
         out.flush();
@@ -144,6 +158,31 @@ final class StreamCommand implements Callable<Integer> {
             return Linerate.FAILED;
         }
         return r.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** @return iperf3's 128 KiB TCP write; for UDP the largest datagram that does not fragment on loopback, at most 1460 */
+    static int defaultPayload(Protocol p, AddressFamily f) {
+        if (p == Protocol.TCP) {
+            return TransferSpec.IPERF3_TCP_PAYLOAD_BYTES;
+        }
+        OptionalInt mtu = PathFacts.mtu(f.loopbackAddress());
+        return mtu.isPresent() ? TransferSpec.unfragmentedUdpPayloadBytes(f, mtu.getAsInt()) : TransferSpec.UDP_PAYLOAD_CAP_BYTES;
+    }
+
+    private static String defaultPayloadNote(Protocol p, AddressFamily f) {
+        if (p == Protocol.TCP) {
+            return "iperf3's default TCP write (128 KiB)";
+        }
+        OptionalInt mtu = PathFacts.mtu(f.loopbackAddress());
+        if (mtu.isEmpty()) {
+            return "the loopback MTU cannot be read; iperf3's default without an MSS (1460 B)";
+        }
+        int ip = f == AddressFamily.IPV4 ? Math.min(mtu.getAsInt(), 65535) : mtu.getAsInt();
+        int fits = ip - f.ipHeaderBytes() - AddressFamily.UDP_HEADER_BYTES;
+        return String.format(Locale.ROOT, "the largest datagram that does not fragment at loopback MTU %d is %d B "
+                + "(MTU - %d IPv%s - 8 UDP)%s", mtu.getAsInt(), fits, f.ipHeaderBytes(), f.label(),
+                fits > TransferSpec.UDP_PAYLOAD_CAP_BYTES ? ", capped at iperf3's default of "
+                        + TransferSpec.UDP_PAYLOAD_CAP_BYTES + " B" : "");
     }
 
     private Bound bound() {

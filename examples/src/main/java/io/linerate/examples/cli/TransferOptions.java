@@ -15,7 +15,8 @@ final class TransferOptions {
     Duration interval;
 
     @Option(names = "--rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
-            description = "Target rate in bit/s with k/M/G suffixes (decimal); 0 = unlimited (default).")
+            description = "Target rate in bit/s, decimal k/m/g/t suffixes in any case (2.5G, 100m = 100 Mbit/s); "
+                    + "0 = unlimited (default); a non-zero rate below 1 bit/s is refused.")
     long rate;
 
     @Option(names = "--port", defaultValue = "0", description = "Receiver port; 0 = ephemeral (default).")

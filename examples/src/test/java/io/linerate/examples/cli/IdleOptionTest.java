@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -86,8 +88,9 @@ class IdleOptionTest {
                 "--json");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode j = JSON.readTree(r.out());
-        assertThat(j.get("notes").get(1).asText()).isEqualTo("the flows and the server poll their sockets (muxer "
-                + "backoff, idle backoff): a thread that waits long parks between polls, and its wake-up delay adds "
-                + "to latency");
+        List<String> notes = new ArrayList<>();
+        j.get("notes").forEach(n -> notes.add(n.asText()));
+        assertThat(notes).contains("the flows and the server poll their sockets (muxer backoff, idle backoff): a "
+                + "thread that waits long parks between polls, and its wake-up delay adds to latency");
     }
 }

@@ -41,15 +41,20 @@ class LinerateCliTest {
         "stream --protocol udp --payload 65508|payload 65508 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "stream --protocol udp --family 6 --payload 65528|payload 65528 bytes is out of range: UDP over IPv6 allows 32..65527 bytes",
         "stream --duration 0|duration 0 ms is out of range; allowed: > 0",
-        "stream --duration=-1s|'-1s' is not a duration; use a number with unit ns, us, ms, s or m, such as 500ms or 2s",
-        "stream --duration 2h|'2h' has unknown unit 'h'; allowed: ns, us, ms, s, m",
-        "stream --rate=-5|rate '-5' is negative; allowed: 0 (unlimited) or a positive bit/s value such as 100M",
-        "stream --rate 5X|'5X' has unknown suffix 'X'; allowed: k, M, G, T (decimal)",
+        "stream --duration=-1s|duration '-1s' is negative; allowed: 0 or more, a number with unit ns, us, ms, s, m or h",
+        "stream --duration 2d|duration '2d' has unknown unit 'd'; allowed: ns, us, ms, s, m (minutes), h",
+        "stream --rate=-5|rate '-5' is negative; allowed: 0 or more",
+        "stream --rate 5X|rate '5X' has unknown suffix 'X'; allowed: k, m, g, t (decimal), optionally followed by bit/s",
+        "stream --protocol udp --rate 0.5|rate '0.5' is below 1 bit/s, and 0 would mean unlimited; allowed: 0 or 1..",
+        "stream --rate 5MB|rate '5MB' has unknown suffix 'MB'",
         "stream --port 70000|port 70000 is out of range; allowed: 0 (ephemeral)..65535",
-        "stream --payload abc|'abc' is not a whole number; allowed: -2147483648..2147483647",
-        "stream --payload 99999999999999999999|'99999999999999999999' is not a whole number",
-        "stream --bytes 2M|'2M' is not a whole number; allowed: digits only, up to 9223372036854775807",
-        "stream --duration 500|'500' has no unit; allowed units: ns, us, ms, s, m, such as 500ms or 500s",
+        "stream --payload abc|size 'abc' is not a number; allowed: bytes, such as 1220, 64K or 1.5M",
+        "stream --payload 99999999999999999999|size '99999999999999999999' is too large",
+        "stream --payload 4G|size '4G' is 4294967296 bytes; allowed: 0..2147483647 bytes",
+        "stream --bytes 2X|size '2X' has unknown suffix 'X'; allowed: K, M, G, T (1024-based)",
+        "stream --bytes 1.1K|size '1.1K' is 1126.4 bytes, not a whole number of bytes",
+        "stream --messages 1.5|count '1.5' is 1.5, not a whole number",
+        "stream --duration 500|duration '500' has no unit; allowed units: ns, us, ms, s, m (minutes), h, such as 500ms or 500s",
         "stream --protocol sctp|unknown protocol 'sctp'; allowed: tcp, udp",
         "stream --tclass 300|300 is out of range; allowed: 0..255 or 0x00..0xff",
         "stream --ktap --json|--ktap and --json exclude each other; choose one output format",
@@ -60,7 +65,7 @@ class LinerateCliTest {
         "loopback --family 4 --markers tcp6|have none of family 4",
         "loopback --repeat 0|repeat 0 is out of range; allowed: 1..10000",
         "loopback --frag-payload 70000|frag payload 70000 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
-        "loopback --duration 1x|'1x' has unknown unit 'x'",
+        "loopback --duration 1x|duration '1x' has unknown unit 'x'",
         "nosuchcommand|Unmatched argument at index 0: 'nosuchcommand'",
     })
     void badUsageNamesTheValueAndExitsTwoWithoutAStackTrace(String args, String message) {
@@ -68,6 +73,30 @@ class LinerateCliTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void streamRatesAreDecimalAndByteCountsAre1024Based() {
+        StreamCommand c = new StreamCommand();
+        new picocli.CommandLine(c).parseArgs("--rate", "2.5G", "--bytes", "64K");
+        // 2.5 x 10^9 bit/s; 64 x 1024 bytes
+        assertThat(c.transfer.rate).isEqualTo(2_500_000_000L);
+        assertThat(c.bound.bytes).isEqualTo(65_536L);
+        StreamCommand iperf = new StreamCommand();
+        new picocli.CommandLine(iperf).parseArgs("--rate", "100m", "--messages", "10k");
+        // 100m is 100 Mbit/s as in iperf3 (10^8), not milli; 10k messages = 10^4
+        assertThat(iperf.transfer.rate).isEqualTo(100_000_000L);
+        assertThat(iperf.bound.messages).isEqualTo(10_000L);
+    }
+
+    @Test
+    void helpStatesTheValueGrammar() {
+        for (String command : List.of("stream", "loopback", "pingpong", "rr", "raw")) {
+            Run r = linerate(command, "--help");
+            assertThat(r.exit()).isZero();
+            assertThat(r.out()).as(command).contains("2.5G = 2500000000").contains("64K = 65536")
+                    .contains("10k = 10000").contains("m = minutes");
+        }
     }
 
     @Test
@@ -133,7 +162,10 @@ class LinerateCliTest {
         JsonNode t = JSON.readTree(tcp.out());
         assertThat(t.get("protocol").asText()).isEqualTo("tcp");
         assertThat(t.get("family").asInt()).isEqualTo(6);
-        assertThat(t.get("payload").asInt()).isEqualTo(1220);
+        // iperf3's default TCP write: 128 KiB = 131072 bytes
+        assertThat(t.get("payload").asInt()).isEqualTo(131_072);
+        assertThat(t.get("options").get("tcp_mss").asInt()).isPositive();
+        assertThat(t.get("options").get("tcp_mss_source").asText()).startsWith("derived: MTU ");
         assertThat(t.get("duration_s").asDouble()).isGreaterThanOrEqualTo(0.3);
         assertThat(t.get("bytes_received").asLong()).isEqualTo(t.get("bytes_sent").asLong()).isPositive();
         double expected = t.get("window_bytes_received").asLong() * 8 / t.get("duration_s").asDouble();
@@ -175,11 +207,47 @@ class LinerateCliTest {
 
     @Test
     void countBoundStream() throws Exception {
-        Run r = linerate("stream", "--protocol", "tcp", "--bytes", "5000000", "--warmup", "0s", "--json");
+        Run r = linerate("stream", "--protocol", "tcp", "--bytes", "5000000", "--payload", "1220", "--warmup", "0s", "--json");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode t = JSON.readTree(r.out());
         assertThat(t.get("bytes_sent").asLong()).isEqualTo(5_000_000);
         assertThat(t.get("bytes_received").asLong()).isEqualTo(5_000_000);
         assertThat(t.get("messages_sent").asLong()).isEqualTo(4099); // 4098 writes of 1220 and one of 1040
+
+        Run k = linerate("stream", "--protocol", "tcp", "--bytes", "5M", "--warmup", "0s", "--json");
+        assertThat(k.exit()).as(k.err()).isZero();
+        JsonNode d = JSON.readTree(k.out());
+        // 5M = 5 x 2^20 = 5242880 bytes, in 40 default writes of 128 KiB (5 x 2^20 / 2^17)
+        assertThat(d.get("bytes_received").asLong()).isEqualTo(5_242_880);
+        assertThat(d.get("messages_sent").asLong()).isEqualTo(40);
+    }
+
+    @Test
+    void streamUdpDefaultsToADatagramThatDoesNotFragmentAndSaysSo() throws Exception {
+        long mtu = io.linerate.nio.LoopbackSuite.loopbackMtu().orElseThrow();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mtu >= 1488, "loopback MTU " + mtu + " is below 1460 + 28");
+        Run r = linerate("stream", "--protocol", "udp", "--messages", "10", "--warmup", "0s");
+        assertThat(r.exit()).as(r.err()).isZero();
+        // loopback MTU 65536 carries 65507 bytes of UDP payload whole; the default is capped at 1460
+        assertThat(r.out()).contains("udp4 payload=1460B").containsPattern(
+                "# payload 1460 B: the largest datagram that does not fragment at loopback MTU \\d+ is \\d+ B "
+                        + "\\(MTU - 20 IPv4 - 8 UDP\\), capped at iperf3's default of 1460 B");
+    }
+
+    @Test
+    void aUdpWindowWithOneDatagramHasNoJitter() throws Exception {
+        // at 1 bit/s the window's first datagram leaves at its opening and the next 1460 x 8 / 1 =
+        // 11680 s later: one datagram in all (no warm-up), and RFC 3550 jitter needs two arrivals
+        Run r = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "300ms",
+                "--warmup", "0s", "--json");
+        JsonNode u = JSON.readTree(r.out());
+        assertThat(u.get("datagrams_sent").asLong()).isEqualTo(1);
+        assertThat(u.get("datagrams_received").asLong() + u.get("lost").asLong()).isEqualTo(1);
+        assertThat(u.get("jitter_ms").isNull()).isTrue();
+        // the window is valid when its datagram arrived; without it, it moved no data
+        assertThat(r.exit()).isEqualTo(u.get("datagrams_received").asLong() == 1 ? 0 : 1);
+        Run k = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "300ms",
+                "--warmup", "0s", "--ktap");
+        assertThat(k.out()).contains("\"name\":\"udp4_mbps\"").doesNotContain("udp4_jitter_ms").contains("jitter n/a ms");
     }
 }

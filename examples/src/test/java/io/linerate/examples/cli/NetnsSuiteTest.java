@@ -23,7 +23,7 @@ class NetnsSuiteTest {
         Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
 
         LinerateCliTest.Run r = LinerateCliTest.linerate("loopback", "--netns", "--json", "--duration", "200ms",
-                "--warmup", "50ms", "--markers", "udp4_frag,udp6_frag,udp4,tcp6");
+                "--warmup", "50ms", "--markers", "udp4_frag,udp6_frag,udp4,tcp4,tcp6");
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
         // the command ran in this JVM, so its namespace is named after this process
@@ -35,7 +35,7 @@ class NetnsSuiteTest {
         for (String line : r.lines()) {
             results.add(json.readTree(line));
         }
-        assertThat(results).extracting(n -> n.get("marker").asText()).containsExactly("udp4_frag", "udp6_frag", "udp4", "tcp6");
+        assertThat(results).extracting(n -> n.get("marker").asText()).containsExactly("udp4_frag", "udp6_frag", "udp4", "tcp4", "tcp6");
         for (JsonNode n : results) {
             assertThat(n.has("skipped")).as(n.toString()).isFalse();
             assertThat(n.get("valid").asBoolean()).as(n.toString()).isTrue();
@@ -49,5 +49,17 @@ class NetnsSuiteTest {
         }
         // 1220 bytes + headers fit MTU 1280: the plain marker must not report fragments at all
         assertThat(results.get(2).has("fragments_created")).isFalse();
+        assertThat(results.get(2).get("payload").asInt()).isEqualTo(1220);
+        // MTU 1280 with TCP timestamps (a new namespace's default): MSS 1280 - 20 - 20 - 12 = 1228 over
+        // IPv4 and 1280 - 40 - 20 - 12 = 1208 over IPv6, as `ss -ti` shows; both TCP markers write
+        // the smaller, 1208 bytes, so no write leaves a runt segment in either family
+        JsonNode tcp4 = results.get(3);
+        JsonNode tcp6 = results.get(4);
+        assertThat(tcp4.get("options").get("tcp_mss").asInt()).isEqualTo(1228);
+        assertThat(tcp6.get("options").get("tcp_mss").asInt()).isEqualTo(1208);
+        assertThat(tcp6.get("options").get("tcp_mss_source").asText())
+                .isEqualTo("derived: MTU 1280 - 40 IPv6 - 20 TCP - 12 timestamps");
+        assertThat(tcp4.get("payload").asInt()).isEqualTo(1208);
+        assertThat(tcp6.get("payload").asInt()).isEqualTo(1208);
     }
 }

@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import io.linerate.nio.latency.PingPongSpec;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -61,7 +63,10 @@ class PingPongCommandTest {
         "--protocol unix_datagram --sizes 1|unix_datagram is not supported: Java NIO has Unix-domain stream sockets",
         "--timeout 0s|timeout 0 ms is out of range; allowed: > 0",
         "--tclass 300|300 is out of range; allowed: 0..255 or 0x00..0xff",
-        "--sizes 1,x|'x' is not an int",
+        "--sizes 1,x|size 'x' is not a number; allowed: bytes, such as 1220, 64K or 1.5M",
+        "--minms 5s --maxms 3000|minms 5000 is above maxms 3000; allowed: minms <= maxms",
+        "--minms 5x|duration '5x' has unknown unit 'x'",
+        "--maxiter 1.2345k|count '1.2345k' is 1234.5, not a whole number",
         "--ktap --json|--ktap and --json exclude each other",
     })
     void badUsageNamesTheValueAndExitsTwoWithoutAStackTrace(String args, String message) {
@@ -69,6 +74,26 @@ class PingPongCommandTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void optionsNamedInMillisecondsTakeABareNumberOrAUnitAndSizesAndCountsTakeSuffixes() {
+        PingPongCommand c = new PingPongCommand();
+        new CommandLine(c).parseArgs("--minms", "500ms", "--maxms", "2s", "--warmupms", "0.5", "--sizes", "1K,64",
+                "--miniter", "10k", "--maxiter", "1m");
+        PingPongSpec spec = c.spec();
+        // 500 ms; 2 s = 2000 ms; a bare 0.5 is 0.5 ms = 500 us
+        assertThat(spec.policy().minTime()).isEqualTo(Duration.ofMillis(500));
+        assertThat(spec.policy().maxTime()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(spec.policy().warmup()).isEqualTo(Duration.ofNanos(500_000));
+        // sizes are 1024-based: 1K = 1024; counts are decimal: 10k = 10000, 1m = 1000000
+        assertThat(spec.sizes()).containsExactly(1024, 64);
+        assertThat(spec.policy().minIterations()).isEqualTo(10_000);
+        assertThat(spec.policy().maxIterations()).isEqualTo(1_000_000);
+
+        PingPongCommand bare = new PingPongCommand();
+        new CommandLine(bare).parseArgs("--minms", "500");
+        assertThat(bare.spec().policy().minTime()).isEqualTo(Duration.ofMillis(500));
     }
 
     @Test

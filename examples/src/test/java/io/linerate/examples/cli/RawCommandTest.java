@@ -9,6 +9,7 @@ import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
 import io.linerate.afpacket.RawResult;
+import io.linerate.afpacket.RawStreamResult;
 import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.afpacket.Timestamping;
 import io.linerate.core.sink.MetricJson;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -64,6 +66,35 @@ class RawCommandTest {
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).contains("--rx");
         assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
+    }
+
+    @Test
+    void aStreamThatSentNoFrameInTheWindowReportsNoLossRatherThanZero() {
+        // stream 1 sent nothing in the window (too slow a rate for it); stream 2 sent 100 and got 100
+        RawTransferSpec spec = RawTransferSpec.builder("a0", "b0").etherTypes(List.of(0x88b5, 0x88b6)).build();
+        RawStreamResult idle = stream(1, 0x88b5, 0, 0);
+        RawStreamResult busy = stream(2, 0x88b6, 100, 100);
+        RawResult r = new RawResult(spec, List.of(idle, busy), 1_000_000_000L, 0, 0, Timestamping.NONE, false,
+                "not asked", List.of(), Optional.empty(), Optional.empty(), List.of(), 0, false,
+                List.of("stream 1 (ethertype 0x88b5): no frame was sent in the measured window"), Optional.empty());
+
+        assertThat(idle.lossPercent()).isEmpty();
+        // 0 of 100 lost: 0 %, a real figure
+        assertThat(busy.lossPercent()).hasValue(0.0);
+        assertThat(RawCommand.metrics(r, 1.0)).filteredOn(m -> m.name().equals("raw_lost_frames"))
+                .singleElement().satisfies(m -> assertThat(m.labels()).containsEntry("ethertype", "0x88b6"));
+        JsonNode streams = RawCommand.json(r).get("streams");
+        assertThat(streams.get(0).get("lost").isNull()).isTrue();
+        assertThat(streams.get(1).get("lost").asLong()).isZero();
+        assertThat(RawCommand.streamLine(idle)).contains("lost n/a");
+        assertThat(RawCommand.streamLine(busy)).contains("lost 0,");
+    }
+
+    private static RawStreamResult stream(int id, int etherType, long tx, long rx) {
+        OptionalDouble rate = OptionalDouble.of(rx);
+        return new RawStreamResult(id, etherType, 64, tx, tx * 64, rx, rx * 64, tx - rx, 0, 0, tx + 10, (tx + 10) * 64,
+                rx + 10, (rx + 10) * 64, 0, rx + 10, 0, 0, OptionalDouble.of(tx), OptionalDouble.of(tx * 512.0), rate,
+                OptionalDouble.of(rx * 512.0), -1);
     }
 
     @Test

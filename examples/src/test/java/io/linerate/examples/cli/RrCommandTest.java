@@ -38,7 +38,9 @@ class RrCommandTest {
         "rr --flows 0|flows 0 is out of range; allowed: 1..1024",
         "rr --request-size 0|request size 0 bytes is out of range; allowed: 1..16777216",
         "rr --response-size 20000000|response size 20000000 bytes is out of range; allowed: 1..16777216",
-        "rr --rate=-1|rate -1 transactions/s is out of range; allowed: 0 (closed loop)..1000000",
+        "rr --rate=-1|rate '-1' is negative; allowed: 0 or more",
+        "rr --rate 0.5|rate '0.5' is below 1 transactions/s",
+        "rr --rate 2m|rate 2000000 transactions/s is out of range; allowed: 0 (closed loop)..1000000",
         "rr --duration 0|duration 0 ms is out of range; allowed: > 0",
         "rr --percentile 101|percentile 101 is out of range; allowed: (0, 100]",
         "rr --family 5|unknown address family '5'; allowed: 4, 6",
@@ -49,6 +51,16 @@ class RrCommandTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void rateAndSizesTakeTheirSuffixes() {
+        RrCommand c = new RrCommand();
+        new CommandLine(c).parseArgs("--rate", "10k", "--request-size", "1K", "--response-size", "64K");
+        // a rate is decimal: 10k = 10000 transactions/s; sizes are 1024-based: 1K = 1024, 64K = 65536
+        assertThat(c.rate).isEqualTo(10_000);
+        assertThat(c.requestSize).isEqualTo(1024);
+        assertThat(c.responseSize).isEqualTo(65_536);
     }
 
     @Test

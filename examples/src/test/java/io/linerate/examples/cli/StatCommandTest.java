@@ -69,7 +69,7 @@ class StatCommandTest {
             t.bytesReceived(1_499_000);
             t.messagesSent(1_230);
             // 1500000 bytes in 1 s: 12000000 bit/s = 12.000 Mbit/s
-            t.interval(new IntervalSample(0, 1_000_000_000L, 1_500_000, 0, 0, 0.0, false));
+            t.interval(new IntervalSample(0, 1_000_000_000L, 1_500_000, 0, 0, false));
             LinerateCliTest.Run r = linerate("stat", "--counters-dir", dir.toString(), "--count", "1");
             assertThat(r.exit()).isZero();
             assertThat(r.lines()).hasSize(3);

@@ -122,7 +122,7 @@ public final class Iperf3Reader implements MetricReader {
             return;
         }
         if (omitted > 0) {
-            out.error(new Problem(source, 0, prefix + "_mbps", "local", "iperf3 " + direction + " (" + who + "): all "
+            out.error(Problem.of(source, 0, new SeriesKey("", prefix + "_mbps", "local", labels), "iperf3 " + direction + " (" + who + "): all "
                     + omitted + " receiver intervals are omitted (-O), so nothing was measured"));
             return;
         }
@@ -131,7 +131,7 @@ public final class Iperf3Reader implements MetricReader {
             samples(source, "end." + endKey, end, prefix, udp, labels, out);
             return;
         }
-        out.error(new Problem(source, 0, prefix + "_mbps", "local", "iperf3 " + direction + " (" + who + "): the input"
+        out.error(Problem.of(source, 0, new SeriesKey("", prefix + "_mbps", "local", labels), "iperf3 " + direction + " (" + who + "): the input"
                 + " holds only sender-side figures (" + sent + " intervals flagged sender and no receiver's end."
                 + endKey + (client ? "" : ", which iperf3 fills only in the client's output") + "), so the"
                 + " receiver's goodput" + (udp ? ", loss and jitter are" : " is") + " unknown; gate the client's"

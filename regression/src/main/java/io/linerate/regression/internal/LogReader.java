@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * {@code ZPERF-RESULT} lines in the same log are not counted again; JSON result lines likewise
  * win over {@code ZPERF-RESULT} lines.
  *
- * <p>A metric's series key holds its test path (METRICS-SPEC section 2): a metric line without
+ * <p>A metric's series key holds its test path (docs/metrics.md section 2): a metric line without
  * {@code test} belongs to the next KTAP result line ({@code ok N name}) at its own nesting depth,
  * otherwise to no test; a metric with {@code test} belongs to that test; and the names of the
  * enclosing tests, from the result lines that close them, go in front, joined with {@code /}.

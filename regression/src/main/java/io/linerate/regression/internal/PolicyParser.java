@@ -156,7 +156,7 @@ public final class PolicyParser {
 
     /**
      * @param p a policy
-     * @return {@code p} as a policy object of METRICS-SPEC section 3 with every field written
+     * @return {@code p} as a policy object of docs/metrics.md section 3 with every field written
      *     explicitly, which {@link #parse} reads back into an equal policy (but for its source)
      */
     public static ObjectNode toJson(Policy p) {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Gives each item of a KTAP log (a metric line, a skipped test) its test path: the names of the
- * enclosing KTAP tests joined with {@code /} (METRICS-SPEC section 2).
+ * enclosing KTAP tests joined with {@code /} (docs/metrics.md section 2).
  *
  * <p>KTAP names a test on its result line, after the test's own lines, and a subtest's lines are
  * nested one level deeper than its parent's result line. So an item at depth {@code d} waits for

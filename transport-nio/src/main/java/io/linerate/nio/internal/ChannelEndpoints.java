@@ -1,6 +1,7 @@
 package io.linerate.nio.internal;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.engine.ReceiverContext;
 import io.linerate.core.engine.SenderContext;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.channels.NetworkChannel;
 import java.nio.channels.Selector;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The two connected, non-blocking ends of one transfer with a selector each, and the socket
@@ -25,7 +27,7 @@ abstract class ChannelEndpoints<C extends NetworkChannel> implements NioStreamTr
     private final AppliedOptions options;
 
     ChannelEndpoints(TransferSpec spec, C sender, C receiver, Selector senderSelector, Selector receiverSelector,
-                     boolean noDelayApplied) throws IOException {
+                     boolean noDelayApplied, Optional<TcpMss> tcpMss) throws IOException {
         this.spec = spec;
         this.sender = sender;
         this.receiver = receiver;
@@ -35,7 +37,7 @@ abstract class ChannelEndpoints<C extends NetworkChannel> implements NioStreamTr
                 sender.getOption(java.net.StandardSocketOptions.IP_TOS),
                 spec.sendBufferBytes(), SocketBuffers.send(sender),
                 spec.receiveBufferBytes(), SocketBuffers.receive(receiver),
-                spec.noDelay(), noDelayApplied);
+                spec.noDelay(), noDelayApplied, tcpMss);
     }
 
     @Override

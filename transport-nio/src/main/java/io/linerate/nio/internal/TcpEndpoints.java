@@ -4,6 +4,7 @@ import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.engine.ReceiverContext;
 import io.linerate.core.engine.SenderContext;
+import io.linerate.nio.PathFacts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
@@ -30,7 +31,9 @@ final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
     private TcpEndpoints(TransferSpec spec, SocketChannel sender, SocketChannel receiver,
                          Selector senderSelector, Selector receiverSelector) throws IOException {
         super(spec, sender, receiver, senderSelector, receiverSelector,
-                sender.getOption(StandardSocketOptions.TCP_NODELAY));
+                sender.getOption(StandardSocketOptions.TCP_NODELAY),
+                // the JDK has no TCP_MAXSEG: derived from the MTU of the sender's interface and the options in use
+                PathFacts.tcpMss(spec.family(), ((InetSocketAddress) sender.getLocalAddress()).getAddress()));
     }
 
     static TcpEndpoints open(TransferSpec spec) throws TransferException {

@@ -29,7 +29,7 @@ final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
 
     private UdpEndpoints(TransferSpec spec, DatagramChannel sender, DatagramChannel receiver,
                          Selector senderSelector, Selector receiverSelector) throws IOException {
-        super(spec, sender, receiver, senderSelector, receiverSelector, false);
+        super(spec, sender, receiver, senderSelector, receiverSelector, false, java.util.Optional.empty());
     }
 
     static UdpEndpoints open(TransferSpec spec) throws TransferException {

@@ -64,7 +64,8 @@ public record PingPongResult(LatencyReport report, AppliedOptions options, List<
         String tc = String.format(Locale.ROOT, "tclass 0x%02x (requested 0x%02x)", o.trafficClassApplied(),
                 o.trafficClassRequested());
         return protocol == PingPongProtocol.TCP
-                ? tc + ", " + buffers + ", nodelay " + o.noDelayApplied() + " (requested " + o.noDelayRequested() + ")"
+                ? tc + ", " + buffers + ", nodelay " + o.noDelayApplied() + " (requested " + o.noDelayRequested() + "), "
+                        + o.tcpMss().map(m -> "mss " + m.bytes() + " B (" + m.derivation() + ")").orElse("mss unknown")
                 : tc + ", " + buffers;
     }
 }

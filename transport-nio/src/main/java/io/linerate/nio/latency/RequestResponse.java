@@ -6,6 +6,7 @@ import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
+import io.linerate.nio.PathFacts;
 import io.linerate.nio.latency.internal.RrFlow;
 import io.linerate.nio.latency.internal.RrServer;
 import java.io.IOException;
@@ -120,6 +121,10 @@ public final class RequestResponse {
             notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
                     + "latency measured from each request's scheduled send time", spec.rate(), interval));
         }
+        // the JDK has no TCP_MAXSEG: the MSS is derived from the loopback MTU and the TCP options in use
+        notes.add(PathFacts.loopbackTcpMss(spec.family())
+                .map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")")
+                .orElse("tcp mss unknown: the loopback MTU or net.ipv4.tcp_timestamps could not be read"));
         spec.pollingIdle().ifPresent(i -> notes.add(String.format(Locale.ROOT, "the flows and the server poll their "
                 + "sockets (muxer %s, idle %s): %s", spec.muxer().label(), i.label(),
                 i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyStats;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
+import io.linerate.nio.PathFacts;
 import io.linerate.nio.latency.internal.PingPongRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,8 +91,11 @@ class PingPongIntegrationTest {
         assertThat(r.options().sendBufferRequested()).isEqualTo(65536);
         // Linux doubles the request (socket(7)); never below what was asked for unless capped
         assertThat(r.options().sendBufferApplied()).isPositive();
+        // the MSS is derived from the loopback MTU and the TCP options (values checked in PathFactsTest)
+        TcpMss mss = PathFacts.loopbackTcpMss(spec.family()).orElseThrow();
+        assertThat(r.options().tcpMss()).hasValue(mss);
         assertThat(r.appliedDescription(PingPongProtocol.TCP)).contains("nodelay true (requested true)")
-                .contains("tclass 0x10 (requested 0x10)");
+                .contains("tclass 0x10 (requested 0x10)").contains("mss " + mss.bytes() + " B (derived: MTU ");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.linerate.core.Clock;
 import io.linerate.core.latency.LatencyStats;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
+import io.linerate.nio.PathFacts;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,9 @@ class RequestResponseIntegrationTest {
         assertThat(st.atPercentile().getAsDouble()).isLessThanOrEqualTo(st.max().getAsDouble());
         assertThat(st.median().getAsDouble()).isGreaterThanOrEqualTo(st.min().getAsDouble());
         assertThat(st.max().getAsDouble()).isEqualTo(rep.latency().max().getAsLong());
-        assertThat(rep.notes()).containsExactly(RrReport.CLOSED_LOOP_NOTE);
+        // the closed-loop warning, then the connections' MSS, derived as PathFactsTest checks
+        assertThat(rep.notes()).containsExactly(RrReport.CLOSED_LOOP_NOTE, PathFacts.loopbackTcpMss(AddressFamily.IPV4)
+                .map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")").orElseThrow());
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.linerate.nio.latency.internal;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
+import io.linerate.nio.PathFacts;
 import io.linerate.nio.latency.PingPongProtocol;
 import io.linerate.nio.latency.PingPongSpec;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A connected client end and echo-server end in this JVM, over loopback, a Unix-domain socket in
@@ -105,7 +108,8 @@ public final class Link implements AutoCloseable {
                             tcp, spec.noDelay());
                     listener.close();
                     Resources.deleteQuietly(socketFile, dir);
-                    AppliedOptions o = options(spec, c, tcp, tcp ? c.getOption(StandardSocketOptions.TCP_NODELAY) : false);
+                    AppliedOptions o = options(spec, c, tcp, tcp ? c.getOption(StandardSocketOptions.TCP_NODELAY) : false,
+                            tcp ? PathFacts.loopbackTcpMss(spec.family()) : Optional.empty());
                     Endpoint ce = Endpoint.open("linerate-pingpong-client", c, c, false, spec.clientMuxer(),
                             spec.idleOf(spec.clientMuxer()), timeout);
                     opened.add(ce);
@@ -126,7 +130,7 @@ public final class Link implements AutoCloseable {
                     }
                     c.connect(s.getLocalAddress());
                     s.connect(c.getLocalAddress());
-                    AppliedOptions o = options(spec, c, true, false);
+                    AppliedOptions o = options(spec, c, true, false, Optional.empty());
                     Endpoint ce = Endpoint.open("linerate-pingpong-client", c, c, true, spec.clientMuxer(),
                             spec.idleOf(spec.clientMuxer()), timeout);
                     opened.add(ce);
@@ -165,12 +169,12 @@ public final class Link implements AutoCloseable {
         }
     }
 
-    private static AppliedOptions options(PingPongSpec spec, NetworkChannel c, boolean ip, boolean noDelay)
-            throws IOException {
+    private static AppliedOptions options(PingPongSpec spec, NetworkChannel c, boolean ip, boolean noDelay,
+                                          Optional<TcpMss> tcpMss) throws IOException {
         return new AppliedOptions(spec.trafficClass(), ip ? c.getOption(StandardSocketOptions.IP_TOS) : 0,
                 spec.sendBufferBytes(), Sockets.appliedBuffer(c, StandardSocketOptions.SO_SNDBUF),
                 spec.receiveBufferBytes(), Sockets.appliedBuffer(c, StandardSocketOptions.SO_RCVBUF),
-                spec.noDelay(), noDelay);
+                spec.noDelay(), noDelay, tcpMss);
     }
 
     private static List<AutoCloseable> reversed(List<AutoCloseable> l) {

@@ -1,0 +1,72 @@
+package io.linerate.core;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The maximum segment size of a TCP connection: the most payload bytes one segment carries. A
+ * write that is not a multiple of it leaves a short segment (a runt) behind each full one.
+ *
+ * <p>The JDK exposes neither {@code TCP_MAXSEG} nor {@code tcp_info}, so linerate derives the MSS
+ * from the path MTU and the TCP options every segment carries, as the kernel does for its send
+ * MSS (RFC 9293 section 3.7.1; Linux {@code tcp_mtu_to_mss} minus {@code tcp_established_options}):
+ * {@code MSS = MTU − IP header − 20 (TCP header) − options}, where the options are 12 bytes with
+ * timestamps (RFC 7323: a 10-byte option padded to 12) and 0 without. An IPv4 datagram holds at
+ * most 65535 bytes, so IPv4 takes {@code min(MTU, 65535)}. For example, at a loopback MTU of
+ * 1280 with timestamps: 1280 − 40 − 20 − 12 = 1208 over IPv6 and 1280 − 20 − 20 − 12 = 1228 over
+ * IPv4, as {@code ss -ti} shows. The kernel may send smaller segments for a while (it bounds
+ * them by half the peer's largest window), never larger ones.
+ *
+ * @param family the connection's address family
+ * @param pathMtu the MTU of the path, bytes
+ * @param optionBytes TCP option bytes in every segment (12 with timestamps, 0 without)
+ */
+public record TcpMss(AddressFamily family, int pathMtu, int optionBytes) {
+    /** TCP header without options, bytes (RFC 9293). */
+    public static final int TCP_HEADER_BYTES = 20;
+    /** The timestamp option as every segment carries it: 10 bytes padded to 12 (RFC 7323 appendix A). */
+    public static final int TIMESTAMP_OPTION_BYTES = 12;
+    /** Largest IPv4 datagram, bytes: the 16-bit total length. */
+    public static final int MAX_IPV4_DATAGRAM_BYTES = 65535;
+
+    /** @throws IllegalArgumentException if the MTU leaves no room for payload, or the options are negative */
+    public TcpMss {
+        Objects.requireNonNull(family, "family");
+        if (optionBytes < 0 || optionBytes > 40) {
+            throw new IllegalArgumentException("TCP option bytes " + optionBytes + " are out of range; allowed: 0..40");
+        }
+        int min = family.ipHeaderBytes() + TCP_HEADER_BYTES + optionBytes + 1;
+        if (pathMtu < min) {
+            throw new IllegalArgumentException("MTU " + pathMtu + " bytes leaves no room for TCP payload over IPv"
+                    + family.label() + " with " + optionBytes + " option bytes; allowed: " + min + " bytes or more");
+        }
+    }
+
+    /**
+     * @param family the connection's address family
+     * @param pathMtu the MTU of the path (on loopback: of the loopback interface), bytes
+     * @param timestamps whether the connection uses TCP timestamps ({@code net.ipv4.tcp_timestamps}
+     *     non-zero on both ends; it also governs IPv6)
+     * @return the MSS those give
+     * @throws IllegalArgumentException if the MTU leaves no room for payload
+     */
+    public static TcpMss derive(AddressFamily family, int pathMtu, boolean timestamps) {
+        return new TcpMss(family, pathMtu, timestamps ? TIMESTAMP_OPTION_BYTES : 0);
+    }
+
+    /** @return the MSS in bytes: {@code min(MTU, 65535 for IPv4) − IP header − 20 − options} */
+    public int bytes() {
+        return ipMtu() - family.ipHeaderBytes() - TCP_HEADER_BYTES - optionBytes;
+    }
+
+    private int ipMtu() {
+        return family == AddressFamily.IPV4 ? Math.min(pathMtu, MAX_IPV4_DATAGRAM_BYTES) : pathMtu;
+    }
+
+    /** @return how the value was found, such as {@code derived: MTU 1280 - 40 IPv6 - 20 TCP - 12 timestamps} */
+    public String derivation() {
+        return String.format(Locale.ROOT, "derived: MTU %d%s - %d IPv%s - %d TCP%s", pathMtu,
+                ipMtu() != pathMtu ? " (an IPv4 datagram holds " + ipMtu() + ")" : "", family.ipHeaderBytes(),
+                family.label(), TCP_HEADER_BYTES, optionBytes > 0 ? " - " + optionBytes + " timestamps" : ", no timestamps");
+    }
+}

@@ -1,0 +1,87 @@
+package io.linerate.nio;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.TcpMss;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Facts of the path a transfer takes that the JDK does not offer as socket options, read from the
+ * network namespace this JVM runs in: the MTU of the interface an address belongs to, and whether
+ * TCP timestamps are on ({@code /proc/sys/net/ipv4/tcp_timestamps}, which also governs IPv6).
+ * From them comes the TCP MSS ({@link TcpMss}); the JDK has no {@code TCP_MAXSEG}.
+ */
+public final class PathFacts {
+    /** The sysctl that turns TCP timestamps on (1, 2) or off (0), for IPv4 and IPv6 alike. */
+    static final Path TCP_TIMESTAMPS = Path.of("/proc/sys/net/ipv4/tcp_timestamps");
+
+    private PathFacts() {}
+
+    /**
+     * @param address a local address, such as the loopback address of a family
+     * @return the MTU of the interface holding it, bytes; empty where it cannot be read
+     */
+    public static OptionalInt mtu(InetAddress address) {
+        try {
+            NetworkInterface nif = NetworkInterface.getByInetAddress(address);
+            if (nif == null) {
+                return OptionalInt.empty();
+            }
+            int mtu = nif.getMTU();
+            return mtu > 0 ? OptionalInt.of(mtu) : OptionalInt.empty();
+        } catch (SocketException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** @return whether TCP timestamps are on in this namespace; empty where the sysctl cannot be read */
+    public static Optional<Boolean> tcpTimestamps() {
+        return tcpTimestamps(TCP_TIMESTAMPS);
+    }
+
+    /** @return whether the sysctl file holds a non-zero number (1: on with random offsets, 2: on without) */
+    static Optional<Boolean> tcpTimestamps(Path sysctl) {
+        try {
+            String v = Files.readString(sysctl, StandardCharsets.US_ASCII).strip();
+            return Optional.of(Integer.parseInt(v) != 0);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The MSS of a TCP connection over this namespace's loopback interface, derived from its MTU
+     * and the TCP options in use (the JDK cannot read {@code TCP_MAXSEG}).
+     *
+     * @param family the connection's address family
+     * @return the derived MSS; empty where the MTU or the timestamp setting cannot be read
+     */
+    public static Optional<TcpMss> loopbackTcpMss(AddressFamily family) {
+        return tcpMss(family, family.loopbackAddress());
+    }
+
+    /**
+     * @param family the connection's address family
+     * @param local the connection's local address; its interface's MTU is taken as the path MTU
+     * @return the derived MSS; empty where the MTU or the timestamp setting cannot be read
+     */
+    public static Optional<TcpMss> tcpMss(AddressFamily family, InetAddress local) {
+        OptionalInt mtu = mtu(local);
+        Optional<Boolean> timestamps = tcpTimestamps();
+        if (mtu.isEmpty() || timestamps.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(TcpMss.derive(family, mtu.getAsInt(), timestamps.get()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // an MTU too small for TCP: no MSS to report
+        }
+    }
+}
