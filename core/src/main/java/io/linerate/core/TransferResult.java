@@ -1,5 +1,6 @@
 package io.linerate.core;
 
+import io.linerate.core.fulllog.FullLogSummary;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,6 +32,7 @@ import java.util.OptionalDouble;
  *     -1 when the JVM cannot tell; 0 in steady state
  * @param receiverAllocatedBytes the same for the receiving thread
  * @param invalidReasons why the result must not be used; empty when it is valid
+ * @param fullLog what the full log wrote, when the spec asked for one
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
@@ -38,14 +40,28 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              List<IntervalSample> intervals, AppliedOptions options,
                              long senderCpuNanos, long receiverCpuNanos,
                              long senderAllocatedBytes, long receiverAllocatedBytes,
-                             List<String> invalidReasons) {
+                             List<String> invalidReasons, Optional<FullLogSummary> fullLog) {
 
     public TransferResult {
         Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(fullLog, "fullLog");
         Objects.requireNonNull(udp, "udp");
         Objects.requireNonNull(options, "options");
         intervals = List.copyOf(intervals);
         invalidReasons = List.copyOf(invalidReasons);
+    }
+
+    /** A result without a full log. */
+    public TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
+                          long windowStartNanos, long windowEndNanos, long windowBytesSent,
+                          long windowBytesReceived, Optional<UdpStats> udp,
+                          List<IntervalSample> intervals, AppliedOptions options,
+                          long senderCpuNanos, long receiverCpuNanos,
+                          long senderAllocatedBytes, long receiverAllocatedBytes,
+                          List<String> invalidReasons) {
+        this(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos, windowBytesSent,
+                windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos, senderAllocatedBytes,
+                receiverAllocatedBytes, invalidReasons, Optional.empty());
     }
 
     /** @return length of the measured window in ns */

@@ -1,7 +1,9 @@
 package io.linerate.core;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What to measure: an immutable, validated description of one transfer. Build it with
@@ -48,6 +50,7 @@ public final class TransferSpec {
     private final Duration ioTimeout;
     private final int streamId;
     private final Endpoint endpoint;
+    private final Optional<Path> fullLog;
 
     private TransferSpec(Builder b) {
         this.protocol = b.protocol;
@@ -65,6 +68,7 @@ public final class TransferSpec {
         this.ioTimeout = b.ioTimeout;
         this.streamId = b.streamId;
         this.endpoint = b.endpoint;
+        this.fullLog = b.fullLog;
     }
 
     /** @return a builder with the defaults: TCP, IPv4, 1220-byte payload, 10 s, unlimited rate */
@@ -90,6 +94,7 @@ public final class TransferSpec {
         b.ioTimeout = ioTimeout;
         b.streamId = streamId;
         b.endpoint = endpoint;
+        b.fullLog = fullLog;
         return b;
     }
 
@@ -168,6 +173,14 @@ public final class TransferSpec {
         return endpoint;
     }
 
+    /**
+     * @return the file of the full log, one line per datagram received (see
+     *     {@link io.linerate.core.fulllog.FullLog}); empty for none (the default). UDP only.
+     */
+    public Optional<Path> fullLog() {
+        return fullLog;
+    }
+
     /** @return the largest payload this spec's protocol and family allow, in bytes */
     public static int maxPayloadBytes(Protocol protocol, AddressFamily family) {
         return protocol == Protocol.UDP ? family.maxUdpPayloadBytes() : MAX_TCP_PAYLOAD_BYTES;
@@ -226,6 +239,7 @@ public final class TransferSpec {
         private Duration ioTimeout = Duration.ofSeconds(5);
         private int streamId = 1;
         private Endpoint endpoint = Endpoint.loopback();
+        private Optional<Path> fullLog = Optional.empty();
 
         private Builder() {}
 
@@ -317,6 +331,15 @@ public final class TransferSpec {
         }
 
         /**
+         * @param v the file to write every received datagram's entry to, as sockperf's
+         *     {@code --full-log}, or null for none (the default); UDP only
+         */
+        public Builder fullLog(Path v) {
+            this.fullLog = Optional.ofNullable(v);
+            return this;
+        }
+
+        /**
          * @return the validated spec
          * @throws IllegalArgumentException naming the first bad value and its allowed range
          */
@@ -356,6 +379,10 @@ public final class TransferSpec {
             }
             if (ioTimeout.toMillis() < 1 || ioTimeout.compareTo(MAX_IO_TIMEOUT) > 0) {
                 throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms..10 min");
+            }
+            if (fullLog.isPresent() && protocol != Protocol.UDP) {
+                throw new IllegalArgumentException("a full log applies to UDP only: its entries are sequence-numbered "
+                        + "datagrams, and " + protocol.label() + " has none");
             }
             if (protocol != Protocol.TCP && noDelay) {
                 throw new IllegalArgumentException("TCP_NODELAY applies to TCP only, not " + protocol.label());

@@ -5,6 +5,7 @@ import io.linerate.core.DatagramHeader;
 import io.linerate.core.Rfc3550Jitter;
 import io.linerate.core.SequenceTracker;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.fulllog.FullLog;
 import io.linerate.core.latency.ExactRangeHistogram;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,6 +45,7 @@ public final class ReceiverContext {
     private long localBytes;
     private long localWindowBytes;
     private long foreign;
+    private FullLog fullLog;
 
     /**
      * Made by {@link StreamEngine}; public so that a transport can drive its loop in a test.
@@ -69,6 +71,24 @@ public final class ReceiverContext {
         stop = true;
     }
 
+    /**
+     * Logs every datagram of this stream that arrives to {@code log}; {@link StreamEngine} sets it
+     * before the receiving thread starts.
+     */
+    void fullLog(FullLog log) {
+        this.fullLog = log;
+    }
+
+    /**
+     * Hands the full log's last entries to its writer; {@link StreamEngine} calls it on the
+     * receiving thread when the loop has ended.
+     */
+    void loopEnded() {
+        if (fullLog != null) {
+            fullLog.finish();
+        }
+    }
+
     /** Reports bytes read from a stream. */
     public void received(int n) {
         localBytes += n;
@@ -85,7 +105,8 @@ public final class ReceiverContext {
      * Accounts one datagram: checks the {@link DatagramHeader}, classifies its sequence number,
      * updates RFC 3550 jitter and the one-way delay histogram of its phase. Datagrams of another
      * stream, of an unknown phase, or too short to hold a header are counted as foreign and
-     * otherwise ignored.
+     * otherwise ignored; every other arrival, duplicates included, goes to the full log when
+     * there is one.
      *
      * @param buf the datagram, starting at index 0
      * @param length bytes received
@@ -98,10 +119,14 @@ public final class ReceiverContext {
         }
         long sendTime = DatagramHeader.sendTime(buf);
         int phase = DatagramHeader.phase(buf);
-        SequenceTracker.Arrival a = tracker.onArrival(DatagramHeader.sequence(buf));
+        long seq = DatagramHeader.sequence(buf);
+        SequenceTracker.Arrival a = tracker.onArrival(seq);
         if (a == SequenceTracker.Arrival.INVALID) {
             foreign++;
             return;
+        }
+        if (fullLog != null) {
+            fullLog.record(seq, length, phase, sendTime, arrival);
         }
         jitter.onArrival(sendTime, arrival);
         delayByPhase[phase].record(Math.max(1, Math.min(arrival - sendTime, MAX_TRACKED_DELAY_NANOS)));

@@ -12,9 +12,12 @@ import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
+import io.linerate.core.fulllog.FullLog;
+import io.linerate.core.fulllog.FullLogSummary;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +85,13 @@ public final class StreamEngine {
         this.tx = new SenderContext(spec, clock);
         this.rx = new ReceiverContext(spec, clock);
         this.sender = new Worker("linerate-tx-" + spec.streamId(), () -> sendLoop.run(tx));
-        this.receiver = new Worker("linerate-rx-" + spec.streamId(), () -> receiveLoop.run(rx));
+        this.receiver = new Worker("linerate-rx-" + spec.streamId(), () -> {
+            try {
+                receiveLoop.run(rx);
+            } finally {
+                rx.loopEnded();
+            }
+        });
     }
 
     /**
@@ -92,16 +101,35 @@ public final class StreamEngine {
      * @param listener receives each interval sample on the calling thread
      * @return the result
      * @throws TransferException if a loop failed or a wait ran past the I/O timeout; both loops
-     *     are told to stop and joined (bounded) first
+     *     are told to stop and joined (bounded) first; a usage error when the spec's full log
+     *     cannot be created. A full log is closed on every path.
      */
     public TransferResult run(AppliedOptions options, IntervalListener listener) throws TransferException {
+        FullLog log = openFullLog();
         try (LiveStreamCounters live = LiveStreamCounters.open(spec, tx, rx)) {
-            return measure(options, live.publishingTo(listener), live);
+            rx.fullLog(log);
+            return measure(options, live.publishingTo(listener), live, log);
+        } finally {
+            if (log != null) {
+                log.close();
+            }
         }
     }
 
-    private TransferResult measure(AppliedOptions options, IntervalListener listener, LiveStreamCounters live)
-            throws TransferException {
+    private FullLog openFullLog() throws TransferException {
+        if (spec.fullLog().isEmpty()) {
+            return null;
+        }
+        Path file = spec.fullLog().get();
+        try {
+            return FullLog.open(file, spec.ioTimeout());
+        } catch (IOException e) {
+            throw new TransferException(e.getMessage(), e, true);
+        }
+    }
+
+    private TransferResult measure(AppliedOptions options, IntervalListener listener, LiveStreamCounters live,
+                                   FullLog log) throws TransferException {
         long ioTimeout = spec.ioTimeout().toNanos();
         Bound bound = spec.bound();
         boolean durationBound = bound.kind() == Bound.Kind.DURATION;
@@ -193,7 +221,9 @@ public final class StreamEngine {
         if (windowStart == null) {
             windowStart = windowEnd;
         }
-        return result(options, samples, t0, windowStart, windowEnd);
+        // the receiving thread has ended and handed over its last entries
+        Optional<FullLogSummary> logged = log == null ? Optional.empty() : Optional.of(log.closeAndSummarize());
+        return result(options, samples, t0, windowStart, windowEnd, logged);
     }
 
     /** Count bound: whether the receiver has everything it will get, after the sender finished. */
@@ -291,7 +321,7 @@ public final class StreamEngine {
     }
 
     private TransferResult result(AppliedOptions options, List<IntervalSample> samples, long t0,
-                                  Reading start, Reading end) {
+                                  Reading start, Reading end, Optional<FullLogSummary> logged) {
         List<String> reasons = new ArrayList<>();
         long bytesSent = tx.bytes();
         long messagesSent = tx.messages();
@@ -337,7 +367,7 @@ public final class StreamEngine {
                 end.windowReceived - start.windowReceived,
                 udp, samples, options, sender.cpuNanos, receiver.cpuNanos,
                 allocatedBetween(start.txAllocated, end.txAllocated),
-                allocatedBetween(start.rxAllocated, end.rxAllocated), reasons);
+                allocatedBetween(start.rxAllocated, end.rxAllocated), reasons, logged);
     }
 
     private static long saturatedAdd(long a, long b) {

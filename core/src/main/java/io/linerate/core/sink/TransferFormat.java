@@ -9,6 +9,7 @@ import io.linerate.core.Metric;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
 import io.linerate.core.UdpStats;
+import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.latency.ExactRangeHistogram;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +57,8 @@ public final class TransferFormat {
      * @return a one-line summary for people: label, payload, window, goodput, byte counts, UDP
      *     accounting, for TCP the MSS ({@code mss 1208 B}, {@code mss unknown} where it could not be
      *     derived), applied traffic class, CPU time of the sending and receiving threads over the
-     *     whole transfer (a CPU-bound run measures the host, not the link), and the reasons when invalid
+     *     whole transfer (a CPU-bound run measures the host, not the link), the full log's counts
+     *     when there is one, and the reasons when invalid
      */
     public static String summaryLine(String label, TransferResult r) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-13s %6d B  %10.2f s  %s  sent %d B  received %d B",
@@ -73,6 +75,7 @@ public final class TransferFormat {
         }
         sb.append(String.format(Locale.ROOT, "  tclass 0x%02x  cpu tx %d ms rx %d ms", o.trafficClassApplied(),
                 r.senderCpuNanos() / 1_000_000, r.receiverCpuNanos() / 1_000_000));
+        r.fullLog().ifPresent(l -> sb.append("  ").append(l.describe()));
         if (!r.valid()) {
             sb.append("  INVALID: ").append(String.join("; ", r.invalidReasons()));
         }
@@ -88,10 +91,11 @@ public final class TransferFormat {
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
      * {@code significant_digits}), then {@code options} (for TCP with {@code tcp_mss} and
-     * {@code tcp_mss_source}, how it was found), {@code cpu_ns, window_allocated_bytes, valid,
-     * reasons, intervals}. Loss and jitter of no datagrams are {@code null}, never 0: {@code lost}
-     * and {@code lost_percent} when the window sent none, {@code jitter_ms} when none of them
-     * arrived (in an interval: when none arrived in it).
+     * {@code tcp_mss_source}, how it was found), {@code cpu_ns, window_allocated_bytes}, with a full
+     * log {@code full_log} (see {@link #putFullLog}), then {@code valid, reasons, intervals}. Loss
+     * and jitter of no datagrams are {@code null}, never 0: {@code lost} and {@code lost_percent}
+     * when the window sent none, {@code jitter_ms} when none of them arrived (in an interval: when
+     * none arrived in it).
      */
     public static ObjectNode summaryJson(TransferResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
@@ -159,6 +163,7 @@ public final class TransferFormat {
         ObjectNode alloc = n.putObject("window_allocated_bytes");
         alloc.put("sender", r.senderAllocatedBytes());
         alloc.put("receiver", r.receiverAllocatedBytes());
+        r.fullLog().ifPresent(l -> putFullLog(n, l));
         n.put("valid", r.valid());
         ArrayNode reasons = n.putArray("reasons");
         r.invalidReasons().forEach(reasons::add);
@@ -207,6 +212,19 @@ public final class TransferFormat {
                     Metric.of(marker + "_lost_pct", l, "%", timeSeconds, Better.LOWER)));
         });
         return out;
+    }
+
+    /**
+     * Adds {@code "full_log":{"file":..., "entries":N, "dropped":M}} to {@code n}, with
+     * {@code "failure":...} when the log is incomplete beyond drops: entries written, and entries
+     * recorded but not written (the writer had fallen behind, or writing failed).
+     */
+    public static void putFullLog(ObjectNode n, FullLogSummary log) {
+        ObjectNode f = n.putObject("full_log");
+        f.put("file", log.file());
+        f.put("entries", log.entries());
+        f.put("dropped", log.dropped());
+        log.failure().ifPresent(m -> f.put("failure", m));
     }
 
     private static void putDouble(ObjectNode n, String key, OptionalDouble v) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
+import io.linerate.core.Idle;
 import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
@@ -12,6 +13,7 @@ import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.latency.Muxer;
 import io.linerate.nio.latency.PingPong;
 import io.linerate.nio.latency.PingPongProtocol;
@@ -23,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -88,11 +91,17 @@ public final class PingPongCommand implements Callable<Integer> {
     @Option(names = "--warmupiter", defaultValue = "1000", paramLabel = "N", converter = Converters.CountConverter.class, description = "Warm-up round trips per size (default: ${DEFAULT-VALUE}).")
     long warmupIter;
 
-    @Option(names = "--muxer", defaultValue = "blocking", paramLabel = "MODE", description = "How the client waits: blocking, selector, spin (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--muxer", defaultValue = "blocking", paramLabel = "MODE",
+            description = "How the client waits: blocking, selector, spin, backoff (default: ${DEFAULT-VALUE}).")
     String muxer;
 
     @Option(names = "--serv-muxer", paramLabel = "MODE", description = "How the echo server waits (default: as --muxer).")
     String servMuxer;
+
+    @Option(names = "--idle", paramLabel = "STRATEGY",
+            description = "How the polling muxers (spin, backoff) wait between polls: busy, yield, backoff, sleep "
+                    + "(default: busy for spin, backoff for backoff).")
+    String idle;
 
     @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class, description = "SO_SNDBUF to request; 0 = kernel default.")
     int sendBuffer;
@@ -106,6 +115,11 @@ public final class PingPongCommand implements Callable<Integer> {
 
     @Option(names = "--rtt", description = "Report round trips instead of half round trips.")
     boolean rtt;
+
+    @Option(names = "--full-log", paramLabel = "FILE",
+            description = "Write every round trip's number, message size, phase, send and receive time (ns) to FILE "
+                    + "as CSV, as sockperf's --full-log.")
+    Path fullLog;
 
     @Option(names = "--raw", paramLabel = "DIR", description = "Also write each size's samples to DIR/size-<bytes>.hlog (HdrHistogram log).")
     Path raw;
@@ -134,6 +148,8 @@ public final class PingPongCommand implements Callable<Integer> {
                 .timeout(latency.timeout)
                 .percentile(latency.percentile)
                 .mode(LatencyMode.of(rtt))
+                .idle(idle == null ? null : Idle.parse(idle))
+                .fullLog(fullLog)
                 .build();
     }
 
@@ -169,14 +185,17 @@ public final class PingPongCommand implements Callable<Integer> {
                 case text -> {
                     report.writeTable(out);
                     out.println("# applied: " + applied);
+                    out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", server "
+                            + waits(spec, spec.serverMuxer()));
+                    r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
                 }
                 case ktap -> {
                     out.println("# linerate pingpong " + spec.protocol().label() + ": values are "
                             + spec.mode().label() + " in ns; applied: " + applied);
                     out.println("# precision: " + report.precision());
+                    r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
                     try (MetricSink sink = new KtapSink(out)) {
-                        report.metrics(Map.of("protocol", spec.protocol().label(), "muxer", spec.clientMuxer().label()))
-                                .forEach(sink::accept);
+                        report.metrics(labels(spec)).forEach(sink::accept);
                     }
                 }
                 case json -> {
@@ -184,11 +203,19 @@ public final class PingPongCommand implements Callable<Integer> {
                     j.put("protocol", spec.protocol().label());
                     j.put("muxer", spec.clientMuxer().label());
                     j.put("serv_muxer", spec.serverMuxer().label());
+                    spec.idleOf(spec.clientMuxer()).ifPresent(i -> j.put("idle", i.label()));
+                    spec.idleOf(spec.serverMuxer()).ifPresent(i -> j.put("serv_idle", i.label()));
                     j.set("applied", applied(r.options()));
+                    r.fullLog().ifPresent(l -> TransferFormat.putFullLog(j, l));
                     out.println(MetricJson.toLine(j));
                 }
             }
             out.flush();
+            if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
+                err.println("linerate: " + r.fullLog().get().describe());
+                err.flush();
+                return Linerate.FAILED;
+            }
             return Linerate.OK;
         } catch (IllegalArgumentException e) {
             err.println("linerate: " + e.getMessage());
@@ -203,6 +230,25 @@ public final class PingPongCommand implements Callable<Integer> {
             err.flush();
             return Linerate.FAILED;
         }
+    }
+
+    /** @return the muxer, and for a polling one its idle strategy ({@code spin (idle busy)}) */
+    static String waits(PingPongSpec spec, Muxer m) {
+        return m.label() + spec.idleOf(m).map(i -> " (idle " + i.label() + ")").orElse("");
+    }
+
+    /**
+     * The metrics' labels: protocol and the client's muxer, and the client's idle strategy only
+     * when it is not its muxer's own, so a series measured before idle strategies existed keeps
+     * its key.
+     */
+    static Map<String, String> labels(PingPongSpec spec) {
+        Map<String, String> l = new java.util.LinkedHashMap<>();
+        l.put("protocol", spec.protocol().label());
+        l.put("muxer", spec.clientMuxer().label());
+        spec.idleOf(spec.clientMuxer()).filter(i -> !spec.clientMuxer().defaultIdle().equals(Optional.of(i)))
+                .ifPresent(i -> l.put("idle", i.label()));
+        return l;
     }
 
     static ObjectNode applied(AppliedOptions o) {

@@ -2,17 +2,20 @@ package io.linerate.examples.cli;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
+import io.linerate.core.Idle;
 import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.MetricJson;
+import io.linerate.nio.latency.Muxer;
 import io.linerate.nio.latency.RequestResponse;
 import io.linerate.nio.latency.RrResult;
 import io.linerate.nio.latency.RrSpec;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,6 +69,16 @@ public final class RrCommand implements Callable<Integer> {
                     + "intervals, latency from the scheduled send time; 0 = closed loop (default).")
     long rate;
 
+    @Option(names = "--muxer", defaultValue = "selector", paramLabel = "MODE",
+            description = "How the flows and the server wait for their sockets: selector, spin, backoff "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String muxer;
+
+    @Option(names = "--idle", paramLabel = "STRATEGY",
+            description = "How the polling muxers (spin, backoff) wait between polls: busy, yield, backoff, sleep "
+                    + "(default: busy for spin, backoff for backoff).")
+    String idle;
+
     /**
      * Runs this command alone, before it is registered under {@code linerate}; exits with its code.
      *
@@ -82,7 +95,8 @@ public final class RrCommand implements Callable<Integer> {
         try {
             OutputFormat fmt = output.format();
             RrSpec spec = new RrSpec(AddressFamily.parse(latency.family), flows, requestSize, responseSize, duration, warmup,
-                    crr, rate, latency.noDelay, latency.timeout, latency.percentile);
+                    crr, rate, latency.noDelay, latency.timeout, latency.percentile, Muxer.parse(muxer),
+                    Optional.ofNullable(idle).map(Idle::parse));
             RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                     command.commandLine().getParseResult().originalArgs()));
             Clock clock = Clock.system();

@@ -15,6 +15,7 @@ import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.PathFacts;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -82,6 +83,11 @@ final class StreamCommand implements Callable<Integer> {
             description = "SO_RCVBUF to request (1024-based K/M); 0 = kernel default.")
     int receiveBuffer;
 
+    @Option(names = "--full-log", paramLabel = "FILE",
+            description = "UDP: write every received datagram's sequence number, size, phase, send and receive time "
+                    + "(ns) to FILE as CSV, as sockperf's --full-log.")
+    Path fullLog;
+
     @Override
     public Integer call() throws TransferException {
         OutputFormat fmt = transfer.outputFormat();
@@ -102,6 +108,7 @@ final class StreamCommand implements Callable<Integer> {
                 .sendBufferBytes(sendBuffer)
                 .receiveBufferBytes(receiveBuffer)
                 .ioTimeout(transfer.ioTimeout)
+                .fullLog(fullLog)
                 .build();
         PrintWriter out = command.commandLine().getOut();
         Clock clock = Clock.system();
@@ -144,6 +151,12 @@ final class StreamCommand implements Callable<Integer> {
             }
         }
         out.flush();
+        if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
+            PrintWriter err = command.commandLine().getErr();
+            err.println("linerate: " + r.fullLog().get().describe());
+            err.flush();
+            return Linerate.FAILED;
+        }
         return r.valid() ? Linerate.OK : Linerate.FAILED;
     }
 

@@ -1,9 +1,12 @@
 package io.linerate.nio.latency;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.latency.LatencyReport;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a ping-pong sweep measured.
@@ -13,12 +16,19 @@ import java.util.Locale;
  *     for pipes; no traffic class or TCP_NODELAY for Unix sockets)
  * @param sizes per-size counts, in the order run
  * @param startEpochMillis when the run started, ms since the epoch, for raw logs
+ * @param fullLog what the full log wrote, when the spec asked for one
  */
 public record PingPongResult(LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
-                             long startEpochMillis) {
+                             long startEpochMillis, Optional<FullLogSummary> fullLog) {
     /** Copies the list. */
     public PingPongResult {
         sizes = List.copyOf(sizes);
+        Objects.requireNonNull(fullLog, "fullLog");
+    }
+
+    /** A result without a full log. */
+    public PingPongResult(LatencyReport report, AppliedOptions options, List<SizeCounts> sizes, long startEpochMillis) {
+        this(report, options, sizes, startEpochMillis, Optional.empty());
     }
 
     /**

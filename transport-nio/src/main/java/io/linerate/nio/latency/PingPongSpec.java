@@ -1,13 +1,16 @@
 package io.linerate.nio.latency;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.core.Idle;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyStats;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a ping-pong measures: the protocol, message sizes in bytes, how long each size runs, how
@@ -27,11 +30,15 @@ import java.util.Objects;
  * @param timeout bound of every single wait (one write or one response), greater than 0
  * @param percentile the percentile reported beside the median, in (0, 100]
  * @param mode half round trips (default) or round trips
+ * @param idle how the polling ends ({@link Muxer#polls()}) wait between polls; empty for each
+ *     muxer's own ({@link Muxer#defaultIdle()}); only with a polling muxer on at least one end
+ * @param fullLog the file to write every round trip's entry to (see
+ *     {@link io.linerate.core.fulllog.FullLog}), or empty for none
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
-                           double percentile, LatencyMode mode) {
+                           double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog) {
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -42,6 +49,13 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(serverMuxer, "serverMuxer");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(idle, "idle");
+        Objects.requireNonNull(fullLog, "fullLog");
+        if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
+            throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
+                    + "spin and backoff only; the client waits with " + clientMuxer.label() + " and the server with "
+                    + serverMuxer.label());
+        }
         sizes = List.copyOf(sizes);
         if (sizes.isEmpty()) {
             throw new IllegalArgumentException("no message size given; allowed: at least one size in 1.."
@@ -69,6 +83,15 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         if (bytes < 0) {
             throw new IllegalArgumentException(name + " " + bytes + " bytes is out of range; allowed: 0 (kernel default) or more");
         }
+    }
+
+    /**
+     * @param muxer one end's muxer
+     * @return how that end waits between polls: {@link #idle()} or the muxer's default; empty when
+     *     the muxer does not poll
+     */
+    public Optional<Idle> idleOf(Muxer muxer) {
+        return muxer.polls() ? idle.or(muxer::defaultIdle) : Optional.empty();
     }
 
     /** @return the largest size, bytes */
@@ -122,6 +145,8 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         private Duration timeout = Duration.ofSeconds(2);
         private double percentile = LatencyStats.DEFAULT_PERCENTILE;
         private LatencyMode mode = LatencyMode.HALF_RTT;
+        private Optional<Idle> idle = Optional.empty();
+        private Optional<Path> fullLog = Optional.empty();
 
         private Builder() {}
 
@@ -151,11 +176,15 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         public Builder percentile(double v) { percentile = v; return this; }
         /** @param v half round trips (default) or round trips */
         public Builder mode(LatencyMode v) { mode = v; return this; }
+        /** @param v how the polling ends wait between polls, null for each muxer's own (the default) */
+        public Builder idle(Idle v) { idle = Optional.ofNullable(v); return this; }
+        /** @param v the file of the full log, one line per round trip; null for none (the default) */
+        public Builder fullLog(Path v) { fullLog = Optional.ofNullable(v); return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
         public PingPongSpec build() {
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
-                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode);
+                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog);
         }
     }
 }

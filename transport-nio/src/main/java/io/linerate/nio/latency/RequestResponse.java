@@ -44,7 +44,8 @@ public final class RequestResponse {
     public static RrResult run(RrSpec spec, Clock clock, RunFacts facts) throws TransferException {
         RrServer server;
         try {
-            server = RrServer.open(spec.family(), spec.requestBytes(), spec.responseBytes(), spec.noDelay());
+            server = RrServer.open(spec.family(), spec.requestBytes(), spec.responseBytes(), spec.noDelay(),
+                    spec.pollingIdle().map(io.linerate.core.Idle::newStrategy).orElse(null));
         } catch (IOException e) {
             throw new TransferException("cannot set up the " + spec.testName() + " server on "
                     + spec.family().loopbackAddress().getHostAddress() + ": " + e.getMessage(), e);
@@ -124,6 +125,10 @@ public final class RequestResponse {
         notes.add(PathFacts.loopbackTcpMss(spec.family())
                 .map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")")
                 .orElse("tcp mss unknown: the loopback MTU or net.ipv4.tcp_timestamps could not be read"));
+        spec.pollingIdle().ifPresent(i -> notes.add(String.format(Locale.ROOT, "the flows and the server poll their "
+                + "sockets (muxer %s, idle %s): %s", spec.muxer().label(), i.label(),
+                i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"
+                        : "a thread that waits long parks between polls, and its wake-up delay adds to latency")));
         RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         if (spec.rate() > 0 && report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
             notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "
@@ -134,7 +139,11 @@ public final class RequestResponse {
         // the server counts a response after writing it, so a flow can finish reading one before it
         // is counted: stop the server's thread first, then every completed response is counted
         s.stop();
-        return new RrResult(report, completed, s.accepts(), s.served());
+        List<Long> allocated = new ArrayList<>();
+        for (RrFlow f : flows) {
+            allocated.add(f.windowAllocatedBytes());
+        }
+        return new RrResult(report, completed, s.accepts(), s.served(), allocated);
     }
 
     private static void waitUntil(Clock clock, long when, List<RrFlow> flows, RrServer server, RrSpec spec)

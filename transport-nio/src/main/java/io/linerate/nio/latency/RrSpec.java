@@ -1,9 +1,11 @@
 package io.linerate.nio.latency;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.core.Idle;
 import io.linerate.core.latency.LatencyStats;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A request/response run as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr make it: {@code flows}
@@ -24,9 +26,15 @@ import java.util.Objects;
  * @param noDelay TCP_NODELAY on both ends
  * @param timeout bound of every single wait (connect, write, response), greater than 0
  * @param percentile reported beside the median, in (0, 100]
+ * @param muxer how every flow and the server wait for their sockets: {@link Muxer#SELECTOR} (the
+ *     default), or polling with {@link Muxer#SPIN} or {@link Muxer#BACKOFF}; not
+ *     {@link Muxer#BLOCKING}, as one server thread serves every connection
+ * @param idle how the polling muxers wait between polls; empty for the muxer's own
+ *     ({@link Muxer#defaultIdle()}); only with a polling muxer
  */
 public record RrSpec(AddressFamily family, int flows, int requestBytes, int responseBytes, Duration duration,
-                     Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile) {
+                     Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile,
+                     Muxer muxer, Optional<Idle> idle) {
     /** Most flows in one run. */
     public static final int MAX_FLOWS = 1024;
     /** Highest open-loop rate, transactions/s (one request every microsecond). */
@@ -38,6 +46,16 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
         Objects.requireNonNull(duration, "duration");
         Objects.requireNonNull(warmup, "warmup");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(muxer, "muxer");
+        Objects.requireNonNull(idle, "idle");
+        if (muxer == Muxer.BLOCKING) {
+            throw new IllegalArgumentException("muxer blocking is not available for request/response: one server thread "
+                    + "serves every connection; allowed: selector, spin, backoff");
+        }
+        if (idle.isPresent() && !muxer.polls()) {
+            throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
+                    + "spin and backoff only, not " + muxer.label());
+        }
         if (flows < 1 || flows > MAX_FLOWS) {
             throw new IllegalArgumentException("flows " + flows + " is out of range; allowed: 1.." + MAX_FLOWS);
         }
@@ -62,6 +80,22 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
             throw new IllegalArgumentException("timeout " + timeout.toMillis() + " ms is out of range; allowed: > 0");
         }
         LatencyStats.checkPercentile(percentile);
+    }
+
+    /**
+     * A run waiting in a selector, as before muxers were offered.
+     *
+     * @throws IllegalArgumentException naming the value and its allowed range
+     */
+    public RrSpec(AddressFamily family, int flows, int requestBytes, int responseBytes, Duration duration,
+                  Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile) {
+        this(family, flows, requestBytes, responseBytes, duration, warmup, crr, rate, noDelay, timeout, percentile,
+                Muxer.SELECTOR, Optional.empty());
+    }
+
+    /** @return how the flows and the server wait between polls; empty when the muxer does not poll */
+    public Optional<Idle> pollingIdle() {
+        return muxer.polls() ? idle.or(muxer::defaultIdle) : Optional.empty();
     }
 
     /** @return {@code tcp_crr} or {@code tcp_rr}, netperf's test names in lower case */

@@ -157,7 +157,7 @@ class PingPongIntegrationTest {
                 .hasMessage("minmsg 64 is above maxmsg 8; allowed: minmsg <= maxmsg");
         assertThat(PingPongSpec.powersOfTwo(1, 100)).containsExactly(1, 2, 4, 8, 16, 32, 64);
         assertThat(PingPongSpec.powersOfTwo(3, 24)).containsExactly(3, 6, 12, 24);
-        assertThatThrownBy(() -> Muxer.parse("poll")).hasMessage("unknown muxer 'poll'; allowed: blocking, selector (or epoll), spin");
+        assertThatThrownBy(() -> Muxer.parse("poll")).hasMessage("unknown muxer 'poll'; allowed: blocking, selector (or epoll), spin, backoff");
     }
 
 }

@@ -1,5 +1,6 @@
 package io.linerate.nio.latency.internal;
 
+import io.linerate.core.Idle;
 import io.linerate.nio.latency.Muxer;
 import io.linerate.nio.internal.Waits;
 import java.io.IOException;
@@ -13,10 +14,14 @@ import java.nio.channels.Selector;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.agrona.concurrent.IdleStrategy;
 
 /**
  * One end of a ping-pong link: a channel to read from and one to write to (the same channel for
- * sockets, two for pipes), and the way this end waits ({@link Muxer}). Reads and writes return a
+ * sockets, two for pipes), and the way this end waits ({@link Muxer}; a polling muxer idles between
+ * polls through an Agrona {@link IdleStrategy}, checking the deadline and the stop flag after
+ * every idle step). Reads and writes return a
  * status instead of throwing for the expected outcomes (timeout, end of stream, stop), and
  * allocate nothing. Used by one thread, except {@link #requestStop()}.
  */
@@ -38,18 +43,20 @@ public final class Endpoint implements AutoCloseable {
     private final WritableByteChannel out;
     private final boolean datagram;
     private final Muxer muxer;
+    private final IdleStrategy idle;
     private final Selector readSelector;
     private final Selector writeSelector;
     private final Watchdog watchdog;
     private final List<Channel> channels;
     private volatile boolean stop;
 
-    private Endpoint(ReadableByteChannel in, WritableByteChannel out, boolean datagram, Muxer muxer,
+    private Endpoint(ReadableByteChannel in, WritableByteChannel out, boolean datagram, Muxer muxer, IdleStrategy idle,
                      Selector readSelector, Selector writeSelector, Watchdog watchdog, List<Channel> channels) {
         this.in = in;
         this.out = out;
         this.datagram = datagram;
         this.muxer = muxer;
+        this.idle = idle;
         this.readSelector = readSelector;
         this.writeSelector = writeSelector;
         this.watchdog = watchdog;
@@ -61,10 +68,13 @@ public final class Endpoint implements AutoCloseable {
      * but the channels, which stay the caller's to close.
      *
      * @param name names the watchdog thread in blocking mode
+     * @param idle how a polling muxer waits between polls, empty for the muxer's default; ignored by
+     *     the other muxers
      * @param timeoutNanos the operation timeout, for the watchdog's check interval
      */
     public static <I extends SelectableChannel & ReadableByteChannel, O extends SelectableChannel & WritableByteChannel>
-            Endpoint open(String name, I in, O out, boolean datagram, Muxer muxer, long timeoutNanos) throws IOException {
+            Endpoint open(String name, I in, O out, boolean datagram, Muxer muxer, Optional<Idle> idle,
+                          long timeoutNanos) throws IOException {
         List<Channel> channels = in == out ? List.of(in) : List.of(in, out);
         boolean blocking = muxer == Muxer.BLOCKING;
         in.configureBlocking(blocking);
@@ -79,7 +89,8 @@ public final class Endpoint implements AutoCloseable {
                 out.register(ws, SelectionKey.OP_WRITE);
             }
             Watchdog w = blocking ? new Watchdog(name + "-watchdog", channels, timeoutNanos) : null;
-            return new Endpoint(in, out, datagram, muxer, rs, ws, w, channels);
+            IdleStrategy strategy = muxer.polls() ? idle.or(muxer::defaultIdle).orElseThrow().newStrategy() : null;
+            return new Endpoint(in, out, datagram, muxer, strategy, rs, ws, w, channels);
         } catch (IOException | RuntimeException e) {
             List<AutoCloseable> opened = new ArrayList<>();
             if (rs != null) {
@@ -109,6 +120,9 @@ public final class Endpoint implements AutoCloseable {
     public int read(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException {
         if (muxer == Muxer.BLOCKING) {
             return readBlocking(buf, deadlineNanos, whole);
+        }
+        if (idle != null) {
+            idle.reset();
         }
         try {
             while (true) {
@@ -176,6 +190,9 @@ public final class Endpoint implements AutoCloseable {
                 watchdog.disarm();
             }
         }
+        if (idle != null) {
+            idle.reset();
+        }
         try {
             while (buf.hasRemaining()) {
                 int w = out.write(buf);
@@ -205,7 +222,7 @@ public final class Endpoint implements AutoCloseable {
         throw e;
     }
 
-    /** One wait step of a non-blocking end: a spin or a bounded select. */
+    /** One wait step of a non-blocking end: an idle step of a polling end, or a bounded select. */
     private int idle(Selector selector, long deadlineNanos) throws IOException {
         if (stop) {
             return STOPPED;
@@ -214,8 +231,8 @@ public final class Endpoint implements AutoCloseable {
         if (deadlineNanos != NO_DEADLINE && now - deadlineNanos >= 0) {
             return TIMEOUT;
         }
-        if (muxer == Muxer.SPIN) {
-            Thread.onSpinWait();
+        if (idle != null) {
+            idle.idle();
         } else {
             long ms = deadlineNanos == NO_DEADLINE ? POLL_MILLIS
                     : Math.max(1, Math.min(POLL_MILLIS, (deadlineNanos - now + 999_999) / 1_000_000L));

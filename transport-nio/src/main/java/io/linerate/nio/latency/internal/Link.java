@@ -110,9 +110,11 @@ public final class Link implements AutoCloseable {
                     Resources.deleteQuietly(socketFile, dir);
                     AppliedOptions o = options(spec, c, tcp, tcp ? c.getOption(StandardSocketOptions.TCP_NODELAY) : false,
                             tcp ? PathFacts.loopbackTcpMss(spec.family()) : Optional.empty());
-                    Endpoint ce = Endpoint.open("linerate-pingpong-client", c, c, false, spec.clientMuxer(), timeout);
+                    Endpoint ce = Endpoint.open("linerate-pingpong-client", c, c, false, spec.clientMuxer(),
+                            spec.idleOf(spec.clientMuxer()), timeout);
                     opened.add(ce);
-                    Endpoint se = Endpoint.open("linerate-pingpong-server", s, s, false, spec.serverMuxer(), timeout);
+                    Endpoint se = Endpoint.open("linerate-pingpong-server", s, s, false, spec.serverMuxer(),
+                            spec.idleOf(spec.serverMuxer()), timeout);
                     opened.add(se);
                     return new Link(ce, se, o, opened);
                 }
@@ -129,9 +131,11 @@ public final class Link implements AutoCloseable {
                     c.connect(s.getLocalAddress());
                     s.connect(c.getLocalAddress());
                     AppliedOptions o = options(spec, c, true, false, Optional.empty());
-                    Endpoint ce = Endpoint.open("linerate-pingpong-client", c, c, true, spec.clientMuxer(), timeout);
+                    Endpoint ce = Endpoint.open("linerate-pingpong-client", c, c, true, spec.clientMuxer(),
+                            spec.idleOf(spec.clientMuxer()), timeout);
                     opened.add(ce);
-                    Endpoint se = Endpoint.open("linerate-pingpong-server", s, s, true, spec.serverMuxer(), timeout);
+                    Endpoint se = Endpoint.open("linerate-pingpong-server", s, s, true, spec.serverMuxer(),
+                            spec.idleOf(spec.serverMuxer()), timeout);
                     opened.add(se);
                     return new Link(ce, se, o, opened);
                 }
@@ -145,10 +149,10 @@ public final class Link implements AutoCloseable {
                     AppliedOptions o = new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0,
                             spec.receiveBufferBytes(), 0, spec.noDelay(), false);
                     Endpoint ce = Endpoint.open("linerate-pingpong-client", toClient.source(), toServer.sink(), false,
-                            spec.clientMuxer(), timeout);
+                            spec.clientMuxer(), spec.idleOf(spec.clientMuxer()), timeout);
                     opened.add(ce);
                     Endpoint se = Endpoint.open("linerate-pingpong-server", toServer.source(), toClient.sink(), false,
-                            spec.serverMuxer(), timeout);
+                            spec.serverMuxer(), spec.idleOf(spec.serverMuxer()), timeout);
                     opened.add(se);
                     return new Link(ce, se, o, opened);
                 }

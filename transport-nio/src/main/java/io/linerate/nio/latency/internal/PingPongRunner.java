@@ -1,7 +1,10 @@
 package io.linerate.nio.latency.internal;
 
 import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
 import io.linerate.core.TransferException;
+import io.linerate.core.fulllog.FullLog;
+import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyHistograms;
@@ -17,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /** Runs a ping-pong sweep: opens the link, starts the echo server, measures each size, releases all. */
@@ -30,14 +34,16 @@ public final class PingPongRunner {
     private final Endpoint end;
     private final EchoServer server;
     private final long timeoutNanos;
+    private final FullLog log;
     private long roundTrips;
 
-    private PingPongRunner(PingPongSpec spec, Clock clock, Endpoint end, EchoServer server) {
+    private PingPongRunner(PingPongSpec spec, Clock clock, Endpoint end, EchoServer server, FullLog log) {
         this.spec = spec;
         this.clock = clock;
         this.end = end;
         this.server = server;
         this.timeoutNanos = spec.timeout().toNanos();
+        this.log = log;
     }
 
     /**
@@ -53,17 +59,19 @@ public final class PingPongRunner {
     /**
      * As {@link #run(PingPongSpec, Clock, RunFacts, long)}, handing the echo server's own count of
      * answers to {@code serverAnswers} once it has stopped, on success only, and making a Unix
-     * socket's temporary directory under {@code tempParent} (the JVM's when null).
+     * socket's temporary directory under {@code tempParent} (the JVM's when null). The spec's full
+     * log gets one entry per completed round trip, from this thread, and is closed on every path.
      */
     public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts, long serverAnswerLimit,
                                      LongConsumer serverAnswers, Path tempParent) throws TransferException {
         long startMillis = System.currentTimeMillis();
+        FullLog log = openFullLog(spec);
         try (Link link = Link.open(spec, tempParent)) {
             EchoServer server = new EchoServer(link.server(), spec.maxSize(), spec.timeout().toNanos(), serverAnswerLimit);
             PingPongResult result;
             try (EchoServer s = server) {
                 s.start();
-                PingPongRunner runner = new PingPongRunner(spec, clock, link.client(), s);
+                PingPongRunner runner = new PingPongRunner(spec, clock, link.client(), s, log);
                 long t0 = clock.nanoTime();
                 List<SizeLatency> results = new ArrayList<>();
                 List<PingPongResult.SizeCounts> counts = new ArrayList<>();
@@ -71,11 +79,32 @@ public final class PingPongRunner {
                     runner.measure(size, t0, results, counts);
                 }
                 link.client().close();
+                Optional<FullLogSummary> logged = Optional.empty();
+                if (log != null) {
+                    log.finish();
+                    logged = Optional.of(log.closeAndSummarize());
+                }
                 result = new PingPongResult(new LatencyReport(facts, spec.mode(), spec.percentile(), results),
-                        link.options(), counts, startMillis);
+                        link.options(), counts, startMillis, logged);
             }
             serverAnswers.accept(server.answered());
             return result;
+        } finally {
+            if (log != null) {
+                log.finish();
+                log.close();
+            }
+        }
+    }
+
+    private static FullLog openFullLog(PingPongSpec spec) throws TransferException {
+        if (spec.fullLog().isEmpty()) {
+            return null;
+        }
+        try {
+            return FullLog.open(spec.fullLog().get(), spec.timeout());
+        } catch (IOException e) {
+            throw new TransferException(e.getMessage(), e, true);
         }
     }
 
@@ -117,6 +146,9 @@ public final class PingPongRunner {
                     throw new TransferException(String.format(Locale.ROOT,
                             "%s answer of %d bytes to a %d-byte message after %d round trips",
                             spec.protocol().label(), rx.position(), size, roundTrips), null);
+                }
+                if (log != null) {
+                    log.record(roundTrips, size, warming ? DatagramHeader.WARMUP : DatagramHeader.WINDOW, start, stop);
                 }
                 roundTrips++;
                 sizeTrips++;

@@ -6,6 +6,7 @@ import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.nio.latency.RrSpec;
 import io.linerate.nio.internal.Waits;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -14,10 +15,12 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.IdleStrategy;
 
 /**
  * One request/response flow on its own thread: a non-blocking connection waited on with a
- * selector, every wait bounded by the timeout. Each transaction of the measured window goes into
+ * selector, or polled with an Agrona {@link IdleStrategy} between polls (the spec's muxer), every
+ * wait bounded by the timeout. Each transaction of the measured window goes into
  * the flow's own latency histogram with its exact min and max (allocation-free), which the
  * coordinator reads once the thread has ended. Closed loop: a transaction starts when the previous one ended. Open loop: the
  * k-th starts at {@code first + k·interval} and its latency is measured from that scheduled time,
@@ -25,6 +28,9 @@ import java.util.concurrent.locks.LockSupport;
  * as wrk2 does).
  */
 public final class RrFlow implements AutoCloseable {
+    private static final com.sun.management.ThreadMXBean ALLOCATION =
+            ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
+                    && m.isThreadAllocatedMemorySupported() && m.isThreadAllocatedMemoryEnabled() ? m : null;
     /** Park until this close to a scheduled send, then spin, ns. */
     private static final long SPIN_NANOS = 100_000;
 
@@ -36,11 +42,13 @@ public final class RrFlow implements AutoCloseable {
     private final ExactRangeHistogram latency = LatencyHistograms.create();
     private final Thread thread;
     private final long timeoutNanos;
+    private final IdleStrategy idle;
     private volatile boolean stop;
     private volatile long completed;
     private volatile boolean measuring;
     private volatile long windowCompleted;
     private volatile Throwable failure;
+    private volatile long windowAllocated = -1;
 
     /**
      * @param firstScheduled clock reading of the first open-loop send; ignored in closed loop
@@ -52,6 +60,7 @@ public final class RrFlow implements AutoCloseable {
         this.clock = clock;
         this.firstScheduled = firstScheduled;
         this.timeoutNanos = spec.timeout().toNanos();
+        this.idle = spec.pollingIdle().map(io.linerate.core.Idle::newStrategy).orElse(null);
         this.thread = new Thread(this::run, "linerate-" + spec.testName() + "-" + id);
         this.thread.setDaemon(true);
     }
@@ -78,6 +87,15 @@ public final class RrFlow implements AutoCloseable {
     /** @return transactions completed while the window was open */
     public long windowCompleted() {
         return windowCompleted;
+    }
+
+    /**
+     * @return heap bytes this flow's thread allocated from the end of its first transaction in the
+     *     measured window to the end of its first after it (or its last, when it stopped first); -1
+     *     when unknown. Read after the thread has ended.
+     */
+    public long windowAllocatedBytes() {
+        return windowAllocated;
     }
 
     /** @return why the flow ended early, or null */
@@ -124,6 +142,8 @@ public final class RrFlow implements AutoCloseable {
         long next = firstScheduled;
         long n = 0;
         long inWindow = 0;
+        boolean wasMeasuring = false;
+        long alloc0 = -1;
         SocketChannel ch = null;
         try (Selector sel = Selector.open()) {
             if (!spec.crr()) {
@@ -146,6 +166,7 @@ public final class RrFlow implements AutoCloseable {
                 SelectionKey key = ch.keyFor(sel);
                 request.clear();
                 long deadline = System.nanoTime() + timeoutNanos;
+                resetIdle();
                 while (request.hasRemaining()) {
                     if (ch.write(request) == 0) {
                         await(sel, key, SelectionKey.OP_WRITE, deadline, "send its request", n);
@@ -153,6 +174,7 @@ public final class RrFlow implements AutoCloseable {
                 }
                 int got = 0;
                 deadline = System.nanoTime() + timeoutNanos;
+                resetIdle();
                 while (got < spec.responseBytes()) {
                     response.clear().limit(Math.min(response.capacity(), spec.responseBytes() - got));
                     int r = ch.read(response);
@@ -172,11 +194,24 @@ public final class RrFlow implements AutoCloseable {
                     sel.selectNow();
                 }
                 long end = clock.nanoTime();
-                if (measuring) {
+                boolean m = measuring;
+                if (m) {
                     latency.record(end - start);
                     windowCompleted = ++inWindow;
                 }
                 completed = ++n;
+                if (m != wasMeasuring) {
+                    // a window edge, as this flow sees it: the thread's allocation counter at both
+                    if (m) {
+                        alloc0 = allocated();
+                    } else {
+                        windowAllocated = between(alloc0, allocated());
+                    }
+                    wasMeasuring = m;
+                }
+            }
+            if (wasMeasuring) {
+                windowAllocated = between(alloc0, allocated());
             }
         } catch (Throwable e) {
             failure = e;
@@ -194,6 +229,7 @@ public final class RrFlow implements AutoCloseable {
             ch.configureBlocking(false);
             SelectionKey key = ch.register(sel, 0);
             long deadline = System.nanoTime() + timeoutNanos;
+            resetIdle();
             if (!ch.connect(server)) {
                 while (!ch.finishConnect()) {
                     await(sel, key, SelectionKey.OP_CONNECT, deadline, "connect", n);
@@ -213,10 +249,28 @@ public final class RrFlow implements AutoCloseable {
                     "flow %d could not %s within the timeout of %d ms after %d transactions", id, what,
                     timeoutNanos / 1_000_000L, n));
         }
+        if (idle != null) {
+            idle.idle();
+            return;
+        }
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
         sel.select(Waits.IGNORE, Math.max(1, Math.min(Endpoint.POLL_MILLIS, left / 1_000_000L)));
+    }
+
+    private void resetIdle() {
+        if (idle != null) {
+            idle.reset();
+        }
+    }
+
+    private static long allocated() {
+        return ALLOCATION == null ? -1 : ALLOCATION.getCurrentThreadAllocatedBytes();
+    }
+
+    private static long between(long a, long b) {
+        return a < 0 || b < 0 ? -1 : b - a;
     }
 
     /** @return false when stopped before the time */

@@ -12,9 +12,12 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import org.agrona.concurrent.IdleStrategy;
 
 /**
- * The request/response server: one thread and one selector for the listener and every connection.
+ * The request/response server: one thread and one selector for the listener and every connection,
+ * waiting in the selector or, with an idle strategy, polling it ({@code selectNow}) and idling
+ * through the strategy between polls that found nothing.
  * Each connection reads a request of a fixed size, then writes a response of a fixed size, until
  * the client closes it. Counts accepted connections and responses sent. Steady state allocates
  * nothing per transaction (shared buffers, a counter pair per connection).
@@ -28,18 +31,20 @@ public final class RrServer implements AutoCloseable {
     private final ByteBuffer scratch;
     private final ByteBuffer response;
     private final Thread thread;
+    private final IdleStrategy idle;
     private volatile boolean stop;
     private volatile long accepts;
     private volatile long served;
     private volatile Throwable failure;
 
     private RrServer(ServerSocketChannel listener, Selector selector, int requestBytes, int responseBytes,
-                     boolean noDelay) {
+                     boolean noDelay, IdleStrategy idle) {
         this.listener = listener;
         this.selector = selector;
         this.requestBytes = requestBytes;
         this.responseBytes = responseBytes;
         this.noDelay = noDelay;
+        this.idle = idle;
         this.scratch = ByteBuffer.allocateDirect(Math.min(requestBytes, 256 * 1024));
         this.response = ByteBuffer.allocateDirect(responseBytes);
         this.thread = new Thread(this::serve, "linerate-rr-server");
@@ -49,10 +54,11 @@ public final class RrServer implements AutoCloseable {
     /**
      * Binds to an ephemeral port on the family's loopback address.
      *
+     * @param idle how to idle between polls of the selector; null to wait in the selector
      * @throws IOException when the socket cannot be opened or bound; nothing is left open
      */
-    public static RrServer open(AddressFamily family, int requestBytes, int responseBytes, boolean noDelay)
-            throws IOException {
+    public static RrServer open(AddressFamily family, int requestBytes, int responseBytes, boolean noDelay,
+                                IdleStrategy idle) throws IOException {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             ServerSocketChannel l = ServerSocketChannel.open(Sockets.protocolFamily(family));
@@ -62,7 +68,7 @@ public final class RrServer implements AutoCloseable {
             Selector s = Selector.open();
             opened.add(s);
             l.register(s, SelectionKey.OP_ACCEPT);
-            return new RrServer(l, s, requestBytes, responseBytes, noDelay);
+            return new RrServer(l, s, requestBytes, responseBytes, noDelay, idle);
         } catch (IOException | RuntimeException e) {
             Resources.closeQuietly(opened);
             throw e;
@@ -102,8 +108,14 @@ public final class RrServer implements AutoCloseable {
 
     private void serve() {
         try {
-            while (!stop) {
-                selector.select(this::handle, Endpoint.POLL_MILLIS);
+            if (idle == null) {
+                while (!stop) {
+                    selector.select(this::handle, Endpoint.POLL_MILLIS);
+                }
+            } else {
+                while (!stop) {
+                    idle.idle(selector.selectNow(this::handle));
+                }
             }
         } catch (Throwable e) {
             failure = e;

@@ -3,6 +3,7 @@ package io.linerate.nio.latency.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.Clock;
+import io.linerate.core.Idle;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.nio.latency.Muxer;
@@ -22,7 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Steady state allocates nothing per round trip, on the client and on the echo server, in every
  * waiting mode: the run reads each thread's allocated-bytes counter at both ends of the measured
- * part, after a warm-up long enough for the JIT. The same size runs three times: a per-round-trip
+ * part, after a warm-up long enough for the JIT. Every muxer runs, the polling ones ({@code spin},
+ * {@code backoff}) with their own idle strategies, and UDP also with each other Agrona idle
+ * strategy. The same size runs three times: a per-round-trip
  * allocation (16 bytes or more each) would exceed one byte per round trip in every run, and at
  * least one run must allocate exactly nothing; a one-off JVM event (such as a deoptimisation
  * rematerialising a few objects) may show in another run.
@@ -32,14 +35,19 @@ class PingPongAllocationTest {
     static final RunFacts FACTS = new RunFacts("test", "d", "u", "c", "j", "o");
 
     static Stream<Arguments> cases() {
-        return Stream.of(PingPongProtocol.TCP, PingPongProtocol.UDP, PingPongProtocol.UNIX_STREAM, PingPongProtocol.PIPE)
-                .flatMap(p -> Stream.of(Muxer.values()).map(m -> Arguments.of(p, m)));
+        Stream<Arguments> muxers = Stream.of(PingPongProtocol.TCP, PingPongProtocol.UDP, PingPongProtocol.UNIX_STREAM,
+                        PingPongProtocol.PIPE)
+                .flatMap(p -> Stream.of(Muxer.values()).map(m -> Arguments.of(p, m, null)));
+        Stream<Arguments> idles = Stream.of(Idle.YIELD, Idle.SLEEP, Idle.BACKOFF)
+                .map(i -> Arguments.of(PingPongProtocol.UDP, Muxer.SPIN, i));
+        return Stream.concat(muxers, idles);
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} idle {2}")
     @MethodSource("cases")
-    void roundTripsAllocateNothingAfterWarmup(PingPongProtocol p, Muxer m) throws Exception {
+    void roundTripsAllocateNothingAfterWarmup(PingPongProtocol p, Muxer m, Idle idle) throws Exception {
         PingPongSpec spec = PingPongSpec.builder().protocol(p).sizes(List.of(64, 64, 64)).clientMuxer(m).serverMuxer(m)
+                .idle(idle)
                 .policy(new IterationPolicy(Duration.ZERO, Duration.ofSeconds(20), 2_000, 2_000,
                         Duration.ofMillis(300), 10_000))
                 .timeout(Duration.ofSeconds(5)).build();
