@@ -333,7 +333,8 @@ public final class StreamEngine {
                     : "the transfer ended inside the warm-up of " + spec.warmup().toMillis()
                             + " ms: raise the count or lower --warmup");
         } else if (spec.protocol() == Protocol.TCP && end.windowReceived == start.windowReceived) {
-            reasons.add(EmptyWindow.tcp(windowNanos, end.windowSent - start.windowSent));
+            reasons.add(EmptyWindow.tcp(windowNanos, end.windowSent - start.windowSent, spec.payloadBytes(),
+                    spec.rateBitsPerSecond()));
         }
         Optional<UdpStats> udp = Optional.empty();
         if (spec.protocol() == Protocol.TCP) {
@@ -350,7 +351,7 @@ public final class StreamEngine {
             udp = Optional.of(new UdpStats(sent, got, Math.max(0, sent - got), rx.reordered(w), rx.duplicates(w),
                     jitter, rx.delay(w).copy()));
             if (windowNanos > 0 && got == 0) {
-                reasons.add(EmptyWindow.udp(windowNanos, sent));
+                reasons.add(EmptyWindow.udp(windowNanos, sent, spec.payloadBytes(), spec.rateBitsPerSecond()));
             } else if (t.distinct() == 0) {
                 reasons.add("no datagram arrived");
             }

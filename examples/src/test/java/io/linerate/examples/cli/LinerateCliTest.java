@@ -235,19 +235,24 @@ class LinerateCliTest {
     }
 
     @Test
-    void aUdpWindowWithOneDatagramHasNoJitter() throws Exception {
-        // at 1 bit/s the window's first datagram leaves at its opening and the next 1460 x 8 / 1 =
-        // 11680 s later: one datagram in all (no warm-up), and RFC 3550 jitter needs two arrivals
+    void aUdpWindowWithoutDatagramsIsInvalidAndHasNoLossOrJitter() throws Exception {
+        // at 1 bit/s a 1460-byte datagram leaves once its last byte is due, 1460 x 8 / 1 = 11680 s
+        // after the window opens: none in a 300 ms window without warm-up. Loss and jitter of no
+        // datagrams do not exist: null in JSON, absent from ktap, not 0.
         Run r = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "300ms",
                 "--warmup", "0s", "--json");
         JsonNode u = JSON.readTree(r.out());
-        assertThat(u.get("datagrams_sent").asLong()).isEqualTo(1);
-        assertThat(u.get("datagrams_received").asLong() + u.get("lost").asLong()).isEqualTo(1);
+        assertThat(u.get("datagrams_sent").asLong()).isZero();
+        assertThat(u.get("lost").isNull()).isTrue();
+        assertThat(u.get("lost_percent").isNull()).isTrue();
         assertThat(u.get("jitter_ms").isNull()).isTrue();
-        // the window is valid when its datagram arrived; without it, it moved no data
-        assertThat(r.exit()).isEqualTo(u.get("datagrams_received").asLong() == 1 ? 0 : 1);
+        assertThat(u.get("valid").asBoolean()).isFalse();
+        assertThat(u.get("reasons").get(0).asText()).startsWith("no datagram was sent in the measured window of ")
+                .endsWith(": at 1 bit/s one 1460-byte message leaves every 11680.000 s, so lengthen the duration or raise the rate");
+        assertThat(r.exit()).isEqualTo(1);
         Run k = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "300ms",
                 "--warmup", "0s", "--ktap");
-        assertThat(k.out()).contains("\"name\":\"udp4_mbps\"").doesNotContain("udp4_jitter_ms").contains("jitter n/a ms");
+        assertThat(k.out()).contains("\"name\":\"udp4_mbps\"").doesNotContain("udp4_jitter_ms").doesNotContain("udp4_lost_pct")
+                .contains("jitter n/a ms");
     }
 }
