@@ -54,7 +54,7 @@ final class Comparison {
                     return regression(key, unit, b, c, change, p, method, pWorse, bs.length, cur.length, ps);
                 }
                 if (better && pBetter < p.alpha()) {
-                    return verdict(key, Verdict.Kind.IMPROVEMENT, unit, b, c, change, p, method, pWorse, bs.length,
+                    return verdict(key, Verdict.Kind.IMPROVEMENT, unit, b, c, change, p, method, pBetter, bs.length,
                             cur.length, String.format(Locale.ROOT, "significantly better (p=%.4g)", pBetter));
                 }
                 String why;
@@ -66,8 +66,10 @@ final class Comparison {
                 } else {
                     why = "no significant worsening beyond the tolerance (" + ps + ")";
                 }
-                return verdict(key, Verdict.Kind.UNCHANGED, unit, b, c, change, p, method, pWorse, bs.length, cur.length,
-                        why);
+                // the p-value reported is the one the reason names: of getting better when the change is
+                // a betterment beyond the tolerance, of getting worse otherwise
+                return verdict(key, Verdict.Kind.UNCHANGED, unit, b, c, change, p, method, better && !worse ? pBetter : pWorse,
+                        bs.length, cur.length, why);
             }
             case BOOTSTRAP: {
                 OptionalDouble[] ci = Bootstrap.ratioInterval(bs, cur, p.compare(), p.alpha());

@@ -174,4 +174,33 @@ class ReadersTest {
             assertThat(p.message()).contains("regression.better 'up' is not allowed; allowed: higher, lower");
         });
     }
+
+    @Test
+    void aNanValueIsNamedAsNotAFiniteNumber() {
+        MetricSet s = MetricReaders.read("nan.log",
+                "# ktap-metric-json: {\"host\":\"local\",\"name\":\"x_mbps\",\"shape\":\"scalar\",\"time\":1,\"value\":NaN}\n");
+        assertThat(s.errors()).singleElement().satisfies(p -> assertThat(p.message()).isEqualTo(
+                "malformed ktap-metric-json payload: value NaN is not allowed; allowed: a finite number (JSON has no NaN or infinities)"));
+    }
+
+    @Test
+    void theSuitesJsonRecordOfASkippedMarkerIsASkippedTestNotAnError() {
+        // loopback --json writes one object per marker; a marker it did not run is {"marker":..,"skipped":true,"reason":..}
+        MetricSet s = MetricReaders.read("suite.jsonl", String.join("\n",
+                "{\"version\":1,\"marker\":\"udp4\",\"bits_per_second\":1.5e7}",
+                "{\"marker\":\"udp4_frag\",\"skipped\":true,\"reason\":\"loopback MTU 65536 does not fragment 2000-byte datagrams\"}", ""));
+        assertThat(s.errors()).isEmpty();
+        assertThat(s.observations()).singleElement().satisfies(o -> assertThat(o.value()).isEqualTo(15.0));
+        assertThat(s.skippedTests()).singleElement().satisfies(t -> {
+            assertThat(t.test()).isEqualTo("udp4_frag");
+            assertThat(t.reason()).isEqualTo("loopback MTU 65536 does not fragment 2000-byte datagrams");
+        });
+    }
+
+    @Test
+    void aPolicyFileWithAMisspeltRegressionKeyNamesIt() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Policies.parseFile("p.json",
+                        "[{\"name\":\"a_mbps\",\"regresion\":{\"better\":\"higher\",\"compare\":\"p50\",\"relative_tolerance\":0.05},\"summarize\":\"distribution\"}]"))
+                .hasMessageContaining("'regression' object is missing; unknown key regresion");
+    }
 }

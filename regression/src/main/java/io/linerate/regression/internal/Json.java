@@ -85,4 +85,18 @@ public final class Json {
         }
         throw new IllegalArgumentException("time " + t + " is not allowed; allowed: seconds >= 0 or an RFC 3339 date-time");
     }
+
+    /**
+     * @param e a parse failure
+     * @return what is wrong in a user's words: a NaN or infinity token names the value and that JSON
+     *     allows finite numbers only; otherwise the parser's own message
+     */
+    public static String reason(com.fasterxml.jackson.core.JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']+)'").matcher(m == null ? "" : m);
+        if (nonNumeric.find()) {
+            return "value " + nonNumeric.group(1) + " is not allowed; allowed: a finite number (JSON has no NaN or infinities)";
+        }
+        return m;
+    }
 }

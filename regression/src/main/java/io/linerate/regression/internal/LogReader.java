@@ -180,7 +180,7 @@ public final class LogReader implements MetricReader {
         try {
             n = Json.STRICT.readTree(payload);
         } catch (JsonProcessingException e) {
-            out.error(new Problem(source, line, "", "", "malformed ktap-metric-json payload: " + e.getOriginalMessage()));
+            out.error(new Problem(source, line, "", "", "malformed ktap-metric-json payload: " + Json.reason(e)));
             return;
         }
         metricNode(source, line, n, rank, read, out);
@@ -259,7 +259,7 @@ public final class LogReader implements MetricReader {
         try {
             n = Json.STRICT.readTree(payload);
         } catch (JsonProcessingException e) {
-            out.error(new Problem(source, line, "", "", "malformed ktap-metric-policy-json payload: " + e.getOriginalMessage()));
+            out.error(new Problem(source, line, "", "", "malformed ktap-metric-policy-json payload: " + Json.reason(e)));
             return;
         }
         List<String> warnings = new ArrayList<>();
@@ -295,7 +295,7 @@ public final class LogReader implements MetricReader {
         try {
             n = Json.STRICT.readTree(text);
         } catch (JsonProcessingException e) {
-            out.error(new Problem(source, line, "", "", "malformed JSON result line: " + e.getOriginalMessage()));
+            out.error(new Problem(source, line, "", "", "malformed JSON result line: " + Json.reason(e)));
             return;
         }
         if (n == null || !n.isObject()) {
@@ -312,6 +312,12 @@ public final class LogReader implements MetricReader {
         JsonNode marker = n.get("marker");
         if (!marker.isTextual() || !NAME.matcher(marker.asText()).matches()) {
             out.error(new Problem(source, line, "", "", "result line marker " + marker + " is not allowed; allowed: a string of [A-Za-z0-9_.:/-]+"));
+            return;
+        }
+        if (n.path("skipped").asBoolean(false)) {
+            // the suite's record of a marker it did not run ({"marker":..,"skipped":true,"reason":..}):
+            // a skipped test, as "ok N marker # SKIP reason" is in KTAP
+            out.addSkipped(new SkippedTest(marker.asText(), n.path("reason").asText(""), source, line));
             return;
         }
         String name = marker.asText() + "_mbps";

@@ -48,7 +48,8 @@ public final class PolicyParser {
         }
         JsonNode r = n.get("regression");
         if (r == null || !r.isObject()) {
-            throw new IllegalArgumentException("policy " + name + ": 'regression' object is missing");
+            throw new IllegalArgumentException("policy " + name + ": 'regression' object is missing"
+                    + (unknown.isEmpty() ? "" : "; unknown key" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)));
         }
         for (Iterator<String> it = r.fieldNames(); it.hasNext(); ) {
             String k = it.next();
