@@ -69,6 +69,12 @@ final class StatCommand implements Callable<Integer> {
         Path dir = counters.directory != null ? counters.directory : LiveCounters.process().directory();
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();
+        // the default directory is made by the first transfer, so its absence means none ran; a
+        // directory the user named must be one
+        if (Files.exists(dir) ? !Files.isDirectory(dir) : counters.directory != null) {
+            err.println("linerate: stat: the counters directory " + dir + (Files.exists(dir) ? " is not a directory" : " does not exist"));
+            return Linerate.FAILED;
+        }
         try {
             return report(dir, out, err);
         } catch (IOException e) {

@@ -44,6 +44,17 @@ class StatCommandTest {
     }
 
     @Test
+    void aNamedDirectoryThatIsAFileOrMissingIsAnError() throws IOException {
+        Path file = Files.writeString(dir.resolve("plain"), "x");
+        LinerateCliTest.Run notDir = linerate("stat", "--counters-dir", file.toString());
+        assertThat(notDir.exit()).isEqualTo(1);
+        assertThat(notDir.err()).contains("the counters directory " + file + " is not a directory");
+        LinerateCliTest.Run missing = linerate("stat", "--counters-dir", dir.resolve("none").toString());
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err()).contains("the counters directory " + dir.resolve("none") + " does not exist");
+    }
+
+    @Test
     void withCountItPrintsThatManyReports() {
         LinerateCliTest.Run r = linerate("stat", "--counters-dir", dir.toString(), "--count", "2", "--interval", "100ms");
         assertThat(r.exit()).isZero();
