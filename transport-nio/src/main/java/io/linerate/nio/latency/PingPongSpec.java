@@ -1,6 +1,7 @@
 package io.linerate.nio.latency;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.core.TransferSpec;
 import io.linerate.core.Idle;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
@@ -73,8 +74,9 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         if (trafficClass < 0 || trafficClass > 255) {
             throw new IllegalArgumentException("traffic class " + trafficClass + " is out of range; allowed: 0..255");
         }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout " + timeout.toMillis() + " ms is out of range; allowed: > 0");
+        if (timeout.compareTo(java.time.Duration.ofMillis(1)) < 0 || timeout.compareTo(TransferSpec.MAX_IO_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("timeout " + timeout.toNanos() + " ns is out of range; allowed: 1 ms..10 min,"
+                    + " as the stream's --io-timeout");
         }
         LatencyStats.checkPercentile(percentile);
     }
