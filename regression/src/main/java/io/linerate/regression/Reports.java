@@ -2,7 +2,7 @@ package io.linerate.regression;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.regression.internal.Json;
 import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.SvgChart;
 
@@ -158,7 +158,7 @@ public final class Reports {
      * {@code tolerance} are fractions.
      */
     public static String json(GateReport report) {
-        ObjectNode root = MetricJson.MAPPER.createObjectNode();
+        ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("format", JSON_FORMAT);
         root.put("version", JSON_VERSION);
         root.put("exit_code", report.exitCode());
@@ -202,7 +202,7 @@ public final class Reports {
             n.put("reason", v.reason());
         }
         try {
-            return io.linerate.regression.internal.Json.PRETTY.writeValueAsString(root) + "\n";
+            return Json.PRETTY.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write report: " + e.getMessage(), e);
         }

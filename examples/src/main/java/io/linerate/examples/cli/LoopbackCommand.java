@@ -1,13 +1,13 @@
 package io.linerate.examples.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.ResultLineSink;
 import io.linerate.core.sink.TableSink;
 import io.linerate.core.sink.TransferFormat;
@@ -176,7 +176,7 @@ final class LoopbackCommand implements Callable<Integer> {
             tally.index++;
             if (outcome instanceof Outcome.Completed c) {
                 if (fmt == OutputFormat.json) {
-                    out.println(MetricJson.toLine(completedJson(c)));
+                    out.println(completedJson(c).toJson());
                 } else {
                     out.println(comment + TransferFormat.summaryLine(c.marker().label(), c.result())
                             + (c.fragmentsCreated().isPresent() ? "  fragments " + c.fragmentsCreated().getAsLong() : "")
@@ -195,10 +195,7 @@ final class LoopbackCommand implements Callable<Integer> {
             } else if (outcome instanceof Outcome.Skipped s) {
                 tally.skip++;
                 if (fmt == OutputFormat.json) {
-                    ObjectNode n = header(s);
-                    n.put("skipped", true);
-                    n.put("reason", s.reason());
-                    out.println(MetricJson.toLine(n));
+                    out.println(header(s).put("skipped", true).put("reason", s.reason()).toJson());
                 } else if (fmt == OutputFormat.text) {
                     out.println("# " + s.marker().label() + " skipped: " + s.reason());
                 }
@@ -207,9 +204,7 @@ final class LoopbackCommand implements Callable<Integer> {
                 tally.fail++;
                 tally.usage |= f.usageError();
                 if (fmt == OutputFormat.json) {
-                    ObjectNode n = header(f);
-                    n.put("error", f.error());
-                    out.println(MetricJson.toLine(n));
+                    out.println(header(f).put("error", f.error()).toJson());
                 } else {
                     out.println("# " + f.marker().label() + " failed: " + f.error());
                 }
@@ -233,24 +228,21 @@ final class LoopbackCommand implements Callable<Integer> {
         }
     }
 
-    private static ObjectNode header(Outcome o) {
-        ObjectNode n = MetricJson.MAPPER.createObjectNode();
-        n.put("version", TransferFormat.JSON_VERSION);
-        n.put("marker", o.marker().label());
-        n.put("run", o.run());
-        return n;
+    private static JsonObject header(Outcome o) {
+        return JsonObject.create().put("version", ResultJson.TRANSFER_VERSION).put("marker", o.marker().label())
+                .put("run", o.run());
     }
 
-    static ObjectNode completedJson(Outcome.Completed c) {
-        ObjectNode n = TransferFormat.summaryJson(c.result());
+    /** @return the transfer's summary with the suite's marker, run, fragments and validity (which replace the transfer's own in place) */
+    static JsonObject completedJson(Outcome.Completed c) {
+        JsonObject n = ResultJson.transfer(c.result());
         n.put("marker", c.marker().label());
         n.put("run", c.run());
         if (c.fragmentsCreated().isPresent()) {
             n.put("fragments_created", c.fragmentsCreated().getAsLong());
         }
         n.put("valid", c.valid());
-        var reasons = n.putArray("reasons");
-        c.invalidReasons().forEach(reasons::add);
+        n.putStrings("reasons", c.invalidReasons());
         return n;
     }
 

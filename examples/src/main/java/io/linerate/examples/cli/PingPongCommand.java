@@ -1,6 +1,5 @@
 package io.linerate.examples.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
@@ -11,7 +10,8 @@ import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.nio.latency.Muxer;
 import io.linerate.nio.latency.PingPong;
 import io.linerate.nio.latency.PingPongProtocol;
@@ -180,12 +180,12 @@ public final class PingPongCommand implements Callable<Integer> {
                     }
                 }
                 case json -> {
-                    ObjectNode j = report.json();
+                    JsonObject j = ResultJson.latency(report);
                     j.put("protocol", spec.protocol().label());
                     j.put("muxer", spec.clientMuxer().label());
                     j.put("serv_muxer", spec.serverMuxer().label());
-                    j.set("applied", applied(r.options()));
-                    out.println(MetricJson.toLine(j));
+                    j.put("applied", applied(r.options()));
+                    out.println(j.toJson());
                 }
             }
             out.flush();
@@ -205,8 +205,8 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
-    static ObjectNode applied(AppliedOptions o) {
-        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+    static JsonObject applied(AppliedOptions o) {
+        JsonObject n = JsonObject.create();
         n.put("tclass_requested", o.trafficClassRequested());
         n.put("tclass", o.trafficClassApplied());
         n.put("sndbuf_requested", o.sendBufferRequested());

@@ -7,7 +7,7 @@ import io.linerate.core.TransferException;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.nio.latency.RequestResponse;
 import io.linerate.nio.latency.RrResult;
 import io.linerate.nio.latency.RrSpec;
@@ -100,7 +100,7 @@ public final class RrCommand implements Callable<Integer> {
                         report.metrics((clock.nanoTime() - start) / 1e9).forEach(sink::accept);
                     }
                 }
-                case json -> out.println(MetricJson.toLine(report.json()));
+                case json -> out.println(ResultJson.rr(report).toJson());
             }
             out.flush();
             return Linerate.OK;

@@ -11,7 +11,7 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.PathFacts;
 import java.io.PrintWriter;
@@ -124,7 +124,7 @@ final class StreamCommand implements Callable<Integer> {
         }
         double t = (clock.nanoTime() - start) / 1e9;
         switch (fmt) {
-            case json -> out.println(MetricJson.toLine(TransferFormat.summaryJson(r)));
+            case json -> out.println(ResultJson.transfer(r).toJson());
             case ktap -> {
                 out.println("# " + TransferFormat.summaryLine(r));
                 try (MetricSink sink = new KtapSink(out)) {
