@@ -11,9 +11,8 @@ import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.core.Better;
 import io.linerate.core.Clock;
 import io.linerate.core.Metric;
-import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
-import io.linerate.core.sink.KtapSink;
+import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.JsonObject;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -160,14 +159,12 @@ public final class RawCommand implements Callable<Integer> {
             b.sourceMac(RawTransferSpec.parseMac(srcMac));
         }
         RawTransferSpec spec = b.build();
+        KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
         if (fmt == OutputFormat.text) {
             out.println(String.format(Locale.ROOT, "# linerate %s raw: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
                     + "warm-up %d ms, duration %d ms", Linerate.version(), tx, rx, etherTypeList(spec), spec.frameSize(),
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
-        } else if (fmt == OutputFormat.ktap) {
-            out.println("KTAP version 1");
-            out.println("1..1");
         }
         Clock clock = Clock.system();
         long start = clock.nanoTime();
@@ -182,13 +179,16 @@ public final class RawCommand implements Callable<Integer> {
             case json -> out.println(json(r).toJson());
             case ktap -> {
                 for (RawStreamResult s : r.streams()) {
-                    out.println("# " + streamLine(s));
+                    doc.diagnostic(streamLine(s));
                 }
-                r.counterNotes().forEach(n -> out.println("# counters: " + n));
-                try (MetricSink sink = new KtapSink(out)) {
-                    metrics(r, t).forEach(sink::accept);
+                r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
+                metrics(r, t).forEach(doc.metrics()::accept);
+                if (r.valid()) {
+                    doc.ok("raw");
+                } else {
+                    doc.fail("raw", "invalid: " + String.join("; ", r.reasons()));
                 }
-                out.println(r.valid() ? "ok 1 raw" : "not ok 1 raw # invalid: " + String.join("; ", r.reasons()));
+                doc.end();
             }
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
