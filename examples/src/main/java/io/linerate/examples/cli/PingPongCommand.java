@@ -3,13 +3,11 @@ package io.linerate.examples.cli;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
-import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.nio.latency.Muxer;
@@ -22,7 +20,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -170,15 +167,7 @@ public final class PingPongCommand implements Callable<Integer> {
                     report.writeTable(out);
                     out.println("# applied: " + applied);
                 }
-                case ktap -> {
-                    out.println("# linerate pingpong " + spec.protocol().label() + ": values are "
-                            + spec.mode().label() + " in ns; applied: " + applied);
-                    out.println("# precision: " + report.precision());
-                    try (MetricSink sink = new KtapSink(out)) {
-                        report.metrics(Map.of("protocol", spec.protocol().label(), "muxer", spec.clientMuxer().label()))
-                                .forEach(sink::accept);
-                    }
-                }
+                case ktap -> KtapOutputs.pingpong(out, spec, r);
                 case json -> {
                     JsonObject j = ResultJson.latency(report);
                     j.put("protocol", spec.protocol().label());

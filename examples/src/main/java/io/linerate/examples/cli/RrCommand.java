@@ -2,11 +2,9 @@ package io.linerate.examples.cli;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
-import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.nio.latency.RequestResponse;
 import io.linerate.nio.latency.RrResult;
@@ -91,15 +89,7 @@ public final class RrCommand implements Callable<Integer> {
             RrReport report = r.report();
             switch (fmt) {
                 case text -> report.writeText(out);
-                case ktap -> {
-                    out.println("# precision: " + report.precision());
-                    for (String n : report.notes()) {
-                        out.println("# note: " + n);
-                    }
-                    try (MetricSink sink = new KtapSink(out)) {
-                        report.metrics((clock.nanoTime() - start) / 1e9).forEach(sink::accept);
-                    }
-                }
+                case ktap -> KtapOutputs.rr(out, report, (clock.nanoTime() - start) / 1e9);
                 case json -> out.println(ResultJson.rr(report).toJson());
             }
             out.flush();

@@ -165,7 +165,9 @@ class RawCommandTest {
                     "--duration", "200ms", "--warmup", "0", "--ktap");
             assertThat(k.code()).isZero();
             assertThat(k.out()).startsWith("KTAP version 1\n1..1\n").contains("# ktap-metric-json: ")
-                    .contains("\"name\":\"raw_rx_frames_per_s\"").contains("ok 1 raw");
+                    .contains("\"name\":\"raw_rx_frames_per_s\"").contains("\nok 1 raw\n")
+                    .endsWith("# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0\n");
+            assertThat(KtapGateReaderTest.gateReadsEveryMetricUnder(k.out(), "raw")).contains("raw_rx_frames_per_s");
 
             Outcome steer = run("--tx", veth[0], "--rx", veth[1], "--steer", "--duration", "100ms");
             assertThat(steer.code()).isEqualTo(2);
