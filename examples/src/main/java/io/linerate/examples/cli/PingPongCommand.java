@@ -1,7 +1,6 @@
 package io.linerate.examples.cli;
 
 import io.linerate.core.AddressFamily;
-import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
@@ -168,14 +167,7 @@ public final class PingPongCommand implements Callable<Integer> {
                     out.println("# applied: " + applied);
                 }
                 case ktap -> KtapOutputs.pingpong(out, spec, r);
-                case json -> {
-                    JsonObject j = ResultJson.latency(report);
-                    j.put("protocol", spec.protocol().label());
-                    j.put("muxer", spec.clientMuxer().label());
-                    j.put("serv_muxer", spec.serverMuxer().label());
-                    j.put("applied", applied(r.options()));
-                    out.println(j.toJson());
-                }
+                case json -> out.println(json(spec, r).toJson());
             }
             out.flush();
             return Linerate.OK;
@@ -194,20 +186,16 @@ public final class PingPongCommand implements Callable<Integer> {
         }
     }
 
-    static JsonObject applied(AppliedOptions o) {
-        JsonObject n = JsonObject.create();
-        n.put("tclass_requested", o.trafficClassRequested());
-        n.put("tclass", o.trafficClassApplied());
-        n.put("sndbuf_requested", o.sendBufferRequested());
-        n.put("sndbuf", o.sendBufferApplied());
-        n.put("rcvbuf_requested", o.receiveBufferRequested());
-        n.put("rcvbuf", o.receiveBufferApplied());
-        n.put("nodelay_requested", o.noDelayRequested());
-        n.put("nodelay", o.noDelayApplied());
-        o.tcpMss().ifPresent(m -> {
-            n.put("tcp_mss", m.bytes());
-            n.put("tcp_mss_source", m.derivation());
-        });
-        return n;
+    /**
+     * @return the report's JSON ({@link ResultJson#latency}) with {@code protocol}, {@code muxer},
+     *     {@code serv_muxer} and the socket options in the schema of every command
+     *     ({@link ResultJson#options})
+     */
+    static JsonObject json(PingPongSpec spec, PingPongResult r) {
+        return ResultJson.latency(r.report())
+                .put("protocol", spec.protocol().label())
+                .put("muxer", spec.clientMuxer().label())
+                .put("serv_muxer", spec.serverMuxer().label())
+                .put("options", ResultJson.options(r.options(), spec.protocol() == PingPongProtocol.TCP));
     }
 }

@@ -109,17 +109,44 @@ class KtapOutputsGoldenTest {
         assertThat(gateReads("stream-tcp.ktap", ktap)).containsExactly("tcp6_nodelay/tcp6_nodelay_mbps@local = 0.0 Mbit/s");
     }
 
+    static final PingPongSpec PINGPONG_SPEC = PingPongSpec.builder().protocol(PingPongProtocol.TCP)
+            .family(AddressFamily.IPV4).sizes(List.of(1, 64)).clientMuxer(Muxer.SPIN).serverMuxer(Muxer.BLOCKING)
+            .mode(LatencyMode.HALF_RTT).build();
+
+    static PingPongResult pingpongResult() {
+        LatencyReport report = new LatencyReport(FACTS, LatencyMode.HALF_RTT, 99, List.of(
+                new SizeLatency(1, histogram(400, 600, 800, 1000, 1200), 1_000_000, 1.5),
+                new SizeLatency(64, histogram(2000), 1_000, 2.25)));
+        return new PingPongResult(report, new AppliedOptions(0, 0, 0, 2_626_560, 0, 131_072, true, true,
+                Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))), List.of(), 0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ROOT", "de-DE"})
+    void pingpongJsonReportsTheOptionsInStreamsSchema(String locale) throws IOException {
+        setLocale(locale);
+        PingPongResult r = pingpongResult();
+        String json = PingPongCommand.json(PINGPONG_SPEC, r).toJson();
+        GoldenFiles.assertMatches("pingpong.json", json + "\n");
+        // the same options object, field for field, as a TCP stream that applied the same options
+        TransferResult tcp = tcpResult();
+        TransferResult sameOptions = new TransferResult(tcp.spec(), 0, 0, 0, 0, 1, 0, 0, Optional.empty(), List.of(),
+                r.options(), 0, 0, 0, 0, List.of());
+        String streamJson = io.linerate.core.sink.ResultJson.transfer(sameOptions).toJson();
+        String options = "\"options\":{\"traffic_class_requested\":0,\"traffic_class_applied\":0,"
+                + "\"sndbuf_requested\":0,\"sndbuf_applied\":2626560,\"rcvbuf_requested\":0,\"rcvbuf_applied\":131072,"
+                + "\"nodelay_requested\":true,\"nodelay_applied\":true,\"tcp_mss\":65483,\"tcp_mss_source\":\"derived: "
+                + "MTU 65536 (an IPv4 datagram holds 65535) - 20 IPv4 - 20 TCP - 12 timestamps\"}";
+        assertThat(json).contains(options);
+        assertThat(streamJson).contains(options);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"ROOT", "de-DE"})
     void pingpong(String locale) throws IOException {
         setLocale(locale);
-        PingPongSpec spec = PingPongSpec.builder().protocol(PingPongProtocol.TCP).family(AddressFamily.IPV4)
-                .sizes(List.of(1, 64)).clientMuxer(Muxer.SPIN).serverMuxer(Muxer.SPIN).mode(LatencyMode.HALF_RTT).build();
-        LatencyReport report = new LatencyReport(FACTS, LatencyMode.HALF_RTT, 99, List.of(
-                new SizeLatency(1, histogram(400, 600, 800, 1000, 1200), 1_000_000, 1.5),
-                new SizeLatency(64, histogram(2000), 1_000, 2.25)));
-        PingPongResult r = new PingPongResult(report, new AppliedOptions(0, 0, 0, 2_626_560, 0, 131_072, true, true,
-                Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))), List.of(), 0);
+        PingPongSpec spec = PINGPONG_SPEC;
+        PingPongResult r = pingpongResult();
         String ktap = document(out -> KtapOutputs.pingpong(out, spec, r));
         GoldenFiles.assertMatches("ktap/pingpong.ktap", ktap);
         // half of the round trips {400, 600, 800, 1000, 1200} ns, all held exactly below 2048:

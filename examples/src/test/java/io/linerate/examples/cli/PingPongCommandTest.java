@@ -136,7 +136,12 @@ class PingPongCommandTest {
         assertThat(j.get("percentile").asDouble()).isEqualTo(99.9);
         assertThat(j.get("muxer").asText()).isEqualTo("spin");
         assertThat(j.get("serv_muxer").asText()).isEqualTo("blocking");
-        assertThat(j.get("applied").get("nodelay").asBoolean()).isTrue();
+        // the options object of stream and the suite, with the same names
+        assertThat(j.get("options").get("nodelay_applied").asBoolean()).isTrue();
+        assertThat(j.get("options").get("nodelay_requested").asBoolean()).isTrue();
+        assertThat(j.get("options").get("traffic_class_applied").asInt()).isZero();
+        assertThat(j.get("options").get("tcp_mss_source").asText()).startsWith("derived: MTU ");
+        assertThat(j.has("applied")).isFalse();
         JsonNode res = j.get("results").get(0);
         assertThat(res.get("size").asInt()).isEqualTo(8);
         assertThat(res.get("iterations").asLong()).isBetween(1L, 200L);
