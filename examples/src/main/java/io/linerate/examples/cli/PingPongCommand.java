@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code linerate pingpong}: sfnt-pingpong's latency sweep with the client and an echo server in
  * this JVM. Prints the sfnt-pingpong table (default), ktap metric lines or JSON; {@code --raw DIR}
- * also writes each size's samples as an HdrHistogram log. Exit codes: 0 done, 1 the run failed
- * (such as a timeout), 2 bad usage, with a message naming the value and the allowed range.
+ * also writes each size's samples as an HdrHistogram log. Exit codes ({@link ExitCodes}): 0 done, 1
+ * the run failed (such as a timeout), 2 bad usage, with a message naming the value and the allowed
+ * range.
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Bounces one message between a client and an echo server in this JVM and reports "
@@ -139,51 +140,39 @@ public final class PingPongCommand implements Callable<Integer> {
      * @param args the options
      */
     public static void main(String[] args) {
-        System.exit(new picocli.CommandLine(new PingPongCommand()).execute(args));
+        System.exit(Linerate.runAlone(new PingPongCommand(), args));
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws TransferException, IOException {
         PrintWriter out = command.commandLine().getOut();
-        PrintWriter err = command.commandLine().getErr();
-        try {
-            OutputFormat fmt = output.format();
-            PingPongSpec spec = spec();
-            if (raw != null && !(java.nio.file.Files.isDirectory(raw) && java.nio.file.Files.isWritable(raw))) {
-                throw new IllegalArgumentException("--raw " + raw + " is not a writable directory; allowed: an "
-                        + "existing directory, where size-<bytes>.hlog files are written");
-            }
-            RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
-                    command.commandLine().getParseResult().originalArgs()));
-            PingPongResult r = PingPong.run(spec, Clock.system(), facts);
-            LatencyReport report = r.report();
-            if (raw != null) {
-                report.writeRawLogs(raw, r.startEpochMillis());
-            }
-            String applied = r.appliedDescription(spec.protocol());
-            switch (fmt) {
-                case text -> {
-                    report.writeTable(out);
-                    out.println("# applied: " + applied);
-                }
-                case ktap -> KtapOutputs.pingpong(out, spec, r);
-                case json -> out.println(json(spec, r).toJson());
-            }
-            out.flush();
-            return Linerate.OK;
-        } catch (IllegalArgumentException e) {
-            err.println("linerate: " + e.getMessage());
-            err.flush();
-            return Linerate.USAGE;
-        } catch (TransferException e) {
-            err.println("linerate: " + e.getMessage());
-            err.flush();
-            return e.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
-        } catch (IOException e) {
-            err.println("linerate: cannot write the raw samples under " + raw + ": " + e.getMessage());
-            err.flush();
-            return Linerate.FAILED;
+        OutputFormat fmt = output.format();
+        PingPongSpec spec = spec();
+        if (raw != null && !(java.nio.file.Files.isDirectory(raw) && java.nio.file.Files.isWritable(raw))) {
+            throw new IllegalArgumentException("--raw " + raw + " is not a writable directory; allowed: an "
+                    + "existing directory, where size-<bytes>.hlog files are written");
         }
+        RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
+                command.commandLine().getParseResult().originalArgs()));
+        PingPongResult r = PingPong.run(spec, Clock.system(), facts);
+        LatencyReport report = r.report();
+        if (raw != null) {
+            try {
+                report.writeRawLogs(raw, r.startEpochMillis());
+            } catch (IOException e) {
+                throw new IOException("cannot write the raw samples under " + raw + ": " + e.getMessage(), e);
+            }
+        }
+        switch (fmt) {
+            case text -> {
+                report.writeTable(out);
+                out.println("# applied: " + r.appliedDescription(spec.protocol()));
+            }
+            case ktap -> KtapOutputs.pingpong(out, spec, r);
+            case json -> out.println(json(spec, r).toJson());
+        }
+        out.flush();
+        return Linerate.OK;
     }
 
     /**

@@ -114,24 +114,16 @@ public final class RawCommand implements Callable<Integer> {
      * {@code java -cp linerate.jar io.linerate.examples.cli.RawCommand --tx IF --rx IF ...}.
      */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new RawCommand()).execute(args));
+        System.exit(Linerate.runAlone(new RawCommand(), args));
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws TransferException {
         PrintWriter out = command.commandLine().getOut();
-        PrintWriter err = command.commandLine().getErr();
         try {
             return run(out);
-        } catch (IllegalArgumentException e) {
-            err.println("linerate: " + e.getMessage());
-            return Linerate.USAGE;
-        } catch (TransferException e) {
-            err.println("linerate: " + e.getMessage());
-            return e.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
         } finally {
             out.flush();
-            err.flush();
         }
     }
 

@@ -32,7 +32,7 @@ class PingPongCommandTest {
     static Run pingpong(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new PingPongCommand());
+        CommandLine cl = Linerate.commandLine(new PingPongCommand());
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int code = cl.execute(args);

@@ -37,7 +37,7 @@ class RawCommandTest {
     private static Outcome run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new RawCommand());
+        CommandLine cl = Linerate.commandLine(new RawCommand());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
