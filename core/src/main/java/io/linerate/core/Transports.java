@@ -48,7 +48,9 @@ public final class Transports {
                 if (!it.hasNext()) {
                     break;
                 }
-                found.add(it.next());
+                Transport t = it.next();
+                found.add(t);
+                LOG.debug("found transport {} ({})", t.name(), t.getClass().getName());
             } catch (ServiceConfigurationError e) {
                 String problem = describe(e);
                 LOG.warn("skipping a transport provider that failed to load: {}", problem);
@@ -94,13 +96,16 @@ public final class Transports {
             Optional<String> reason = t.unsupportedReason(spec);
             if (reason.isPresent()) {
                 reasons.add(t.name() + ": " + reason.get());
+                LOG.debug("transport {} cannot run {}: {}", t.name(), spec, reason.get());
                 continue;
             }
             Optional<String> cause = t.unavailabilityCause();
             if (cause.isPresent()) {
                 reasons.add(t.name() + ": unavailable: " + cause.get());
+                LOG.debug("transport {} is unavailable: {}", t.name(), cause.get());
                 continue;
             }
+            LOG.debug("transport {} runs {}", t.name(), spec);
             return t;
         }
         throw new IllegalArgumentException("no transport can run " + spec + "; "

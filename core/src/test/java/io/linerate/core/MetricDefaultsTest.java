@@ -62,11 +62,11 @@ class MetricDefaultsTest {
         assertThat(MetricDefaults.isLossPercent("cpu_util", "%")).isFalse();
         assertThat(MetricDefaults.isAdvisory("udp4_jitter_ms")).isTrue();
         assertThat(MetricDefaults.isAdvisory("udp4_lost_pct")).isFalse();
-        assertThat(MetricJson.toLine(MetricJson.defaultPolicy("udp4_lost_pct", "%", Better.LOWER, false))).isEqualTo(
+        assertThat(MetricJson.defaultPolicy("udp4_lost_pct", "%", Better.LOWER, false)).isEqualTo(
                 "{\"name\":\"udp4_lost_pct\",\"regression\":{\"better\":\"lower\",\"compare\":\"p50\",\"relative_tolerance\":0.0},"
                         + "\"summarize\":\"distribution\",\"absolute_tolerance\":1.0}");
-        assertThat(MetricJson.toLine(MetricJson.defaultPolicy(
-                Metric.of("udp4_jitter_ms", 0.01, "ms", 1, Better.LOWER)))).isEqualTo(
+        assertThat(MetricJson.defaultPolicy(
+                Metric.of("udp4_jitter_ms", 0.01, "ms", 1, Better.LOWER))).isEqualTo(
                 "{\"name\":\"udp4_jitter_ms\",\"regression\":{\"better\":\"lower\",\"compare\":\"p50\",\"relative_tolerance\":0.05},"
                         + "\"summarize\":\"distribution\",\"advisory\":true}");
     }

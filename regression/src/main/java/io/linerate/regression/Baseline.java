@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.regression.internal.Json;
 import io.linerate.regression.internal.PolicyParser;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -121,7 +121,7 @@ public record Baseline(int version, String created, Environment environment, Lis
 
     /** @return the baseline as a JSON document, two-space indented, keys in the order documented above */
     public String toJson() {
-        ObjectNode root = MetricJson.MAPPER.createObjectNode();
+        ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("format", FORMAT);
         root.put("version", version);
         root.put("created", created);
@@ -166,7 +166,7 @@ public record Baseline(int version, String created, Environment environment, Lis
             }
         }
         try {
-            return io.linerate.regression.internal.Json.PRETTY.writeValueAsString(root) + "\n";
+            return Json.PRETTY.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write baseline: " + e.getMessage(), e);
         }
@@ -182,7 +182,7 @@ public record Baseline(int version, String created, Environment environment, Lis
     public static Baseline parse(String source, String content) {
         JsonNode root;
         try {
-            root = MetricJson.MAPPER.readTree(content);
+            root = Json.MAPPER.readTree(content);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("baseline " + source + " is not valid JSON: " + e.getOriginalMessage());
         }

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a measurement was taken (docs/metrics.md section 4). Two environments match when kernel, CPU
@@ -19,6 +21,7 @@ import java.util.Objects;
  * @param linerateVersion version of linerate that measured
  */
 public record Environment(String kernel, String cpu, String jvm, String transport, String linerateVersion) {
+    private static final Logger LOG = LoggerFactory.getLogger(Environment.class);
     /** Version written when the jar carries none. */
     public static final String DEVELOPMENT_VERSION = "0.1.0-SNAPSHOT";
 
@@ -47,6 +50,8 @@ public record Environment(String kernel, String cpu, String jvm, String transpor
             }
         } catch (IOException | RuntimeException e) {
             // not Linux: keep the architecture
+            LOG.debug("cannot read /proc/cpuinfo ({}); the environment names the architecture {} as its CPU",
+                    e.toString(), cpu);
         }
         String version = Environment.class.getPackage().getImplementationVersion();
         return new Environment(System.getProperty("os.name") + " " + System.getProperty("os.version"), cpu,

@@ -208,7 +208,7 @@ public final class MetricAssertions {
         for (Metric m : metrics) {
             if (named.add(m.name())) {
                 set.addPolicy(io.linerate.regression.internal.PolicyParser.parse(
-                        io.linerate.core.sink.MetricJson.defaultPolicy(m), false, Policy.Source.EMBEDDED, new ArrayList<>()));
+                        io.linerate.regression.internal.Json.tree(io.linerate.core.sink.MetricJson.defaultPolicy(m)), false, Policy.Source.EMBEDDED, new ArrayList<>()));
             }
             set.add(new Observation(new SeriesKey("", m.name(), m.host(), new java.util.TreeMap<>(m.labels())), "test",
                     m.value(), m.unit(), m.timeSeconds(), "test", 0));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.MetricDefaults;
 import io.linerate.core.sink.MetricJson;
+import io.linerate.regression.internal.Json;
 import io.linerate.regression.internal.PolicyParser;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -62,7 +63,7 @@ public final class Policies {
     public static Policies parseFile(String source, String content) {
         JsonNode root;
         try {
-            root = MetricJson.MAPPER.readTree(content);
+            root = Json.MAPPER.readTree(content);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("policy file " + source + " is not valid JSON: " + e.getOriginalMessage());
         }
@@ -153,7 +154,7 @@ public final class Policies {
      */
     public static Optional<Policy> defaultFor(String metricName, String unit) {
         return MetricDefaults.direction(metricName, unit).map(b -> PolicyParser.parse(
-                MetricJson.defaultPolicy(metricName, unit == null ? "" : unit, b, MetricDefaults.isAdvisory(metricName)),
+                Json.tree(MetricJson.defaultPolicy(metricName, unit == null ? "" : unit, b, MetricDefaults.isAdvisory(metricName))),
                 true, Policy.Source.DEFAULT, new ArrayList<>()));
     }
 

@@ -2,9 +2,12 @@ package io.linerate.regression;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.KtapDocument;
+import io.linerate.regression.internal.Json;
 import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.SvgChart;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 /**
  * Writes a {@link GateReport} in the formats of docs/metrics.md section 5: KTAP, JSON, a Markdown
@@ -20,25 +23,15 @@ public final class Reports {
     private Reports() {}
 
     /**
-     * Counts of KTAP results, as kselftest's {@code # Totals:} line prints them.
+     * Counts of the report's KTAP results, as kselftest's {@code # Totals:} line prints them: pass
+     * for pass, unchanged and improvement; fail for regression and failing missing and skip; xfail
+     * for advisory regressions (expected failures that do not fail); xpass always 0 (linerate has
+     * no expected-to-fail metric that can pass); skip for inconclusive, skip and skipped missing;
+     * error for error.
      *
-     * @param pass pass, unchanged and improvement
-     * @param fail regression, failing missing and failing skip
-     * @param xfail advisory regressions (expected failures that do not fail)
-     * @param xpass always 0: linerate has no expected-to-fail metric that can pass
-     * @param skip inconclusive, skip and skipped missing
-     * @param error error
+     * @return the totals of {@code report}
      */
-    public record Totals(int pass, int fail, int xfail, int xpass, int skip, int error) {
-        /** @return {@code # Totals: pass:P fail:F xfail:X xpass:XP skip:S error:E} */
-        public String line() {
-            return "# Totals: pass:" + pass + " fail:" + fail + " xfail:" + xfail + " xpass:" + xpass + " skip:" + skip
-                    + " error:" + error;
-        }
-    }
-
-    /** @return the totals of {@code report} */
-    public static Totals totals(GateReport report) {
+    public static KtapDocument.Totals totals(GateReport report) {
         int pass = 0;
         int fail = 0;
         int xfail = 0;
@@ -61,7 +54,7 @@ public final class Reports {
                 default -> throw new IllegalStateException("unknown verdict " + v.kind());
             }
         }
-        return new Totals(pass, fail, xfail, 0, skip, error);
+        return new KtapDocument.Totals(pass, fail, xfail, 0, skip, error);
     }
 
     /**
@@ -72,48 +65,51 @@ public final class Reports {
      * {@code ok N name@host # XFAIL advisory: regressed ...}; {@code ok N name@host # SKIP reason}
      * for inconclusive, skip and skipped missing; {@code not ok N name@host # skipped: ...} for a
      * skip under {@code on_skip: fail}; {@code not ok N name@host # missing: ...};
-     * {@code not ok N name@host # error: ...}; ending with {@link Totals#line()}.
+     * {@code not ok N name@host # error: ...}; ending with {@link KtapDocument.Totals#line()}; written by {@link KtapDocument}.
      *
      * @return the report, lines ending in {@code \n}
      */
     public static String ktap(GateReport report) {
-        StringBuilder sb = new StringBuilder("KTAP version 1\n");
-        sb.append("1..").append(report.verdicts().size()).append('\n');
+        StringWriter text = new StringWriter();
+        KtapDocument doc = KtapDocument.start(new PrintWriter(text), report.verdicts().size());
         for (Problem w : report.warnings()) {
-            sb.append("# warning: ").append(w.where()).append(": ").append(oneLine(w.message())).append('\n');
+            doc.diagnostic("warning: " + w.where() + ": " + w.message());
         }
-        int n = 0;
         for (Verdict v : report.verdicts()) {
-            n++;
             String name = v.key().display();
-            sb.append("# ").append(name).append(": ").append(v.kind().label());
+            StringBuilder sb = new StringBuilder(name).append(": ").append(v.kind().label());
             if (v.baseline() != null || v.current() != null) {
                 sb.append(' ').append(change(v)).append(' ').append(numbers(v));
             }
             if (!v.method().isEmpty()) {
                 sb.append(", ").append(v.compare()).append(" by ").append(v.method());
             }
-            sb.append(", policy ").append(v.policySource()).append(": ").append(oneLine(v.reason())).append('\n');
+            doc.diagnostic(sb.append(", policy ").append(v.policySource()).append(": ").append(v.reason()).toString());
             switch (v.kind()) {
-                case PASS, UNCHANGED, IMPROVEMENT -> sb.append("ok ").append(n).append(' ').append(name);
-                case REGRESSION -> sb.append("not ok ").append(n).append(' ').append(name).append(" # regressed ")
-                        .append(change(v)).append(' ').append(numbers(v));
-                case ADVISORY_REGRESSION -> sb.append("ok ").append(n).append(' ').append(name)
-                        .append(" # XFAIL advisory: regressed ").append(change(v)).append(' ')
-                        .append(numbers(v));
-                case INCONCLUSIVE -> sb.append("ok ").append(n).append(' ').append(name).append(" # SKIP ")
-                        .append(oneLine(v.reason()));
-                case MISSING -> sb.append(v.failing() ? "not ok " : "ok ").append(n).append(' ').append(name)
-                        .append(v.failing() ? " # missing: " : " # SKIP missing: ").append(oneLine(v.reason()));
-                case SKIP -> sb.append(v.failing() ? "not ok " : "ok ").append(n).append(' ').append(name)
-                        .append(v.failing() ? " # " : " # SKIP ").append(oneLine(v.reason()));
-                case ERROR -> sb.append("not ok ").append(n).append(' ').append(name).append(" # error: ")
-                        .append(oneLine(v.reason()));
+                case PASS, UNCHANGED, IMPROVEMENT -> doc.ok(name);
+                case REGRESSION -> doc.fail(name, "regressed " + change(v) + " " + numbers(v));
+                case ADVISORY_REGRESSION -> doc.xfail(name, "advisory: regressed " + change(v) + " " + numbers(v));
+                case INCONCLUSIVE -> doc.skip(name, v.reason());
+                case MISSING -> {
+                    if (v.failing()) {
+                        doc.fail(name, "missing: " + v.reason());
+                    } else {
+                        doc.skip(name, "missing: " + v.reason());
+                    }
+                }
+                case SKIP -> {
+                    if (v.failing()) {
+                        doc.fail(name, v.reason());
+                    } else {
+                        doc.skip(name, v.reason());
+                    }
+                }
+                case ERROR -> doc.error(name, v.reason());
                 default -> throw new IllegalStateException("unknown verdict " + v.kind());
             }
-            sb.append('\n');
         }
-        return sb.append(totals(report).line()).append('\n').toString();
+        doc.end();
+        return text.toString();
     }
 
     /**
@@ -158,11 +154,11 @@ public final class Reports {
      * {@code tolerance} are fractions.
      */
     public static String json(GateReport report) {
-        ObjectNode root = MetricJson.MAPPER.createObjectNode();
+        ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("format", JSON_FORMAT);
         root.put("version", JSON_VERSION);
         root.put("exit_code", report.exitCode());
-        Totals t = totals(report);
+        KtapDocument.Totals t = totals(report);
         ObjectNode tn = root.putObject("totals");
         tn.put("pass", t.pass());
         tn.put("fail", t.fail());
@@ -202,7 +198,7 @@ public final class Reports {
             n.put("reason", v.reason());
         }
         try {
-            return io.linerate.regression.internal.Json.PRETTY.writeValueAsString(root) + "\n";
+            return Json.PRETTY.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write report: " + e.getMessage(), e);
         }
@@ -215,7 +211,7 @@ public final class Reports {
      * escaped.
      */
     public static String markdown(GateReport report) {
-        Totals t = totals(report);
+        KtapDocument.Totals t = totals(report);
         StringBuilder sb = new StringBuilder();
         sb.append("**linerate gate: ").append(report.exitCode() == 0 ? "passed" : "failed").append("** (pass ")
                 .append(t.pass()).append(", fail ").append(t.fail()).append(", xfail ").append(t.xfail())

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.regression.internal.Json;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -156,14 +156,14 @@ class Iperf3ReaderTest {
         // base p50 of jitter {0.0092576795054133566, 0.0051910777882087462} by nearest rank (rank ceil(0.5 * 2) = 1)
         // is 0.0051910777882087462 ms; tripled, 0.0155732333646262386 ms: +200 %
         String original = TestFiles.resource("inputs/iperf3/udp-reverse.json");
-        ObjectNode tripled = (ObjectNode) MetricJson.MAPPER.readTree(original);
+        ObjectNode tripled = (ObjectNode) Json.MAPPER.readTree(original);
         for (JsonNode interval : tripled.path("intervals")) {
             ObjectNode sum = (ObjectNode) interval.get("sum");
             sum.put("jitter_ms", sum.get("jitter_ms").asDouble() * 3);
         }
         Baseline base = Baseline.of(MetricReaders.read("base.json", original), GateTest.ENV, GateTest.CREATED);
         GateReport r = Gate.create().baseline(base).environment(GateTest.ENV)
-                .run(MetricReaders.read("cur.json", MetricJson.toLine(tripled)));
+                .run(MetricReaders.read("cur.json", Json.line(tripled)));
         Verdict jitter = r.verdicts().stream().filter(v -> v.key().name().equals("iperf3_udp_jitter_ms")).findFirst().orElseThrow();
         assertThat(jitter.kind()).isEqualTo(Verdict.Kind.ADVISORY_REGRESSION);
         assertThat(jitter.failing()).isFalse();

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flow Director (ethtool ntuple) rules that steer each ethertype to its own RX queue, managed as
@@ -49,6 +51,8 @@ public final class FlowSteering implements AutoCloseable {
 
     /** An installed rule: its location, the ethertype it matches and the queue it steers to. */
     public record Installed(long location, int etherType, long queue) {}
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlowSteering.class);
 
     private final Ethtool ethtool;
     private final List<Installed> installed = new ArrayList<>();
@@ -121,6 +125,8 @@ public final class FlowSteering implements AutoCloseable {
             }
             installed.add(new Installed(got, r.etherType(), r.queue()));
             used.add(got);
+            LOG.debug("installed a Flow Director rule on {} at location {}: ethertype 0x{} to RX queue {}", ifname, got,
+                    Integer.toHexString(r.etherType()), r.queue());
         }
     }
 
@@ -169,7 +175,10 @@ public final class FlowSteering implements AutoCloseable {
             try {
                 ethtool.deleteRule(r.location());
                 installed.remove(i);
+                LOG.debug("removed the Flow Director rule on {} at location {}", ethtool.interfaceName(), r.location());
             } catch (AfPacketException e) {
+                LOG.debug("cannot remove the Flow Director rule on {} at location {}: {}", ethtool.interfaceName(),
+                        r.location(), e.getMessage());
                 if (cause != null) {
                     cause.addSuppressed(e);
                 } else if (first == null) {

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * IP fragmentation counters of the network namespace this JVM runs in, from
@@ -15,12 +17,14 @@ import java.util.Optional;
  * @param reassembled datagrams the stack reassembled
  */
 public record FragmentCounters(long fragmentsCreated, long reassembled) {
+    private static final Logger LOG = LoggerFactory.getLogger(FragmentCounters.class);
 
     /** @return the IPv4 counters, or empty where /proc/net/snmp cannot be read (not Linux) */
     public static Optional<FragmentCounters> ipv4() {
         try {
             return Optional.of(parseSnmp(Files.readAllLines(Path.of("/proc/net/snmp"))));
         } catch (IOException | RuntimeException e) {
+            LOG.debug("no IPv4 fragment counters: {}", e.toString());
             return Optional.empty();
         }
     }
@@ -30,6 +34,7 @@ public record FragmentCounters(long fragmentsCreated, long reassembled) {
         try {
             return Optional.of(parseSnmp6(Files.readAllLines(Path.of("/proc/net/snmp6"))));
         } catch (IOException | RuntimeException e) {
+            LOG.debug("no IPv6 fragment counters: {}", e.toString());
             return Optional.empty();
         }
     }

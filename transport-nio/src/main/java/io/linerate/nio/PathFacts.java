@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Facts of the path a transfer takes that the JDK does not offer as socket options, read from the
@@ -19,6 +21,7 @@ import java.util.OptionalInt;
  * From them comes the TCP MSS ({@link TcpMss}); the JDK has no {@code TCP_MAXSEG}.
  */
 public final class PathFacts {
+    private static final Logger LOG = LoggerFactory.getLogger(PathFacts.class);
     /** The sysctl that turns TCP timestamps on (1, 2) or off (0), for IPv4 and IPv6 alike. */
     static final Path TCP_TIMESTAMPS = Path.of("/proc/sys/net/ipv4/tcp_timestamps");
 
@@ -32,11 +35,13 @@ public final class PathFacts {
         try {
             NetworkInterface nif = NetworkInterface.getByInetAddress(address);
             if (nif == null) {
+                LOG.debug("no interface holds {}; its MTU is unknown", address);
                 return OptionalInt.empty();
             }
             int mtu = nif.getMTU();
             return mtu > 0 ? OptionalInt.of(mtu) : OptionalInt.empty();
         } catch (SocketException e) {
+            LOG.debug("cannot read the MTU of the interface of {}: {}", address, e.toString());
             return OptionalInt.empty();
         }
     }
@@ -52,6 +57,7 @@ public final class PathFacts {
             String v = Files.readString(sysctl, StandardCharsets.US_ASCII).strip();
             return Optional.of(Integer.parseInt(v) != 0);
         } catch (IOException | NumberFormatException e) {
+            LOG.debug("cannot read {}: {}; whether TCP timestamps are on is unknown", sysctl, e.toString());
             return Optional.empty();
         }
     }
@@ -81,6 +87,7 @@ public final class PathFacts {
         try {
             return Optional.of(TcpMss.derive(family, mtu.getAsInt(), timestamps.get()));
         } catch (IllegalArgumentException e) {
+            LOG.debug("no TCP MSS over {}: {}", local, e.getMessage());
             return Optional.empty(); // an MTU too small for TCP: no MSS to report
         }
     }

@@ -1,10 +1,7 @@
 package io.linerate.core.latency;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
-import io.linerate.core.sink.MetricJson;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,8 +19,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
- * The results of a ping-pong sweep and their output formats: the sfnt-pingpong table, JSON (via
- * Jackson), ktap metrics, and HdrHistogram logs of the raw samples. Every format says whether
+ * The results of a ping-pong sweep and their output formats: the sfnt-pingpong table, ktap
+ * metrics, and HdrHistogram logs of the raw samples ({@link io.linerate.core.sink.ResultJson#latency}
+ * writes its JSON). Every format says whether
  * values are half round trips or round trips, and how precise they are ({@link #precision()});
  * every number is written with {@link Locale#ROOT}.
  *
@@ -35,7 +33,7 @@ import org.HdrHistogram.HistogramLogWriter;
  */
 public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile, List<SizeLatency> sizes,
                             List<String> notes) {
-    /** Value of {@code format} in the JSON document. */
+    /** Value of {@code format} in the JSON document ({@link io.linerate.core.sink.ResultJson#latency}). */
     public static final String JSON_FORMAT = "linerate-latency";
     /** Version of the JSON document and of the raw log comment. */
     public static final int JSON_VERSION = 1;
@@ -115,52 +113,6 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
 
     private static String cell(OptionalDouble v) {
         return v.isPresent() ? Long.toString(Math.round(v.getAsDouble())) : "-";
-    }
-
-    /**
-     * @return {@code {"format":"linerate-latency","version":1,"facts":{...},"latency":"half-RTT",
-     *     "unit":"ns","percentile":99,"significant_digits":3,"notes":[...],"results":[{"size",
-     *     "iterations","measured_ns","mean","min","median","max","percentile_value","stddev"}]}};
-     *     the value fields of a size without samples are absent
-     */
-    public ObjectNode json() {
-        ObjectNode root = MetricJson.MAPPER.createObjectNode();
-        root.put("format", JSON_FORMAT);
-        root.put("version", JSON_VERSION);
-        ObjectNode f = root.putObject("facts");
-        f.put("linerate", facts.version());
-        f.put("date", facts.date());
-        f.put("uname", facts.uname());
-        f.put("cpu", facts.cpu());
-        f.put("jvm", facts.jvm());
-        f.put("options", facts.options());
-        root.put("latency", mode.label());
-        root.put("unit", "ns");
-        root.put("percentile", percentile);
-        root.put("significant_digits", significantDigits());
-        ArrayNode n = root.putArray("notes");
-        notes.forEach(n::add);
-        ArrayNode results = root.putArray("results");
-        for (SizeLatency s : sizes) {
-            LatencyStats st = s.stats(percentile, mode);
-            ObjectNode r = results.addObject();
-            r.put("size", s.sizeBytes());
-            r.put("iterations", st.iterations());
-            r.put("measured_ns", s.measuredNanos());
-            put(r, "mean", st.mean());
-            put(r, "min", st.min());
-            put(r, "median", st.median());
-            put(r, "max", st.max());
-            put(r, "percentile_value", st.atPercentile());
-            put(r, "stddev", st.stdDeviation());
-        }
-        return root;
-    }
-
-    private static void put(ObjectNode n, String key, OptionalDouble v) {
-        if (v.isPresent()) {
-            n.put(key, v.getAsDouble());
-        }
     }
 
     /**

@@ -1,11 +1,8 @@
 package io.linerate.core.latency;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
 import io.linerate.core.Rates;
-import io.linerate.core.sink.MetricJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -33,7 +30,7 @@ import java.util.TreeMap;
  */
 public record RrReport(RunFacts facts, String test, List<Long> flowTransactions, long windowNanos,
                        ExactRangeHistogram latency, double percentile, List<String> notes) {
-    /** Value of {@code format} in the JSON document. */
+    /** Value of {@code format} in the JSON document ({@link io.linerate.core.sink.ResultJson#rr}). */
     public static final String JSON_FORMAT = "linerate-rr";
     /** The note every closed-loop result carries. */
     public static final String CLOSED_LOOP_NOTE = "closed loop: each flow waits for a response before its next "
@@ -125,57 +122,6 @@ public record RrReport(RunFacts facts, String test, List<Long> flowTransactions,
 
     private static String cell(OptionalDouble v) {
         return v.isPresent() ? Long.toString(Math.round(v.getAsDouble())) : "-";
-    }
-
-    /**
-     * @return {@code {"format":"linerate-rr","version":1,"facts":{...},"test","window_ns",
-     *     "transactions","transactions_per_second"?,"flows":[{"flow","transactions",
-     *     "transactions_per_second"?}],"latency":{"unit":"ns","percentile","significant_digits","iterations","mean"?,...},"notes":[...]}};
-     *     rates are absent when the window has no length, values when there are no samples
-     */
-    public ObjectNode json() {
-        ObjectNode root = MetricJson.MAPPER.createObjectNode();
-        root.put("format", JSON_FORMAT);
-        root.put("version", LatencyReport.JSON_VERSION);
-        ObjectNode f = root.putObject("facts");
-        f.put("linerate", facts.version());
-        f.put("date", facts.date());
-        f.put("uname", facts.uname());
-        f.put("cpu", facts.cpu());
-        f.put("jvm", facts.jvm());
-        f.put("options", facts.options());
-        root.put("test", test);
-        root.put("window_ns", windowNanos);
-        root.put("transactions", transactions());
-        put(root, "transactions_per_second", transactionsPerSecond());
-        ArrayNode flows = root.putArray("flows");
-        for (int i = 0; i < flowTransactions.size(); i++) {
-            ObjectNode fl = flows.addObject();
-            fl.put("flow", i);
-            fl.put("transactions", flowTransactions.get(i));
-            put(fl, "transactions_per_second", flowTransactionsPerSecond(i));
-        }
-        LatencyStats s = stats();
-        ObjectNode l = root.putObject("latency");
-        l.put("unit", "ns");
-        l.put("percentile", percentile);
-        l.put("significant_digits", latency.significantDigits());
-        l.put("iterations", s.iterations());
-        put(l, "mean", s.mean());
-        put(l, "min", s.min());
-        put(l, "median", s.median());
-        put(l, "max", s.max());
-        put(l, "percentile_value", s.atPercentile());
-        put(l, "stddev", s.stdDeviation());
-        ArrayNode n = root.putArray("notes");
-        notes.forEach(n::add);
-        return root;
-    }
-
-    private static void put(ObjectNode n, String key, OptionalDouble v) {
-        if (v.isPresent()) {
-            n.put(key, v.getAsDouble());
-        }
     }
 
     /**

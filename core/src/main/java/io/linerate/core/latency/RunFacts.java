@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The facts a latency table's {@code #} header states about the run, as sfnt-pingpong prints them.
@@ -24,6 +26,7 @@ import java.util.stream.Stream;
  * @param options the options the run was made with, as typed
  */
 public record RunFacts(String version, String date, String uname, String cpu, String jvm, String options) {
+    private static final Logger LOG = LoggerFactory.getLogger(RunFacts.class);
     private static final Path CPUINFO = Path.of("/proc/cpuinfo");
 
     /** @throws NullPointerException if any fact is null */
@@ -60,6 +63,7 @@ public record RunFacts(String version, String date, String uname, String cpu, St
      */
     static Optional<String> cpuModel(Path cpuinfo) {
         if (!Files.isReadable(cpuinfo)) {
+            LOG.debug("{} cannot be read; the run facts name no CPU model", cpuinfo);
             return Optional.empty();
         }
         try (Stream<String> lines = Files.lines(cpuinfo, StandardCharsets.ISO_8859_1)) {
@@ -68,6 +72,7 @@ public record RunFacts(String version, String date, String uname, String cpu, St
                     .filter(s -> !s.isEmpty())
                     .findFirst();
         } catch (IOException | UncheckedIOException e) {
+            LOG.debug("cannot read {}: {}; the run facts name no CPU model", cpuinfo, e.toString());
             return Optional.empty();
         }
     }

@@ -187,6 +187,7 @@ public final class LiveCounters {
         openFile = null;
         try {
             f.close();
+            LOG.debug("removed live counters file {}", f.path());
         } catch (RuntimeException e) {
             LOG.warn("{}", e.getMessage());
         }

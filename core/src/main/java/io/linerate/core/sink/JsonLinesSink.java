@@ -23,7 +23,7 @@ public final class JsonLinesSink implements MetricSink {
 
     @Override
     public void accept(Metric metric) {
-        out.println(MetricJson.toLine(MetricJson.metric(metric)));
+        out.println(MetricJson.metric(metric));
     }
 
     @Override

@@ -37,9 +37,9 @@ public final class KtapSink implements MetricSink {
     @Override
     public void accept(Metric metric) {
         if (policiesWritten.add(metric.name())) {
-            out.println("# " + POLICY_TAG + ": " + MetricJson.toLine(MetricJson.defaultPolicy(metric)));
+            out.println("# " + POLICY_TAG + ": " + MetricJson.defaultPolicy(metric));
         }
-        out.println("# " + METRIC_TAG + ": " + MetricJson.toLine(MetricJson.metric(metric)));
+        out.println("# " + METRIC_TAG + ": " + MetricJson.metric(metric));
     }
 
     @Override

@@ -104,8 +104,7 @@ class OutputFormatsGoldenTest {
     @ValueSource(strings = {"ROOT", "de-DE"})
     void transferJson(String locale) throws IOException {
         setLocale(locale);
-        String json = MetricJson.toLine(TransferFormat.summaryJson(udpResult())) + "\n"
-                + MetricJson.toLine(TransferFormat.summaryJson(tcpResult())) + "\n";
+        String json = ResultJson.transfer(udpResult()).toJson() + "\n" + ResultJson.transfer(tcpResult()).toJson() + "\n";
         GoldenFiles.assertMatches("transfer.jsonl", json);
         // One-way delays {9000, 10000, 11000, 12000, 250000} ns at 3 significant digits: values in
         // [8192, 16384) sit in slots 8 wide, those in [131072, 262144) in slots 128 wide. p50 is

@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
  * {@code --save} never replaces an existing file without {@code --force}. Exit codes: 0 nothing
  * regressed or errored, 1 something did (or a {@code --save} was refused because the input has
  * errors), 2 bad usage, an unreadable or invalid file, or a {@code --save} over an existing
- * baseline without {@code --force}, with a message naming it and no stack trace.
+ * baseline without {@code --force}, with a message naming it and no stack trace ({@link ExitCodes}:
+ * every file of this command is one the user named).
  */
 @Command(name = "gate", mixinStandardHelpOptions = true,
         description = {"Compares metrics (ktap metric lines, ZPERF-RESULT lines, linerate JSON, twister.json,"
@@ -41,10 +42,7 @@ import picocli.CommandLine.Spec;
                         + " must also be significant (exact Mann-Whitney, alpha 0.01).",
                 "Paths are used as typed. Exit 0: no regression; 1: a regression, missing metric or bad input line;"
                         + " 2: bad usage."})
-public final class GateCommand implements Callable<Integer> {
-    static final int OK = 0;
-    static final int FAILED = 1;
-    static final int USAGE = 2;
+public final class GateCommand implements Callable<Integer>, ExitCodes.UserFiles {
 
     @Spec
     CommandSpec spec;
@@ -87,58 +85,53 @@ public final class GateCommand implements Callable<Integer> {
     String transport;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try {
-            if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
-                return usage(err, "--tolerance " + number(tolerance) + " is not allowed; allowed: 0 to 100 (percent)");
-            }
-            if (save != null && !force && Files.exists(save, LinkOption.NOFOLLOW_LINKS)) {
-                return usage(err, refusedOverwrite(save));
-            }
-            Policies policies = GateFiles.readPolicies(policy);
-            Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
-            MetricSet current = GateFiles.readInputs(inputs);
-            Environment env = Environment.detect(transport);
-            Gate gate = Gate.create().baseline(base).policies(policies)
-                    .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
-                    .environment(env);
-            GateReport result = gate.run(current);
-            out.print(Reports.ktap(result));
-            out.flush();
-            if (report != null) {
-                GateFiles.writeReport(report, Reports.json(result));
-            }
-            if (markdown != null) {
-                GateFiles.writeReport(markdown, Reports.markdown(result));
-            }
-            if (plot != null) {
-                GateFiles.writeReport(plot, Reports.svg(result, "linerate gate"));
-            }
-            if (save != null) {
-                long errors = result.verdicts().stream().filter(v -> v.kind() == Verdict.Kind.ERROR).count();
-                if (errors > 0) {
-                    err.println("gate: not saving baseline " + save + ": the input has " + errors
-                            + " error verdict(s); fix the input first");
-                    err.flush();
-                    return FAILED;
-                }
-                Baseline saved = gate.baselineOf(current, env, Instant.now().truncatedTo(ChronoUnit.SECONDS));
-                try {
-                    GateFiles.writeBaseline(save, saved, force);
-                } catch (FileAlreadyExistsException e) {
-                    return usage(err, refusedOverwrite(save));
-                }
-                err.println("gate: saved baseline " + save + " (" + saved.series().size() + " series)");
-                err.flush();
-            }
-            return result.exitCode();
-        } catch (IllegalArgumentException e) {
-            return usage(err, e.getMessage());
-        } catch (IOException e) {
-            return usage(err, "cannot read or write a file: " + e.getMessage());
+        if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
+            throw new IllegalArgumentException("--tolerance " + number(tolerance) + " is not allowed; allowed: 0 to 100 (percent)");
         }
+        if (save != null && !force && Files.exists(save, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException(refusedOverwrite(save));
+        }
+        Policies policies = GateFiles.readPolicies(policy);
+        Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
+        MetricSet current = GateFiles.readInputs(inputs);
+        Environment env = Environment.detect(transport);
+        Gate gate = Gate.create().baseline(base).policies(policies)
+                .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
+                .environment(env);
+        GateReport result = gate.run(current);
+        out.print(Reports.ktap(result));
+        out.flush();
+        if (report != null) {
+            GateFiles.writeReport(report, Reports.json(result));
+        }
+        if (markdown != null) {
+            GateFiles.writeReport(markdown, Reports.markdown(result));
+        }
+        if (plot != null) {
+            GateFiles.writeReport(plot, Reports.svg(result, "linerate gate"));
+        }
+        if (save != null) {
+            long errors = result.verdicts().stream().filter(v -> v.kind() == Verdict.Kind.ERROR).count();
+            if (errors > 0) {
+                err.println("gate: not saving baseline " + save + ": the input has " + errors
+                        + " error verdict(s); fix the input first");
+                err.flush();
+                return Linerate.FAILED;
+            }
+            Baseline saved = gate.baselineOf(current, env, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+            try {
+                GateFiles.writeBaseline(save, saved, force);
+            } catch (FileAlreadyExistsException e) {
+                // made between the check above and the write: refused the same way
+                throw new IllegalArgumentException(refusedOverwrite(save), e);
+            }
+            err.println("gate: saved baseline " + save + " (" + saved.series().size() + " series)");
+            err.flush();
+        }
+        return result.exitCode();
     }
 
     private static String refusedOverwrite(Path save) {
@@ -152,9 +145,4 @@ public final class GateCommand implements Callable<Integer> {
         return Double.isFinite(v) ? java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString() : Double.toString(v);
     }
 
-    private static int usage(PrintWriter err, String message) {
-        err.println("gate: " + message);
-        err.flush();
-        return USAGE;
-    }
 }

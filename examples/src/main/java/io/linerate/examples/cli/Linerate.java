@@ -1,13 +1,17 @@
 package io.linerate.examples.cli;
 
-import io.linerate.core.TransferException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code linerate} command line. Exit codes: 0 done, 1 a transfer failed or a result is
- * invalid, 2 bad usage (with a message naming the value and the allowed range, no stack trace).
+ * invalid, 2 bad usage (with a message naming the value and the allowed range, no stack trace);
+ * {@link ExitCodes} maps what a command throws to them. {@code --verbose} turns on debug logging
+ * (slf4j-simple, on stderr) and the stack trace of an internal error.
  */
 @Command(name = "linerate", mixinStandardHelpOptions = true, versionProvider = Linerate.Version.class,
         description = "Measures network throughput and latency honestly, and gates regressions on them.",
@@ -22,6 +26,11 @@ public final class Linerate {
     /** Exit code for bad usage. */
     public static final int USAGE = 2;
 
+    @Option(names = Verbose.OPTION, scope = ScopeType.INHERIT,
+            description = "Log setup, teardown and fallbacks (debug level) on stderr, and show the stack trace of an "
+                    + "internal error.")
+    boolean verbose;
+
     public static void main(String[] args) {
         System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
@@ -32,31 +41,55 @@ public final class Linerate {
      * @return the exit code
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = new CommandLine(new Linerate());
-        cl.registerConverter(Integer.class, new Converters.IntConverter());
-        cl.registerConverter(Integer.TYPE, new Converters.IntConverter());
-        cl.registerConverter(Long.class, new Converters.LongConverter());
-        cl.registerConverter(Long.TYPE, new Converters.LongConverter());
+        boolean verbose = Verbose.apply(args);
+        CommandLine cl = configure(new CommandLine(new Linerate()), verbose);
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExecutionStrategy(new LiveSession());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("linerate: " + ex.getMessage());
-                return USAGE;
-            }
-            if (ex instanceof TransferException te) {
-                commandLine.getErr().println("linerate: " + te.getMessage());
-                return te.isUsageError() ? USAGE : FAILED;
-            }
-            commandLine.getErr().println("linerate: internal error: " + ex);
-            ex.printStackTrace(commandLine.getErr());
-            return FAILED;
-        });
         int code = cl.execute(args);
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * Runs one command on its own, as its {@code main} does, with the converters, exit codes and
+     * {@code --verbose} it has under {@code linerate}.
+     *
+     * @param command the command object, such as {@code new RawCommand()}
+     * @param args its options
+     * @return the exit code
+     */
+    static int runAlone(Object command, String... args) {
+        boolean verbose = Verbose.apply(args);
+        return configure(new CommandLine(command), verbose).execute(args);
+    }
+
+    /** @return {@code command} ready to run as under {@code linerate}, without {@code --verbose}; for tests */
+    static CommandLine commandLine(Object command) {
+        return configure(new CommandLine(command), false);
+    }
+
+    /**
+     * Gives {@code cl} and every subcommand it has now linerate's converters (every whole number,
+     * with messages that name the value), its exit codes ({@link ExitCodes}) and its execution
+     * strategy ({@link LiveSession}); a root without {@value Verbose#OPTION} gets the switch.
+     *
+     * @param verbose whether an internal error shows its stack trace
+     * @return {@code cl}
+     */
+    static CommandLine configure(CommandLine cl, boolean verbose) {
+        if (cl.getCommandSpec().findOption(Verbose.OPTION) == null) {
+            cl.getCommandSpec().addOption(OptionSpec.builder(Verbose.OPTION).type(boolean.class)
+                    .description("Log setup, teardown and fallbacks (debug level) on stderr, and show the stack trace "
+                            + "of an internal error.").build());
+        }
+        cl.registerConverter(Integer.class, new Converters.IntConverter());
+        cl.registerConverter(Integer.TYPE, new Converters.IntConverter());
+        cl.registerConverter(Long.class, new Converters.LongConverter());
+        cl.registerConverter(Long.TYPE, new Converters.LongConverter());
+        cl.setExecutionStrategy(new LiveSession());
+        cl.setExecutionExceptionHandler(new ExitCodes(verbose));
+        return cl;
     }
 
     /** Prints the version from the jar manifest. */

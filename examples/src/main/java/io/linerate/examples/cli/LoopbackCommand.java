@@ -1,13 +1,13 @@
 package io.linerate.examples.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.live.LiveCounters;
-import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.KtapDocument;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.ResultLineSink;
 import io.linerate.core.sink.TableSink;
 import io.linerate.core.sink.TransferFormat;
@@ -143,8 +143,10 @@ final class LoopbackCommand implements Callable<Integer> {
         Clock clock = Clock.system();
         long start = clock.nanoTime();
         List<MetricSink> sinks = new ArrayList<>();
-        if (fmt == OutputFormat.ktap) {
-            sinks.add(new KtapSink(out));
+        KtapDocument doc = fmt == OutputFormat.ktap
+                ? KtapDocument.start(out, config.markers().size() * config.repeat()) : null;
+        if (doc != null) {
+            sinks.add(doc.metrics());
         } else if (fmt == OutputFormat.text) {
             sinks.add(new TableSink(out));
         }
@@ -153,10 +155,6 @@ final class LoopbackCommand implements Callable<Integer> {
         }
         MetricSink sink = MetricSink.tee(sinks);
         String comment = fmt == OutputFormat.ktap ? "# " : "";
-        if (fmt == OutputFormat.ktap) {
-            out.println("KTAP version 1");
-            out.println("1.." + config.markers().size() * config.repeat());
-        }
         if (fmt != OutputFormat.json) {
             out.println(String.format(Locale.ROOT,
                     "# linerate %s loopback: %.3f s measured after %.3f s warm-up per transfer, udp payload %d B, "
@@ -173,10 +171,9 @@ final class LoopbackCommand implements Callable<Integer> {
             double t = (clock.nanoTime() - start) / 1e9;
             // every run of a marker is the same KTAP test, so that its metrics form one series
             String name = outcome.marker().label();
-            tally.index++;
             if (outcome instanceof Outcome.Completed c) {
                 if (fmt == OutputFormat.json) {
-                    out.println(MetricJson.toLine(completedJson(c)));
+                    out.println(completedJson(c).toJson());
                 } else {
                     out.println(comment + TransferFormat.summaryLine(c.marker().label(), c.result())
                             + (c.fragmentsCreated().isPresent() ? "  fragments " + c.fragmentsCreated().getAsLong() : "")
@@ -185,81 +182,67 @@ final class LoopbackCommand implements Callable<Integer> {
                         sink.accept(m);
                     }
                 }
-                if (c.valid()) {
-                    tally.pass++;
-                    ktapLine(fmt, out, "ok " + tally.index + " " + name);
-                } else {
-                    tally.fail++;
-                    ktapLine(fmt, out, "not ok " + tally.index + " " + name + " # invalid: " + String.join("; ", c.invalidReasons()));
+                if (!c.valid()) {
+                    tally.failed = true;
+                }
+                if (doc != null && c.valid()) {
+                    doc.ok(name);
+                } else if (doc != null) {
+                    doc.fail(name, "invalid: " + String.join("; ", c.invalidReasons()));
                 }
             } else if (outcome instanceof Outcome.Skipped s) {
-                tally.skip++;
                 if (fmt == OutputFormat.json) {
-                    ObjectNode n = header(s);
-                    n.put("skipped", true);
-                    n.put("reason", s.reason());
-                    out.println(MetricJson.toLine(n));
+                    out.println(header(s).put("skipped", true).put("reason", s.reason()).toJson());
                 } else if (fmt == OutputFormat.text) {
                     out.println("# " + s.marker().label() + " skipped: " + s.reason());
                 }
-                ktapLine(fmt, out, "ok " + tally.index + " " + name + " # SKIP " + s.reason());
+                if (doc != null) {
+                    doc.skip(name, s.reason());
+                }
             } else if (outcome instanceof Outcome.Failed f) {
-                tally.fail++;
+                tally.failed = true;
                 tally.usage |= f.usageError();
                 if (fmt == OutputFormat.json) {
-                    ObjectNode n = header(f);
-                    n.put("error", f.error());
-                    out.println(MetricJson.toLine(n));
+                    out.println(header(f).put("error", f.error()).toJson());
                 } else {
                     out.println("# " + f.marker().label() + " failed: " + f.error());
                 }
-                ktapLine(fmt, out, "not ok " + tally.index + " " + name + " # error: " + f.error());
+                if (doc != null) {
+                    doc.error(name, f.error());
+                }
                 command.commandLine().getErr().println("linerate: " + f.marker().label() + ": " + f.error());
             }
             out.flush();
         });
-        if (fmt == OutputFormat.ktap) {
-            out.println(String.format(Locale.ROOT, "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0",
-                    tally.pass, tally.fail, tally.skip));
+        if (doc != null) {
+            doc.end();
         }
         sink.close();
         out.flush();
-        return tally.usage ? Linerate.USAGE : tally.fail > 0 ? Linerate.FAILED : Linerate.OK;
+        return tally.usage ? Linerate.USAGE : tally.failed ? Linerate.FAILED : Linerate.OK;
     }
 
-    private static void ktapLine(OutputFormat fmt, PrintWriter out, String line) {
-        if (fmt == OutputFormat.ktap) {
-            out.println(line);
-        }
+    private static JsonObject header(Outcome o) {
+        return JsonObject.create().put("version", ResultJson.TRANSFER_VERSION).put("marker", o.marker().label())
+                .put("run", o.run());
     }
 
-    private static ObjectNode header(Outcome o) {
-        ObjectNode n = MetricJson.MAPPER.createObjectNode();
-        n.put("version", TransferFormat.JSON_VERSION);
-        n.put("marker", o.marker().label());
-        n.put("run", o.run());
-        return n;
-    }
-
-    static ObjectNode completedJson(Outcome.Completed c) {
-        ObjectNode n = TransferFormat.summaryJson(c.result());
+    /** @return the transfer's summary with the suite's marker, run, fragments and validity (which replace the transfer's own in place) */
+    static JsonObject completedJson(Outcome.Completed c) {
+        JsonObject n = ResultJson.transfer(c.result());
         n.put("marker", c.marker().label());
         n.put("run", c.run());
         if (c.fragmentsCreated().isPresent()) {
             n.put("fragments_created", c.fragmentsCreated().getAsLong());
         }
         n.put("valid", c.valid());
-        var reasons = n.putArray("reasons");
-        c.invalidReasons().forEach(reasons::add);
+        n.putStrings("reasons", c.invalidReasons());
         return n;
     }
 
-    /** Counts of KTAP results. */
+    /** What the exit code depends on. */
     private static final class Tally {
-        int index;
-        int pass;
-        int fail;
-        int skip;
+        boolean failed;
         boolean usage;
     }
 }

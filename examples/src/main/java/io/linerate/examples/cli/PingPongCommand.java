@@ -1,19 +1,15 @@
 package io.linerate.examples.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
-import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
-import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
-import io.linerate.core.sink.TransferFormat;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.nio.latency.Muxer;
 import io.linerate.nio.latency.PingPong;
 import io.linerate.nio.latency.PingPongProtocol;
@@ -36,8 +32,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code linerate pingpong}: sfnt-pingpong's latency sweep with the client and an echo server in
  * this JVM. Prints the sfnt-pingpong table (default), ktap metric lines or JSON; {@code --raw DIR}
- * also writes each size's samples as an HdrHistogram log. Exit codes: 0 done, 1 the run failed
- * (such as a timeout), 2 bad usage, with a message naming the value and the allowed range.
+ * also writes each size's samples as an HdrHistogram log. Exit codes ({@link ExitCodes}): 0 done, 1
+ * the run failed (such as a timeout), 2 bad usage, with a message naming the value and the allowed
+ * range.
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Bounces one message between a client and an echo server in this JVM and reports "
@@ -159,77 +156,45 @@ public final class PingPongCommand implements Callable<Integer> {
      * @param args the options
      */
     public static void main(String[] args) {
-        System.exit(new picocli.CommandLine(new PingPongCommand()).execute(args));
+        System.exit(Linerate.runAlone(new PingPongCommand(), args));
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws TransferException, IOException {
         PrintWriter out = command.commandLine().getOut();
-        PrintWriter err = command.commandLine().getErr();
-        try {
-            OutputFormat fmt = output.format();
-            PingPongSpec spec = spec();
-            if (raw != null && !(java.nio.file.Files.isDirectory(raw) && java.nio.file.Files.isWritable(raw))) {
-                throw new IllegalArgumentException("--raw " + raw + " is not a writable directory; allowed: an "
-                        + "existing directory, where size-<bytes>.hlog files are written");
-            }
-            RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
-                    command.commandLine().getParseResult().originalArgs()));
-            PingPongResult r = PingPong.run(spec, Clock.system(), facts);
-            LatencyReport report = r.report();
-            if (raw != null) {
-                report.writeRawLogs(raw, r.startEpochMillis());
-            }
-            String applied = r.appliedDescription(spec.protocol());
-            switch (fmt) {
-                case text -> {
-                    report.writeTable(out);
-                    out.println("# applied: " + applied);
-                    out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", server "
-                            + waits(spec, spec.serverMuxer()));
-                    r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
-                }
-                case ktap -> {
-                    out.println("# linerate pingpong " + spec.protocol().label() + ": values are "
-                            + spec.mode().label() + " in ns; applied: " + applied);
-                    out.println("# precision: " + report.precision());
-                    r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
-                    try (MetricSink sink = new KtapSink(out)) {
-                        report.metrics(labels(spec)).forEach(sink::accept);
-                    }
-                }
-                case json -> {
-                    ObjectNode j = report.json();
-                    j.put("protocol", spec.protocol().label());
-                    j.put("muxer", spec.clientMuxer().label());
-                    j.put("serv_muxer", spec.serverMuxer().label());
-                    spec.idleOf(spec.clientMuxer()).ifPresent(i -> j.put("idle", i.label()));
-                    spec.idleOf(spec.serverMuxer()).ifPresent(i -> j.put("serv_idle", i.label()));
-                    j.set("applied", applied(r.options()));
-                    r.fullLog().ifPresent(l -> TransferFormat.putFullLog(j, l));
-                    out.println(MetricJson.toLine(j));
-                }
-            }
-            out.flush();
-            if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
-                err.println("linerate: " + r.fullLog().get().describe());
-                err.flush();
-                return Linerate.FAILED;
-            }
-            return Linerate.OK;
-        } catch (IllegalArgumentException e) {
-            err.println("linerate: " + e.getMessage());
-            err.flush();
-            return Linerate.USAGE;
-        } catch (TransferException e) {
-            err.println("linerate: " + e.getMessage());
-            err.flush();
-            return e.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
-        } catch (IOException e) {
-            err.println("linerate: cannot write the raw samples under " + raw + ": " + e.getMessage());
-            err.flush();
-            return Linerate.FAILED;
+        OutputFormat fmt = output.format();
+        PingPongSpec spec = spec();
+        if (raw != null && !(java.nio.file.Files.isDirectory(raw) && java.nio.file.Files.isWritable(raw))) {
+            throw new IllegalArgumentException("--raw " + raw + " is not a writable directory; allowed: an "
+                    + "existing directory, where size-<bytes>.hlog files are written");
         }
+        RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
+                command.commandLine().getParseResult().originalArgs()));
+        PingPongResult r = PingPong.run(spec, Clock.system(), facts);
+        LatencyReport report = r.report();
+        if (raw != null) {
+            try {
+                report.writeRawLogs(raw, r.startEpochMillis());
+            } catch (IOException e) {
+                throw new IOException("cannot write the raw samples under " + raw + ": " + e.getMessage(), e);
+            }
+        }
+        switch (fmt) {
+            case text -> {
+                report.writeTable(out);
+                out.println("# applied: " + r.appliedDescription(spec.protocol()));
+                out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", server "
+                        + waits(spec, spec.serverMuxer()));
+                r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
+            }
+            case ktap -> KtapOutputs.pingpong(out, spec, r, labels(spec));
+            case json -> out.println(json(spec, r).toJson());
+        }
+        out.flush();
+        if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
+            throw new IOException(r.fullLog().get().describe());
+        }
+        return Linerate.OK;
     }
 
     /** @return the muxer, and for a polling one its idle strategy ({@code spin (idle busy)}) */
@@ -251,20 +216,21 @@ public final class PingPongCommand implements Callable<Integer> {
         return l;
     }
 
-    static ObjectNode applied(AppliedOptions o) {
-        ObjectNode n = MetricJson.MAPPER.createObjectNode();
-        n.put("tclass_requested", o.trafficClassRequested());
-        n.put("tclass", o.trafficClassApplied());
-        n.put("sndbuf_requested", o.sendBufferRequested());
-        n.put("sndbuf", o.sendBufferApplied());
-        n.put("rcvbuf_requested", o.receiveBufferRequested());
-        n.put("rcvbuf", o.receiveBufferApplied());
-        n.put("nodelay_requested", o.noDelayRequested());
-        n.put("nodelay", o.noDelayApplied());
-        o.tcpMss().ifPresent(m -> {
-            n.put("tcp_mss", m.bytes());
-            n.put("tcp_mss_source", m.derivation());
-        });
-        return n;
+    /**
+     * @return the report's JSON ({@link ResultJson#latency}) with {@code protocol}, {@code muxer},
+     *     {@code serv_muxer}, the socket options in the schema of every command
+     *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end and
+     *     {@code full_log} with a full log
+     */
+    static JsonObject json(PingPongSpec spec, PingPongResult r) {
+        JsonObject j = ResultJson.latency(r.report())
+                .put("protocol", spec.protocol().label())
+                .put("muxer", spec.clientMuxer().label())
+                .put("serv_muxer", spec.serverMuxer().label())
+                .put("options", ResultJson.options(r.options(), spec.protocol() == PingPongProtocol.TCP));
+        spec.idleOf(spec.clientMuxer()).ifPresent(i -> j.put("idle", i.label()));
+        spec.idleOf(spec.serverMuxer()).ifPresent(i -> j.put("serv_idle", i.label()));
+        r.fullLog().ifPresent(l -> j.put("full_log", ResultJson.fullLog(l)));
+        return j;
     }
 }

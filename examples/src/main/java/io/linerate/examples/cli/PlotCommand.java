@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Writes an SVG bar chart of metrics, beside their baseline when one is given.",
                 "Exit codes: 0 written, 1 an input had errors (named on stderr; the chart shows the rest), 2 bad usage."})
-public final class PlotCommand implements Callable<Integer> {
+public final class PlotCommand implements Callable<Integer>, ExitCodes.UserFiles {
     @Spec
     CommandSpec spec;
 
@@ -55,40 +55,29 @@ public final class PlotCommand implements Callable<Integer> {
     String transport;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        try {
-            if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
-                return usage(err, "--tolerance " + GateCommand.number(tolerance) + " is not allowed; allowed: 0 to 100 (percent)");
-            }
-            Policies policies = GateFiles.readPolicies(policy);
-            Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
-            GateReport result = Gate.create().baseline(base).policies(policies)
-                    .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
-                    .environment(Environment.detect(transport)).run(GateFiles.readInputs(inputs));
-            GateFiles.writeReport(output, Reports.svg(result, title));
-            spec.commandLine().getOut().println("plot: wrote " + output + " (" + result.verdicts().size() + " series)");
-            spec.commandLine().getOut().flush();
-            // the chart draws what could be read; bad input is still an error, as in gate
-            long errors = 0;
-            for (var v : result.verdicts()) {
-                if (v.kind() == io.linerate.regression.Verdict.Kind.ERROR) {
-                    errors++;
-                    err.println("plot: " + v.key().display() + ": " + v.reason());
-                }
-            }
-            err.flush();
-            return errors > 0 ? GateCommand.FAILED : GateCommand.OK;
-        } catch (IllegalArgumentException e) {
-            return usage(err, e.getMessage());
-        } catch (IOException e) {
-            return usage(err, "cannot read or write a file: " + e.getMessage());
+        if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
+            throw new IllegalArgumentException("--tolerance " + GateCommand.number(tolerance)
+                    + " is not allowed; allowed: 0 to 100 (percent)");
         }
-    }
-
-    private static int usage(PrintWriter err, String message) {
-        err.println("plot: " + message);
+        Policies policies = GateFiles.readPolicies(policy);
+        Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
+        GateReport result = Gate.create().baseline(base).policies(policies)
+                .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
+                .environment(Environment.detect(transport)).run(GateFiles.readInputs(inputs));
+        GateFiles.writeReport(output, Reports.svg(result, title));
+        spec.commandLine().getOut().println("plot: wrote " + output + " (" + result.verdicts().size() + " series)");
+        spec.commandLine().getOut().flush();
+        // the chart draws what could be read; bad input is still an error, as in gate
+        long errors = 0;
+        for (var v : result.verdicts()) {
+            if (v.kind() == io.linerate.regression.Verdict.Kind.ERROR) {
+                errors++;
+                err.println("plot: " + v.key().display() + ": " + v.reason());
+            }
+        }
         err.flush();
-        return GateCommand.USAGE;
+        return errors > 0 ? Linerate.FAILED : Linerate.OK;
     }
 }

@@ -1,7 +1,5 @@
 package io.linerate.examples.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
@@ -13,12 +11,12 @@ import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.core.Better;
 import io.linerate.core.Clock;
 import io.linerate.core.Metric;
-import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
-import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.KtapDocument;
+import io.linerate.core.sink.JsonObject;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -116,24 +114,16 @@ public final class RawCommand implements Callable<Integer> {
      * {@code java -cp linerate.jar io.linerate.examples.cli.RawCommand --tx IF --rx IF ...}.
      */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new RawCommand()).execute(args));
+        System.exit(Linerate.runAlone(new RawCommand(), args));
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws TransferException {
         PrintWriter out = command.commandLine().getOut();
-        PrintWriter err = command.commandLine().getErr();
         try {
             return run(out);
-        } catch (IllegalArgumentException e) {
-            err.println("linerate: " + e.getMessage());
-            return Linerate.USAGE;
-        } catch (TransferException e) {
-            err.println("linerate: " + e.getMessage());
-            return e.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
         } finally {
             out.flush();
-            err.flush();
         }
     }
 
@@ -161,14 +151,12 @@ public final class RawCommand implements Callable<Integer> {
             b.sourceMac(RawTransferSpec.parseMac(srcMac));
         }
         RawTransferSpec spec = b.build();
+        KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
         if (fmt == OutputFormat.text) {
             out.println(String.format(Locale.ROOT, "# linerate %s raw: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
                     + "warm-up %d ms, duration %d ms", Linerate.version(), tx, rx, etherTypeList(spec), spec.frameSize(),
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
-        } else if (fmt == OutputFormat.ktap) {
-            out.println("KTAP version 1");
-            out.println("1..1");
         }
         Clock clock = Clock.system();
         long start = clock.nanoTime();
@@ -180,16 +168,19 @@ public final class RawCommand implements Callable<Integer> {
         });
         double t = (clock.nanoTime() - start) / 1e9;
         switch (fmt) {
-            case json -> out.println(MetricJson.toLine(json(r)));
+            case json -> out.println(json(r).toJson());
             case ktap -> {
                 for (RawStreamResult s : r.streams()) {
-                    out.println("# " + streamLine(s));
+                    doc.diagnostic(streamLine(s));
                 }
-                r.counterNotes().forEach(n -> out.println("# counters: " + n));
-                try (MetricSink sink = new KtapSink(out)) {
-                    metrics(r, t).forEach(sink::accept);
+                r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
+                metrics(r, t).forEach(doc.metrics()::accept);
+                if (r.valid()) {
+                    doc.ok("raw");
+                } else {
+                    doc.fail("raw", "invalid: " + String.join("; ", r.reasons()));
                 }
-                out.println(r.valid() ? "ok 1 raw" : "not ok 1 raw # invalid: " + String.join("; ", r.reasons()));
+                doc.end();
             }
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
@@ -265,15 +256,15 @@ public final class RawCommand implements Callable<Integer> {
         return m;
     }
 
-    static ObjectNode json(RawResult r) {
-        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+    static JsonObject json(RawResult r) {
+        JsonObject n = JsonObject.create();
         n.put("tx", r.spec().txInterface());
         n.put("rx", r.spec().rxInterface());
         n.put("frame_size", r.spec().frameSize());
         n.put("measured_ns", r.measuredNanos());
-        ArrayNode streams = n.putArray("streams");
+        List<JsonObject> streams = new ArrayList<>();
         for (RawStreamResult s : r.streams()) {
-            ObjectNode o = streams.addObject();
+            JsonObject o = JsonObject.create();
             o.put("stream", s.streamId());
             o.put("ethertype", hex(s.etherType()));
             o.put("frame_size", s.frameSize());
@@ -288,68 +279,66 @@ public final class RawCommand implements Callable<Integer> {
             }
             o.put("reordered", s.reordered());
             o.put("duplicates", s.duplicates());
-            putRate(o, "frames_per_s", s.rxFramesPerSecond());
-            putRate(o, "bits_per_s", s.rxBitsPerSecond());
-            putRate(o, "tx_frames_per_s", s.txFramesPerSecond());
-            putRate(o, "tx_bits_per_s", s.txBitsPerSecond());
+            o.put("frames_per_s", s.rxFramesPerSecond());
+            o.put("bits_per_s", s.rxBitsPerSecond());
+            o.put("tx_frames_per_s", s.txFramesPerSecond());
+            o.put("tx_bits_per_s", s.txBitsPerSecond());
             o.put("tx_frames_total", s.txFramesTotal());
             o.put("rx_frames_total", s.rxFramesTotal());
             o.put("kernel_packets", s.kernelPackets());
             o.put("kernel_drops", s.kernelDrops());
             o.put("queue", s.queue());
+            streams.add(o);
         }
-        ObjectNode cpu = n.putObject("cpu_ns");
-        cpu.put("sender", r.senderCpuNanos());
-        cpu.put("receiver", r.receiverCpuNanos());
+        n.putObjects("streams", streams);
+        n.put("cpu_ns", JsonObject.create().put("sender", r.senderCpuNanos()).put("receiver", r.receiverCpuNanos()));
         n.put("tx_retries", r.txRetries());
         n.put("timestamps", r.timestamping().label());
         n.put("steered", r.steered());
         n.put("steering", r.steering());
-        ArrayNode buckets = n.putArray("rx_intervals");
+        List<JsonObject> buckets = new ArrayList<>();
         for (io.linerate.afpacket.StampInterval b : r.rxIntervals()) {
-            ObjectNode o = buckets.addObject();
-            o.put("start", b.startSeconds());
-            o.put("end", b.endSeconds());
-            o.put("frames", b.frames());
-            putRate(o, "frames_per_s", b.framesPerSecond());
-            putRate(o, "bits_per_s", b.bitsPerSecond());
+            buckets.add(JsonObject.create()
+                    .put("start", b.startSeconds())
+                    .put("end", b.endSeconds())
+                    .put("frames", b.frames())
+                    .put("frames_per_s", b.framesPerSecond())
+                    .put("bits_per_s", b.bitsPerSecond()));
         }
-        r.txNic().ifPresent(d -> nic(n.putObject("tx_nic"), d));
-        r.rxNic().ifPresent(d -> nic(n.putObject("rx_nic"), d));
+        n.putObjects("rx_intervals", buckets);
+        r.txNic().ifPresent(d -> n.put("tx_nic", nic(d)));
+        r.rxNic().ifPresent(d -> n.put("rx_nic", nic(d)));
         n.put("valid", r.valid());
-        ArrayNode reasons = n.putArray("reasons");
-        r.reasons().forEach(reasons::add);
+        n.putStrings("reasons", r.reasons());
         r.error().ifPresent(e -> n.put("error", e));
         return n;
     }
 
-    private static void putRate(ObjectNode o, String key, OptionalDouble v) {
-        if (v.isPresent()) {
-            o.put(key, v.getAsDouble());
-        } else {
-            o.putNull(key);
-        }
-    }
-
-    private static void nic(ObjectNode o, NicCounters.Delta d) {
+    private static JsonObject nic(NicCounters.Delta d) {
+        JsonObject o = JsonObject.create();
         o.put("interface", d.interfaceName());
         for (NicCounter c : NicCounter.values()) {
             o.put(c.file(), d.get(c));
         }
         // every glitch, wrap and reset per counter, only counters that had any
-        ObjectNode events = o.putObject("events");
+        JsonObject events = JsonObject.create();
         for (NicCounter c : NicCounter.values()) {
-            ObjectNode e = null;
+            JsonObject e = JsonObject.create();
+            boolean any = false;
             for (CounterEvent k : CounterEvent.values()) {
                 if (d.count(c, k) > 0) {
-                    if (e == null) {
-                        e = events.putObject(c.file());
-                    }
                     e.put(k.key(), d.count(c, k));
+                    any = true;
                 }
             }
+            if (any) {
+                events.put(c.file(), e);
+            }
         }
-        ArrayNode doubt = o.putArray("in_doubt");
+        o.put("events", events);
+        List<String> doubt = new ArrayList<>();
         d.inDoubt().forEach(c -> doubt.add(c.file()));
+        o.putStrings("in_doubt", doubt);
+        return o;
     }
 }

@@ -3,12 +3,10 @@ package io.linerate.examples.cli;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
-import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.nio.latency.Muxer;
 import io.linerate.nio.latency.RequestResponse;
 import io.linerate.nio.latency.RrResult;
@@ -26,8 +24,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code linerate rr}: netperf TCP_RR / TCP_CRR (neper tcp_rr / tcp_crr) over loopback with the
  * server and every flow in this JVM. Prints transactions per second per flow and in total and the
- * transaction latency, as text (default), ktap metric lines or JSON. Exit codes: 0 done, 1 the run
- * failed, 2 bad usage, with a message naming the value and the allowed range.
+ * transaction latency, as text (default), a KTAP document or JSON. Exit codes ({@link ExitCodes}): 0
+ * done, 1 the run failed, 2 bad usage, with a message naming the value and the allowed range.
  */
 @Command(name = "rr", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs request/response transactions over TCP on loopback, as netperf TCP_RR (or TCP_CRR "
@@ -85,47 +83,28 @@ public final class RrCommand implements Callable<Integer> {
      * @param args the options
      */
     public static void main(String[] args) {
-        System.exit(new picocli.CommandLine(new RrCommand()).execute(args));
+        System.exit(Linerate.runAlone(new RrCommand(), args));
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws TransferException {
         PrintWriter out = command.commandLine().getOut();
-        PrintWriter err = command.commandLine().getErr();
-        try {
-            OutputFormat fmt = output.format();
-            RrSpec spec = new RrSpec(AddressFamily.parse(latency.family), flows, requestSize, responseSize, duration, warmup,
-                    crr, rate, latency.noDelay, latency.timeout, latency.percentile, Muxer.parse(muxer),
-                    Optional.ofNullable(idle).map(Idle::parse));
-            RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
-                    command.commandLine().getParseResult().originalArgs()));
-            Clock clock = Clock.system();
-            long start = clock.nanoTime();
-            RrResult r = RequestResponse.run(spec, clock, facts);
-            RrReport report = r.report();
-            switch (fmt) {
-                case text -> report.writeText(out);
-                case ktap -> {
-                    out.println("# precision: " + report.precision());
-                    for (String n : report.notes()) {
-                        out.println("# note: " + n);
-                    }
-                    try (MetricSink sink = new KtapSink(out)) {
-                        report.metrics((clock.nanoTime() - start) / 1e9).forEach(sink::accept);
-                    }
-                }
-                case json -> out.println(MetricJson.toLine(report.json()));
-            }
-            out.flush();
-            return Linerate.OK;
-        } catch (IllegalArgumentException e) {
-            err.println("linerate: " + e.getMessage());
-            err.flush();
-            return Linerate.USAGE;
-        } catch (TransferException e) {
-            err.println("linerate: " + e.getMessage());
-            err.flush();
-            return e.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
+        OutputFormat fmt = output.format();
+        RrSpec spec = new RrSpec(AddressFamily.parse(latency.family), flows, requestSize, responseSize, duration, warmup,
+                crr, rate, latency.noDelay, latency.timeout, latency.percentile, Muxer.parse(muxer),
+                Optional.ofNullable(idle).map(Idle::parse));
+        RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
+                command.commandLine().getParseResult().originalArgs()));
+        Clock clock = Clock.system();
+        long start = clock.nanoTime();
+        RrResult r = RequestResponse.run(spec, clock, facts);
+        RrReport report = r.report();
+        switch (fmt) {
+            case text -> report.writeText(out);
+            case ktap -> KtapOutputs.rr(out, report, (clock.nanoTime() - start) / 1e9);
+            case json -> out.println(ResultJson.rr(report).toJson());
         }
+        out.flush();
+        return Linerate.OK;
     }
 }

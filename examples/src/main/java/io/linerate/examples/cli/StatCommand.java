@@ -54,7 +54,7 @@ final class StatCommand implements Callable<Integer> {
     Integer count;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
             throw new IllegalArgumentException("--interval " + interval.toMillis() + " ms is out of range; allowed: 100ms to 1h");
         }
@@ -78,8 +78,7 @@ final class StatCommand implements Callable<Integer> {
         try {
             return report(dir, out, err);
         } catch (IOException e) {
-            err.println("linerate: stat: cannot read the counters directory " + dir + ": " + e);
-            return Linerate.FAILED;
+            throw new IOException("stat: cannot read the counters directory " + dir + ": " + e, e);
         }
     }
 

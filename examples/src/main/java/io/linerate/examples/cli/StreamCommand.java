@@ -3,15 +3,14 @@ package io.linerate.examples.cli;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
-import io.linerate.core.MetricSink;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
-import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.MetricJson;
+import io.linerate.core.sink.KtapDocument;
+import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.PathFacts;
 import java.io.PrintWriter;
@@ -115,29 +114,28 @@ final class StreamCommand implements Callable<Integer> {
         long start = clock.nanoTime();
         boolean udp = spec.protocol() == Protocol.UDP;
         TransferResult r;
+        KtapDocument doc = null;
         try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
-            if (fmt != OutputFormat.json) {
+            if (fmt == OutputFormat.ktap) {
+                doc = KtapOutputs.streamStart(out, spec, payloadNote);
+            } else if (fmt == OutputFormat.text) {
                 out.println("# linerate " + Linerate.version() + " stream: " + spec);
                 out.println("# payload " + spec.payloadBytes() + " B: " + payloadNote);
             }
+            KtapDocument d = doc;
             r = t.run(s -> {
                 if (fmt == OutputFormat.text) {
                     out.println(TransferFormat.intervalLine(s, udp));
                     out.flush();
-                } else if (fmt == OutputFormat.ktap) {
-                    out.println("# " + TransferFormat.intervalLine(s, udp));
+                } else if (d != null) {
+                    KtapOutputs.streamInterval(d, s, udp);
                 }
             });
         }
         double t = (clock.nanoTime() - start) / 1e9;
         switch (fmt) {
-            case json -> out.println(MetricJson.toLine(TransferFormat.summaryJson(r)));
-            case ktap -> {
-                out.println("# " + TransferFormat.summaryLine(r));
-                try (MetricSink sink = new KtapSink(out)) {
-                    TransferFormat.metrics(r, r.marker(), t).forEach(sink::accept);
-                }
-            }
+            case json -> out.println(ResultJson.transfer(r).toJson());
+            case ktap -> KtapOutputs.streamEnd(doc, r, t);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 out.println(TransferFormat.summaryLine(r));

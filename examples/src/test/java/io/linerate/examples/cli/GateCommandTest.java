@@ -30,7 +30,7 @@ class GateCommandTest {
     int gate(String... args) {
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
-        CommandLine cl = new CommandLine(new GateCommand());
+        CommandLine cl = Linerate.commandLine(new GateCommand());
         cl.setOut(new PrintWriter(o));
         cl.setErr(new PrintWriter(e));
         int code = cl.execute(args);

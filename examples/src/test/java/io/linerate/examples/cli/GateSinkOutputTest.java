@@ -43,7 +43,7 @@ class GateSinkOutputTest {
 
     int gate(String... args) {
         StringWriter o = new StringWriter();
-        CommandLine cl = new CommandLine(new GateCommand());
+        CommandLine cl = Linerate.commandLine(new GateCommand());
         cl.setOut(new PrintWriter(o));
         cl.setErr(new PrintWriter(new StringWriter()));
         int code = cl.execute(args);

@@ -32,7 +32,7 @@ class PingPongCommandTest {
     static Run pingpong(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new PingPongCommand());
+        CommandLine cl = Linerate.commandLine(new PingPongCommand());
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int code = cl.execute(args);
@@ -137,7 +137,12 @@ class PingPongCommandTest {
         assertThat(j.get("percentile").asDouble()).isEqualTo(99.9);
         assertThat(j.get("muxer").asText()).isEqualTo("spin");
         assertThat(j.get("serv_muxer").asText()).isEqualTo("blocking");
-        assertThat(j.get("applied").get("nodelay").asBoolean()).isTrue();
+        // the options object of stream and the suite, with the same names
+        assertThat(j.get("options").get("nodelay_applied").asBoolean()).isTrue();
+        assertThat(j.get("options").get("nodelay_requested").asBoolean()).isTrue();
+        assertThat(j.get("options").get("traffic_class_applied").asInt()).isZero();
+        assertThat(j.get("options").get("tcp_mss_source").asText()).startsWith("derived: MTU ");
+        assertThat(j.has("applied")).isFalse();
         JsonNode res = j.get("results").get(0);
         assertThat(res.get("size").asInt()).isEqualTo(8);
         assertThat(res.get("iterations").asLong()).isBetween(1L, 200L);

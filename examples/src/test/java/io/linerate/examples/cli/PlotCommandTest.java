@@ -18,7 +18,7 @@ class PlotCommandTest {
     int plot(String... args) {
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
-        CommandLine cl = new CommandLine(new PlotCommand());
+        CommandLine cl = Linerate.commandLine(new PlotCommand());
         cl.setOut(new PrintWriter(o));
         cl.setErr(new PrintWriter(e));
         int code = cl.execute(args);

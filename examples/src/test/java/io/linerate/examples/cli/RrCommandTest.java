@@ -22,8 +22,9 @@ class RrCommandTest {
     static Run rr(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        // registered as a subcommand of a test-local top-level command, as the linerate command line would
-        CommandLine cl = new CommandLine(new Top()).addSubcommand("rr", new RrCommand());
+        // registered as a subcommand of a test-local top-level command, as the linerate command line would,
+        // with linerate's converters and exit codes
+        CommandLine cl = Linerate.configure(new CommandLine(new Top()).addSubcommand("rr", new RrCommand()), false);
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int code = cl.execute(args);
@@ -44,7 +45,7 @@ class RrCommandTest {
         "rr --duration 0|duration 0 ms is out of range; allowed: > 0",
         "rr --percentile 101|percentile 101 is out of range; allowed: (0, 100]",
         "rr --family 5|unknown address family '5'; allowed: 4, 6",
-        "rr --flows many|'many' is not an int",
+        "rr --flows many|'many' is not a whole number",
     })
     void badUsageNamesTheValueAndExitsTwoWithoutAStackTrace(String args, String message) {
         Run r = rr(args.split(" "));

@@ -3,25 +3,27 @@ package io.linerate.regression.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import io.linerate.core.sink.MetricJson;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
-/** Jackson helpers shared by the readers. */
+/** Jackson helpers shared by the readers and writers of this module. */
 public final class Json {
+    /** The module's mapper; thread-safe once configured. */
+    public static final ObjectMapper MAPPER = new ObjectMapper();
     /** A reader that refuses anything after the first JSON value. */
-    public static final ObjectReader STRICT = MetricJson.MAPPER.reader()
+    public static final ObjectReader STRICT = MAPPER.reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /**
      * Writes two-space indented JSON with {@code \n} line ends on every platform (Jackson's default
      * pretty printer uses the platform's line separator), arrays on one line.
      */
-    public static final ObjectWriter PRETTY = MetricJson.MAPPER.writer(
+    public static final ObjectWriter PRETTY = MAPPER.writer(
             new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n")));
     /** A decimal number as text, without NaN, infinities or hexadecimal forms. */
     public static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
@@ -34,6 +36,28 @@ public final class Json {
             return STRICT.readTree(text);
         } catch (JsonProcessingException e) {
             return null;
+        }
+    }
+
+    /**
+     * @param json one JSON value as text, written by linerate itself
+     * @return its tree
+     * @throws IllegalStateException when it is not JSON, which would be a bug
+     */
+    public static JsonNode tree(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot read JSON written by linerate: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** @return {@code node} as one line of JSON text */
+    public static String line(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
         }
     }
 

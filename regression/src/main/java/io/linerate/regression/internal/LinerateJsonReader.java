@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads a whole document of linerate's JSON: one result object (as {@code TransferFormat.summaryJson}
+ * Reads a whole document of linerate's JSON: one result object (as {@code ResultJson.transfer}
  * writes it, possibly indented over many lines), an array of result objects, or an array of metric
  * records. Each result is read as metric {@code <marker>_mbps} in Mbit/s
  * ({@code bits_per_second / 1e6}), exactly as {@link LogReader} reads a one-line result; elements

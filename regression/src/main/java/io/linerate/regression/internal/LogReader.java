@@ -2,7 +2,6 @@ package io.linerate.regression.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.MetricReader;
 import io.linerate.regression.MetricSet;
 import io.linerate.regression.Observation;
@@ -340,7 +339,7 @@ public final class LogReader implements MetricReader {
         }
         if (n.has("valid") && !n.get("valid").asBoolean(true)) {
             out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + " is marked invalid: "
-                    + MetricJson.toLine(n.path("reasons"))));
+                    + Json.line(n.path("reasons"))));
             return;
         }
         read.add(new Pending(new Observation(SeriesKey.of(name, "local"), source, bps.asDouble() / 1e6, "Mbit/s", 0,

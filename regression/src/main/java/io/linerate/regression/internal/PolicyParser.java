@@ -3,7 +3,6 @@ package io.linerate.regression.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Better;
-import io.linerate.core.sink.MetricJson;
 import io.linerate.regression.Compare;
 import io.linerate.regression.Policy;
 import java.util.ArrayList;
@@ -161,7 +160,7 @@ public final class PolicyParser {
      *     explicitly, which {@link #parse} reads back into an equal policy (but for its source)
      */
     public static ObjectNode toJson(Policy p) {
-        ObjectNode n = MetricJson.MAPPER.createObjectNode();
+        ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("name", p.name());
         ObjectNode r = n.putObject("regression");
         r.put("better", p.better().label());

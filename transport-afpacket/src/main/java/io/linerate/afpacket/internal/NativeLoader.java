@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads {@code liblinerate-afpacket.so} from the jar ({@code META-INF/native/linux-x86_64/}) by
@@ -15,6 +17,7 @@ public final class NativeLoader {
     /** Where the library sits in the jar. */
     public static final String RESOURCE = "/META-INF/native/linux-x86_64/liblinerate-afpacket.so";
 
+    private static final Logger LOG = LoggerFactory.getLogger(NativeLoader.class);
     private static final Object LOCK = new Object();
     private static volatile String failure;
     private static volatile boolean loaded;
@@ -38,6 +41,11 @@ public final class NativeLoader {
             }
             failure = load();
             loaded = failure == null;
+            if (loaded) {
+                LOG.debug("loaded the native library {}", RESOURCE);
+            } else {
+                LOG.debug("AF_PACKET is unavailable: {}", failure);
+            }
             return failure;
         }
     }

@@ -11,6 +11,8 @@ import java.nio.channels.NetworkChannel;
 import java.nio.channels.Selector;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The two connected, non-blocking ends of one transfer with a selector each, and the socket
@@ -19,6 +21,7 @@ import java.util.Optional;
  * @param <C> the channel type
  */
 abstract class ChannelEndpoints<C extends NetworkChannel> implements NioStreamTransfer.Endpoints {
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelEndpoints.class);
     final TransferSpec spec;
     final C sender;
     final C receiver;
@@ -68,8 +71,9 @@ abstract class ChannelEndpoints<C extends NetworkChannel> implements NioStreamTr
     static void closeQuietly(List<AutoCloseable> opened) {
         try {
             NioStreamTransfer.closeAll(opened);
-        } catch (IOException ignored) {
+        } catch (IOException e) {
             // already failing; the descriptors are released regardless
+            LOG.debug("closing after a failed set-up reported {}", e.toString());
         }
     }
 

@@ -14,9 +14,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** A TCP or UDP stream between two NIO endpoints of this JVM; both ends open when constructed. */
 public final class NioStreamTransfer implements Transfer {
+    private static final Logger LOG = LoggerFactory.getLogger(NioStreamTransfer.class);
     private final TransferSpec spec;
     private final Clock clock;
     private final Endpoints endpoints;
@@ -45,6 +48,15 @@ public final class NioStreamTransfer implements Transfer {
      */
     public static NioStreamTransfer open(TransferSpec spec, Clock clock) throws TransferException {
         Endpoints e = spec.protocol() == Protocol.TCP ? TcpEndpoints.open(spec) : UdpEndpoints.open(spec);
+        if (LOG.isDebugEnabled()) {
+            AppliedOptions o = e.options();
+            LOG.debug("opened {}: traffic class 0x{} (requested 0x{}), SO_SNDBUF {} B (requested {}), SO_RCVBUF {} B "
+                    + "(requested {}), TCP_NODELAY {} (requested {}), MSS {}", spec,
+                    Integer.toHexString(o.trafficClassApplied()), Integer.toHexString(o.trafficClassRequested()),
+                    o.sendBufferApplied(), o.sendBufferRequested(), o.receiveBufferApplied(), o.receiveBufferRequested(),
+                    o.noDelayApplied(), o.noDelayRequested(),
+                    o.tcpMss().map(m -> m.bytes() + " B (" + m.derivation() + ")").orElse("none"));
+        }
         return new NioStreamTransfer(spec, clock, e);
     }
 
@@ -70,8 +82,10 @@ public final class NioStreamTransfer implements Transfer {
         if (closed.compareAndSet(false, true)) {
             try {
                 endpoints.close();
-            } catch (IOException ignored) {
+                LOG.debug("closed {}", spec);
+            } catch (IOException e) {
                 // closing releases the descriptors even when it reports an error
+                LOG.debug("closed {}; closing reported {}", spec, e.toString());
             }
         }
     }

@@ -15,9 +15,12 @@ import java.nio.channels.SocketChannel;
 import java.util.Locale;
 import io.linerate.nio.internal.SocketBuffers;
 import io.linerate.nio.internal.Waits;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Socket options and bounded connection set-up shared by ping-pong and request/response. */
 public final class Sockets {
+    private static final Logger LOG = LoggerFactory.getLogger(Sockets.class);
 
     private Sockets() {}
 
@@ -44,6 +47,9 @@ public final class Sockets {
         if (tcp) {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, noDelay);
         }
+        LOG.debug("set options of {}: SO_SNDBUF {}, SO_RCVBUF {}, traffic class {}, TCP_NODELAY {} (0 or - is the "
+                + "kernel's default)", ch, sendBuffer, receiveBuffer, ip ? "0x" + Integer.toHexString(trafficClass) : "-",
+                tcp ? noDelay : "-");
     }
 
     /**

@@ -1,0 +1,269 @@
+package io.linerate.core.sink;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.IntervalSample;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferResult;
+import io.linerate.core.UdpStats;
+import io.linerate.core.fulllog.FullLogSummary;
+import io.linerate.core.latency.ExactRangeHistogram;
+import io.linerate.core.latency.LatencyReport;
+import io.linerate.core.latency.LatencyStats;
+import io.linerate.core.latency.RrReport;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.core.latency.SizeLatency;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * Turns results into their JSON objects: a transfer's summary, the socket options it applied (one
+ * schema for every command that reports them), a ping-pong sweep and a request/response run. Each
+ * method returns a {@link JsonObject}, to which a caller may add fields before writing it with
+ * {@link JsonObject#toJson()}. Loss, jitter and rates that do not exist are {@code null}, never 0.
+ */
+public final class ResultJson {
+    /** Version of the transfer summary object. */
+    public static final int TRANSFER_VERSION = TransferFormat.JSON_VERSION;
+
+    private ResultJson() {}
+
+    /**
+     * The JSON summary of one transfer. Fields: {@code version, marker, protocol, family, payload,
+     * duration_s} (measured window), {@code warmup_s, rate_bps} (target, 0 = unlimited),
+     * {@code bytes_sent, bytes_received, messages_sent, window_bytes_sent, window_bytes_received,
+     * bits_per_second} (receiver goodput over the window, null without a window),
+     * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
+     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
+     * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
+     * {@code significant_digits}), then {@code options} ({@link #options}), {@code cpu_ns,
+     * window_allocated_bytes, valid, reasons, intervals}. Loss and jitter of no datagrams are
+     * {@code null}, never 0: {@code lost} and {@code lost_percent} when the window sent none,
+     * {@code jitter_ms} when none of them arrived (in an interval: when none arrived in it).
+     *
+     * @param r the result
+     * @return the summary object
+     */
+    public static JsonObject transfer(TransferResult r) {
+        JsonObject n = JsonObject.create();
+        n.put("version", TRANSFER_VERSION);
+        n.put("marker", r.marker());
+        n.put("protocol", r.spec().protocol().label());
+        n.put("family", Integer.parseInt(r.spec().family().label()));
+        n.put("payload", r.spec().payloadBytes());
+        n.put("duration_s", r.measuredNanos() / 1e9);
+        n.put("warmup_s", r.spec().warmup().toNanos() / 1e9);
+        n.put("rate_bps", r.spec().rateBitsPerSecond());
+        n.put("bytes_sent", r.bytesSent());
+        n.put("bytes_received", r.bytesReceived());
+        n.put("messages_sent", r.messagesSent());
+        n.put("window_bytes_sent", r.windowBytesSent());
+        n.put("window_bytes_received", r.windowBytesReceived());
+        n.put("bits_per_second", r.bitsPerSecond());
+        n.put("sender_bits_per_second", r.senderBitsPerSecond());
+        if (r.udp().isPresent()) {
+            UdpStats u = r.udp().get();
+            n.put("datagrams_sent", u.datagramsSent());
+            n.put("datagrams_received", u.datagramsReceived());
+            if (u.lossPercent().isPresent()) {
+                n.put("lost", u.lost());
+            } else {
+                n.putNull("lost");
+            }
+            n.put("lost_percent", u.lossPercent());
+            n.put("reordered", u.reordered());
+            n.put("duplicates", u.duplicates());
+            n.put("jitter_ms", toMillis(u.jitterNanos()));
+            ExactRangeHistogram h = u.oneWayDelay();
+            JsonObject d = JsonObject.create();
+            if (h.count() > 0) {
+                d.put("min", h.min().getAsLong());
+                d.put("p50", h.valueAtPercentile(50).getAsLong());
+                d.put("p99", h.valueAtPercentile(99).getAsLong());
+                d.put("max", h.max().getAsLong());
+            }
+            d.put("count", h.count());
+            d.put("significant_digits", h.significantDigits());
+            n.put("one_way_delay_ns", d);
+        }
+        n.put("options", options(r.options(), r.spec().protocol() == Protocol.TCP));
+        n.put("cpu_ns", JsonObject.create().put("sender", r.senderCpuNanos()).put("receiver", r.receiverCpuNanos()));
+        n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
+                .put("receiver", r.receiverAllocatedBytes()));
+        r.fullLog().ifPresent(l -> n.put("full_log", fullLog(l)));
+        n.put("valid", r.valid());
+        n.putStrings("reasons", r.invalidReasons());
+        List<JsonObject> intervals = new ArrayList<>();
+        for (IntervalSample s : r.intervals()) {
+            JsonObject i = JsonObject.create();
+            i.put("start_s", s.startNanos() / 1e9);
+            i.put("end_s", s.endNanos() / 1e9);
+            i.put("bytes", s.bytes());
+            i.put("bits_per_second", s.bitsPerSecond());
+            if (r.udp().isPresent()) {
+                i.put("datagrams", s.datagrams());
+                if (s.datagrams() == 0 && s.lost() == 0) {
+                    i.putNull("lost");
+                } else {
+                    i.put("lost", s.lost());
+                }
+                i.put("jitter_ms", toMillis(s.jitterNanos()));
+            }
+            i.put("omitted", s.omitted());
+            intervals.add(i);
+        }
+        n.putObjects("intervals", intervals);
+        return n;
+    }
+
+    /**
+     * @param log what a full log wrote
+     * @return {@code {"file":..., "entries":N, "dropped":M}}, with {@code "failure":...} when the log
+     *     is incomplete beyond drops: entries written, and entries recorded but not written (the
+     *     writer had fallen behind, or writing failed)
+     */
+    public static JsonObject fullLog(FullLogSummary log) {
+        JsonObject f = JsonObject.create().put("file", log.file()).put("entries", log.entries()).put("dropped", log.dropped());
+        log.failure().ifPresent(m -> f.put("failure", m));
+        return f;
+    }
+
+    /**
+     * Socket options as requested and as the kernel applied them, the one schema of every output
+     * that reports them ({@code stream}'s and the suite's {@code options}, {@code pingpong}'s):
+     * {@code traffic_class_requested, traffic_class_applied, sndbuf_requested, sndbuf_applied}
+     * (bytes), {@code rcvbuf_requested, rcvbuf_applied} (bytes), {@code nodelay_requested,
+     * nodelay_applied}, and for TCP {@code tcp_mss} (bytes) and {@code tcp_mss_source}, how it was
+     * derived ({@code tcp_mss} null and the source {@code unknown: ...} where the path MTU could not
+     * be read).
+     *
+     * @param o the options
+     * @param tcp whether the transport is TCP, which alone has an MSS
+     * @return the options object
+     */
+    public static JsonObject options(AppliedOptions o, boolean tcp) {
+        JsonObject opts = JsonObject.create();
+        opts.put("traffic_class_requested", o.trafficClassRequested());
+        opts.put("traffic_class_applied", o.trafficClassApplied());
+        opts.put("sndbuf_requested", o.sendBufferRequested());
+        opts.put("sndbuf_applied", o.sendBufferApplied());
+        opts.put("rcvbuf_requested", o.receiveBufferRequested());
+        opts.put("rcvbuf_applied", o.receiveBufferApplied());
+        opts.put("nodelay_requested", o.noDelayRequested());
+        opts.put("nodelay_applied", o.noDelayApplied());
+        if (tcp) {
+            if (o.tcpMss().isPresent()) {
+                opts.put("tcp_mss", o.tcpMss().get().bytes());
+                opts.put("tcp_mss_source", o.tcpMss().get().derivation());
+            } else {
+                opts.putNull("tcp_mss");
+                opts.put("tcp_mss_source", "unknown: the path MTU could not be read");
+            }
+        }
+        return opts;
+    }
+
+    /**
+     * A ping-pong sweep: {@code {"format":"linerate-latency","version":1,"facts":{...},"latency":"half-RTT",
+     * "unit":"ns","percentile":99,"significant_digits":3,"notes":[...],"results":[{"size",
+     * "iterations","measured_ns","mean","min","median","max","percentile_value","stddev"}]}}; the
+     * value fields of a size without samples are absent.
+     *
+     * @param r the report
+     * @return the report's object
+     */
+    public static JsonObject latency(LatencyReport r) {
+        JsonObject root = JsonObject.create();
+        root.put("format", LatencyReport.JSON_FORMAT);
+        root.put("version", LatencyReport.JSON_VERSION);
+        root.put("facts", facts(r.facts()));
+        root.put("latency", r.mode().label());
+        root.put("unit", "ns");
+        root.put("percentile", r.percentile());
+        root.put("significant_digits", r.significantDigits());
+        root.putStrings("notes", r.notes());
+        List<JsonObject> results = new ArrayList<>();
+        for (SizeLatency s : r.sizes()) {
+            LatencyStats st = s.stats(r.percentile(), r.mode());
+            JsonObject o = JsonObject.create();
+            o.put("size", s.sizeBytes());
+            o.put("iterations", st.iterations());
+            o.put("measured_ns", s.measuredNanos());
+            putIfPresent(o, "mean", st.mean());
+            putIfPresent(o, "min", st.min());
+            putIfPresent(o, "median", st.median());
+            putIfPresent(o, "max", st.max());
+            putIfPresent(o, "percentile_value", st.atPercentile());
+            putIfPresent(o, "stddev", st.stdDeviation());
+            results.add(o);
+        }
+        root.putObjects("results", results);
+        return root;
+    }
+
+    /**
+     * A request/response run: {@code {"format":"linerate-rr","version":1,"facts":{...},"test","window_ns",
+     * "transactions","transactions_per_second"?,"flows":[{"flow","transactions",
+     * "transactions_per_second"?}],"latency":{"unit":"ns","percentile","significant_digits",
+     * "iterations","mean"?,"min"?,"median"?,"max"?,"percentile_value"?,"stddev"?},"notes":[...]}};
+     * rates (transactions/s) are absent when the window has no length, latency values (ns) when
+     * there are no samples.
+     *
+     * @param r the report
+     * @return the report's object
+     */
+    public static JsonObject rr(RrReport r) {
+        JsonObject root = JsonObject.create();
+        root.put("format", RrReport.JSON_FORMAT);
+        root.put("version", LatencyReport.JSON_VERSION);
+        root.put("facts", facts(r.facts()));
+        root.put("test", r.test());
+        root.put("window_ns", r.windowNanos());
+        root.put("transactions", r.transactions());
+        putIfPresent(root, "transactions_per_second", r.transactionsPerSecond());
+        List<JsonObject> flows = new ArrayList<>();
+        for (int i = 0; i < r.flowTransactions().size(); i++) {
+            JsonObject fl = JsonObject.create();
+            fl.put("flow", i);
+            fl.put("transactions", r.flowTransactions().get(i));
+            putIfPresent(fl, "transactions_per_second", r.flowTransactionsPerSecond(i));
+            flows.add(fl);
+        }
+        root.putObjects("flows", flows);
+        LatencyStats s = r.stats();
+        JsonObject l = JsonObject.create();
+        l.put("unit", "ns");
+        l.put("percentile", r.percentile());
+        l.put("significant_digits", r.latency().significantDigits());
+        l.put("iterations", s.iterations());
+        putIfPresent(l, "mean", s.mean());
+        putIfPresent(l, "min", s.min());
+        putIfPresent(l, "median", s.median());
+        putIfPresent(l, "max", s.max());
+        putIfPresent(l, "percentile_value", s.atPercentile());
+        putIfPresent(l, "stddev", s.stdDeviation());
+        root.put("latency", l);
+        root.putStrings("notes", r.notes());
+        return root;
+    }
+
+    private static JsonObject facts(RunFacts f) {
+        return JsonObject.create()
+                .put("linerate", f.version())
+                .put("date", f.date())
+                .put("uname", f.uname())
+                .put("cpu", f.cpu())
+                .put("jvm", f.jvm())
+                .put("options", f.options());
+    }
+
+    private static void putIfPresent(JsonObject o, String key, OptionalDouble v) {
+        if (v.isPresent()) {
+            o.put(key, v.getAsDouble());
+        }
+    }
+
+    private static OptionalDouble toMillis(OptionalDouble nanos) {
+        return nanos.isPresent() ? OptionalDouble.of(nanos.getAsDouble() / 1e6) : OptionalDouble.empty();
+    }
+}

@@ -1,0 +1,68 @@
+package io.linerate.examples.cli;
+
+import io.linerate.core.TransferException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The one mapping from what a command throws to its message on stderr and its exit code, for
+ * every command, under {@code linerate} or run alone:
+ *
+ * <ul>
+ *   <li>{@link IllegalArgumentException}: bad usage, {@value Linerate#USAGE}, with its message,
+ *       which names the value and the allowed range;</li>
+ *   <li>{@link TransferException}: {@value Linerate#USAGE} when it is a usage error (a port in use,
+ *       a remote endpoint), otherwise {@value Linerate#FAILED}, with its message;</li>
+ *   <li>{@link IOException}: {@value Linerate#FAILED} with its message; for a command whose every
+ *       file is one the user named ({@link UserFiles}: {@code gate}, {@code plot}) a file that
+ *       cannot be read or written is bad usage, {@value Linerate#USAGE};</li>
+ *   <li>anything else is a bug: {@value Linerate#FAILED} with the exception, and its stack trace
+ *       under {@code --verbose}.</li>
+ * </ul>
+ *
+ * Messages start with {@code linerate: }, or with the command's name for {@link UserFiles}
+ * commands ({@code gate: }); none shows a stack trace unless asked.
+ */
+final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
+    /**
+     * A command whose every file is one the user named on its command line, so that a file it
+     * cannot read or write is bad usage, and whose messages start with its own name.
+     */
+    interface UserFiles {}
+
+    private final boolean verbose;
+
+    /** @param verbose whether an internal error shows its stack trace */
+    ExitCodes(boolean verbose) {
+        this.verbose = verbose;
+    }
+
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) {
+        PrintWriter err = commandLine.getErr();
+        boolean userFiles = commandLine.getCommand() instanceof UserFiles;
+        String prefix = userFiles ? commandLine.getCommandName() + ": " : "linerate: ";
+        int code;
+        if (ex instanceof IllegalArgumentException) {
+            err.println(prefix + ex.getMessage());
+            code = Linerate.USAGE;
+        } else if (ex instanceof TransferException te) {
+            err.println(prefix + te.getMessage());
+            code = te.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
+        } else if (ex instanceof IOException io) {
+            String message = io.getMessage() != null ? io.getMessage() : io.toString();
+            err.println(prefix + (userFiles ? "cannot read or write a file: " : "") + message);
+            code = userFiles ? Linerate.USAGE : Linerate.FAILED;
+        } else {
+            err.println(prefix + "internal error: " + ex + (verbose ? "" : " (--verbose shows where)"));
+            if (verbose) {
+                ex.printStackTrace(err);
+            }
+            code = Linerate.FAILED;
+        }
+        err.flush();
+        return code;
+    }
+}

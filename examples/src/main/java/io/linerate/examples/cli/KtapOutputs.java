@@ -1,0 +1,100 @@
+package io.linerate.examples.cli;
+
+import io.linerate.core.IntervalSample;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.latency.LatencyReport;
+import io.linerate.core.latency.RrReport;
+import io.linerate.core.sink.KtapDocument;
+import io.linerate.core.sink.TransferFormat;
+import io.linerate.nio.latency.PingPongResult;
+import io.linerate.nio.latency.PingPongSpec;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code --ktap} writes for the single-run commands: one whole KTAP document each, one test
+ * whose metric lines come before its result line, so that the gate keys them by that test
+ * ({@code stream}: the marker, such as {@code tcp4}; {@code pingpong}: {@code pingpong_<protocol>};
+ * {@code rr}: {@code tcp_rr} or {@code tcp_crr}). The commands and the golden-file tests call the
+ * same methods.
+ */
+final class KtapOutputs {
+    /** Prefix of pingpong's test name; the protocol follows. */
+    static final String PINGPONG_TEST = "pingpong_";
+
+    private KtapOutputs() {}
+
+    /**
+     * Starts {@code stream}'s document: the plan of one test, the spec and where the payload came
+     * from; {@link #streamInterval} lines follow while it runs.
+     */
+    static KtapDocument streamStart(PrintWriter out, TransferSpec spec, String payloadNote) {
+        KtapDocument doc = KtapDocument.start(out, 1);
+        doc.diagnostic("linerate " + Linerate.version() + " stream: " + spec);
+        doc.diagnostic("payload " + spec.payloadBytes() + " B: " + payloadNote);
+        return doc;
+    }
+
+    /** Writes one iperf-style interval line as a diagnostic. */
+    static void streamInterval(KtapDocument doc, IntervalSample s, boolean udp) {
+        doc.diagnostic(TransferFormat.intervalLine(s, udp));
+    }
+
+    /**
+     * Ends {@code stream}'s document: the summary line, the metrics of {@link TransferFormat#metrics},
+     * {@code ok 1 <marker>} or {@code not ok 1 <marker> # invalid: reasons}, and the totals.
+     *
+     * @param timeSeconds seconds since the command started, the metrics' time
+     */
+    static void streamEnd(KtapDocument doc, TransferResult r, double timeSeconds) {
+        doc.diagnostic(TransferFormat.summaryLine(r));
+        TransferFormat.metrics(r, r.marker(), timeSeconds).forEach(doc.metrics()::accept);
+        result(doc, r.marker(), r.invalidReasons());
+    }
+
+    /**
+     * {@code pingpong}'s document: what the values are and the options applied, the histogram's
+     * precision, the metrics of {@link LatencyReport#metrics} labelled with the protocol and the
+     * client's muxer, {@code ok 1 pingpong_<protocol>} and the totals.
+     */
+    static void pingpong(PrintWriter out, PingPongSpec spec, PingPongResult r, Map<String, String> labels) {
+        LatencyReport report = r.report();
+        KtapDocument doc = KtapDocument.start(out, 1);
+        doc.diagnostic("linerate pingpong " + spec.protocol().label() + ": values are " + spec.mode().label()
+                + " in ns; applied: " + r.appliedDescription(spec.protocol()));
+        doc.diagnostic("precision: " + report.precision());
+        for (String n : report.notes()) {
+            doc.diagnostic("note: " + n);
+        }
+        r.fullLog().ifPresent(l -> doc.diagnostic(l.describe()));
+        report.metrics(labels).forEach(doc.metrics()::accept);
+        result(doc, PINGPONG_TEST + spec.protocol().label(), List.of());
+    }
+
+    /**
+     * {@code rr}'s document: the histogram's precision, the notes, the metrics of
+     * {@link RrReport#metrics}, {@code ok 1 <test>} and the totals.
+     *
+     * @param timeSeconds seconds since the command started, the metrics' time
+     */
+    static void rr(PrintWriter out, RrReport report, double timeSeconds) {
+        KtapDocument doc = KtapDocument.start(out, 1);
+        doc.diagnostic("precision: " + report.precision());
+        for (String n : report.notes()) {
+            doc.diagnostic("note: " + n);
+        }
+        report.metrics(timeSeconds).forEach(doc.metrics()::accept);
+        result(doc, report.test(), List.of());
+    }
+
+    private static void result(KtapDocument doc, String test, List<String> invalidReasons) {
+        if (invalidReasons.isEmpty()) {
+            doc.ok(test);
+        } else {
+            doc.fail(test, "invalid: " + String.join("; ", invalidReasons));
+        }
+        doc.end();
+    }
+}
