@@ -6,8 +6,13 @@ import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
 import io.linerate.afpacket.RawInterval;
+import io.linerate.afpacket.RawRate;
+import io.linerate.afpacket.RawReceiverReport;
 import io.linerate.afpacket.RawResult;
+import io.linerate.afpacket.RawSenderReport;
 import io.linerate.afpacket.RawStreamResult;
+import io.linerate.afpacket.RawStreamRx;
+import io.linerate.afpacket.RawStreamTx;
 import io.linerate.afpacket.RawTransfer;
 import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.core.Better;
@@ -22,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -195,8 +201,7 @@ public final class RawCommand implements Callable<Integer> {
                 for (RawStreamResult s : r.streams()) {
                     out.println(streamLine(s));
                 }
-                out.println(String.format(Locale.ROOT, "# cpu: sender %.3f s, receiver %.3f s; rx timestamps: %s; steering: %s",
-                        r.senderCpuNanos() / 1e9, r.receiverCpuNanos() / 1e9, r.timestamping().label(), r.steering()));
+                out.println(cpuLine(r));
                 r.txNic().ifPresent(d -> out.println(nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES, NicCounter.TX_DROPPED)));
                 r.rxNic().ifPresent(d -> out.println(nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES, NicCounter.RX_DROPPED)));
                 r.counterNotes().forEach(n -> out.println("# counters: " + n));
@@ -219,20 +224,38 @@ public final class RawCommand implements Callable<Integer> {
     }
 
     static String intervalLine(RawInterval i) {
-        return String.format(Locale.ROOT, "%5.2f-%5.2f sec  tx %d frames  rx %d frames  tx %s  rx %s  (%d-byte frames)%s",
-                i.startSeconds(), i.endSeconds(), i.txFrames(), i.rxFrames(),
-                rate(i.txFramesPerSecond(), i.txBitsPerSecond()), rate(i.rxFramesPerSecond(), i.rxBitsPerSecond()),
+        return String.format(Locale.ROOT, "%5.2f-%5.2f sec  %s  %s  (%d-byte frames)%s",
+                i.startSeconds(), i.endSeconds(), intervalSide("tx", i.tx()), intervalSide("rx", i.rx()),
                 i.frameSize(), i.omitted() ? "  (omitted)" : "");
     }
 
+    private static String intervalSide(String side, Optional<RawRate> r) {
+        return r.map(x -> String.format(Locale.ROOT, "%s %d frames %s", side, x.frames(), rate(x.framesPerSecond(), x.bitsPerSecond())))
+                .orElse(side + " -");
+    }
+
     static String streamLine(RawStreamResult s) {
-        return String.format(Locale.ROOT,
-                "stream %d ethertype %s: tx %d frames %d bytes, rx %d frames %d bytes, lost %d, reordered %d, duplicates %d, "
-                        + "tx %s, rx %s (%d-byte frames), kernel drops %d, queue %s",
-                s.streamId(), hex(s.etherType()), s.txFrames(), s.txBytes(), s.rxFrames(), s.rxBytes(), s.lost(),
-                s.reordered(), s.duplicates(), rate(s.txFramesPerSecond(), s.txBitsPerSecond()),
-                rate(s.rxFramesPerSecond(), s.rxBitsPerSecond()), s.frameSize(), s.kernelDrops(),
+        String tx = s.tx().map(t -> String.format(Locale.ROOT, "tx %d frames %d bytes", t.window().frames(), t.window().bytes()))
+                .orElse("tx - (no sender in this run)");
+        String rx = s.rx().map(r -> String.format(Locale.ROOT, "rx %d frames %d bytes", r.window().frames(), r.window().bytes()))
+                .orElse("rx - (no receiver in this run)");
+        String lost = s.lost().isPresent() ? Long.toString(s.lost().getAsLong()) : "unknown (one end only)";
+        String order = s.rx().map(r -> String.format(Locale.ROOT, ", reordered %d, duplicates %d", r.reordered(), r.duplicates()))
+                .orElse("");
+        String rates = String.format(Locale.ROOT, "tx %s, rx %s",
+                s.tx().map(t -> rate(t.framesPerSecond(), t.bitsPerSecond())).orElse("-"),
+                s.rx().map(r -> rate(r.framesPerSecond(), r.bitsPerSecond())).orElse("-"));
+        String drops = s.rx().map(r -> ", kernel drops " + r.ring().drops()).orElse("");
+        return String.format(Locale.ROOT, "stream %d ethertype %s: %s, %s, lost %s%s, %s (%d-byte frames)%s, queue %s",
+                s.streamId(), hex(s.etherType()), tx, rx, lost, order, rates, s.frameSize(), drops,
                 s.queue() < 0 ? "not steered" : Long.toString(s.queue()));
+    }
+
+    private static String cpuLine(RawResult r) {
+        String tx = r.sender().map(x -> String.format(Locale.ROOT, "sender %.3f s", x.cpuNanos() / 1e9)).orElse("no sender");
+        String rx = r.receiver().map(x -> String.format(Locale.ROOT, "receiver %.3f s; rx timestamps: %s; steering: %s",
+                x.cpuNanos() / 1e9, x.timestamping().label(), x.steering().note())).orElse("no receiver");
+        return "# cpu: " + tx + ", " + rx;
     }
 
     private static String nicLine(NicCounters.Delta d, NicCounter packets, NicCounter bytes, NicCounter dropped) {
@@ -251,13 +274,16 @@ public final class RawCommand implements Callable<Integer> {
         java.util.ArrayList<Metric> m = new java.util.ArrayList<>();
         for (RawStreamResult s : r.streams()) {
             Map<String, String> labels = Map.of("ethertype", hex(s.etherType()), "frame_size", Integer.toString(s.frameSize()));
-            s.rxFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            s.rxBitsPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_bits_per_s", v, "bit/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            s.txFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_tx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            m.add(new Metric("raw_lost_frames", s.lost(), "frames", Metric.LOCAL, t, labels, Better.LOWER));
+            s.rx().ifPresent(x -> {
+                x.framesPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
+                x.bitsPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_bits_per_s", v, "bit/s", Metric.LOCAL, t, labels, Better.HIGHER)));
+            });
+            s.tx().ifPresent(x -> x.framesPerSecond()
+                    .ifPresent(v -> m.add(new Metric("raw_tx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER))));
+            s.lost().ifPresent(v -> m.add(new Metric("raw_lost_frames", v, "frames", Metric.LOCAL, t, labels, Better.LOWER)));
         }
-        m.add(new Metric("raw_sender_cpu", r.senderCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
-        m.add(new Metric("raw_receiver_cpu", r.receiverCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
+        r.sender().ifPresent(x -> m.add(new Metric("raw_sender_cpu", x.cpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER)));
+        r.receiver().ifPresent(x -> m.add(new Metric("raw_receiver_cpu", x.cpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER)));
         return m;
     }
 
@@ -273,39 +299,43 @@ public final class RawCommand implements Callable<Integer> {
             o.put("stream", s.streamId());
             o.put("ethertype", hex(s.etherType()));
             o.put("frame_size", s.frameSize());
-            o.put("tx_frames", s.txFrames());
-            o.put("rx_frames", s.rxFrames());
-            o.put("tx_bytes", s.txBytes());
-            o.put("rx_bytes", s.rxBytes());
-            o.put("lost", s.lost());
-            o.put("reordered", s.reordered());
-            o.put("duplicates", s.duplicates());
-            putRate(o, "frames_per_s", s.rxFramesPerSecond());
-            putRate(o, "bits_per_s", s.rxBitsPerSecond());
-            putRate(o, "tx_frames_per_s", s.txFramesPerSecond());
-            putRate(o, "tx_bits_per_s", s.txBitsPerSecond());
-            o.put("tx_frames_total", s.txFramesTotal());
-            o.put("rx_frames_total", s.rxFramesTotal());
-            o.put("kernel_packets", s.kernelPackets());
-            o.put("kernel_drops", s.kernelDrops());
+            Optional<RawStreamTx> tx = s.tx();
+            Optional<RawStreamRx> rx = s.rx();
+            putCount(o, "tx_frames", tx.map(x -> x.window().frames()));
+            putCount(o, "rx_frames", rx.map(x -> x.window().frames()));
+            putCount(o, "tx_bytes", tx.map(x -> x.window().bytes()));
+            putCount(o, "rx_bytes", rx.map(x -> x.window().bytes()));
+            putCount(o, "lost", s.lost().isPresent() ? Optional.of(s.lost().getAsLong()) : Optional.empty());
+            putCount(o, "reordered", rx.map(RawStreamRx::reordered));
+            putCount(o, "duplicates", rx.map(RawStreamRx::duplicates));
+            putRate(o, "frames_per_s", rx.map(RawStreamRx::framesPerSecond).orElse(OptionalDouble.empty()));
+            putRate(o, "bits_per_s", rx.map(RawStreamRx::bitsPerSecond).orElse(OptionalDouble.empty()));
+            putRate(o, "tx_frames_per_s", tx.map(RawStreamTx::framesPerSecond).orElse(OptionalDouble.empty()));
+            putRate(o, "tx_bits_per_s", tx.map(RawStreamTx::bitsPerSecond).orElse(OptionalDouble.empty()));
+            putCount(o, "tx_frames_total", tx.map(x -> x.total().frames()));
+            putCount(o, "rx_frames_total", rx.map(x -> x.total().frames()));
+            putCount(o, "kernel_packets", rx.map(x -> x.ring().packets()));
+            putCount(o, "kernel_drops", rx.map(x -> x.ring().drops()));
             o.put("queue", s.queue());
         }
         ObjectNode cpu = n.putObject("cpu_ns");
-        cpu.put("sender", r.senderCpuNanos());
-        cpu.put("receiver", r.receiverCpuNanos());
-        n.put("tx_retries", r.txRetries());
-        n.put("timestamps", r.timestamping().label());
-        n.put("steered", r.steered());
-        n.put("steering", r.steering());
-        ArrayNode buckets = n.putArray("rx_intervals");
-        for (io.linerate.afpacket.StampInterval b : r.rxIntervals()) {
-            ObjectNode o = buckets.addObject();
-            o.put("start", b.startSeconds());
-            o.put("end", b.endSeconds());
-            o.put("frames", b.frames());
-            putRate(o, "frames_per_s", b.framesPerSecond());
-            putRate(o, "bits_per_s", b.bitsPerSecond());
-        }
+        putCount(cpu, "sender", r.sender().map(RawSenderReport::cpuNanos));
+        putCount(cpu, "receiver", r.receiver().map(RawReceiverReport::cpuNanos));
+        putCount(n, "tx_retries", r.sender().map(RawSenderReport::retries));
+        r.receiver().ifPresent(x -> {
+            n.put("timestamps", x.timestamping().label());
+            n.put("steered", x.steering().steered());
+            n.put("steering", x.steering().note());
+            ArrayNode buckets = n.putArray("rx_intervals");
+            for (io.linerate.afpacket.StampInterval b : x.intervals()) {
+                ObjectNode o = buckets.addObject();
+                o.put("start", b.startSeconds());
+                o.put("end", b.endSeconds());
+                o.put("frames", b.frames());
+                putRate(o, "frames_per_s", b.framesPerSecond());
+                putRate(o, "bits_per_s", b.bitsPerSecond());
+            }
+        });
         r.txNic().ifPresent(d -> nic(n.putObject("tx_nic"), d));
         r.rxNic().ifPresent(d -> nic(n.putObject("rx_nic"), d));
         n.put("valid", r.valid());
@@ -313,6 +343,14 @@ public final class RawCommand implements Callable<Integer> {
         r.reasons().forEach(reasons::add);
         r.error().ifPresent(e -> n.put("error", e));
         return n;
+    }
+
+    private static void putCount(ObjectNode o, String key, Optional<Long> v) {
+        if (v.isPresent()) {
+            o.put(key, v.get());
+        } else {
+            o.putNull(key);
+        }
     }
 
     private static void putRate(ObjectNode o, String key, OptionalDouble v) {

@@ -8,7 +8,10 @@ import io.linerate.afpacket.AfPacket;
 import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
+import io.linerate.afpacket.RawReceiverReport;
 import io.linerate.afpacket.RawResult;
+import io.linerate.afpacket.RawSenderReport;
+import io.linerate.afpacket.RawSteering;
 import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.afpacket.Timestamping;
 import io.linerate.core.sink.MetricJson;
@@ -78,9 +81,10 @@ class RawCommandTest {
         txEvents[CounterEvent.RESET.ordinal() * n + NicCounter.TX_BYTES.ordinal()] = 1;
         NicCounters.Delta tx = new NicCounters.Delta("a0", 1_000_000, new long[n], txEvents, Set.of(NicCounter.TX_PACKETS));
         NicCounters.Delta rx = new NicCounters.Delta("b0", 1_000_000, new long[n], rxEvents, Set.of());
-        RawResult r = new RawResult(RawTransferSpec.builder("a0", "b0").build(), List.of(), 0, 0, 0, Timestamping.NONE,
-                false, "not requested", List.of(), Optional.of(tx), Optional.of(rx), List.of(), 0, true, List.of(),
-                Optional.empty());
+        RawResult r = new RawResult(RawTransferSpec.builder("a0", "b0").build(), List.of(), 0,
+                Optional.of(new RawSenderReport(0, 0, 0, Optional.of(tx))),
+                Optional.of(new RawReceiverReport(0, Timestamping.NONE, RawSteering.notRequested(), Optional.of(rx), List.of())),
+                true, List.of(), Optional.empty());
         JsonNode j = RawCommand.json(r);
         assertThat(j.get("rx_nic").get("events").toString()).isEqualTo("{\"rx_packets\":{\"glitches\":1,\"ambiguous\":1}}");
         assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"resets\":1}}");

@@ -1,0 +1,95 @@
+package io.linerate.afpacket;
+
+import io.linerate.afpacket.internal.Errno;
+import io.linerate.afpacket.internal.Native;
+import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
+import java.nio.ByteBuffer;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * Sends with sendmmsg on an AF_PACKET socket with PACKET_QDISC_BYPASS: each stream has a batch of
+ * frames laid out back to back, Ethernet headers written once, and a call stamps the headers of
+ * the frames it sends and hands them over in one system call.
+ */
+final class MmsgFrameSender implements FrameSender {
+    private final String interfaceName;
+    private final int ifindex;
+    private final int frameSize;
+    private final int fd;
+    private final ByteBuffer[] batches;
+    private final long[] batchAddresses;
+    private final ByteBuffer[][] payloads;
+    private boolean closed;
+
+    private MmsgFrameSender(RawTransferSpec spec, int ifindex, int fd, TxStream[] streams) {
+        this.interfaceName = spec.txInterface();
+        this.ifindex = ifindex;
+        this.frameSize = spec.frameSize();
+        this.fd = fd;
+        int batch = spec.batch();
+        batches = new ByteBuffer[streams.length];
+        batchAddresses = new long[streams.length];
+        payloads = new ByteBuffer[streams.length][batch];
+        for (TxStream s : streams) {
+            ByteBuffer b = ByteBuffer.allocateDirect(batch * frameSize);
+            for (int i = 0; i < batch; i++) {
+                int off = i * frameSize;
+                b.put(off, s.ethHeader, 0, TxStream.ETH_HLEN);
+                payloads[s.id][i] = b.slice(off + TxStream.ETH_HLEN, frameSize - TxStream.ETH_HLEN);
+            }
+            batches[s.id] = b;
+            batchAddresses[s.id] = Native.address(b);
+        }
+    }
+
+    /** @throws AfPacketException if the socket cannot be set up; nothing stays open */
+    static MmsgFrameSender open(RawTransferSpec spec, int ifindex, TxStream[] streams) throws AfPacketException {
+        int fd = Native.openTx(ifindex, 1, 0);
+        if (fd < 0) {
+            throw new AfPacketException(spec.txInterface(), "AF_PACKET TX socket setup (PACKET_QDISC_BYPASS)", -fd, "",
+                    -fd == Errno.EPERM);
+        }
+        return new MmsgFrameSender(spec, ifindex, fd, streams);
+    }
+
+    @Override
+    public int queue(TxStream s, int count, long now, int phase) throws AfPacketException {
+        ByteBuffer[] p = payloads[s.id];
+        for (int i = 0; i < count; i++) {
+            DatagramHeader.write(p[i], s.id, s.nextSeq + i, now, phase);
+        }
+        int rc = Native.send(fd, ifindex, s.etherType, batchAddresses[s.id], frameSize, count);
+        if (rc >= 0) {
+            return rc;
+        }
+        if (rc == -Errno.ENOBUFS || rc == -Errno.EAGAIN) {
+            return 0;
+        }
+        throw new AfPacketException(interfaceName, "sendmmsg", -rc,
+                -rc == Errno.ENETDOWN ? "the interface went down during the run" : "", false);
+    }
+
+    @Override
+    public boolean flush() {
+        return true;
+    }
+
+    @Override
+    public boolean drain(Clock clock, long deadline, IdleStrategy idle) {
+        return false;
+    }
+
+    @Override
+    public long refusals() {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            Native.close(fd);
+        }
+    }
+}

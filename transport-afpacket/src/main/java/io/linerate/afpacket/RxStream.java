@@ -1,0 +1,71 @@
+package io.linerate.afpacket;
+
+import io.linerate.afpacket.internal.RxRing;
+import io.linerate.core.DatagramHeader;
+import io.linerate.core.SequenceTracker;
+
+/**
+ * The receiver's state of one stream, with the ring it reads. As the stream engine's receiver
+ * does, it keeps one sequence tracker over the whole run and its counts per phase in which the
+ * frames were sent, so the window's accounting covers exactly the frames sent inside the window.
+ * Only the receiving thread writes it; {@link #published()} is what other threads may read while
+ * it runs, the rest only after it ended (the ring statistics only from the monitoring thread).
+ */
+final class RxStream {
+    final int id;
+    final int etherType;
+    final RxRing ring;
+    final SequenceTracker tracker = new SequenceTracker();
+    final long[] distinctByPhase = new long[DatagramHeader.PHASES];
+    final long[] bytesByPhase = new long[DatagramHeader.PHASES];
+    final long[] reorderedByPhase = new long[DatagramHeader.PHASES];
+    final long[] duplicatesByPhase = new long[DatagramHeader.PHASES];
+    /** Frames with this stream's header, duplicates included, and their bytes. */
+    long frames;
+    long bytes;
+    long foreign;
+    /** PACKET_STATISTICS packets and drops, accumulated; monitoring thread only. */
+    final long[] kernel = new long[2];
+    private volatile long published;
+
+    RxStream(int id, int etherType, RxRing ring) {
+        this.id = id;
+        this.etherType = etherType;
+        this.ring = ring;
+    }
+
+    /** Accounts one frame that carried this stream's header; allocation-free. */
+    void frame(long seq, int phase, long length) {
+        frames++;
+        bytes += length;
+        SequenceTracker.Arrival a = tracker.onArrival(seq);
+        switch (a) {
+            case IN_ORDER -> {
+                distinctByPhase[phase]++;
+                bytesByPhase[phase] += length;
+            }
+            case REORDERED -> {
+                distinctByPhase[phase]++;
+                bytesByPhase[phase] += length;
+                reorderedByPhase[phase]++;
+            }
+            case DUPLICATE -> duplicatesByPhase[phase]++;
+            default -> foreign++;
+        }
+    }
+
+    /** Makes the frames received so far visible to readers of {@link #published()} (an ordered store). */
+    void publish() {
+        published = frames;
+    }
+
+    /** @return frames received, as of the last {@link #publish()} */
+    long published() {
+        return published;
+    }
+
+    /** @return distinct frames received, all phases; receiving thread only */
+    long distinct() {
+        return tracker.distinct();
+    }
+}
