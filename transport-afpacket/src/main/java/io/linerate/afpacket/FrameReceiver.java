@@ -15,8 +15,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The receiving thread's loop: one TPACKET_V3 ring per stream, every ready block drained, each
  * frame's linerate header read through {@link DatagramHeader} and accounted in the phase it was
- * sent in; a bounded poll when no block is ready. It ends when it is asked to stop, or once the
- * sender has finished and every frame sent arrived or the drain deadline passed. Nothing in the
+ * sent in; a bounded poll when no block is ready. It ends when it is asked to stop, once the
+ * sender has finished and every frame sent arrived or the drain deadline passed, or, in a run
+ * without a sender, when its listening time is over. Nothing in the
  * loop allocates or logs. {@link #close()} unmaps the rings and closes their sockets.
  */
 final class FrameReceiver implements Runnable, AutoCloseable {
@@ -40,6 +41,8 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     private volatile boolean stop;
     private volatile long[] sentFinal;
     private volatile long drainDeadline = Long.MAX_VALUE;
+    private long windowFirstStamp = Long.MAX_VALUE;
+    private long windowLastStamp = Long.MIN_VALUE;
     private volatile Throwable error;
     private long cpuNanos;
 
@@ -58,12 +61,14 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     }
 
     /**
-     * Opens one ring per ethertype of {@code spec} on the RX interface.
+     * Opens one ring per ethertype of {@code spec} on the RX interface. Its slots hold frames of
+     * the spec's size, or in a run without a sender any frame the interface carries.
      *
      * @throws AfPacketException if a ring cannot be set up; the rings opened before it are closed
      */
-    static FrameReceiver open(RawTransferSpec spec, int ifindex, boolean hwStamps, Clock clock) throws AfPacketException {
-        int frameSize = spec.frameSize();
+    static FrameReceiver open(RawTransferSpec spec, RawTransfer.Interface rx, boolean hwStamps, Clock clock)
+            throws AfPacketException {
+        int frameSize = spec.sends() ? spec.frameSize() : Math.max(spec.frameSize(), rx.maxFrame());
         int slot = 2048;
         while (slot < frameSize + 256) {
             slot <<= 1;
@@ -79,7 +84,7 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             for (int i = 0; i < n; i++) {
                 int etherType = spec.etherTypes().get(i);
                 streams[i] = new RxStream(i, etherType,
-                        RxRing.open(spec.rxInterface(), ifindex, etherType, blockSize, blockCount, slot, retire, hwStamps));
+                        RxRing.open(rx.name(), rx.index(), etherType, blockSize, blockCount, slot, retire, hwStamps));
             }
         } catch (AfPacketException | RuntimeException e) {
             for (RxStream s : streams) {
@@ -89,7 +94,7 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             }
             throw e;
         }
-        return new FrameReceiver(spec.rxInterface(), clock, streams);
+        return new FrameReceiver(rx.name(), clock, streams);
     }
 
     RxStream[] streams() {
@@ -104,6 +109,12 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     /** Asks the loop to stop at its next turn, whatever is still in flight. */
     void requestStop() {
         stop = true;
+    }
+
+    /** Makes the loop end at {@code deadline} (a run without a sender); before the thread starts. */
+    void listenUntil(long deadline) {
+        drainDeadline = deadline;
+        sentFinal = new long[0];
     }
 
     /**
@@ -181,6 +192,9 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     }
 
     private boolean allArrived(long[] sent) {
+        if (sent.length == 0) {
+            return false; // no sender: listen until the deadline
+        }
         for (int i = 0; i < streams.length; i++) {
             if (streams[i].distinct() < sent[i]) {
                 return false;
@@ -202,9 +216,12 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             if (DatagramHeader.matches(f, payload, snap - TxStream.ETH_HLEN, s.id)) {
                 int phase = DatagramHeader.phase(f, payload);
                 s.frame(DatagramHeader.sequence(f, payload), phase, len);
-                stamps.add(Integer.toUnsignedLong(h.getInt(off + Layout.PKT_SEC)) * 1_000_000_000L
-                        + Integer.toUnsignedLong(h.getInt(off + Layout.PKT_NSEC)));
+                long stamp = Integer.toUnsignedLong(h.getInt(off + Layout.PKT_SEC)) * 1_000_000_000L
+                        + Integer.toUnsignedLong(h.getInt(off + Layout.PKT_NSEC));
+                stamps.add(stamp);
                 if (phase == DatagramHeader.WINDOW) {
+                    windowFirstStamp = Math.min(windowFirstStamp, stamp);
+                    windowLastStamp = Math.max(windowLastStamp, stamp);
                     int status = h.getInt(off + Layout.PKT_STATUS);
                     if ((status & RxRing.TP_STATUS_TS_RAW_HARDWARE) != 0) {
                         tsHardware++;
@@ -233,6 +250,24 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             return Timestamping.SOFTWARE;
         }
         return tsHardware == 0 && tsSoftware == 0 ? Timestamping.NONE : Timestamping.MIXED;
+    }
+
+    /**
+     * The length over which the window's frames arrived, for a run without a sender: the span of
+     * their RX stamps extended by one mean gap between them ({@code span × n / (n − 1)} for
+     * {@code n} frames), so that frames over it is their arrival rate. Only after the thread ended.
+     *
+     * @return ns; 0 with fewer than 2 window frames
+     */
+    long windowArrivalNanos() {
+        long n = 0;
+        for (RxStream s : streams) {
+            n += s.distinctByPhase[DatagramHeader.WINDOW];
+        }
+        if (n < 2 || windowLastStamp <= windowFirstStamp) {
+            return 0;
+        }
+        return Math.round((windowLastStamp - windowFirstStamp) * (double) n / (n - 1));
     }
 
     /** @return the RX-stamp buckets; only after the thread ended */

@@ -6,10 +6,11 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The calling thread's part of a raw run: while the sender runs, it reads the counters the loops
- * published at every interval boundary, stamps the reading right after it (DESIGN rule 1), hands
- * the interval to the listener and accumulates the rings' kernel statistics. When the sender has
- * ended, it tells the receiver, which drains what is still in flight, and waits for it.
+ * The calling thread's part of a raw run: while the run's leading loop runs (the sender's, or the
+ * receiver's in a run without a sender), it reads the counters the loops published at every
+ * interval boundary, stamps the reading right after it (DESIGN rule 1), hands the interval to the
+ * listener and accumulates the rings' kernel statistics. When the sender has ended, it tells the
+ * receiver, which drains what is still in flight, and waits for it.
  */
 final class IntervalMonitor {
     private static final long MAX_WAIT_MILLIS = 100;
@@ -18,46 +19,45 @@ final class IntervalMonitor {
     private final Clock clock;
     private final RunSchedule schedule;
     private final Consumer<RawInterval> intervals;
-    private final TxStream[] tx;
-    private final FrameReceiver receiver;
+    private final RawRun.TxEnd tx;
+    private final RawRun.RxEnd rx;
     private Throwable readError;
 
+    /**
+     * @param tx the sending end, or null in a run without a sender
+     * @param rx the receiving end, or null in a run without a receiver
+     */
     IntervalMonitor(RawTransferSpec spec, Clock clock, RunSchedule schedule, Consumer<RawInterval> intervals,
-                    TxStream[] tx, FrameReceiver receiver) {
+                    RawRun.TxEnd tx, RawRun.RxEnd rx) {
         this.spec = spec;
         this.clock = clock;
         this.schedule = schedule;
         this.intervals = intervals;
         this.tx = tx;
-        this.receiver = receiver;
+        this.rx = rx;
     }
 
     /**
      * Runs until the sender ended and the receiver drained; a listener that throws ends it with
-     * that exception (the caller's closer stops both loops).
+     * that exception (the caller's closer stops the loops).
      */
-    void run(Worker txWorker, SendLoop sendLoop, Worker rxWorker) {
+    void run() {
+        Worker leading = tx != null ? tx.worker() : rx.worker();
         long prevT = schedule.t0();
         long prevTx = 0;
         long prevRx = 0;
         long next = schedule.nextTick(prevT);
-        while (txWorker.running()) {
+        while (leading.running()) {
             long waitMs = Math.max(1, (next - clock.nanoTime()) / 1_000_000);
-            txWorker.join(Math.min(waitMs, MAX_WAIT_MILLIS));
-            if (Thread.currentThread().isInterrupted() || receiver.error() != null) {
-                sendLoop.requestStop();
+            leading.join(Math.min(waitMs, MAX_WAIT_MILLIS));
+            if (tx != null && (Thread.currentThread().isInterrupted() || rx != null && rx.receiver().error() != null)) {
+                tx.loop().requestStop();
             }
-            boolean done = !txWorker.running();
+            boolean done = !leading.running();
             long now = clock.nanoTime();
             if (now >= next || done) {
-                long txs = 0;
-                long rxs = 0;
-                for (TxStream s : tx) {
-                    txs += s.published();
-                }
-                for (RxStream s : receiver.streams()) {
-                    rxs += s.published();
-                }
+                long txs = sentSoFar();
+                long rxs = receivedSoFar();
                 long t = clock.nanoTime();
                 if (t > prevT) {
                     report(prevT, t, txs - prevTx, rxs - prevRx);
@@ -69,26 +69,59 @@ final class IntervalMonitor {
                 next = schedule.nextTick(now);
             }
         }
+        if (tx != null) {
+            finishSending();
+        }
+    }
+
+    private void finishSending() {
         long drainMillis = spec.drainTimeout().toMillis();
-        txWorker.join(drainMillis + 2_000);
-        if (txWorker.running()) {
-            txWorker.close();
+        tx.worker().join(drainMillis + 2_000);
+        if (tx.worker().running()) {
+            tx.worker().close();
         }
-        long[] sent = new long[tx.length];
-        for (int i = 0; i < tx.length; i++) {
-            sent[i] = tx[i].nextSeq; // the sending thread ended: its counts are final and visible
+        if (rx == null) {
+            return;
         }
-        receiver.senderFinished(sent, clock.nanoTime() + spec.drainTimeout().toNanos());
-        rxWorker.join(drainMillis + 2_000);
-        if (rxWorker.running()) {
-            rxWorker.close();
+        TxStream[] streams = tx.streams();
+        long[] sent = new long[streams.length];
+        for (int i = 0; i < streams.length; i++) {
+            sent[i] = streams[i].nextSeq; // the sending thread ended: its counts are final and visible
         }
+        rx.receiver().senderFinished(sent, clock.nanoTime() + spec.drainTimeout().toNanos());
+        rx.worker().join(drainMillis + 2_000);
+        if (rx.worker().running()) {
+            rx.worker().close();
+        }
+    }
+
+    private long sentSoFar() {
+        long n = 0;
+        if (tx != null) {
+            for (TxStream s : tx.streams()) {
+                n += s.published();
+            }
+        }
+        return n;
+    }
+
+    private long receivedSoFar() {
+        long n = 0;
+        if (rx != null) {
+            for (RxStream s : rx.receiver().streams()) {
+                n += s.published();
+            }
+        }
+        return n;
     }
 
     /** Accumulates the rings' kernel statistics; the first failure is kept for the result. */
     void accumulateStatistics() {
+        if (rx == null) {
+            return;
+        }
         try {
-            receiver.accumulateStatistics();
+            rx.receiver().accumulateStatistics();
         } catch (AfPacketException e) {
             if (readError == null) {
                 readError = e;
@@ -103,10 +136,13 @@ final class IntervalMonitor {
 
     private void report(long from, long to, long txFrames, long rxFrames) {
         long ns = to - from;
-        long bytes = spec.frameSize();
         intervals.accept(new RawInterval((from - schedule.t0()) / 1e9, (to - schedule.t0()) / 1e9, spec.frameSize(),
-                Optional.of(new RawRate(txFrames, Rates.perSecond(txFrames, ns), Rates.bitsPerSecond(txFrames * bytes, ns))),
-                Optional.of(new RawRate(rxFrames, Rates.perSecond(rxFrames, ns), Rates.bitsPerSecond(rxFrames * bytes, ns))),
+                tx == null ? Optional.empty() : Optional.of(rate(txFrames, ns)),
+                rx == null ? Optional.empty() : Optional.of(rate(rxFrames, ns)),
                 from < schedule.measureStart()));
+    }
+
+    private RawRate rate(long frames, long ns) {
+        return new RawRate(frames, Rates.perSecond(frames, ns), Rates.bitsPerSecond(frames * spec.frameSize(), ns));
     }
 }

@@ -22,9 +22,9 @@ final class MmsgFrameSender implements FrameSender {
     private final ByteBuffer[][] payloads;
     private boolean closed;
 
-    private MmsgFrameSender(RawTransferSpec spec, int ifindex, int fd, TxStream[] streams) {
-        this.interfaceName = spec.txInterface();
-        this.ifindex = ifindex;
+    private MmsgFrameSender(RawTransferSpec spec, RawTransfer.Interface tx, int fd, TxStream[] streams) {
+        this.interfaceName = tx.name();
+        this.ifindex = tx.index();
         this.frameSize = spec.frameSize();
         this.fd = fd;
         int batch = spec.batch();
@@ -44,13 +44,13 @@ final class MmsgFrameSender implements FrameSender {
     }
 
     /** @throws AfPacketException if the socket cannot be set up; nothing stays open */
-    static MmsgFrameSender open(RawTransferSpec spec, int ifindex, TxStream[] streams) throws AfPacketException {
-        int fd = Native.openTx(ifindex, 1, 0);
+    static MmsgFrameSender open(RawTransferSpec spec, RawTransfer.Interface tx, TxStream[] streams) throws AfPacketException {
+        int fd = Native.openTx(tx.index(), 1, 0);
         if (fd < 0) {
-            throw new AfPacketException(spec.txInterface(), "AF_PACKET TX socket setup (PACKET_QDISC_BYPASS)", -fd, "",
+            throw new AfPacketException(tx.name(), "AF_PACKET TX socket setup (PACKET_QDISC_BYPASS)", -fd, "",
                     -fd == Errno.EPERM);
         }
-        return new MmsgFrameSender(spec, ifindex, fd, streams);
+        return new MmsgFrameSender(spec, tx, fd, streams);
     }
 
     @Override

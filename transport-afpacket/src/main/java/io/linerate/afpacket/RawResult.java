@@ -31,6 +31,20 @@ public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, lon
         reasons = List.copyOf(reasons);
     }
 
+    /**
+     * @return why loss is not known, when only one end was in the run: loss is frames sent minus
+     *     frames received, and a run with one end has only one of the two counts; empty when both
+     *     ends were in the run
+     */
+    public Optional<String> lossUnknown() {
+        if (sender.isPresent() && receiver.isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(sender.isPresent()
+                ? "loss is unknown: this run had no receiver; compare the frames sent with the receiving end's count"
+                : "loss is unknown: this run had no sender; compare the frames received with the sending end's count");
+    }
+
     /** @return the TX interface's counters over the run, if the sender was in it and they were read */
     public Optional<NicCounters.Delta> txNic() {
         return sender.flatMap(RawSenderReport::nic);

@@ -20,11 +20,14 @@ import java.util.function.Consumer;
  * open the RX rings and the TX socket, take the interface counter baselines (one place, before the
  * first frame), send for warm-up + duration, let the receiver drain frames still in flight (bounded
  * by the drain timeout), take the final counter readings, and release every rule, ring and socket,
- * on every path.
+ * on every path. A spec with one end ({@link RawTransferSpec#txOnly}, {@link RawTransferSpec#rxOnly})
+ * opens only that end: the sender sends for warm-up + duration, the receiver listens as long.
  */
 public final class RawTransfer {
     /** Ethernet header bytes before the payload. */
     private static final int ETH_HLEN = 14;
+    /** A locally administered address, for an interface whose own cannot be read. */
+    private static final byte[] FALLBACK_MAC = {2, 0, 0, 0, 0, 1};
 
     private RawTransfer() {}
 
@@ -39,7 +42,7 @@ public final class RawTransfer {
      * @param spec what to send
      * @param clock time source of every reading
      * @param intervals receives one sample per interval, from the calling thread
-     * @return what both ends counted; an interface that failed mid-run gives a result with
+     * @return what each end in the run counted; an interface that failed mid-run gives a result with
      *     {@code error} set, {@code valid=false} and the counts up to the failure
      * @throws TransferException if the run cannot start: AF_PACKET unavailable, an unknown or down
      *     interface, an MTU below the frame size, no permission, steering refused (all usage errors
@@ -62,22 +65,30 @@ public final class RawTransfer {
         if (why.isPresent()) {
             throw new TransferException("AF_PACKET is not available: " + why.get(), null, why.get().contains("CAP_NET_RAW"));
         }
-        int txIndex = checkInterface(spec.txInterface(), spec.frameSize());
-        int rxIndex = checkInterface(spec.rxInterface(), spec.frameSize());
-        byte[] dst = spec.destinationMac().orElseGet(() -> macOf(spec.rxInterface()));
-        byte[] src = spec.sourceMac().orElseGet(() -> macOf(spec.txInterface()));
-        return new RawRun(spec, clock, intervals, txIndex, rxIndex, dst, src, ethtool).execute();
+        Interface tx = spec.txInterface().isPresent() ? checkInterface(spec.txInterface().get(), spec.frameSize()) : null;
+        Interface rx = spec.rxInterface().isPresent() ? checkInterface(spec.rxInterface().get(), spec.frameSize()) : null;
+        byte[] dst = spec.destinationMac().orElseGet(() -> macOf(spec.rxInterface().orElseThrow()));
+        byte[] src = spec.sourceMac().orElseGet(() -> spec.txInterface().map(RawTransfer::macOf).orElse(FALLBACK_MAC));
+        return new RawRun(spec, clock, intervals, tx, rx, dst, src, ethtool).execute();
     }
 
     private static byte[] macOf(String ifname) {
         try {
-            return Sysfs.address(ifname).orElse(new byte[] {2, 0, 0, 0, 0, 1});
+            return Sysfs.address(ifname).orElse(FALLBACK_MAC);
         } catch (IOException e) {
-            return new byte[] {2, 0, 0, 0, 0, 1};
+            return FALLBACK_MAC;
         }
     }
 
-    private static int checkInterface(String ifname, int frameSize) throws TransferException {
+    /** An interface that exists and is up: its name, index and MTU. */
+    record Interface(String name, int index, int mtu) {
+        /** @return the largest frame it carries, L2 without FCS */
+        int maxFrame() {
+            return mtu + ETH_HLEN;
+        }
+    }
+
+    private static Interface checkInterface(String ifname, int frameSize) throws TransferException {
         ByteBuffer name = EthtoolIoctl.cString(ifname);
         int idx = Native.ifindex(Native.address(name));
         if (idx < 0 || !Sysfs.exists(ifname)) {
@@ -92,9 +103,9 @@ public final class RawTransfer {
                 throw new TransferException("frame size " + frameSize + " bytes does not fit interface " + ifname
                         + " with MTU " + mtu + "; allowed: " + RawTransferSpec.MIN_FRAME + ".." + (mtu + ETH_HLEN), null, true);
             }
+            return new Interface(ifname, idx, mtu);
         } catch (IOException e) {
             throw new TransferException("cannot read the state of interface " + ifname + ": " + e.getMessage(), e, true);
         }
-        return idx;
     }
 }

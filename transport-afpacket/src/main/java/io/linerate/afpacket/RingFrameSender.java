@@ -18,8 +18,8 @@ final class RingFrameSender implements FrameSender {
     private final ByteBuffer[] payloads;
     private long refusals;
 
-    private RingFrameSender(RawTransferSpec spec, TxRing ring) {
-        this.interfaceName = spec.txInterface();
+    private RingFrameSender(RawTransferSpec spec, String interfaceName, TxRing ring) {
+        this.interfaceName = interfaceName;
         this.frameSize = spec.frameSize();
         this.ring = ring;
         ByteBuffer f = ring.frames();
@@ -30,8 +30,8 @@ final class RingFrameSender implements FrameSender {
     }
 
     /** @throws AfPacketException if the ring cannot be set up; nothing stays open */
-    static RingFrameSender open(RawTransferSpec spec, int ifindex) throws AfPacketException {
-        return new RingFrameSender(spec, TxRing.open(spec.txInterface(), ifindex, spec.frameSize(), Math.max(4096, 4 * spec.batch())));
+    static RingFrameSender open(RawTransferSpec spec, RawTransfer.Interface tx) throws AfPacketException {
+        return new RingFrameSender(spec, tx.name(), TxRing.open(tx.name(), tx.index(), spec.frameSize(), Math.max(4096, 4 * spec.batch())));
     }
 
     @Override

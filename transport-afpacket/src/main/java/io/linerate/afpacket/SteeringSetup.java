@@ -30,8 +30,9 @@ final class SteeringSetup implements AutoCloseable {
         if (!spec.steer()) {
             return new SteeringSetup(null, RawSteering.notRequested());
         }
+        String rx = spec.rxInterface().orElseThrow();
         try {
-            Ethtool et = new Ethtool(spec.rxInterface(), ethtool != null ? ethtool : EthtoolIoctl.system());
+            Ethtool et = new Ethtool(rx, ethtool != null ? ethtool : EthtoolIoctl.system());
             long rings = et.rxRings();
             List<FlowSteering.Request> req = new ArrayList<>();
             for (int i = 0; i < spec.etherTypes().size(); i++) {
@@ -39,7 +40,7 @@ final class SteeringSetup implements AutoCloseable {
             }
             FlowSteering steering = FlowSteering.install(et, req);
             List<FlowSteering.Installed> rules = steering.installed();
-            return new SteeringSetup(steering, new RawSteering(true, rules.size() + " rules installed on " + spec.rxInterface(), rules));
+            return new SteeringSetup(steering, new RawSteering(true, rules.size() + " rules installed on " + rx, rules));
         } catch (SteeringUnsupportedException e) {
             if (!spec.allowUnsteered()) {
                 throw e;

@@ -136,6 +136,67 @@ class RawTransferIntegrationTest {
     }
 
     @Test
+    void aSenderAloneAndAReceiverAloneAtOnceCountTheSameFramesAsTheInterfaces() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            int frameSize = 200;
+            // The receiver listens for 3 s; the sender starts once the receiver's rings are open (its
+            // first interval sample comes after that) and is done 0.5 s later, well inside the 3 s.
+            RawTransferSpec rxSpec = RawTransferSpec.rxOnly(v.b).etherTypes(List.of(0x88b5, 0x88b6)).frameSize(frameSize)
+                    .warmup(Duration.ZERO).duration(Duration.ofSeconds(3)).interval(Duration.ofMillis(50))
+                    .hardwareTimestamps(false).build();
+            RawTransferSpec txSpec = RawTransferSpec.txOnly(v.a).destinationMac(new byte[] {2, 0, 0, 0, 0, 2})
+                    .etherTypes(List.of(0x88b5, 0x88b6)).frameSize(frameSize).rateBitsPerSecond(20_000L * frameSize * 8)
+                    .batch(16).warmup(Duration.ofMillis(100)).duration(Duration.ofMillis(400)).build();
+            java.util.concurrent.CountDownLatch listening = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.concurrent.Future<RawResult> rxRun = pool.submit(() ->
+                        RawTransfer.run(rxSpec, Clock.system(), i -> listening.countDown()));
+                assertThat(listening.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                java.util.concurrent.Future<RawResult> txRun = pool.submit(() -> RawTransfer.run(txSpec));
+                RawResult tx = txRun.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                RawResult rx = rxRun.get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+                assertThat(tx.valid()).as("tx reasons %s", tx.reasons()).isTrue();
+                assertThat(rx.valid()).as("rx reasons %s", rx.reasons()).isTrue();
+                assertThat(tx.receiver()).isEmpty();
+                assertThat(rx.sender()).isEmpty();
+                assertThat(tx.rxNic()).isEmpty();
+                assertThat(rx.txNic()).isEmpty();
+                long sent = tx.txFramesTotal().orElseThrow();
+                assertThat(sent).isPositive();
+                // the identities of a run with both ends hold across the two runs
+                assertThat(rx.rxFramesTotal()).hasValue(sent);
+                assertThat(tx.txNic().orElseThrow().get(NicCounter.TX_PACKETS)).isEqualTo(sent);
+                assertThat(rx.rxNic().orElseThrow().get(NicCounter.RX_PACKETS)).isEqualTo(sent);
+                // each frame carries its phase, so the receiver alone knows the sender's window
+                assertThat(rx.rxFrames()).isEqualTo(tx.txFrames());
+                assertThat(tx.txFrames().orElseThrow()).isPositive().isLessThan(sent);
+                for (int i = 0; i < 2; i++) {
+                    RawStreamResult t = tx.streams().get(i);
+                    RawStreamResult r = rx.streams().get(i);
+                    assertThat(t.rx()).isEmpty();
+                    assertThat(r.tx()).isEmpty();
+                    assertThat(rx(r).window().frames()).isEqualTo(tx(t).window().frames());
+                    assertThat(rx(r).total().frames()).isEqualTo(tx(t).total().frames());
+                    assertThat(rx(r).total().bytes()).isEqualTo(tx(t).total().frames() * frameSize);
+                    assertThat(rx(r).framesPerSecond()).isPresent();
+                    // loss needs both counts: neither end reports it, not even as 0
+                    assertThat(t.lost()).isEmpty();
+                    assertThat(r.lost()).isEmpty();
+                    assertThat(t.warmupLost()).isEmpty();
+                }
+                assertThat(tx.lossUnknown()).hasValueSatisfying(m -> assertThat(m).contains("no receiver"));
+                assertThat(rx.lossUnknown()).hasValueSatisfying(m -> assertThat(m).contains("no sender"));
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(openFds()).isEqualTo(fds);
+        }
+    }
+
+    @Test
     void steeringOnVethFailsClearlyAndARunWithoutItIsStillValid() throws Exception {
         try (VethPair v = VethPair.create()) {
             long fds = openFds();

@@ -51,6 +51,30 @@ class RawTransferSpecTest {
     }
 
     @Test
+    void aRunMayHaveOneEndButNotNone() {
+        RawTransferSpec tx = RawTransferSpec.txOnly("lrt0a").destinationMac(new byte[] {2, 0, 0, 0, 0, 2}).build();
+        assertThat(tx.sends()).isTrue();
+        assertThat(tx.receives()).isFalse();
+        assertThat(tx.rxInterface()).isEmpty();
+        RawTransferSpec rx = RawTransferSpec.rxOnly("lrt0b").build();
+        assertThat(rx.sends()).isFalse();
+        assertThat(rx.receives()).isTrue();
+        assertThat(rx.txInterface()).isEmpty();
+        assertThat(b().build().sends()).isTrue();
+        assertThat(b().build().receives()).isTrue();
+
+        assertThatThrownBy(() -> RawTransferSpec.txOnly("lrt0a").build()).hasMessage(
+                "a TX-only run has no RX interface to take the destination MAC from; allowed: the MAC of the receiving "
+                        + "interface at the other end, such as 02:00:00:00:00:01");
+        assertThatThrownBy(() -> RawTransferSpec.txOnly("lrt0a").destinationMac(new byte[6]).steer(true).build()).hasMessage(
+                "steering installs rules on the RX interface, and this run has none; allowed: steering with an RX interface");
+        assertThatThrownBy(() -> new RawTransferSpec(java.util.Optional.empty(), java.util.Optional.empty(), List.of(0x88b5), 60,
+                java.util.Optional.empty(), java.util.Optional.empty(), 0, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(1),
+                1, false, false, false, Duration.ofMillis(10), Duration.ofSeconds(1), false))
+                .hasMessage("no interface given; allowed: a TX interface, an RX interface or both");
+    }
+
+    @Test
     void macsParse() {
         assertThat(RawTransferSpec.parseMac("02:00:5e:10:ff:0A")).containsExactly(2, 0, 0x5e, 0x10, 0xff, 0x0a);
         assertThat(RawTransferSpec.parseMac("02-00-00-00-00-01")).containsExactly(2, 0, 0, 0, 0, 1);

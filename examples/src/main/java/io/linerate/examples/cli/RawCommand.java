@@ -46,6 +46,9 @@ import picocli.CommandLine.Spec;
         description = {"Sends raw Ethernet frames from --tx to --rx through AF_PACKET (needs CAP_NET_RAW), one stream "
                 + "per ethertype, and counts every frame: loss, reordering, duplicates, frames/s and bits/s at L2 "
                 + "with the frame size, kernel drops, CPU time and interface counters.",
+                "With --tx alone it only sends (give --dst-mac) and reports what it sent; with --rx alone it only "
+                + "receives, for --warmup + --duration, and reports what it counted. Loss needs both ends: a run "
+                + "with one end reports it as unknown.",
                 "Exit codes: 0 valid, 1 the run failed or is not valid (any loss), 2 bad usage."})
 public final class RawCommand implements Callable<Integer> {
     @Spec
@@ -54,10 +57,10 @@ public final class RawCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Option(names = "--tx", required = true, paramLabel = "IF", description = "Sending interface.")
+    @Option(names = "--tx", paramLabel = "IF", description = "Sending interface; alone, the run only sends.")
     String tx;
 
-    @Option(names = "--rx", required = true, paramLabel = "IF", description = "Receiving interface.")
+    @Option(names = "--rx", paramLabel = "IF", description = "Receiving interface; alone, the run only receives.")
     String rx;
 
     @Option(names = "--ethertypes", split = ",", defaultValue = "0x88b5", converter = EtherTypeConverter.class,
@@ -91,7 +94,8 @@ public final class RawCommand implements Callable<Integer> {
             description = "Send through a TPACKET TX ring or with sendmmsg (default: ${DEFAULT-VALUE}).")
     String txMode;
 
-    @Option(names = "--dst-mac", paramLabel = "MAC", description = "Destination MAC (default: the --rx interface's address).")
+    @Option(names = "--dst-mac", paramLabel = "MAC",
+            description = "Destination MAC (default: the --rx interface's address; required with --tx alone).")
     String dstMac;
 
     @Option(names = "--src-mac", paramLabel = "MAC", description = "Source MAC (default: the --tx interface's address).")
@@ -147,7 +151,15 @@ public final class RawCommand implements Callable<Integer> {
         if (!txMode.equals("ring") && !txMode.equals("sendmmsg")) {
             throw new IllegalArgumentException("--tx-mode '" + txMode + "' is not known; allowed: ring, sendmmsg");
         }
-        RawTransferSpec.Builder b = RawTransferSpec.builder(tx, rx)
+        if (tx == null && rx == null) {
+            throw new IllegalArgumentException("no interface given; allowed: --tx IF, --rx IF or both");
+        }
+        if (rx == null && dstMac == null) {
+            throw new IllegalArgumentException("--tx without --rx needs --dst-mac MAC, the address of the receiving interface "
+                    + "at the other end");
+        }
+        RawTransferSpec.Builder b = (tx == null ? RawTransferSpec.rxOnly(rx) : rx == null ? RawTransferSpec.txOnly(tx)
+                : RawTransferSpec.builder(tx, rx))
                 .etherTypes(etherTypes)
                 .frameSize(frameSize)
                 .rateBitsPerSecond(rate)
@@ -168,7 +180,8 @@ public final class RawCommand implements Callable<Integer> {
         RawTransferSpec spec = b.build();
         if (fmt == OutputFormat.text) {
             out.println(String.format(Locale.ROOT, "# linerate %s raw: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
-                    + "warm-up %d ms, duration %d ms", Linerate.version(), tx, rx, etherTypeList(spec), spec.frameSize(),
+                    + "warm-up %d ms, duration %d ms", Linerate.version(), tx == null ? "(not sent here)" : tx,
+                    rx == null ? "(not received here)" : rx, etherTypeList(spec), spec.frameSize(),
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
         } else if (fmt == OutputFormat.ktap) {
@@ -191,6 +204,7 @@ public final class RawCommand implements Callable<Integer> {
                     out.println("# " + streamLine(s));
                 }
                 r.counterNotes().forEach(n -> out.println("# counters: " + n));
+                r.lossUnknown().ifPresent(n -> out.println("# " + n));
                 try (MetricSink sink = new KtapSink(out)) {
                     metrics(r, t).forEach(sink::accept);
                 }
@@ -205,6 +219,7 @@ public final class RawCommand implements Callable<Integer> {
                 r.txNic().ifPresent(d -> out.println(nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES, NicCounter.TX_DROPPED)));
                 r.rxNic().ifPresent(d -> out.println(nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES, NicCounter.RX_DROPPED)));
                 r.counterNotes().forEach(n -> out.println("# counters: " + n));
+                r.lossUnknown().ifPresent(n -> out.println("# " + n));
                 out.println(r.valid() ? "VALID" : "INVALID: " + String.join("; ", r.reasons()));
             }
         }
@@ -289,8 +304,8 @@ public final class RawCommand implements Callable<Integer> {
 
     static ObjectNode json(RawResult r) {
         ObjectNode n = MetricJson.MAPPER.createObjectNode();
-        n.put("tx", r.spec().txInterface());
-        n.put("rx", r.spec().rxInterface());
+        putText(n, "tx", r.spec().txInterface());
+        putText(n, "rx", r.spec().rxInterface());
         n.put("frame_size", r.spec().frameSize());
         n.put("measured_ns", r.measuredNanos());
         ArrayNode streams = n.putArray("streams");
@@ -338,11 +353,20 @@ public final class RawCommand implements Callable<Integer> {
         });
         r.txNic().ifPresent(d -> nic(n.putObject("tx_nic"), d));
         r.rxNic().ifPresent(d -> nic(n.putObject("rx_nic"), d));
+        putText(n, "loss_unknown", r.lossUnknown());
         n.put("valid", r.valid());
         ArrayNode reasons = n.putArray("reasons");
         r.reasons().forEach(reasons::add);
         r.error().ifPresent(e -> n.put("error", e));
         return n;
+    }
+
+    private static void putText(ObjectNode o, String key, Optional<String> v) {
+        if (v.isPresent()) {
+            o.put(key, v.get());
+        } else {
+            o.putNull(key);
+        }
     }
 
     private static void putCount(ObjectNode o, String key, Optional<Long> v) {

@@ -63,9 +63,14 @@ class RawCommandTest {
         assertThat(run("--tx", "a0", "--rx", "b0", "--batch", "0").err()).contains("batch 0 is out of range; allowed: 1..1024");
         assertThat(run("--tx", "a0", "--rx", "b0", "--dst-mac", "01:02").err()).contains("MAC '01:02' is not valid");
         assertThat(run("--tx", "a0", "--rx", "b0", "--ethertypes", "0x88b5,0x88b5").err()).contains("ethertype 0x88b5 is given twice");
-        Outcome missing = run("--tx", "a0");
-        assertThat(missing.code()).isEqualTo(2);
-        assertThat(missing.err()).contains("--rx");
+        Outcome none = run("--frame-size", "60");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).contains("no interface given; allowed: --tx IF, --rx IF or both");
+        Outcome noMac = run("--tx", "a0");
+        assertThat(noMac.code()).isEqualTo(2);
+        assertThat(noMac.err()).contains("--tx without --rx needs --dst-mac MAC");
+        assertThat(run("--tx", "a0", "--dst-mac", "02:00:00:00:00:02", "--steer").err())
+                .contains("steering installs rules on the RX interface, and this run has none");
         assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
     }
 
@@ -138,6 +143,29 @@ class RawCommandTest {
             assertThat(k.code()).isZero();
             assertThat(k.out()).startsWith("KTAP version 1\n1..1\n").contains("# ktap-metric-json: ")
                     .contains("\"name\":\"raw_rx_frames_per_s\"").contains("ok 1 raw");
+
+            // one end only: the sender reports what it sent and says loss is unknown
+            Outcome txOnly = run("--tx", veth[0], "--dst-mac", "02:00:00:00:00:02", "--frame-size", "128", "--rate", "10M",
+                    "--warmup", "100ms", "--duration", "300ms", "--batch", "8", "--json");
+            assertThat(txOnly.code()).as(txOnly.err()).isZero();
+            JsonNode t = MetricJson.MAPPER.readTree(txOnly.out());
+            assertThat(t.get("rx").isNull()).isTrue();
+            assertThat(t.get("valid").asBoolean()).isTrue();
+            assertThat(t.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no receiver");
+            JsonNode ts = t.get("streams").get(0);
+            assertThat(ts.get("lost").isNull()).isTrue();
+            assertThat(ts.get("rx_frames").isNull()).isTrue();
+            assertThat(ts.get("tx_frames").asLong()).isPositive();
+            assertThat(t.get("tx_nic").get("tx_packets").asLong()).isEqualTo(ts.get("tx_frames_total").asLong());
+            // a receiver alone, with nothing sending, counts nothing: not valid, and loss is still unknown, not 0
+            Outcome rxOnly = run("--rx", veth[1], "--frame-size", "128", "--warmup", "0", "--duration", "200ms", "--json");
+            assertThat(rxOnly.code()).isEqualTo(1);
+            JsonNode x = MetricJson.MAPPER.readTree(rxOnly.out());
+            assertThat(x.get("tx").isNull()).isTrue();
+            assertThat(x.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no sender");
+            assertThat(x.get("streams").get(0).get("lost").isNull()).isTrue();
+            assertThat(x.get("streams").get(0).get("rx_frames").asLong()).isZero();
+            assertThat(x.get("reasons").toString()).contains("no frame of a sender's measured window arrived");
 
             Outcome steer = run("--tx", veth[0], "--rx", veth[1], "--steer", "--duration", "100ms");
             assertThat(steer.code()).isEqualTo(2);
