@@ -52,11 +52,6 @@ EXPORT JNIEXPORT jlong JNICALL Java_io_linerate_afpacket_internal_Native_address
     return (jlong)(uintptr_t)p;
 }
 
-EXPORT JNIEXPORT jobject JNICALL Java_io_linerate_afpacket_internal_Native_wrap(JNIEnv *env, jclass cls, jlong addr, jlong len) {
-    (void)cls;
-    return (*env)->NewDirectByteBuffer(env, PTR(addr), len);
-}
-
 EXPORT JNIEXPORT jstring JNICALL Java_io_linerate_afpacket_internal_Native_strerror(JNIEnv *env, jclass cls, jint err) {
     (void)cls;
     char buf[256];

@@ -3,6 +3,7 @@ package io.linerate.afpacket;
 import io.linerate.afpacket.internal.Errno;
 import io.linerate.afpacket.internal.Native;
 import io.linerate.afpacket.internal.NativeLoader;
+import io.linerate.core.live.LiveCounters;
 import java.util.Optional;
 
 /**
@@ -14,14 +15,15 @@ public final class AfPacket {
 
     private AfPacket() {}
 
-    /** @return whether raw transfers can run: Linux, native library loaded, CAP_NET_RAW held */
+    /** @return whether raw transfers can run: Linux, native library loaded, CAP_NET_RAW held, Agrona usable */
     public static boolean isAvailable() {
         return unavailabilityCause().isEmpty();
     }
 
     /**
      * @return why AF_PACKET cannot be used (not Linux, native library missing, no CAP_NET_RAW,
-     *     AF_PACKET not in the kernel), or empty when it can
+     *     AF_PACKET not in the kernel, or a JVM started without the option Agrona's
+     *     {@code UnsafeBuffer} needs to read the mapped rings), or empty when it can
      */
     public static Optional<String> unavailabilityCause() {
         Optional<String> c = cause;
@@ -44,7 +46,8 @@ public final class AfPacket {
         }
         int rc = Native.probe();
         if (rc == 0) {
-            return null;
+            return LiveCounters.unavailabilityCause()
+                    .map(c -> "raw frames are read and written through Agrona's UnsafeBuffer: " + c).orElse(null);
         }
         int e = -rc;
         if (e == Errno.EPERM || e == Errno.EACCES) {

@@ -10,12 +10,15 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The receiving thread's loop: one TPACKET_V3 ring per stream, every ready block drained, each
  * frame's linerate header read through {@link DatagramHeader} and accounted in the phase it was
- * sent in; a bounded poll when no block is ready. It ends when it is asked to stop, once the
+ * sent in. When no block is ready it sleeps in a bounded poll(2), or turns its Agrona
+ * {@link IdleStrategy} ({@link RawIdle}) and looks for ring errors with a poll that does not wait
+ * every {@value IdleStrategies#POLL_MILLIS} ms. It ends when it is asked to stop, once the
  * sender has finished and every frame sent arrived or the drain deadline passed, or, in a run
  * without a sender, when its listening time is over. Nothing in the
  * loop allocates or logs. {@link #close()} unmaps the rings and closes their sockets.
@@ -26,12 +29,14 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     private static final int POLLERR = 0x8;
     private static final int POLLHUP = 0x10;
     private static final int POLLNVAL = 0x20;
-    private static final int POLL_MS = 20;
+    private static final int POLL_MS = IdleStrategies.POLL_MILLIS;
+    private static final long CHECK_NANOS = POLL_MS * 1_000_000L;
 
     private final String interfaceName;
     private final Clock clock;
     private final RxStream[] streams;
-    private final UnsafeBuffer[] frames;
+    /** How to wait for a block; null to sleep in poll(2). */
+    private final IdleStrategy idle;
     private final ByteBuffer pollfds;
     private final long pollAddress;
     private StampBuckets stamps;
@@ -46,14 +51,13 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     private volatile Throwable error;
     private long cpuNanos;
 
-    private FrameReceiver(String interfaceName, Clock clock, RxStream[] streams) {
+    private FrameReceiver(String interfaceName, Clock clock, RxStream[] streams, IdleStrategy idle) {
         this.interfaceName = interfaceName;
         this.clock = clock;
         this.streams = streams;
-        this.frames = new UnsafeBuffer[streams.length];
+        this.idle = idle;
         this.pollfds = ByteBuffer.allocateDirect(Layout.POLLFD_SIZE * streams.length).order(ByteOrder.nativeOrder());
         for (int i = 0; i < streams.length; i++) {
-            frames[i] = new UnsafeBuffer(streams[i].ring.frames);
             pollfds.putInt(i * Layout.POLLFD_SIZE, streams[i].ring.fd());
             pollfds.putShort(i * Layout.POLLFD_SIZE + 4, (short) POLLIN);
         }
@@ -80,11 +84,12 @@ final class FrameReceiver implements Runnable, AutoCloseable {
         int blockCount = (int) Math.max(8, Math.min(64, (256L << 20) / blockSize / n));
         int retire = (int) spec.retireTimeout().toMillis();
         RxStream[] streams = new RxStream[n];
+        PublishedCounters published = new PublishedCounters(n * RxStream.PUBLISHED_PER_STREAM);
         try {
             for (int i = 0; i < n; i++) {
                 int etherType = spec.etherTypes().get(i);
                 streams[i] = new RxStream(i, etherType,
-                        RxRing.open(rx.name(), rx.index(), etherType, blockSize, blockCount, slot, retire, hwStamps));
+                        RxRing.open(rx.name(), rx.index(), etherType, blockSize, blockCount, slot, retire, hwStamps), published);
             }
         } catch (AfPacketException | RuntimeException e) {
             for (RxStream s : streams) {
@@ -94,7 +99,7 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             }
             throw e;
         }
-        return new FrameReceiver(rx.name(), clock, streams);
+        return new FrameReceiver(rx.name(), clock, streams, IdleStrategies.receiver(spec.idle()));
     }
 
     RxStream[] streams() {
@@ -136,6 +141,7 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     @Override
     public void run() {
         long cpu0 = THREADS.getCurrentThreadCpuTime();
+        long nextCheck = clock.nanoTime() + CHECK_NANOS;
         try {
             while (!stop) {
                 boolean any = false;
@@ -144,7 +150,7 @@ final class FrameReceiver implements Runnable, AutoCloseable {
                     RxRing r = s.ring;
                     boolean got = false;
                     while (r.blockReady()) {
-                        readBlock(s, r, frames[i]);
+                        readBlock(s, r);
                         r.releaseBlock();
                         got = true;
                     }
@@ -157,8 +163,23 @@ final class FrameReceiver implements Runnable, AutoCloseable {
                 if (sent != null && (allArrived(sent) || clock.nanoTime() >= drainDeadline)) {
                     break;
                 }
-                if (!any && !pollOnce()) {
-                    break;
+                if (any) {
+                    if (idle != null) {
+                        idle.reset();
+                    }
+                } else if (idle == null) {
+                    if (!pollOnce(POLL_MS)) {
+                        break;
+                    }
+                } else {
+                    idle.idle();
+                    long now = clock.nanoTime();
+                    if (now >= nextCheck) {
+                        nextCheck = now + CHECK_NANOS;
+                        if (!pollOnce(0)) {
+                            break;
+                        }
+                    }
                 }
             }
         } catch (RuntimeException | Error e) {
@@ -168,9 +189,9 @@ final class FrameReceiver implements Runnable, AutoCloseable {
         }
     }
 
-    /** Waits in poll(2) for a ready block, at most {@value #POLL_MS} ms; false when a ring failed. */
-    private boolean pollOnce() {
-        int rc = Native.poll(pollAddress, streams.length, POLL_MS);
+    /** Waits in poll(2) for a ready block, at most {@code timeoutMs}; false when a ring failed. */
+    private boolean pollOnce(int timeoutMs) {
+        int rc = Native.poll(pollAddress, streams.length, timeoutMs);
         if (rc < 0) {
             error = new AfPacketException(interfaceName, "poll", -rc);
             return false;
@@ -204,8 +225,8 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     }
 
     /** Reads one block: no allocation, no logging. */
-    private void readBlock(RxStream s, RxRing r, UnsafeBuffer f) {
-        ByteBuffer h = r.headers;
+    private void readBlock(RxStream s, RxRing r) {
+        UnsafeBuffer h = r.buffer();
         int block = r.blockOffset();
         int n = h.getInt(block + Layout.BLOCK_NUM_PKTS);
         int off = block + h.getInt(block + Layout.BLOCK_FIRST_PKT);
@@ -213,9 +234,9 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             int snap = h.getInt(off + Layout.PKT_SNAPLEN);
             long len = Integer.toUnsignedLong(h.getInt(off + Layout.PKT_LEN));
             int payload = off + (h.getShort(off + Layout.PKT_MAC) & 0xffff) + TxStream.ETH_HLEN;
-            if (DatagramHeader.matches(f, payload, snap - TxStream.ETH_HLEN, s.id)) {
-                int phase = DatagramHeader.phase(f, payload);
-                s.frame(DatagramHeader.sequence(f, payload), phase, len);
+            if (DatagramHeader.matches(h, payload, snap - TxStream.ETH_HLEN, s.id)) {
+                int phase = DatagramHeader.phase(h, payload);
+                s.frame(DatagramHeader.sequence(h, payload), phase, len);
                 long stamp = Integer.toUnsignedLong(h.getInt(off + Layout.PKT_SEC)) * 1_000_000_000L
                         + Integer.toUnsignedLong(h.getInt(off + Layout.PKT_NSEC));
                 stamps.add(stamp);

@@ -4,22 +4,22 @@ import io.linerate.afpacket.internal.Errno;
 import io.linerate.afpacket.internal.Native;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
-import java.nio.ByteBuffer;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Sends with sendmmsg on an AF_PACKET socket with PACKET_QDISC_BYPASS: each stream has a batch of
- * frames laid out back to back, Ethernet headers written once, and a call stamps the headers of
- * the frames it sends and hands them over in one system call.
+ * frames laid out back to back in native memory (an Agrona {@link UnsafeBuffer}), Ethernet
+ * headers written once, and a call stamps the linerate headers of the frames it sends and hands
+ * them over in one system call.
  */
 final class MmsgFrameSender implements FrameSender {
     private final String interfaceName;
     private final int ifindex;
     private final int frameSize;
     private final int fd;
-    private final ByteBuffer[] batches;
-    private final long[] batchAddresses;
-    private final ByteBuffer[][] payloads;
+    private final UnsafeBuffer[] batches;
     private boolean closed;
 
     private MmsgFrameSender(RawTransferSpec spec, RawTransfer.Interface tx, int fd, TxStream[] streams) {
@@ -28,18 +28,13 @@ final class MmsgFrameSender implements FrameSender {
         this.frameSize = spec.frameSize();
         this.fd = fd;
         int batch = spec.batch();
-        batches = new ByteBuffer[streams.length];
-        batchAddresses = new long[streams.length];
-        payloads = new ByteBuffer[streams.length][batch];
+        batches = new UnsafeBuffer[streams.length];
         for (TxStream s : streams) {
-            ByteBuffer b = ByteBuffer.allocateDirect(batch * frameSize);
+            UnsafeBuffer b = new UnsafeBuffer(BufferUtil.allocateDirectAligned(batch * frameSize, PublishedCounters.GRANULE));
             for (int i = 0; i < batch; i++) {
-                int off = i * frameSize;
-                b.put(off, s.ethHeader, 0, TxStream.ETH_HLEN);
-                payloads[s.id][i] = b.slice(off + TxStream.ETH_HLEN, frameSize - TxStream.ETH_HLEN);
+                b.putBytes(i * frameSize, s.ethHeader, 0, TxStream.ETH_HLEN);
             }
             batches[s.id] = b;
-            batchAddresses[s.id] = Native.address(b);
         }
     }
 
@@ -55,11 +50,11 @@ final class MmsgFrameSender implements FrameSender {
 
     @Override
     public int queue(TxStream s, int count, long now, int phase) throws AfPacketException {
-        ByteBuffer[] p = payloads[s.id];
+        UnsafeBuffer b = batches[s.id];
         for (int i = 0; i < count; i++) {
-            DatagramHeader.write(p[i], s.id, s.nextSeq + i, now, phase);
+            DatagramHeader.write(b, i * frameSize + TxStream.ETH_HLEN, s.id, s.nextSeq + i, now, phase);
         }
-        int rc = Native.send(fd, ifindex, s.etherType, batchAddresses[s.id], frameSize, count);
+        int rc = Native.send(fd, ifindex, s.etherType, b.addressOffset(), frameSize, count);
         if (rc >= 0) {
             return rc;
         }

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * The lifecycle of one raw run, built around one {@link RunCloser}: install the steering rules,
@@ -91,7 +90,7 @@ final class RawRun {
                 rxWorker.start(receiver, receiver::requestStop);
             }
             if (sender != null) {
-                SendLoop loop = new SendLoop(spec, clock, schedule, sender, streams, new YieldingIdleStrategy());
+                SendLoop loop = new SendLoop(spec, clock, schedule, sender, streams, IdleStrategies.sender(spec.idle()));
                 tx = new TxEnd(streams, sender, loop, txWorker);
                 txWorker.start(loop, loop::requestStop);
             }

@@ -41,12 +41,14 @@ import java.util.Optional;
  *     flight, 1 ms..60 s
  * @param txRing whether to send through a TPACKET_V2 TX ring (one send call per batch, frames
  *     written in place) instead of sendmmsg
+ * @param idle how the loops wait when they have nothing to do; empty for the default (the sender
+ *     yields, the receiver sleeps in poll(2))
  */
 public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxInterface, List<Integer> etherTypes, int frameSize,
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
-                              Duration drainTimeout, boolean txRing) {
+                              Duration drainTimeout, boolean txRing, Optional<RawIdle> idle) {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
     /** Smallest Ethernet frame without FCS. */
@@ -105,6 +107,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         if (batch < 1 || batch > MAX_BATCH) {
             throw new IllegalArgumentException("batch " + batch + " is out of range; allowed: 1.." + MAX_BATCH);
         }
+        Objects.requireNonNull(idle, "idle");
     }
 
     private static Optional<byte[]> checkMac(Optional<byte[]> mac, String which) {
@@ -199,6 +202,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         private Duration retireTimeout = Duration.ofMillis(10);
         private Duration drainTimeout = Duration.ofSeconds(1);
         private boolean txRing;
+        private RawIdle idle;
 
         Builder(String tx, String rx) {
             this.tx = tx;
@@ -235,11 +239,14 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
         /** Sets send through a TPACKET_V2 TX ring instead of sendmmsg (default false). */
         public Builder txRing(boolean v) { txRing = v; return this; }
+        /** Sets how the loops wait when idle; null for the default (the sender yields, the receiver sleeps in poll(2)). */
+        public Builder idle(RawIdle v) { idle = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
         public RawTransferSpec build() {
             return new RawTransferSpec(Optional.ofNullable(tx), Optional.ofNullable(rx), etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
-                    duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing);
+                    duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing,
+                    Optional.ofNullable(idle));
         }
     }
 }

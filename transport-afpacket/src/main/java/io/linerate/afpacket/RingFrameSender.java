@@ -4,29 +4,24 @@ import io.linerate.afpacket.internal.Errno;
 import io.linerate.afpacket.internal.TxRing;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
-import java.nio.ByteBuffer;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Sends through a TPACKET_V2 TX ring: frames are written in place into free slots, and one send
- * call makes the kernel transmit every requested slot.
+ * Sends through a TPACKET_V2 TX ring: frames are written in place into free slots of the mapped
+ * ring (an Agrona {@link UnsafeBuffer}), and one send call makes the kernel transmit every
+ * requested slot.
  */
 final class RingFrameSender implements FrameSender {
     private final String interfaceName;
     private final int frameSize;
     private final TxRing ring;
-    private final ByteBuffer[] payloads;
     private long refusals;
 
     private RingFrameSender(RawTransferSpec spec, String interfaceName, TxRing ring) {
         this.interfaceName = interfaceName;
         this.frameSize = spec.frameSize();
         this.ring = ring;
-        ByteBuffer f = ring.frames();
-        payloads = new ByteBuffer[ring.slots()];
-        for (int i = 0; i < payloads.length; i++) {
-            payloads[i] = f.slice(ring.dataOffsetOf(i) + TxStream.ETH_HLEN, frameSize - TxStream.ETH_HLEN);
-        }
     }
 
     /** @throws AfPacketException if the ring cannot be set up; nothing stays open */
@@ -36,15 +31,15 @@ final class RingFrameSender implements FrameSender {
 
     @Override
     public int queue(TxStream s, int count, long now, int phase) throws AfPacketException {
-        ByteBuffer f = ring.frames();
+        UnsafeBuffer f = ring.buffer();
         int queued = 0;
         while (queued < count) {
             int d = ring.dataOffset();
             if (d < 0) {
                 break;
             }
-            f.put(d, s.ethHeader, 0, TxStream.ETH_HLEN);
-            DatagramHeader.write(payloads[ring.currentSlot()], s.id, s.nextSeq + queued, now, phase);
+            f.putBytes(d, s.ethHeader, 0, TxStream.ETH_HLEN);
+            DatagramHeader.write(f, d + TxStream.ETH_HLEN, s.id, s.nextSeq + queued, now, phase);
             ring.request(frameSize);
             queued++;
         }

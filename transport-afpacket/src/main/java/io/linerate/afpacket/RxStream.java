@@ -8,7 +8,8 @@ import io.linerate.core.SequenceTracker;
  * The receiver's state of one stream, with the ring it reads. As the stream engine's receiver
  * does, it keeps one sequence tracker over the whole run and its counts per phase in which the
  * frames were sent, so the window's accounting covers exactly the frames sent inside the window.
- * Only the receiving thread writes it; {@link #published()} is what other threads may read while
+ * Only the receiving thread writes it; what it {@linkplain #publish() publishes} (in the
+ * receiver's {@link PublishedCounters}, on cache lines of their own) other threads may read while
  * it runs, the rest only after it ended (the ring statistics only from the monitoring thread).
  */
 final class RxStream {
@@ -26,12 +27,16 @@ final class RxStream {
     long foreign;
     /** PACKET_STATISTICS packets and drops, accumulated; monitoring thread only. */
     final long[] kernel = new long[2];
-    private volatile long published;
+    /** Counters published per stream: frames, bytes, sequence numbers missing so far. */
+    static final int PUBLISHED_PER_STREAM = 3;
+    private final PublishedCounters published;
 
-    RxStream(int id, int etherType, RxRing ring) {
+    /** @param published the receiver's block, with {@value #PUBLISHED_PER_STREAM} counters per stream */
+    RxStream(int id, int etherType, RxRing ring, PublishedCounters published) {
         this.id = id;
         this.etherType = etherType;
         this.ring = ring;
+        this.published = published;
     }
 
     /** Accounts one frame that carried this stream's header; allocation-free. */
@@ -54,14 +59,27 @@ final class RxStream {
         }
     }
 
-    /** Makes the frames received so far visible to readers of {@link #published()} (an ordered store). */
+    /** Publishes the frames and bytes received so far and the sequence numbers missing so far (ordered stores). */
     void publish() {
-        published = frames;
+        int base = id * PUBLISHED_PER_STREAM;
+        published.set(base, frames);
+        published.set(base + 1, bytes);
+        published.set(base + 2, tracker.missingSoFar());
     }
 
-    /** @return frames received, as of the last {@link #publish()} */
+    /** @return frames received, as of the last {@link #publish()}; any thread */
     long published() {
-        return published;
+        return published.get(id * PUBLISHED_PER_STREAM);
+    }
+
+    /** @return bytes of those frames, as of the last {@link #publish()}; any thread */
+    long publishedBytes() {
+        return published.get(id * PUBLISHED_PER_STREAM + 1);
+    }
+
+    /** @return sequence numbers below the highest seen that had not arrived, as of the last {@link #publish()}; any thread */
+    long publishedMissing() {
+        return published.get(id * PUBLISHED_PER_STREAM + 2);
     }
 
     /** @return distinct frames received, all phases; receiving thread only */

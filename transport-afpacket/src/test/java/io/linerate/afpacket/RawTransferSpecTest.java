@@ -24,6 +24,15 @@ class RawTransferSpecTest {
         assertThat(s.steer()).isFalse();
         assertThat(s.txRing()).isFalse();
         assertThat(s.retireTimeout()).isEqualTo(Duration.ofMillis(10));
+        assertThat(s.idle()).isEmpty();
+    }
+
+    @Test
+    void idleModesParseFromTheirLabels() {
+        assertThat(RawIdle.parse("busy")).isEqualTo(RawIdle.BUSY);
+        assertThat(RawIdle.parse(" Backoff ")).isEqualTo(RawIdle.BACKOFF);
+        assertThat(b().idle(RawIdle.SLEEP).build().idle()).contains(RawIdle.SLEEP);
+        assertThatThrownBy(() -> RawIdle.parse("spin")).hasMessage("idle mode 'spin' is not known; allowed: busy, yield, backoff, sleep");
     }
 
     @Test
@@ -70,7 +79,7 @@ class RawTransferSpecTest {
                 "steering installs rules on the RX interface, and this run has none; allowed: steering with an RX interface");
         assertThatThrownBy(() -> new RawTransferSpec(java.util.Optional.empty(), java.util.Optional.empty(), List.of(0x88b5), 60,
                 java.util.Optional.empty(), java.util.Optional.empty(), 0, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(1),
-                1, false, false, false, Duration.ofMillis(10), Duration.ofSeconds(1), false))
+                1, false, false, false, Duration.ofMillis(10), Duration.ofSeconds(1), false, java.util.Optional.empty()))
                 .hasMessage("no interface given; allowed: a TX interface, an RX interface or both");
     }
 

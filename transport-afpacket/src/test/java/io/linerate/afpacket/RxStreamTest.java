@@ -11,7 +11,7 @@ class RxStreamTest {
 
     @Test
     void framesAreCountedInThePhaseTheyWereSentInWhateverOrderTheyArrive() {
-        RxStream s = new RxStream(0, 0x88b5, null);
+        RxStream s = new RxStream(1, 0x88b5, null, new PublishedCounters(2 * RxStream.PUBLISHED_PER_STREAM));
         // warm-up frames 0..2, window frames 3..6; 1 arrives late (inside the window's arrivals),
         // 5 arrives twice, 4 arrives after 6, 2 never arrives
         s.frame(0, WARMUP, 100);
@@ -41,5 +41,8 @@ class RxStreamTest {
         assertThat(s.published()).isZero();
         s.publish();
         assertThat(s.published()).isEqualTo(8);
+        assertThat(s.publishedBytes()).isEqualTo(800);
+        // highest 6, distinct 6 (0, 1, 3, 4, 5, 6): 2 is missing
+        assertThat(s.publishedMissing()).isEqualTo(1);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
+import io.linerate.afpacket.RawIdle;
 import io.linerate.afpacket.RawInterval;
 import io.linerate.afpacket.RawRate;
 import io.linerate.afpacket.RawReceiverReport;
@@ -94,6 +95,12 @@ public final class RawCommand implements Callable<Integer> {
             description = "Send through a TPACKET TX ring or with sendmmsg (default: ${DEFAULT-VALUE}).")
     String txMode;
 
+    @Option(names = "--idle", paramLabel = "busy|yield|backoff|sleep",
+            description = "How the sender waits while the kernel has no room and the receiver while every ring is empty: "
+                    + "spin, Thread.yield, back off (spin, yield, then park 1 us to 1 ms), or sleep (sender parks 50 us, "
+                    + "receiver sleeps in poll(2)) (default: the sender yields, the receiver sleeps in poll(2)).")
+    String idle;
+
     @Option(names = "--dst-mac", paramLabel = "MAC",
             description = "Destination MAC (default: the --rx interface's address; required with --tx alone).")
     String dstMac;
@@ -170,7 +177,8 @@ public final class RawCommand implements Callable<Integer> {
                 .steer(steer)
                 .allowUnsteered(allowUnsteered)
                 .hardwareTimestamps(!noHwTimestamps)
-                .txRing(txMode.equals("ring"));
+                .txRing(txMode.equals("ring"))
+                .idle(idle == null ? null : RawIdle.parse(idle));
         if (dstMac != null) {
             b.destinationMac(RawTransferSpec.parseMac(dstMac));
         }

@@ -72,6 +72,9 @@ class RawCommandTest {
         assertThat(run("--tx", "a0", "--dst-mac", "02:00:00:00:00:02", "--steer").err())
                 .contains("steering installs rules on the RX interface, and this run has none");
         assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
+        Outcome idle = run("--tx", "a0", "--rx", "b0", "--idle", "spin");
+        assertThat(idle.code()).isEqualTo(2);
+        assertThat(idle.err()).contains("idle mode 'spin' is not known; allowed: busy, yield, backoff, sleep");
     }
 
     @Test
@@ -139,7 +142,7 @@ class RawCommandTest {
             assertThat(n.get("tx_nic").get("tx_packets").asLong()).isEqualTo(totalTx);
 
             Outcome k = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "128", "--rate", "10M",
-                    "--duration", "200ms", "--warmup", "0", "--ktap");
+                    "--duration", "200ms", "--warmup", "0", "--idle", "backoff", "--ktap");
             assertThat(k.code()).isZero();
             assertThat(k.out()).startsWith("KTAP version 1\n1..1\n").contains("# ktap-metric-json: ")
                     .contains("\"name\":\"raw_rx_frames_per_s\"").contains("ok 1 raw");

@@ -16,9 +16,6 @@ public final class Native {
     /** @return the address of a direct buffer */
     public static native long address(ByteBuffer directBuffer);
 
-    /** @return a direct buffer over {@code len} bytes of native memory at {@code addr} */
-    public static native ByteBuffer wrap(long addr, long len);
-
     /** @return the C library's text for a positive errno */
     public static native String strerror(int errno);
 
