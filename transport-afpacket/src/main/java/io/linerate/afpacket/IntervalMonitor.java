@@ -9,11 +9,13 @@ import java.util.function.Consumer;
  * The calling thread's part of a raw run: while the run's leading loop runs (the sender's, or the
  * receiver's in a run without a sender), it reads the counters the loops published at every
  * interval boundary, stamps the reading right after it (DESIGN rule 1), hands the interval to the
- * listener and accumulates the rings' kernel statistics. When the sender has ended, it tells the
+ * listener and accumulates the rings' kernel statistics. At every turn (at least every
+ * {@value #MAX_WAIT_MILLIS} ms) it copies the counters into the live counters file. When the sender has ended, it tells the
  * receiver, which drains what is still in flight, and waits for it.
  */
 final class IntervalMonitor {
-    private static final long MAX_WAIT_MILLIS = 100;
+    /** Longest wait between two turns, ms: the live counters are at most this old. */
+    private static final long MAX_WAIT_MILLIS = 50;
 
     private final RawTransferSpec spec;
     private final Clock clock;
@@ -21,6 +23,7 @@ final class IntervalMonitor {
     private final Consumer<RawInterval> intervals;
     private final RawRun.TxEnd tx;
     private final RawRun.RxEnd rx;
+    private final LiveRawCounters live;
     private Throwable readError;
 
     /**
@@ -28,13 +31,14 @@ final class IntervalMonitor {
      * @param rx the receiving end, or null in a run without a receiver
      */
     IntervalMonitor(RawTransferSpec spec, Clock clock, RunSchedule schedule, Consumer<RawInterval> intervals,
-                    RawRun.TxEnd tx, RawRun.RxEnd rx) {
+                    RawRun.TxEnd tx, RawRun.RxEnd rx, LiveRawCounters live) {
         this.spec = spec;
         this.clock = clock;
         this.schedule = schedule;
         this.intervals = intervals;
         this.tx = tx;
         this.rx = rx;
+        this.live = live;
     }
 
     /**
@@ -55,6 +59,7 @@ final class IntervalMonitor {
             }
             boolean done = !leading.running();
             long now = clock.nanoTime();
+            live.publish();
             if (now >= next || done) {
                 long txs = sentSoFar();
                 long rxs = receivedSoFar();
@@ -72,6 +77,7 @@ final class IntervalMonitor {
         if (tx != null) {
             finishSending();
         }
+        live.publish();
     }
 
     private void finishSending() {
@@ -136,10 +142,12 @@ final class IntervalMonitor {
 
     private void report(long from, long to, long txFrames, long rxFrames) {
         long ns = to - from;
-        intervals.accept(new RawInterval((from - schedule.t0()) / 1e9, (to - schedule.t0()) / 1e9, spec.frameSize(),
+        RawInterval i = new RawInterval((from - schedule.t0()) / 1e9, (to - schedule.t0()) / 1e9, spec.frameSize(),
                 tx == null ? Optional.empty() : Optional.of(rate(txFrames, ns)),
                 rx == null ? Optional.empty() : Optional.of(rate(rxFrames, ns)),
-                from < schedule.measureStart()));
+                from < schedule.measureStart());
+        live.interval(i, from - schedule.t0(), to - schedule.t0());
+        intervals.accept(i);
     }
 
     private RawRate rate(long frames, long ns) {

@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 /**
  * The lifecycle of one raw run, built around one {@link RunCloser}: install the steering rules,
  * enable hardware stamps, open the RX rings and the TX socket, take the interface counter
- * baselines (one place, before the first frame), start the loops, monitor them until the sender
+ * baselines (one place, before the first frame), register the run's live counters, start the
+ * loops, monitor them (publishing the live counters) until the sender
  * has ended and the receiver has drained (or, without a sender, until the receiver's listening
  * time is over), take the final counter readings, and assemble the result. Every rule, ring,
  * socket and thread is registered with the closer as soon as it exists, so each is released on
@@ -75,6 +76,8 @@ final class RawRun {
             Counters txNic = Counters.baseline(txIf, clock);
             Counters rxNic = Counters.baseline(rxIf, clock);
 
+            // live counters for other processes (linerate stat), made before the clock starts
+            LiveRawCounters live = closer.add(LiveRawCounters.open(spec, streams, receiver));
             RunSchedule schedule = RunSchedule.start(clock.nanoTime(), spec);
             TxEnd tx = null;
             RxEnd rx = null;
@@ -94,7 +97,7 @@ final class RawRun {
                 tx = new TxEnd(streams, sender, loop, txWorker);
                 txWorker.start(loop, loop::requestStop);
             }
-            IntervalMonitor monitor = new IntervalMonitor(spec, clock, schedule, intervals, tx, rx);
+            IntervalMonitor monitor = new IntervalMonitor(spec, clock, schedule, intervals, tx, rx, live);
             monitor.run();
 
             // a dip in the final reading is decided by the readings readSettled takes after it

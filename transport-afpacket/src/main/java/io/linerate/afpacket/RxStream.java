@@ -27,8 +27,8 @@ final class RxStream {
     long foreign;
     /** PACKET_STATISTICS packets and drops, accumulated; monitoring thread only. */
     final long[] kernel = new long[2];
-    /** Counters published per stream: frames, bytes, sequence numbers missing so far. */
-    static final int PUBLISHED_PER_STREAM = 3;
+    /** Counters published per stream: frames, bytes, distinct frames, sequence numbers missing so far. */
+    static final int PUBLISHED_PER_STREAM = 4;
     private final PublishedCounters published;
 
     /** @param published the receiver's block, with {@value #PUBLISHED_PER_STREAM} counters per stream */
@@ -59,12 +59,16 @@ final class RxStream {
         }
     }
 
-    /** Publishes the frames and bytes received so far and the sequence numbers missing so far (ordered stores). */
+    /**
+     * Publishes the frames and bytes received so far, the distinct frames and the sequence numbers
+     * missing so far (ordered stores).
+     */
     void publish() {
         int base = id * PUBLISHED_PER_STREAM;
         published.set(base, frames);
         published.set(base + 1, bytes);
-        published.set(base + 2, tracker.missingSoFar());
+        published.set(base + 2, tracker.distinct());
+        published.set(base + 3, tracker.missingSoFar());
     }
 
     /** @return frames received, as of the last {@link #publish()}; any thread */
@@ -77,9 +81,14 @@ final class RxStream {
         return published.get(id * PUBLISHED_PER_STREAM + 1);
     }
 
+    /** @return distinct frames received, as of the last {@link #publish()}; any thread */
+    long publishedDistinct() {
+        return published.get(id * PUBLISHED_PER_STREAM + 2);
+    }
+
     /** @return sequence numbers below the highest seen that had not arrived, as of the last {@link #publish()}; any thread */
     long publishedMissing() {
-        return published.get(id * PUBLISHED_PER_STREAM + 2);
+        return published.get(id * PUBLISHED_PER_STREAM + 3);
     }
 
     /** @return distinct frames received, all phases; receiving thread only */

@@ -43,6 +43,7 @@ class RxStreamTest {
         assertThat(s.published()).isEqualTo(8);
         assertThat(s.publishedBytes()).isEqualTo(800);
         // highest 6, distinct 6 (0, 1, 3, 4, 5, 6): 2 is missing
+        assertThat(s.publishedDistinct()).isEqualTo(6);
         assertThat(s.publishedMissing()).isEqualTo(1);
     }
 }
