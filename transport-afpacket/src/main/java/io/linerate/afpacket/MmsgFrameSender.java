@@ -11,30 +11,40 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Sends with sendmmsg on an AF_PACKET socket with PACKET_QDISC_BYPASS: each stream has a batch of
  * frames laid out back to back in native memory (an Agrona {@link UnsafeBuffer}), Ethernet
- * headers written once, and a call stamps the linerate headers of the frames it sends and hands
- * them over in one system call.
+ * headers written once, and a send plan (the message headers and iovecs sendmmsg takes) prepared
+ * once beside it; a call stamps the linerate headers of the frames it sends and hands them over in
+ * one system call.
  */
 final class MmsgFrameSender implements FrameSender {
     private final String interfaceName;
-    private final int ifindex;
     private final int frameSize;
     private final int fd;
     private final UnsafeBuffer[] batches;
+    /** Per stream, the send plan over its batch; kept referenced so the memory stays. */
+    private final UnsafeBuffer[] plans;
     private boolean closed;
 
     private MmsgFrameSender(RawTransferSpec spec, RawTransfer.Interface tx, int fd, TxStream[] streams) {
         this.interfaceName = tx.name();
-        this.ifindex = tx.index();
         this.frameSize = spec.frameSize();
         this.fd = fd;
         int batch = spec.batch();
         batches = new UnsafeBuffer[streams.length];
+        plans = new UnsafeBuffer[streams.length];
+        int planSize = Math.toIntExact(Native.sendPlanSize(batch));
         for (TxStream s : streams) {
             UnsafeBuffer b = new UnsafeBuffer(BufferUtil.allocateDirectAligned(batch * frameSize, PublishedCounters.GRANULE));
             for (int i = 0; i < batch; i++) {
                 b.putBytes(i * frameSize, s.ethHeader, 0, TxStream.ETH_HLEN);
             }
+            UnsafeBuffer plan = new UnsafeBuffer(BufferUtil.allocateDirectAligned(planSize, PublishedCounters.GRANULE));
+            int rc = Native.prepareSend(plan.addressOffset(), tx.index(), s.etherType, b.addressOffset(), frameSize, batch);
+            if (rc < 0) {
+                throw new IllegalStateException("cannot prepare a send plan of " + batch + " frames of " + frameSize + " bytes: "
+                        + Errno.describe(-rc));
+            }
             batches[s.id] = b;
+            plans[s.id] = plan;
         }
     }
 
@@ -45,7 +55,12 @@ final class MmsgFrameSender implements FrameSender {
             throw new AfPacketException(tx.name(), "AF_PACKET TX socket setup (PACKET_QDISC_BYPASS)", -fd, "",
                     -fd == Errno.EPERM);
         }
-        return new MmsgFrameSender(spec, tx, fd, streams);
+        try {
+            return new MmsgFrameSender(spec, tx, fd, streams);
+        } catch (RuntimeException | Error e) {
+            Native.close(fd);
+            throw e;
+        }
     }
 
     @Override
@@ -54,7 +69,7 @@ final class MmsgFrameSender implements FrameSender {
         for (int i = 0; i < count; i++) {
             DatagramHeader.write(b, i * frameSize + TxStream.ETH_HLEN, s.id, s.nextSeq + i, now, phase);
         }
-        int rc = Native.send(fd, ifindex, s.etherType, b.addressOffset(), frameSize, count);
+        int rc = Native.send(fd, plans[s.id].addressOffset(), count);
         if (rc >= 0) {
             return rc;
         }

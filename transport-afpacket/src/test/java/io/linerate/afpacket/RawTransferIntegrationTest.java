@@ -103,7 +103,9 @@ class RawTransferIntegrationTest {
             }
             // Rate buckets from per-frame RX stamps hold every frame exactly once.
             List<StampInterval> stamps = r.receiver().orElseThrow().intervals();
-            assertThat(stamps).hasSizeGreaterThanOrEqualTo(2);
+            // (how many buckets depends on when the frames left: a sender held off the CPU for the
+            // first half of the run sends inside one 200 ms bucket)
+            assertThat(stamps).isNotEmpty();
             assertThat(stamps.stream().mapToLong(StampInterval::frames).sum()).isEqualTo(rxFrames);
             assertThat(stamps.get(0).startSeconds()).isZero();
         }
