@@ -54,8 +54,11 @@ final class IntervalMonitor {
         while (leading.running()) {
             long waitMs = Math.max(1, (next - clock.nanoTime()) / 1_000_000);
             leading.join(Math.min(waitMs, MAX_WAIT_MILLIS));
-            if (tx != null && (Thread.currentThread().isInterrupted() || rx != null && rx.receiver().error() != null)) {
+            boolean interrupted = Thread.currentThread().isInterrupted();
+            if (tx != null && (interrupted || rx != null && rx.receiver().error() != null)) {
                 tx.loop().requestStop();
+            } else if (tx == null && interrupted) {
+                rx.receiver().requestStop();
             }
             boolean done = !leading.running();
             long now = clock.nanoTime();

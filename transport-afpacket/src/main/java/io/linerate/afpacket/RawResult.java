@@ -15,7 +15,9 @@ import java.util.function.Function;
  * @param spec what was run
  * @param streams one result per ethertype, in the order of the spec
  * @param measuredNanos length of the measured window by the sender's clock, ns; in a run without
- *     a sender, the span of the window frames' RX stamps
+ *     a sender, the time the window's frames took to arrive: the span of their RX stamps extended
+ *     by one mean gap ({@code span × n / (n − 1)} for {@code n} frames, so that frames over it is
+ *     their arrival rate), 0 with fewer than 2
  * @param sender what the sending end reports; empty without a sender in the run
  * @param receiver what the receiving end reports; empty without a receiver in the run
  * @param valid whether the run counts

@@ -14,9 +14,9 @@ import java.util.OptionalDouble;
  * @param duplicates window frames that arrived more than once
  * @param foreignFrames frames of the stream's ethertype that did not carry its header
  * @param ring the socket's PACKET_STATISTICS over the run
- * @param framesPerSecond window frames per second: over the sender's measured window when the
- *     sender is in the run, else over the span of the window frames' RX stamps
- *     ({@code (frames − 1) / (last stamp − first stamp)}); empty for a span of no length
+ * @param framesPerSecond window frames per second over {@link RawResult#measuredNanos()}: the
+ *     sender's measured window when the sender is in the run, else the time the window's frames
+ *     took to arrive; empty for a window of no length
  * @param bitsPerSecond window bytes × 8 per second on the same basis
  */
 public record RawStreamRx(FrameCount window, FrameCount total, long reordered, long duplicates, long foreignFrames,
