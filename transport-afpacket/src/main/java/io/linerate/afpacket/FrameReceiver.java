@@ -10,6 +10,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -92,11 +95,13 @@ final class FrameReceiver implements Runnable, AutoCloseable {
                         RxRing.open(rx.name(), rx.index(), etherType, blockSize, blockCount, slot, retire, hwStamps), published);
             }
         } catch (AfPacketException | RuntimeException e) {
+            List<AutoCloseable> opened = new ArrayList<>();
             for (RxStream s : streams) {
                 if (s != null) {
-                    s.ring.close();
+                    opened.add(s.ring);
                 }
             }
+            CloseHelper.quietCloseAll(opened);
             throw e;
         }
         return new FrameReceiver(rx.name(), clock, streams, IdleStrategies.receiver(spec.idle()));
@@ -327,8 +332,10 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     /** Unmaps every ring and closes its socket; idempotent, never throws. */
     @Override
     public void close() {
+        List<AutoCloseable> rings = new ArrayList<>(streams.length);
         for (RxStream s : streams) {
-            s.ring.close();
+            rings.add(s.ring);
         }
+        CloseHelper.quietCloseAll(rings);
     }
 }

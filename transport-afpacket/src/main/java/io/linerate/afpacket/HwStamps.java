@@ -4,12 +4,15 @@ import io.linerate.afpacket.internal.Layout;
 import io.linerate.afpacket.internal.Native;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hardware RX stamping on an interface: enabled if the driver applies a filter (SIOCSHWTSTAMP with
  * HWTSTAMP_FILTER_ALL), and the previous setting restored on {@link #close()}.
  */
 final class HwStamps implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HwStamps.class);
     private static final int HWTSTAMP_FILTER_NONE = 0;
     private static final int HWTSTAMP_FILTER_ALL = 1;
 
@@ -29,8 +32,11 @@ final class HwStamps implements AutoCloseable {
 
     static HwStamps enable(String ifname) {
         HwStamps h = new HwStamps(ifname);
-        if (Native.hwtstamp(Native.address(h.name), Native.address(h.previous), 0) < 0) {
-            return h; // no SIOCGHWTSTAMP (veth): software stamps only, nothing to restore
+        int get = Native.hwtstamp(Native.address(h.name), Native.address(h.previous), 0);
+        if (get < 0) {
+            // no SIOCGHWTSTAMP (veth): software stamps only, nothing to restore
+            LOG.debug("{}: no hardware RX stamps (SIOCGHWTSTAMP: {}); software stamps", ifname, io.linerate.afpacket.internal.Errno.describe(-get));
+            return h;
         }
         ByteBuffer cfg = ByteBuffer.allocateDirect(Layout.HWTSTAMP_SIZE).order(ByteOrder.nativeOrder());
         cfg.putInt(Layout.HWTSTAMP_TX_TYPE, h.previous.getInt(Layout.HWTSTAMP_TX_TYPE));
@@ -39,6 +45,7 @@ final class HwStamps implements AutoCloseable {
         // Read back what the driver applied; ERANGE means the filter is not supported.
         h.changed = rc == 0;
         h.enabled = rc == 0 && cfg.getInt(Layout.HWTSTAMP_RX_FILTER) != HWTSTAMP_FILTER_NONE;
+        LOG.debug("{}: hardware RX stamps {}", ifname, h.enabled ? "enabled" : "refused by the driver; software stamps");
         return h;
     }
 

@@ -3,6 +3,8 @@ package io.linerate.afpacket;
 import io.linerate.core.TransferException;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Flow Director rules of a raw run: one per stream, steering stream i to RX queue i mod the
@@ -10,6 +12,8 @@ import java.util.List;
  * error that says so (the others are still removed).
  */
 final class SteeringSetup implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SteeringSetup.class);
+
     private final FlowSteering steering;
     private final RawSteering report;
 
@@ -40,11 +44,13 @@ final class SteeringSetup implements AutoCloseable {
             }
             FlowSteering steering = FlowSteering.install(et, req);
             List<FlowSteering.Installed> rules = steering.installed();
+            LOG.debug("installed flow steering rules on {}: {}", rx, rules);
             return new SteeringSetup(steering, new RawSteering(true, rules.size() + " rules installed on " + rx, rules));
         } catch (SteeringUnsupportedException e) {
             if (!spec.allowUnsteered()) {
                 throw e;
             }
+            LOG.info("running unsteered, as allowed: {}", e.getMessage());
             return new SteeringSetup(null, new RawSteering(false, "not steered: " + e.getMessage(), List.of()));
         }
     }
@@ -67,6 +73,7 @@ final class SteeringSetup implements AutoCloseable {
         }
         try {
             steering.close();
+            LOG.debug("removed the flow steering rules {}", report.rules());
         } catch (AfPacketException e) {
             throw new TransferException("could not remove flow steering rules: " + e.getMessage(), e);
         }
