@@ -3,7 +3,8 @@
  *
  * Every function takes primitives and direct-buffer addresses and returns a non-negative result
  * or -errno; the Java side turns -errno into exceptions that name the interface and the call.
- * Nothing here allocates, logs or keeps state between calls.
+ * Nothing here allocates, logs or keeps state between calls: what a call needs beyond its stack
+ * (a send plan) lives in memory the Java side owns.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +30,8 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define PTR(a) ((void *)(uintptr_t)(a))
+/* Most frames in one sendmmsg call; io.linerate.afpacket.RawTransferSpec.MAX_BATCH must agree,
+ * and Java compares the two when it loads this library (Native.maxBatch). */
 #define MAX_BATCH 1024
 
 static int neg_errno(void) {
@@ -50,11 +53,6 @@ EXPORT JNIEXPORT jlong JNICALL Java_io_linerate_afpacket_internal_Native_address
     (void)cls;
     void *p = (*env)->GetDirectBufferAddress(env, buf);
     return (jlong)(uintptr_t)p;
-}
-
-EXPORT JNIEXPORT jobject JNICALL Java_io_linerate_afpacket_internal_Native_wrap(JNIEnv *env, jclass cls, jlong addr, jlong len) {
-    (void)cls;
-    return (*env)->NewDirectByteBuffer(env, PTR(addr), len);
 }
 
 EXPORT JNIEXPORT jstring JNICALL Java_io_linerate_afpacket_internal_Native_strerror(JNIEnv *env, jclass cls, jint err) {
@@ -133,23 +131,29 @@ static int copy_ifname(struct ifreq *ifr, jlong ifname) {
     return 0;
 }
 
-/* One SIOCETHTOOL call: data points at the request, whose first u32 is the ethtool command. */
-EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_ethtool(JNIEnv *env, jclass cls, jlong ifname, jlong data) {
-    (void)env;
-    (void)cls;
+/* One ioctl on the interface named at ifname, with ifr_data pointing at data, through a socket of
+ * its own: 0 or -errno. */
+static int ifreq_ioctl(jlong ifname, unsigned long request, void *data) {
     struct ifreq ifr;
     int rc = copy_ifname(&ifr, ifname);
     if (rc < 0) {
         return rc;
     }
-    ifr.ifr_data = PTR(data);
+    ifr.ifr_data = data;
     int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return neg_errno();
     }
-    rc = ioctl(fd, SIOCETHTOOL, &ifr) < 0 ? neg_errno() : 0;
+    rc = ioctl(fd, request, &ifr) < 0 ? neg_errno() : 0;
     close(fd);
     return rc;
+}
+
+/* One SIOCETHTOOL call: data points at the request, whose first u32 is the ethtool command. */
+EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_ethtool(JNIEnv *env, jclass cls, jlong ifname, jlong data) {
+    (void)env;
+    (void)cls;
+    return ifreq_ioctl(ifname, SIOCETHTOOL, PTR(data));
 }
 
 /* SIOCSHWTSTAMP (set != 0; the kernel writes back what it applied) or SIOCGHWTSTAMP with the
@@ -157,19 +161,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_ethtool(
 EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_hwtstamp(JNIEnv *env, jclass cls, jlong ifname, jlong config, jint set) {
     (void)env;
     (void)cls;
-    struct ifreq ifr;
-    int rc = copy_ifname(&ifr, ifname);
-    if (rc < 0) {
-        return rc;
-    }
-    ifr.ifr_data = PTR(config);
-    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return neg_errno();
-    }
-    rc = ioctl(fd, set ? SIOCSHWTSTAMP : SIOCGHWTSTAMP, &ifr) < 0 ? neg_errno() : 0;
-    close(fd);
-    return rc;
+    return ifreq_ioctl(ifname, set ? SIOCSHWTSTAMP : SIOCGHWTSTAMP, PTR(config));
 }
 
 EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_ifindex(JNIEnv *env, jclass cls, jlong ifname) {
@@ -221,34 +213,82 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openTx(J
     return fd;
 }
 
-/* sendmmsg of count frames of frameSize bytes laid out back to back at buf.
- * Returns the number the kernel accepted (possibly fewer) or -errno when it took none. */
-EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_send(JNIEnv *env, jclass cls, jint fd, jint ifindex, jint ethertype,
-                                                                             jlong buf, jint frameSize, jint count) {
+EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_maxBatch(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
-    struct mmsghdr msgs[MAX_BATCH];
-    struct iovec iov[MAX_BATCH];
+    return MAX_BATCH;
+}
+
+/* A send plan: everything sendmmsg needs for one stream's batch of frames, prepared once in
+ * memory the Java side owns (which never moves) and used by every call:
+ *   struct sockaddr_ll | struct mmsghdr[count] | struct iovec[count]
+ * The plan points into itself and at the frames, so both must stay where they are. */
+struct send_plan_head {
     struct sockaddr_ll sll;
-    if (count <= 0 || count > MAX_BATCH || frameSize <= 0) {
+    uint32_t count;
+};
+
+static size_t plan_msgs_offset(void) {
+    size_t a = _Alignof(struct mmsghdr);
+    return (sizeof(struct send_plan_head) + a - 1) / a * a;
+}
+
+static size_t plan_size(int count) {
+    return plan_msgs_offset() + (size_t)count * (sizeof(struct mmsghdr) + sizeof(struct iovec));
+}
+
+EXPORT JNIEXPORT jlong JNICALL Java_io_linerate_afpacket_internal_Native_sendPlanSize(JNIEnv *env, jclass cls, jint count) {
+    (void)env;
+    (void)cls;
+    if (count <= 0 || count > MAX_BATCH) {
         return -EINVAL;
     }
-    memset(&sll, 0, sizeof sll);
-    sll.sll_family = AF_PACKET;
-    sll.sll_protocol = htons((uint16_t)ethertype);
-    sll.sll_ifindex = ifindex;
-    sll.sll_halen = ETH_ALEN;
-    memcpy(sll.sll_addr, PTR(buf), ETH_ALEN);
-    char *base = PTR(buf);
+    return (jlong)plan_size(count);
+}
+
+/* Prepares the plan at plan (sendPlanSize(count) bytes, 8-byte aligned) for count frames of
+ * frameSize bytes laid out back to back at frames, sent to ifindex with ethertype; the
+ * destination address is the first frame's. 0 or -EINVAL. */
+EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_prepareSend(JNIEnv *env, jclass cls, jlong plan, jint ifindex,
+                                                                                    jint ethertype, jlong frames, jint frameSize,
+                                                                                    jint count) {
+    (void)env;
+    (void)cls;
+    if (count <= 0 || count > MAX_BATCH || frameSize <= 0 || (plan & 7) != 0) {
+        return -EINVAL;
+    }
+    struct send_plan_head *head = PTR(plan);
+    struct mmsghdr *msgs = (struct mmsghdr *)((char *)head + plan_msgs_offset());
+    struct iovec *iov = (struct iovec *)(msgs + count);
+    memset(head, 0, plan_size(count));
+    head->sll.sll_family = AF_PACKET;
+    head->sll.sll_protocol = htons((uint16_t)ethertype);
+    head->sll.sll_ifindex = ifindex;
+    head->sll.sll_halen = ETH_ALEN;
+    memcpy(head->sll.sll_addr, PTR(frames), ETH_ALEN);
+    head->count = (uint32_t)count;
+    char *base = PTR(frames);
     for (int i = 0; i < count; i++) {
         iov[i].iov_base = base + (size_t)i * (size_t)frameSize;
         iov[i].iov_len = (size_t)frameSize;
-        memset(&msgs[i], 0, sizeof msgs[i]);
-        msgs[i].msg_hdr.msg_name = &sll;
-        msgs[i].msg_hdr.msg_namelen = sizeof sll;
+        msgs[i].msg_hdr.msg_name = &head->sll;
+        msgs[i].msg_hdr.msg_namelen = sizeof head->sll;
         msgs[i].msg_hdr.msg_iov = &iov[i];
         msgs[i].msg_hdr.msg_iovlen = 1;
     }
+    return 0;
+}
+
+/* sendmmsg of the first count frames of a prepared plan, without waiting.
+ * Returns the number the kernel accepted (possibly fewer) or -errno when it took none. */
+EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_send(JNIEnv *env, jclass cls, jint fd, jlong plan, jint count) {
+    (void)env;
+    (void)cls;
+    struct send_plan_head *head = PTR(plan);
+    if (count <= 0 || (uint32_t)count > head->count) {
+        return -EINVAL;
+    }
+    struct mmsghdr *msgs = (struct mmsghdr *)((char *)head + plan_msgs_offset());
     int n = sendmmsg(fd, msgs, (unsigned)count, MSG_DONTWAIT);
     return n < 0 ? neg_errno() : n;
 }

@@ -1,6 +1,9 @@
 package io.linerate.core;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
 /**
  * The header linerate puts at the start of every datagram and frame it sends, big-endian:
@@ -16,7 +19,8 @@ import java.nio.ByteBuffer;
  *
  * The rest of the payload is zero. The phase lets the receiver account the measured window's
  * datagrams exactly, wherever and whenever they arrive. Methods use absolute indexes and never
- * allocate.
+ * allocate. The {@link DirectBuffer} forms read and write a header at any index of a larger
+ * buffer, such as a frame inside a memory-mapped packet ring.
  */
 public final class DatagramHeader {
     /** Header size in bytes; the smallest payload a UDP transfer accepts. */
@@ -74,5 +78,52 @@ public final class DatagramHeader {
     /** @return the send time (ns) of a datagram that {@link #matches} */
     public static long sendTime(ByteBuffer buf) {
         return buf.getLong(16);
+    }
+
+    /**
+     * Writes a header at {@code index} of {@code buf}, big-endian whatever the buffer's order.
+     *
+     * @param buf the buffer, such as a frame slot of a packet ring
+     * @param index where the header starts
+     * @param streamId the stream
+     * @param sequence the sequence number, 0 or more
+     * @param sendTimeNanos the send time, sender's clock, ns
+     * @param phase {@link #WARMUP}, {@link #WINDOW} or {@link #AFTER}
+     */
+    public static void write(MutableDirectBuffer buf, int index, int streamId, long sequence, long sendTimeNanos, int phase) {
+        buf.putInt(index, MAGIC, ByteOrder.BIG_ENDIAN);
+        buf.putInt(index + 4, streamId, ByteOrder.BIG_ENDIAN);
+        buf.putLong(index + 8, sequence, ByteOrder.BIG_ENDIAN);
+        buf.putLong(index + 16, sendTimeNanos, ByteOrder.BIG_ENDIAN);
+        buf.putInt(index + 24, phase, ByteOrder.BIG_ENDIAN);
+        buf.putInt(index + 28, 0, ByteOrder.BIG_ENDIAN);
+    }
+
+    /**
+     * @param buf a buffer holding a received datagram or frame payload at {@code index}
+     * @param index where the payload starts
+     * @param length bytes of payload available from {@code index}
+     * @param streamId the stream expected
+     * @return as {@link #matches(ByteBuffer, int, int)}
+     */
+    public static boolean matches(DirectBuffer buf, int index, int length, int streamId) {
+        return length >= BYTES && buf.getInt(index, ByteOrder.BIG_ENDIAN) == MAGIC
+                && buf.getInt(index + 4, ByteOrder.BIG_ENDIAN) == streamId
+                && Integer.compareUnsigned(buf.getInt(index + 24, ByteOrder.BIG_ENDIAN), PHASES) < 0;
+    }
+
+    /** @return the phase of a header at {@code index} that {@link #matches(DirectBuffer, int, int, int) matches} */
+    public static int phase(DirectBuffer buf, int index) {
+        return buf.getInt(index + 24, ByteOrder.BIG_ENDIAN);
+    }
+
+    /** @return the sequence number of a header at {@code index} that matches */
+    public static long sequence(DirectBuffer buf, int index) {
+        return buf.getLong(index + 8, ByteOrder.BIG_ENDIAN);
+    }
+
+    /** @return the send time (ns) of a header at {@code index} that matches */
+    public static long sendTime(DirectBuffer buf, int index) {
+        return buf.getLong(index + 16, ByteOrder.BIG_ENDIAN);
     }
 }

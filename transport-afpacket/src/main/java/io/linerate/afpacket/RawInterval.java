@@ -1,6 +1,6 @@
 package io.linerate.afpacket;
 
-import java.util.OptionalDouble;
+import java.util.Optional;
 
 /**
  * One interval of a running raw transfer, from the library's counters read together and stamped
@@ -9,14 +9,9 @@ import java.util.OptionalDouble;
  * @param startSeconds start of the interval
  * @param endSeconds end of the interval
  * @param frameSize bytes per frame; the rates are for this size
- * @param txFrames frames sent in the interval, all streams
- * @param rxFrames frames received in the interval, all streams
- * @param txFramesPerSecond frames/s sent; empty for a zero-length interval
- * @param rxFramesPerSecond frames/s received
- * @param txBitsPerSecond L2 bit/s sent
- * @param rxBitsPerSecond L2 bit/s received
+ * @param tx frames sent in the interval and their rate; empty without a sender in the run
+ * @param rx frames received in the interval and their rate; empty without a receiver in the run
  * @param omitted whether the interval lies in the warm-up (the warm-up's end is an interval boundary)
  */
-public record RawInterval(double startSeconds, double endSeconds, int frameSize, long txFrames, long rxFrames,
-                          OptionalDouble txFramesPerSecond, OptionalDouble rxFramesPerSecond,
-                          OptionalDouble txBitsPerSecond, OptionalDouble rxBitsPerSecond, boolean omitted) {}
+public record RawInterval(double startSeconds, double endSeconds, int frameSize, Optional<RawRate> tx,
+                          Optional<RawRate> rx, boolean omitted) {}

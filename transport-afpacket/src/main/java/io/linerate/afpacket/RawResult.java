@@ -3,39 +3,59 @@ package io.linerate.afpacket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
- * The outcome of a raw transfer. A run is valid only with zero loss in the measured window on
- * every stream and no kernel ring drops (DESIGN rule 4); otherwise {@code valid} is false and
- * {@code reasons} say why. Results of a run that ended early carry the {@code error} and the
- * counts up to it.
+ * The outcome of a raw transfer. With both ends in the run, it is valid only with zero loss in
+ * the measured window on every stream and no kernel ring drops (DESIGN rule 4); otherwise
+ * {@code valid} is false and {@code reasons} say why. Results of a run that ended early carry the
+ * {@code error} and the counts up to it.
  *
  * @param spec what was run
  * @param streams one result per ethertype, in the order of the spec
- * @param measuredNanos length of the measured window by the sender's clock, ns
- * @param senderCpuNanos CPU time of the sending thread, ns
- * @param receiverCpuNanos CPU time of the receiving thread, ns
- * @param timestamping which per-frame RX stamps the measured frames carried
- * @param steered whether Flow Director rules steered the streams
- * @param steering what happened with steering (rules installed, or why not)
- * @param rules the rules installed (all removed again before this result was returned)
- * @param txNic the TX interface's counters over the whole run (baseline before the first frame,
- *     final reading after the receiver stopped, both settled by {@link NicCounters#readSettled}),
- *     with every glitch, wrap and reset seen per counter and the counters still in doubt
- * @param rxNic the RX interface's counters over the same span, likewise
- * @param rxIntervals rate buckets formed from the per-frame RX stamps (empty when frames carried
- *     none: then only the interval samples from counters read at known times exist)
- * @param txRetries sendmmsg calls that the kernel refused with ENOBUFS/EAGAIN and that were retried
+ * @param measuredNanos length of the measured window by the sender's clock, ns; in a run without
+ *     a sender, the time the window's frames took to arrive: the span of their RX stamps extended
+ *     by one mean gap ({@code span × n / (n − 1)} for {@code n} frames, so that frames over it is
+ *     their arrival rate), 0 with fewer than 2
+ * @param sender what the sending end reports; empty without a sender in the run
+ * @param receiver what the receiving end reports; empty without a receiver in the run
  * @param valid whether the run counts
  * @param reasons why it does not count; empty when valid
  * @param error what ended the run early, if anything
  */
 public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, long measuredNanos,
-                        long senderCpuNanos, long receiverCpuNanos, Timestamping timestamping,
-                        boolean steered, String steering, List<FlowSteering.Installed> rules,
-                        Optional<NicCounters.Delta> txNic, Optional<NicCounters.Delta> rxNic,
-                        List<StampInterval> rxIntervals, long txRetries,
+                        Optional<RawSenderReport> sender, Optional<RawReceiverReport> receiver,
                         boolean valid, List<String> reasons, Optional<String> error) {
+    /** Copies the lists. */
+    public RawResult {
+        streams = List.copyOf(streams);
+        reasons = List.copyOf(reasons);
+    }
+
+    /**
+     * @return why loss is not known, when only one end was in the run: loss is frames sent minus
+     *     frames received, and a run with one end has only one of the two counts; empty when both
+     *     ends were in the run
+     */
+    public Optional<String> lossUnknown() {
+        if (sender.isPresent() && receiver.isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(sender.isPresent()
+                ? "loss is unknown: this run had no receiver; compare the frames sent with the receiving end's count"
+                : "loss is unknown: this run had no sender; compare the frames received with the sending end's count");
+    }
+
+    /** @return the TX interface's counters over the run, if the sender was in it and they were read */
+    public Optional<NicCounters.Delta> txNic() {
+        return sender.flatMap(RawSenderReport::nic);
+    }
+
+    /** @return the RX interface's counters over the run, if the receiver was in it and they were read */
+    public Optional<NicCounters.Delta> rxNic() {
+        return receiver.flatMap(RawReceiverReport::nic);
+    }
 
     /**
      * @return one line per interface counter that glitched, wrapped, reset or is still in doubt
@@ -44,29 +64,41 @@ public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, lon
      */
     public List<String> counterNotes() {
         List<String> out = new ArrayList<>();
-        for (Optional<NicCounters.Delta> d : List.of(txNic, rxNic)) {
+        for (Optional<NicCounters.Delta> d : List.of(txNic(), rxNic())) {
             d.ifPresent(x -> x.notes().forEach(n -> out.add(x.interfaceName() + " " + n)));
         }
         return out;
     }
 
-    /** @return frames sent in the measured window, all streams */
-    public long txFrames() {
-        return streams.stream().mapToLong(RawStreamResult::txFrames).sum();
+    /** @return frames sent in the measured window, all streams; empty without a sender */
+    public OptionalLong txFrames() {
+        return sum(RawStreamResult::tx, t -> t.window().frames());
     }
 
-    /** @return distinct frames of the measured window received, all streams */
-    public long rxFrames() {
-        return streams.stream().mapToLong(RawStreamResult::rxFrames).sum();
+    /** @return distinct frames of the measured window received, all streams; empty without a receiver */
+    public OptionalLong rxFrames() {
+        return sum(RawStreamResult::rx, r -> r.window().frames());
     }
 
-    /** @return frames sent, warm-up included, all streams */
-    public long txFramesTotal() {
-        return streams.stream().mapToLong(RawStreamResult::txFramesTotal).sum();
+    /** @return frames sent, warm-up included, all streams; empty without a sender */
+    public OptionalLong txFramesTotal() {
+        return sum(RawStreamResult::tx, t -> t.total().frames());
     }
 
-    /** @return frames received, warm-up included, all streams */
-    public long rxFramesTotal() {
-        return streams.stream().mapToLong(RawStreamResult::rxFramesTotal).sum();
+    /** @return frames received, warm-up included, all streams; empty without a receiver */
+    public OptionalLong rxFramesTotal() {
+        return sum(RawStreamResult::rx, r -> r.total().frames());
+    }
+
+    private <T> OptionalLong sum(Function<RawStreamResult, Optional<T>> side, java.util.function.ToLongFunction<T> count) {
+        long n = 0;
+        for (RawStreamResult s : streams) {
+            Optional<T> v = side.apply(s);
+            if (v.isEmpty()) {
+                return OptionalLong.empty();
+            }
+            n += count.applyAsLong(v.get());
+        }
+        return OptionalLong.of(n);
     }
 }

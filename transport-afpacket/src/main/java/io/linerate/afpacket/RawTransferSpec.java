@@ -11,14 +11,21 @@ import java.util.Optional;
  * What a {@link RawTransfer} sends: frames of {@code frameSize} bytes (L2, destination MAC to the
  * end of the payload, FCS excluded) from {@code txInterface} to {@code rxInterface}, one stream per
  * ethertype. Each payload starts with linerate's {@link io.linerate.core.DatagramHeader} (stream
- * id, 64-bit sequence number, send time) and is zero after it. Immutable; validated on
- * construction (checks that need the interfaces happen in {@link RawTransfer#run}).
+ * id, 64-bit sequence number, send time, phase of the run) and is zero after it. Immutable;
+ * validated on construction (checks that need the interfaces happen in {@link RawTransfer#run}).
  *
- * @param txInterface the sending interface
- * @param rxInterface the receiving interface
+ * <p>A spec names both ends ({@link #builder}), or one: a TX-only run ({@link #txOnly}) sends and
+ * reports what it sent, an RX-only run ({@link #rxOnly}) receives for warm-up + duration and
+ * reports what it counted, for two hosts or for a peer tool at the other end. Loss needs both
+ * counts, so a run with one end reports none; its result says why
+ * ({@link RawResult#lossUnknown()}). Start the RX-only end first and let it listen longer than
+ * the sender sends: it counts only what arrives while it listens.
+ *
+ * @param txInterface the sending interface; empty for an RX-only run
+ * @param rxInterface the receiving interface; empty for a TX-only run
  * @param etherTypes one stream per ethertype, each 0x0600..0xffff, distinct, 1..16 of them
  * @param frameSize bytes per frame, 60..MTU+14
- * @param destinationMac 6 bytes, or empty for the RX interface's address
+ * @param destinationMac 6 bytes, or empty for the RX interface's address; required in a TX-only run
  * @param sourceMac 6 bytes, or empty for the TX interface's address
  * @param rateBitsPerSecond target of all streams together in bit/s at L2 (frame bytes × 8); 0 = unlimited
  * @param duration measured time after the warm-up, 1 ms..1 day
@@ -34,12 +41,14 @@ import java.util.Optional;
  *     flight, 1 ms..60 s
  * @param txRing whether to send through a TPACKET_V2 TX ring (one send call per batch, frames
  *     written in place) instead of sendmmsg
+ * @param idle how the loops wait when they have nothing to do; empty for the default (the sender
+ *     yields, the receiver sleeps in poll(2))
  */
-public record RawTransferSpec(String txInterface, String rxInterface, List<Integer> etherTypes, int frameSize,
+public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxInterface, List<Integer> etherTypes, int frameSize,
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
-                              Duration drainTimeout, boolean txRing) {
+                              Duration drainTimeout, boolean txRing, Optional<RawIdle> idle) {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
     /** Smallest Ethernet frame without FCS. */
@@ -53,10 +62,13 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
     public RawTransferSpec {
         Objects.requireNonNull(txInterface, "txInterface");
         Objects.requireNonNull(rxInterface, "rxInterface");
-        EthtoolIoctl.cString(txInterface);
-        EthtoolIoctl.cString(rxInterface);
+        txInterface.ifPresent(EthtoolIoctl::cString);
+        rxInterface.ifPresent(EthtoolIoctl::cString);
+        if (txInterface.isEmpty() && rxInterface.isEmpty()) {
+            throw new IllegalArgumentException("no interface given; allowed: a TX interface, an RX interface or both");
+        }
         if (txInterface.equals(rxInterface)) {
-            throw new IllegalArgumentException("the tx and rx interfaces are the same, '" + txInterface
+            throw new IllegalArgumentException("the tx and rx interfaces are the same, '" + txInterface.get()
                     + "'; allowed: two interfaces joined by a cable or a veth pair");
         }
         etherTypes = List.copyOf(etherTypes);
@@ -76,6 +88,14 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         }
         destinationMac = checkMac(destinationMac, "destination");
         sourceMac = checkMac(sourceMac, "source");
+        if (rxInterface.isEmpty() && destinationMac.isEmpty()) {
+            throw new IllegalArgumentException("a TX-only run has no RX interface to take the destination MAC from; "
+                    + "allowed: the MAC of the receiving interface at the other end, such as 02:00:00:00:00:01");
+        }
+        if (rxInterface.isEmpty() && steer) {
+            throw new IllegalArgumentException("steering installs rules on the RX interface, and this run has none; "
+                    + "allowed: steering with an RX interface");
+        }
         if (rateBitsPerSecond < 0) {
             throw new IllegalArgumentException("rate " + rateBitsPerSecond + " bit/s is out of range; allowed: 0 (unlimited) or more");
         }
@@ -87,6 +107,7 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         if (batch < 1 || batch > MAX_BATCH) {
             throw new IllegalArgumentException("batch " + batch + " is out of range; allowed: 1.." + MAX_BATCH);
         }
+        Objects.requireNonNull(idle, "idle");
     }
 
     private static Optional<byte[]> checkMac(Optional<byte[]> mac, String which) {
@@ -105,9 +126,35 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         }
     }
 
-    /** @return a builder with the defaults: 0x88B5, 1514 bytes, unlimited, 10 s, 1 s warm-up, batch 64, sendmmsg */
+    /**
+     * @return a builder of a run between two interfaces, with the defaults: 0x88B5, 1514 bytes,
+     *     unlimited, 10 s, 1 s warm-up, batch 64, sendmmsg
+     */
     public static Builder builder(String txInterface, String rxInterface) {
-        return new Builder(txInterface, rxInterface);
+        return new Builder(Objects.requireNonNull(txInterface, "txInterface"), Objects.requireNonNull(rxInterface, "rxInterface"));
+    }
+
+    /**
+     * @return a builder of a run that only sends, from {@code txInterface}, with the defaults of
+     *     {@link #builder}; it needs a {@linkplain Builder#destinationMac destination MAC}
+     */
+    public static Builder txOnly(String txInterface) {
+        return new Builder(Objects.requireNonNull(txInterface, "txInterface"), null);
+    }
+
+    /** @return a builder of a run that only receives, on {@code rxInterface}, with the defaults of {@link #builder} */
+    public static Builder rxOnly(String rxInterface) {
+        return new Builder(null, Objects.requireNonNull(rxInterface, "rxInterface"));
+    }
+
+    /** @return whether the run sends (it has a TX interface) */
+    public boolean sends() {
+        return txInterface.isPresent();
+    }
+
+    /** @return whether the run receives (it has an RX interface) */
+    public boolean receives() {
+        return rxInterface.isPresent();
     }
 
     /** @return the L2 bits one frame carries: frame size × 8 */
@@ -155,6 +202,7 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         private Duration retireTimeout = Duration.ofMillis(10);
         private Duration drainTimeout = Duration.ofSeconds(1);
         private boolean txRing;
+        private RawIdle idle;
 
         Builder(String tx, String rx) {
             this.tx = tx;
@@ -191,11 +239,14 @@ public record RawTransferSpec(String txInterface, String rxInterface, List<Integ
         public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
         /** Sets send through a TPACKET_V2 TX ring instead of sendmmsg (default false). */
         public Builder txRing(boolean v) { txRing = v; return this; }
+        /** Sets how the loops wait when idle; null for the default (the sender yields, the receiver sleeps in poll(2)). */
+        public Builder idle(RawIdle v) { idle = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
         public RawTransferSpec build() {
-            return new RawTransferSpec(tx, rx, etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
-                    duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing);
+            return new RawTransferSpec(Optional.ofNullable(tx), Optional.ofNullable(rx), etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
+                    duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing,
+                    Optional.ofNullable(idle));
         }
     }
 }

@@ -5,10 +5,11 @@
  * <ul>
  *   <li>{@link io.linerate.afpacket.AfPacket}: whether AF_PACKET can be used here, and why not.</li>
  *   <li>{@link io.linerate.afpacket.RawTransfer} runs a {@link io.linerate.afpacket.RawTransferSpec}
- *       between two interfaces (the two ends of a cable or a veth pair) and returns a
- *       {@link io.linerate.afpacket.RawResult}: per-stream frames and bytes, loss (sent minus
- *       distinct received), reordering, duplicates, L2 rates with the frame size beside them,
- *       kernel drops, CPU time, interface counters over the run and validity with reasons.</li>
+ *       between two interfaces (the two ends of a cable or a veth pair), or at one end only, and
+ *       returns a {@link io.linerate.afpacket.RawResult}: per-stream frames and bytes of each end,
+ *       loss (sent minus distinct received) when both ends ran, reordering, duplicates, L2 rates
+ *       with the frame size beside them, kernel drops, CPU time, interface counters over the run
+ *       and validity with reasons.</li>
  *   <li>{@link io.linerate.afpacket.FlowSteering} installs ethertype rules with ethtool's location
  *       rules through {@link io.linerate.afpacket.Ethtool} and removes them again;
  *       {@link io.linerate.afpacket.EthtoolIoctl} is the one seam to the kernel, so a software rule

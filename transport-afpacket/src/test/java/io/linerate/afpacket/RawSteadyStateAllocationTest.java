@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The per-frame send and receive loops allocate nothing once warmed up: between two interval
@@ -19,14 +19,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * batch would add at least 16 bytes × 600 batches. The bound of 1 KiB allows for the JVM's own
  * occasional bookkeeping on those threads (a single 232-byte allocation per run has been seen on
  * the receiving thread, in a plain read of a block status word), not for anything that grows with
- * traffic.
+ * traffic. Each idle mode runs in both loops across the cases (the receiver idles between blocks;
+ * none of the default is given as "default").
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RawSteadyStateAllocationTest {
 
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void sendAndReceiveLoopsAllocateNothingAfterWarmup(boolean txRing) throws Exception {
+    @CsvSource({"false, default", "true, default", "true, busy", "false, yield", "false, backoff", "true, sleep"})
+    void sendAndReceiveLoopsAllocateNothingAfterWarmup(boolean txRing, String idle) throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(), "no per-thread allocation counter");
@@ -34,6 +35,7 @@ class RawSteadyStateAllocationTest {
             List<long[]> samples = new ArrayList<>();
             RawTransferSpec spec = RawTransferSpec.builder(v.a, v.b).etherTypes(List.of(0x88b5, 0x88b6)).frameSize(128)
                     .rateBitsPerSecond(40_000L * 128 * 8).batch(32).txRing(txRing)
+                    .idle(idle.equals("default") ? null : RawIdle.parse(idle))
                     .warmup(Duration.ofMillis(1000)).duration(Duration.ofMillis(2000)).interval(Duration.ofMillis(250))
                     .hardwareTimestamps(false).build();
             RawResult r = RawTransfer.run(spec, Clock.system(), i -> {

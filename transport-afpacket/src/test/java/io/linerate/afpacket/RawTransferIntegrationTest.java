@@ -65,44 +65,49 @@ class RawTransferIntegrationTest {
             assertThat(r.reasons()).isEmpty();
             assertThat(r.valid()).isTrue();
             assertThat(r.streams()).hasSize(etherTypes.size());
-            long txFrames = r.txFramesTotal();
-            long rxFrames = r.rxFramesTotal();
+            long txFrames = r.txFramesTotal().orElseThrow();
+            long rxFrames = r.rxFramesTotal().orElseThrow();
             assertThat(txFrames).isPositive();
             NicCounters.Delta tx = r.txNic().orElseThrow();
             NicCounters.Delta rx = r.rxNic().orElseThrow();
             assertThat(tx.get(NicCounter.TX_PACKETS)).isEqualTo(txFrames);
-            assertThat(tx.get(NicCounter.TX_BYTES)).isEqualTo(r.streams().stream().mapToLong(RawStreamResult::txBytesTotal).sum());
+            assertThat(tx.get(NicCounter.TX_BYTES)).isEqualTo(r.streams().stream().mapToLong(s -> tx(s).total().bytes()).sum());
             assertThat(rx.get(NicCounter.RX_PACKETS)).isEqualTo(rxFrames);
-            assertThat(rx.get(NicCounter.RX_BYTES)).isEqualTo(r.streams().stream().mapToLong(RawStreamResult::rxBytesTotal).sum());
+            assertThat(rx.get(NicCounter.RX_BYTES)).isEqualTo(r.streams().stream().mapToLong(s -> rx(s).total().bytes()).sum());
             assertThat(rxFrames).isEqualTo(txFrames);
             // a veth pair's counters only move forward: no glitch, wrap or reset, none in doubt
             assertThat(tx.clean()).as("tx counter notes %s", tx.notes()).isTrue();
             assertThat(rx.clean()).as("rx counter notes %s", rx.notes()).isTrue();
             assertThat(r.counterNotes()).isEmpty();
             for (RawStreamResult s : r.streams()) {
+                RawStreamTx t = tx(s);
+                RawStreamRx x = rx(s);
                 assertThat(s.frameSize()).isEqualTo(frameSize);
-                assertThat(s.lost()).isZero();
-                assertThat(s.duplicates()).isZero();
-                assertThat(s.rxFrames()).isEqualTo(s.txFrames());
-                assertThat(s.txBytes()).isEqualTo(s.txFrames() * frameSize);
-                assertThat(s.rxBytes()).isEqualTo(s.rxFrames() * frameSize);
-                assertThat(s.kernelDrops()).isZero();
-                assertThat(s.kernelPackets()).isEqualTo(s.rxFramesTotal());
-                assertThat(s.foreignFrames()).isZero();
-                assertThat(s.txFramesPerSecond()).isPresent();
+                assertThat(s.lost()).hasValue(0);
+                assertThat(x.duplicates()).isZero();
+                assertThat(x.window().frames()).isEqualTo(t.window().frames());
+                assertThat(t.window().bytes()).isEqualTo(t.window().frames() * frameSize);
+                assertThat(x.window().bytes()).isEqualTo(x.window().frames() * frameSize);
+                assertThat(x.ring().drops()).isZero();
+                assertThat(x.ring().packets()).isEqualTo(x.total().frames());
+                assertThat(x.foreignFrames()).isZero();
+                assertThat(t.framesPerSecond()).isPresent();
                 assertThat(s.queue()).isEqualTo(-1);
             }
-            assertThat(r.timestamping()).isEqualTo(Timestamping.SOFTWARE);
-            assertThat(r.steered()).isFalse();
+            assertThat(r.receiver().orElseThrow().timestamping()).isEqualTo(Timestamping.SOFTWARE);
+            assertThat(r.receiver().orElseThrow().steering().steered()).isFalse();
             // rates are the window's frames over the whole window, not the span between two sends
             assertThat(r.measuredNanos()).isEqualTo(Duration.ofMillis(400).toNanos());
             for (RawStreamResult s : r.streams()) {
-                assertThat(s.txFramesPerSecond().orElseThrow()).isCloseTo(s.txFrames() / 0.4, org.assertj.core.data.Offset.offset(1e-6));
+                assertThat(tx(s).framesPerSecond().orElseThrow()).isCloseTo(tx(s).window().frames() / 0.4, org.assertj.core.data.Offset.offset(1e-6));
             }
             // Rate buckets from per-frame RX stamps hold every frame exactly once.
-            assertThat(r.rxIntervals()).hasSizeGreaterThanOrEqualTo(2);
-            assertThat(r.rxIntervals().stream().mapToLong(StampInterval::frames).sum()).isEqualTo(rxFrames);
-            assertThat(r.rxIntervals().get(0).startSeconds()).isZero();
+            List<StampInterval> stamps = r.receiver().orElseThrow().intervals();
+            // (how many buckets depends on when the frames left: a sender held off the CPU for the
+            // first half of the run sends inside one 200 ms bucket)
+            assertThat(stamps).isNotEmpty();
+            assertThat(stamps.stream().mapToLong(StampInterval::frames).sum()).isEqualTo(rxFrames);
+            assertThat(stamps.get(0).startSeconds()).isZero();
         }
         assertThat(leftoverVeths()).isEmpty();
     }
@@ -119,15 +124,77 @@ class RawTransferIntegrationTest {
             assertThat(intervals).allMatch(i -> i.omitted() == (i.startSeconds() < 0.2));
             assertThat(intervals).filteredOn(RawInterval::omitted).last()
                     .satisfies(i -> assertThat(i.endSeconds()).isGreaterThanOrEqualTo(0.2));
-            RawStreamResult s = r.streams().get(0);
-            assertThat(s.txFrames()).isPositive().isLessThan(s.txFramesTotal());
+            RawStreamTx s = tx(r.streams().get(0));
+            RawStreamRx x = rx(r.streams().get(0));
+            assertThat(s.window().frames()).isPositive().isLessThan(s.total().frames());
             // the window paces on a schedule of its own from its start, whatever the warm-up owed:
             // 20,000 frames/s for 0.4 s is 8000 frames, and a batch of 16 may leave at the last
             // deadline: never more than 8016 however busy the host
-            assertThat(s.txFrames()).isLessThanOrEqualTo(8_016);
-            assertThat(s.rxFrames()).isEqualTo(s.txFrames());
-            assertThat(r.txNic().orElseThrow().get(NicCounter.TX_PACKETS)).isEqualTo(s.txFramesTotal());
-            assertThat(r.rxNic().orElseThrow().get(NicCounter.RX_PACKETS)).isEqualTo(s.rxFramesTotal());
+            assertThat(s.window().frames()).isLessThanOrEqualTo(8_016);
+            assertThat(x.window().frames()).isEqualTo(s.window().frames());
+            assertThat(r.txNic().orElseThrow().get(NicCounter.TX_PACKETS)).isEqualTo(s.total().frames());
+            assertThat(r.rxNic().orElseThrow().get(NicCounter.RX_PACKETS)).isEqualTo(x.total().frames());
+        }
+    }
+
+    @Test
+    void aSenderAloneAndAReceiverAloneAtOnceCountTheSameFramesAsTheInterfaces() throws Exception {
+        try (VethPair v = VethPair.create()) {
+            long fds = openFds();
+            int frameSize = 200;
+            // The receiver listens for 3 s; the sender starts once the receiver's rings are open (its
+            // first interval sample comes after that) and is done 0.5 s later, well inside the 3 s.
+            RawTransferSpec rxSpec = RawTransferSpec.rxOnly(v.b).etherTypes(List.of(0x88b5, 0x88b6)).frameSize(frameSize)
+                    .warmup(Duration.ZERO).duration(Duration.ofSeconds(3)).interval(Duration.ofMillis(50))
+                    .hardwareTimestamps(false).build();
+            RawTransferSpec txSpec = RawTransferSpec.txOnly(v.a).destinationMac(new byte[] {2, 0, 0, 0, 0, 2})
+                    .etherTypes(List.of(0x88b5, 0x88b6)).frameSize(frameSize).rateBitsPerSecond(20_000L * frameSize * 8)
+                    .batch(16).warmup(Duration.ofMillis(100)).duration(Duration.ofMillis(400)).build();
+            java.util.concurrent.CountDownLatch listening = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.concurrent.Future<RawResult> rxRun = pool.submit(() ->
+                        RawTransfer.run(rxSpec, Clock.system(), i -> listening.countDown()));
+                assertThat(listening.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                java.util.concurrent.Future<RawResult> txRun = pool.submit(() -> RawTransfer.run(txSpec));
+                RawResult tx = txRun.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                RawResult rx = rxRun.get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+                assertThat(tx.valid()).as("tx reasons %s", tx.reasons()).isTrue();
+                assertThat(rx.valid()).as("rx reasons %s", rx.reasons()).isTrue();
+                assertThat(tx.receiver()).isEmpty();
+                assertThat(rx.sender()).isEmpty();
+                assertThat(tx.rxNic()).isEmpty();
+                assertThat(rx.txNic()).isEmpty();
+                long sent = tx.txFramesTotal().orElseThrow();
+                assertThat(sent).isPositive();
+                // the identities of a run with both ends hold across the two runs
+                assertThat(rx.rxFramesTotal()).hasValue(sent);
+                assertThat(tx.txNic().orElseThrow().get(NicCounter.TX_PACKETS)).isEqualTo(sent);
+                assertThat(rx.rxNic().orElseThrow().get(NicCounter.RX_PACKETS)).isEqualTo(sent);
+                // each frame carries its phase, so the receiver alone knows the sender's window
+                assertThat(rx.rxFrames()).isEqualTo(tx.txFrames());
+                assertThat(tx.txFrames().orElseThrow()).isPositive().isLessThan(sent);
+                for (int i = 0; i < 2; i++) {
+                    RawStreamResult t = tx.streams().get(i);
+                    RawStreamResult r = rx.streams().get(i);
+                    assertThat(t.rx()).isEmpty();
+                    assertThat(r.tx()).isEmpty();
+                    assertThat(rx(r).window().frames()).isEqualTo(tx(t).window().frames());
+                    assertThat(rx(r).total().frames()).isEqualTo(tx(t).total().frames());
+                    assertThat(rx(r).total().bytes()).isEqualTo(tx(t).total().frames() * frameSize);
+                    assertThat(rx(r).framesPerSecond()).isPresent();
+                    // loss needs both counts: neither end reports it, not even as 0
+                    assertThat(t.lost()).isEmpty();
+                    assertThat(r.lost()).isEmpty();
+                    assertThat(t.warmupLost()).isEmpty();
+                }
+                assertThat(tx.lossUnknown()).hasValueSatisfying(m -> assertThat(m).contains("no receiver"));
+                assertThat(rx.lossUnknown()).hasValueSatisfying(m -> assertThat(m).contains("no sender"));
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(openFds()).isEqualTo(fds);
         }
     }
 
@@ -145,10 +212,10 @@ class RawTransferIntegrationTest {
             assertThat(openFds()).isEqualTo(fds);
 
             RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5)).steer(true).allowUnsteered(true).build());
-            assertThat(r.steered()).isFalse();
-            assertThat(r.steering()).contains("driver veth");
+            assertThat(r.receiver().orElseThrow().steering().steered()).isFalse();
+            assertThat(r.receiver().orElseThrow().steering().note()).contains("driver veth");
             assertThat(r.valid()).isTrue();
-            assertThat(r.rxFramesTotal()).isEqualTo(r.txFramesTotal()).isPositive();
+            assertThat(r.rxFramesTotal().orElseThrow()).isEqualTo(r.txFramesTotal().orElseThrow()).isPositive();
         }
     }
 
@@ -159,8 +226,8 @@ class RawTransferIntegrationTest {
             List<Long> rulesDuringRun = new ArrayList<>();
             RawResult r = RawTransfer.run(paced(v, 256, List.of(0x88b5, 0x88b6, 0x88b7)).steer(true).build(), Clock.system(),
                     i -> rulesDuringRun.add((long) table.rules.size()), table);
-            assertThat(r.steered()).isTrue();
-            assertThat(r.rules()).containsExactly(new FlowSteering.Installed(62, 0x88b5, 0),
+            assertThat(r.receiver().orElseThrow().steering().steered()).isTrue();
+            assertThat(r.receiver().orElseThrow().steering().rules()).containsExactly(new FlowSteering.Installed(62, 0x88b5, 0),
                     new FlowSteering.Installed(61, 0x88b6, 1), new FlowSteering.Installed(60, 0x88b7, 0));
             assertThat(r.streams()).extracting(RawStreamResult::queue).containsExactly(0L, 1L, 0L);
             assertThat(rulesDuringRun).isNotEmpty().allSatisfy(n -> assertThat(n).isEqualTo(4L));
@@ -243,7 +310,7 @@ class RawTransferIntegrationTest {
             String call = txRing ? "send (PACKET_TX_RING)" : "sendmmsg";
             assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains(call + " on " + v.a + " failed: ENETDOWN"));
             assertThat(r.reasons()).anySatisfy(x -> assertThat(x).startsWith("the run ended early"));
-            assertThat(r.txFramesTotal()).isPositive();
+            assertThat(r.txFramesTotal().orElseThrow()).isPositive();
             assertThat(openFds()).isEqualTo(fds);
         }
     }
@@ -266,7 +333,7 @@ class RawTransferIntegrationTest {
                     });
             assertThat(r.valid()).isFalse();
             assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains("on " + v.b + " failed: ENETDOWN"));
-            assertThat(r.rxFramesTotal()).isPositive();
+            assertThat(r.rxFramesTotal().orElseThrow()).isPositive();
             assertThat(openFds()).isEqualTo(fds);
         }
     }
@@ -282,6 +349,14 @@ class RawTransferIntegrationTest {
                     .isInstanceOf(IllegalStateException.class).hasMessage("listener gave up");
             assertThat(openFds()).isEqualTo(fds);
         }
+    }
+
+    private static RawStreamTx tx(RawStreamResult s) {
+        return s.tx().orElseThrow();
+    }
+
+    private static RawStreamRx rx(RawStreamResult s) {
+        return s.rx().orElseThrow();
     }
 
     /** Open sockets of this process: every AF_PACKET socket a run opens must be closed again. */

@@ -24,6 +24,15 @@ class RawTransferSpecTest {
         assertThat(s.steer()).isFalse();
         assertThat(s.txRing()).isFalse();
         assertThat(s.retireTimeout()).isEqualTo(Duration.ofMillis(10));
+        assertThat(s.idle()).isEmpty();
+    }
+
+    @Test
+    void idleModesParseFromTheirLabels() {
+        assertThat(RawIdle.parse("busy")).isEqualTo(RawIdle.BUSY);
+        assertThat(RawIdle.parse(" Backoff ")).isEqualTo(RawIdle.BACKOFF);
+        assertThat(b().idle(RawIdle.SLEEP).build().idle()).contains(RawIdle.SLEEP);
+        assertThatThrownBy(() -> RawIdle.parse("spin")).hasMessage("idle mode 'spin' is not known; allowed: busy, yield, backoff, sleep");
     }
 
     @Test
@@ -48,6 +57,30 @@ class RawTransferSpecTest {
     void bothEndsMustBeDifferentInterfaces() {
         assertThatThrownBy(() -> RawTransferSpec.builder("veth0", "veth0").build()).hasMessage(
                 "the tx and rx interfaces are the same, 'veth0'; allowed: two interfaces joined by a cable or a veth pair");
+    }
+
+    @Test
+    void aRunMayHaveOneEndButNotNone() {
+        RawTransferSpec tx = RawTransferSpec.txOnly("lrt0a").destinationMac(new byte[] {2, 0, 0, 0, 0, 2}).build();
+        assertThat(tx.sends()).isTrue();
+        assertThat(tx.receives()).isFalse();
+        assertThat(tx.rxInterface()).isEmpty();
+        RawTransferSpec rx = RawTransferSpec.rxOnly("lrt0b").build();
+        assertThat(rx.sends()).isFalse();
+        assertThat(rx.receives()).isTrue();
+        assertThat(rx.txInterface()).isEmpty();
+        assertThat(b().build().sends()).isTrue();
+        assertThat(b().build().receives()).isTrue();
+
+        assertThatThrownBy(() -> RawTransferSpec.txOnly("lrt0a").build()).hasMessage(
+                "a TX-only run has no RX interface to take the destination MAC from; allowed: the MAC of the receiving "
+                        + "interface at the other end, such as 02:00:00:00:00:01");
+        assertThatThrownBy(() -> RawTransferSpec.txOnly("lrt0a").destinationMac(new byte[6]).steer(true).build()).hasMessage(
+                "steering installs rules on the RX interface, and this run has none; allowed: steering with an RX interface");
+        assertThatThrownBy(() -> new RawTransferSpec(java.util.Optional.empty(), java.util.Optional.empty(), List.of(0x88b5), 60,
+                java.util.Optional.empty(), java.util.Optional.empty(), 0, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(1),
+                1, false, false, false, Duration.ofMillis(10), Duration.ofSeconds(1), false, java.util.Optional.empty()))
+                .hasMessage("no interface given; allowed: a TX interface, an RX interface or both");
     }
 
     @Test

@@ -3,9 +3,15 @@ package io.linerate.examples.cli;
 import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
+import io.linerate.afpacket.RawIdle;
 import io.linerate.afpacket.RawInterval;
+import io.linerate.afpacket.RawRate;
+import io.linerate.afpacket.RawReceiverReport;
 import io.linerate.afpacket.RawResult;
+import io.linerate.afpacket.RawSenderReport;
 import io.linerate.afpacket.RawStreamResult;
+import io.linerate.afpacket.RawStreamRx;
+import io.linerate.afpacket.RawStreamTx;
 import io.linerate.afpacket.RawTransfer;
 import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.core.Better;
@@ -20,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -38,6 +45,9 @@ import picocli.CommandLine.Spec;
         description = {"Sends raw Ethernet frames from --tx to --rx through AF_PACKET (needs CAP_NET_RAW), one stream "
                 + "per ethertype, and counts every frame: loss, reordering, duplicates, frames/s and bits/s at L2 "
                 + "with the frame size, kernel drops, CPU time and interface counters.",
+                "With --tx alone it only sends (give --dst-mac) and reports what it sent; with --rx alone it only "
+                + "receives, for --warmup + --duration, and reports what it counted. Loss needs both ends: a run "
+                + "with one end reports it as unknown.",
                 "Exit codes: 0 valid, 1 the run failed or is not valid (any loss), 2 bad usage."})
 public final class RawCommand implements Callable<Integer> {
     @Spec
@@ -46,10 +56,10 @@ public final class RawCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Option(names = "--tx", required = true, paramLabel = "IF", description = "Sending interface.")
+    @Option(names = "--tx", paramLabel = "IF", description = "Sending interface; alone, the run only sends.")
     String tx;
 
-    @Option(names = "--rx", required = true, paramLabel = "IF", description = "Receiving interface.")
+    @Option(names = "--rx", paramLabel = "IF", description = "Receiving interface; alone, the run only receives.")
     String rx;
 
     @Option(names = "--ethertypes", split = ",", defaultValue = "0x88b5", converter = EtherTypeConverter.class,
@@ -84,7 +94,14 @@ public final class RawCommand implements Callable<Integer> {
             description = "Send through a TPACKET TX ring or with sendmmsg (default: ${DEFAULT-VALUE}).")
     String txMode;
 
-    @Option(names = "--dst-mac", paramLabel = "MAC", description = "Destination MAC (default: the --rx interface's address).")
+    @Option(names = "--idle", paramLabel = "busy|yield|backoff|sleep",
+            description = "How the sender waits while the kernel has no room and the receiver while every ring is empty: "
+                    + "spin, Thread.yield, back off (spin, yield, then park 1 us to 1 ms), or sleep (sender parks 50 us, "
+                    + "receiver sleeps in poll(2)) (default: the sender yields, the receiver sleeps in poll(2)).")
+    String idle;
+
+    @Option(names = "--dst-mac", paramLabel = "MAC",
+            description = "Destination MAC (default: the --rx interface's address; required with --tx alone).")
     String dstMac;
 
     @Option(names = "--src-mac", paramLabel = "MAC", description = "Source MAC (default: the --tx interface's address).")
@@ -132,7 +149,15 @@ public final class RawCommand implements Callable<Integer> {
         if (!txMode.equals("ring") && !txMode.equals("sendmmsg")) {
             throw new IllegalArgumentException("--tx-mode '" + txMode + "' is not known; allowed: ring, sendmmsg");
         }
-        RawTransferSpec.Builder b = RawTransferSpec.builder(tx, rx)
+        if (tx == null && rx == null) {
+            throw new IllegalArgumentException("no interface given; allowed: --tx IF, --rx IF or both");
+        }
+        if (rx == null && dstMac == null) {
+            throw new IllegalArgumentException("--tx without --rx needs --dst-mac MAC, the address of the receiving interface "
+                    + "at the other end");
+        }
+        RawTransferSpec.Builder b = (tx == null ? RawTransferSpec.rxOnly(rx) : rx == null ? RawTransferSpec.txOnly(tx)
+                : RawTransferSpec.builder(tx, rx))
                 .etherTypes(etherTypes)
                 .frameSize(frameSize)
                 .rateBitsPerSecond(rate)
@@ -143,7 +168,8 @@ public final class RawCommand implements Callable<Integer> {
                 .steer(steer)
                 .allowUnsteered(allowUnsteered)
                 .hardwareTimestamps(!noHwTimestamps)
-                .txRing(txMode.equals("ring"));
+                .txRing(txMode.equals("ring"))
+                .idle(idle == null ? null : RawIdle.parse(idle));
         if (dstMac != null) {
             b.destinationMac(RawTransferSpec.parseMac(dstMac));
         }
@@ -154,7 +180,8 @@ public final class RawCommand implements Callable<Integer> {
         KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
         if (fmt == OutputFormat.text) {
             out.println(String.format(Locale.ROOT, "# linerate %s raw: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
-                    + "warm-up %d ms, duration %d ms", Linerate.version(), tx, rx, etherTypeList(spec), spec.frameSize(),
+                    + "warm-up %d ms, duration %d ms", Linerate.version(), tx == null ? "(not sent here)" : tx,
+                    rx == null ? "(not received here)" : rx, etherTypeList(spec), spec.frameSize(),
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
         }
@@ -174,6 +201,7 @@ public final class RawCommand implements Callable<Integer> {
                     doc.diagnostic(streamLine(s));
                 }
                 r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
+                r.lossUnknown().ifPresent(doc::diagnostic);
                 metrics(r, t).forEach(doc.metrics()::accept);
                 if (r.valid()) {
                     doc.ok("raw");
@@ -187,11 +215,11 @@ public final class RawCommand implements Callable<Integer> {
                 for (RawStreamResult s : r.streams()) {
                     out.println(streamLine(s));
                 }
-                out.println(String.format(Locale.ROOT, "# cpu: sender %.3f s, receiver %.3f s; rx timestamps: %s; steering: %s",
-                        r.senderCpuNanos() / 1e9, r.receiverCpuNanos() / 1e9, r.timestamping().label(), r.steering()));
+                out.println(cpuLine(r));
                 r.txNic().ifPresent(d -> out.println(nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES, NicCounter.TX_DROPPED)));
                 r.rxNic().ifPresent(d -> out.println(nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES, NicCounter.RX_DROPPED)));
                 r.counterNotes().forEach(n -> out.println("# counters: " + n));
+                r.lossUnknown().ifPresent(n -> out.println("# " + n));
                 out.println(r.valid() ? "VALID" : "INVALID: " + String.join("; ", r.reasons()));
             }
         }
@@ -211,21 +239,40 @@ public final class RawCommand implements Callable<Integer> {
     }
 
     static String intervalLine(RawInterval i) {
-        return String.format(Locale.ROOT, "%5.2f-%5.2f sec  tx %d frames  rx %d frames  tx %s  rx %s  (%d-byte frames)%s",
-                i.startSeconds(), i.endSeconds(), i.txFrames(), i.rxFrames(),
-                rate(i.txFramesPerSecond(), i.txBitsPerSecond()), rate(i.rxFramesPerSecond(), i.rxBitsPerSecond()),
+        return String.format(Locale.ROOT, "%5.2f-%5.2f sec  %s  %s  (%d-byte frames)%s",
+                i.startSeconds(), i.endSeconds(), intervalSide("tx", i.tx()), intervalSide("rx", i.rx()),
                 i.frameSize(), i.omitted() ? "  (omitted)" : "");
     }
 
+    private static String intervalSide(String side, Optional<RawRate> r) {
+        return r.map(x -> String.format(Locale.ROOT, "%s %d frames %s", side, x.frames(), rate(x.framesPerSecond(), x.bitsPerSecond())))
+                .orElse(side + " -");
+    }
+
     static String streamLine(RawStreamResult s) {
-        return String.format(Locale.ROOT,
-                "stream %d ethertype %s: tx %d frames %d bytes, rx %d frames %d bytes, lost %s, reordered %d, duplicates %d, "
-                        + "tx %s, rx %s (%d-byte frames), kernel drops %d, queue %s",
-                s.streamId(), hex(s.etherType()), s.txFrames(), s.txBytes(), s.rxFrames(), s.rxBytes(),
-                s.lossPercent().isPresent() ? Long.toString(s.lost()) : "n/a",
-                s.reordered(), s.duplicates(), rate(s.txFramesPerSecond(), s.txBitsPerSecond()),
-                rate(s.rxFramesPerSecond(), s.rxBitsPerSecond()), s.frameSize(), s.kernelDrops(),
+        String tx = s.tx().map(t -> String.format(Locale.ROOT, "tx %d frames %d bytes", t.window().frames(), t.window().bytes()))
+                .orElse("tx - (no sender in this run)");
+        String rx = s.rx().map(r -> String.format(Locale.ROOT, "rx %d frames %d bytes", r.window().frames(), r.window().bytes()))
+                .orElse("rx - (no receiver in this run)");
+        // no frame sent in the window: no loss to report (n/a, not 0); one end only: loss unknown
+        String lost = s.lossPercent().isPresent() ? Long.toString(s.lost().getAsLong())
+                : s.lost().isPresent() ? "n/a" : "unknown (one end only)";
+        String order = s.rx().map(r -> String.format(Locale.ROOT, ", reordered %d, duplicates %d", r.reordered(), r.duplicates()))
+                .orElse("");
+        String rates = String.format(Locale.ROOT, "tx %s, rx %s",
+                s.tx().map(t -> rate(t.framesPerSecond(), t.bitsPerSecond())).orElse("-"),
+                s.rx().map(r -> rate(r.framesPerSecond(), r.bitsPerSecond())).orElse("-"));
+        String drops = s.rx().map(r -> ", kernel drops " + r.ring().drops()).orElse("");
+        return String.format(Locale.ROOT, "stream %d ethertype %s: %s, %s, lost %s%s, %s (%d-byte frames)%s, queue %s",
+                s.streamId(), hex(s.etherType()), tx, rx, lost, order, rates, s.frameSize(), drops,
                 s.queue() < 0 ? "not steered" : Long.toString(s.queue()));
+    }
+
+    private static String cpuLine(RawResult r) {
+        String tx = r.sender().map(x -> String.format(Locale.ROOT, "sender %.3f s", x.cpuNanos() / 1e9)).orElse("no sender");
+        String rx = r.receiver().map(x -> String.format(Locale.ROOT, "receiver %.3f s; rx timestamps: %s; steering: %s",
+                x.cpuNanos() / 1e9, x.timestamping().label(), x.steering().note())).orElse("no receiver");
+        return "# cpu: " + tx + ", " + rx;
     }
 
     private static String nicLine(NicCounters.Delta d, NicCounter packets, NicCounter bytes, NicCounter dropped) {
@@ -244,22 +291,25 @@ public final class RawCommand implements Callable<Integer> {
         java.util.ArrayList<Metric> m = new java.util.ArrayList<>();
         for (RawStreamResult s : r.streams()) {
             Map<String, String> labels = Map.of("ethertype", hex(s.etherType()), "frame_size", Integer.toString(s.frameSize()));
-            s.rxFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            s.rxBitsPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_bits_per_s", v, "bit/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            s.txFramesPerSecond().ifPresent(v -> m.add(new Metric("raw_tx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
-            if (s.lossPercent().isPresent()) { // no frame sent in the window: no loss to report, not 0
-                m.add(new Metric("raw_lost_frames", s.lost(), "frames", Metric.LOCAL, t, labels, Better.LOWER));
+            s.rx().ifPresent(x -> {
+                x.framesPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER)));
+                x.bitsPerSecond().ifPresent(v -> m.add(new Metric("raw_rx_bits_per_s", v, "bit/s", Metric.LOCAL, t, labels, Better.HIGHER)));
+            });
+            s.tx().ifPresent(x -> x.framesPerSecond()
+                    .ifPresent(v -> m.add(new Metric("raw_tx_frames_per_s", v, "frames/s", Metric.LOCAL, t, labels, Better.HIGHER))));
+            if (s.lossPercent().isPresent()) { // no frame sent in the window, or one end only: no loss to report, not 0
+                m.add(new Metric("raw_lost_frames", s.lost().getAsLong(), "frames", Metric.LOCAL, t, labels, Better.LOWER));
             }
         }
-        m.add(new Metric("raw_sender_cpu", r.senderCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
-        m.add(new Metric("raw_receiver_cpu", r.receiverCpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER));
+        r.sender().ifPresent(x -> m.add(new Metric("raw_sender_cpu", x.cpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER)));
+        r.receiver().ifPresent(x -> m.add(new Metric("raw_receiver_cpu", x.cpuNanos(), "ns", Metric.LOCAL, t, Map.of(), Better.LOWER)));
         return m;
     }
 
     static JsonObject json(RawResult r) {
         JsonObject n = JsonObject.create();
-        n.put("tx", r.spec().txInterface());
-        n.put("rx", r.spec().rxInterface());
+        n.put("tx", r.spec().txInterface().orElse(null));
+        n.put("rx", r.spec().rxInterface().orElse(null));
         n.put("frame_size", r.spec().frameSize());
         n.put("measured_ns", r.measuredNanos());
         List<JsonObject> streams = new ArrayList<>();
@@ -268,50 +318,62 @@ public final class RawCommand implements Callable<Integer> {
             o.put("stream", s.streamId());
             o.put("ethertype", hex(s.etherType()));
             o.put("frame_size", s.frameSize());
-            o.put("tx_frames", s.txFrames());
-            o.put("rx_frames", s.rxFrames());
-            o.put("tx_bytes", s.txBytes());
-            o.put("rx_bytes", s.rxBytes());
-            if (s.lossPercent().isPresent()) {
-                o.put("lost", s.lost());
-            } else {
-                o.putNull("lost");
-            }
-            o.put("reordered", s.reordered());
-            o.put("duplicates", s.duplicates());
-            o.put("frames_per_s", s.rxFramesPerSecond());
-            o.put("bits_per_s", s.rxBitsPerSecond());
-            o.put("tx_frames_per_s", s.txFramesPerSecond());
-            o.put("tx_bits_per_s", s.txBitsPerSecond());
-            o.put("tx_frames_total", s.txFramesTotal());
-            o.put("rx_frames_total", s.rxFramesTotal());
-            o.put("kernel_packets", s.kernelPackets());
-            o.put("kernel_drops", s.kernelDrops());
+            Optional<RawStreamTx> tx = s.tx();
+            Optional<RawStreamRx> rx = s.rx();
+            putCount(o, "tx_frames", tx.map(x -> x.window().frames()));
+            putCount(o, "rx_frames", rx.map(x -> x.window().frames()));
+            putCount(o, "tx_bytes", tx.map(x -> x.window().bytes()));
+            putCount(o, "rx_bytes", rx.map(x -> x.window().bytes()));
+            putCount(o, "lost", s.lossPercent().isPresent() ? Optional.of(s.lost().getAsLong()) : Optional.empty());
+            putCount(o, "reordered", rx.map(RawStreamRx::reordered));
+            putCount(o, "duplicates", rx.map(RawStreamRx::duplicates));
+            o.put("frames_per_s", rx.map(RawStreamRx::framesPerSecond).orElse(OptionalDouble.empty()));
+            o.put("bits_per_s", rx.map(RawStreamRx::bitsPerSecond).orElse(OptionalDouble.empty()));
+            o.put("tx_frames_per_s", tx.map(RawStreamTx::framesPerSecond).orElse(OptionalDouble.empty()));
+            o.put("tx_bits_per_s", tx.map(RawStreamTx::bitsPerSecond).orElse(OptionalDouble.empty()));
+            putCount(o, "tx_frames_total", tx.map(x -> x.total().frames()));
+            putCount(o, "rx_frames_total", rx.map(x -> x.total().frames()));
+            putCount(o, "kernel_packets", rx.map(x -> x.ring().packets()));
+            putCount(o, "kernel_drops", rx.map(x -> x.ring().drops()));
             o.put("queue", s.queue());
             streams.add(o);
         }
         n.putObjects("streams", streams);
-        n.put("cpu_ns", JsonObject.create().put("sender", r.senderCpuNanos()).put("receiver", r.receiverCpuNanos()));
-        n.put("tx_retries", r.txRetries());
-        n.put("timestamps", r.timestamping().label());
-        n.put("steered", r.steered());
-        n.put("steering", r.steering());
-        List<JsonObject> buckets = new ArrayList<>();
-        for (io.linerate.afpacket.StampInterval b : r.rxIntervals()) {
-            buckets.add(JsonObject.create()
-                    .put("start", b.startSeconds())
-                    .put("end", b.endSeconds())
-                    .put("frames", b.frames())
-                    .put("frames_per_s", b.framesPerSecond())
-                    .put("bits_per_s", b.bitsPerSecond()));
-        }
-        n.putObjects("rx_intervals", buckets);
+        JsonObject cpu = JsonObject.create();
+        putCount(cpu, "sender", r.sender().map(RawSenderReport::cpuNanos));
+        putCount(cpu, "receiver", r.receiver().map(RawReceiverReport::cpuNanos));
+        n.put("cpu_ns", cpu);
+        putCount(n, "tx_retries", r.sender().map(RawSenderReport::retries));
+        r.receiver().ifPresent(x -> {
+            n.put("timestamps", x.timestamping().label());
+            n.put("steered", x.steering().steered());
+            n.put("steering", x.steering().note());
+            List<JsonObject> buckets = new ArrayList<>();
+            for (io.linerate.afpacket.StampInterval b : x.intervals()) {
+                buckets.add(JsonObject.create()
+                        .put("start", b.startSeconds())
+                        .put("end", b.endSeconds())
+                        .put("frames", b.frames())
+                        .put("frames_per_s", b.framesPerSecond())
+                        .put("bits_per_s", b.bitsPerSecond()));
+            }
+            n.putObjects("rx_intervals", buckets);
+        });
         r.txNic().ifPresent(d -> n.put("tx_nic", nic(d)));
         r.rxNic().ifPresent(d -> n.put("rx_nic", nic(d)));
+        n.put("loss_unknown", r.lossUnknown().orElse(null));
         n.put("valid", r.valid());
         n.putStrings("reasons", r.reasons());
         r.error().ifPresent(e -> n.put("error", e));
         return n;
+    }
+
+    private static void putCount(JsonObject o, String key, Optional<Long> v) {
+        if (v.isPresent()) {
+            o.put(key, v.get());
+        } else {
+            o.putNull(key);
+        }
     }
 
     private static JsonObject nic(NicCounters.Delta d) {

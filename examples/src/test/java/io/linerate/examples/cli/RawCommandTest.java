@@ -6,11 +6,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.afpacket.AfPacket;
+import io.linerate.afpacket.FrameCount;
+import io.linerate.afpacket.RawStreamResult;
+import io.linerate.afpacket.RawStreamRx;
+import io.linerate.afpacket.RawStreamTx;
+import io.linerate.afpacket.RingStatistics;
 import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
+import io.linerate.afpacket.RawReceiverReport;
 import io.linerate.afpacket.RawResult;
-import io.linerate.afpacket.RawStreamResult;
+import io.linerate.afpacket.RawSenderReport;
+import io.linerate.afpacket.RawSteering;
 import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.afpacket.Timestamping;
 import java.io.IOException;
@@ -22,6 +29,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,10 +71,18 @@ class RawCommandTest {
         assertThat(run("--tx", "a0", "--rx", "b0", "--batch", "0").err()).contains("batch 0 is out of range; allowed: 1..1024");
         assertThat(run("--tx", "a0", "--rx", "b0", "--dst-mac", "01:02").err()).contains("MAC '01:02' is not valid");
         assertThat(run("--tx", "a0", "--rx", "b0", "--ethertypes", "0x88b5,0x88b5").err()).contains("ethertype 0x88b5 is given twice");
-        Outcome missing = run("--tx", "a0");
-        assertThat(missing.code()).isEqualTo(2);
-        assertThat(missing.err()).contains("--rx");
+        Outcome none = run("--frame-size", "60");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).contains("no interface given; allowed: --tx IF, --rx IF or both");
+        Outcome noMac = run("--tx", "a0");
+        assertThat(noMac.code()).isEqualTo(2);
+        assertThat(noMac.err()).contains("--tx without --rx needs --dst-mac MAC");
+        assertThat(run("--tx", "a0", "--dst-mac", "02:00:00:00:00:02", "--steer").err())
+                .contains("steering installs rules on the RX interface, and this run has none");
         assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
+        Outcome idle = run("--tx", "a0", "--rx", "b0", "--idle", "spin");
+        assertThat(idle.code()).isEqualTo(2);
+        assertThat(idle.err()).contains("idle mode 'spin' is not known; allowed: busy, yield, backoff, sleep");
     }
 
     @Test
@@ -75,8 +91,7 @@ class RawCommandTest {
         RawTransferSpec spec = RawTransferSpec.builder("a0", "b0").etherTypes(List.of(0x88b5, 0x88b6)).build();
         RawStreamResult idle = stream(1, 0x88b5, 0, 0);
         RawStreamResult busy = stream(2, 0x88b6, 100, 100);
-        RawResult r = new RawResult(spec, List.of(idle, busy), 1_000_000_000L, 0, 0, Timestamping.NONE, false,
-                "not asked", List.of(), Optional.empty(), Optional.empty(), List.of(), 0, false,
+        RawResult r = new RawResult(spec, List.of(idle, busy), 1_000_000_000L, Optional.empty(), Optional.empty(), false,
                 List.of("stream 1 (ethertype 0x88b5): no frame was sent in the measured window"), Optional.empty());
 
         assertThat(idle.lossPercent()).isEmpty();
@@ -92,10 +107,12 @@ class RawCommandTest {
     }
 
     private static RawStreamResult stream(int id, int etherType, long tx, long rx) {
-        OptionalDouble rate = OptionalDouble.of(rx);
-        return new RawStreamResult(id, etherType, 64, tx, tx * 64, rx, rx * 64, tx - rx, 0, 0, tx + 10, (tx + 10) * 64,
-                rx + 10, (rx + 10) * 64, 0, rx + 10, 0, 0, OptionalDouble.of(tx), OptionalDouble.of(tx * 512.0), rate,
-                OptionalDouble.of(rx * 512.0), -1);
+        RawStreamTx sent = new RawStreamTx(new FrameCount(tx, tx * 64), new FrameCount(tx + 10, (tx + 10) * 64),
+                OptionalDouble.of(tx), OptionalDouble.of(tx * 512.0));
+        RawStreamRx got = new RawStreamRx(new FrameCount(rx, rx * 64), new FrameCount(rx + 10, (rx + 10) * 64), 0, 0, 0,
+                new RingStatistics(rx + 10, 0), OptionalDouble.of(rx), OptionalDouble.of(rx * 512.0));
+        return new RawStreamResult(id, etherType, 64, -1, Optional.of(sent), Optional.of(got), OptionalLong.of(tx - rx),
+                OptionalLong.of(0));
     }
 
     @Test
@@ -110,9 +127,10 @@ class RawCommandTest {
         txEvents[CounterEvent.RESET.ordinal() * n + NicCounter.TX_BYTES.ordinal()] = 1;
         NicCounters.Delta tx = new NicCounters.Delta("a0", 1_000_000, new long[n], txEvents, Set.of(NicCounter.TX_PACKETS));
         NicCounters.Delta rx = new NicCounters.Delta("b0", 1_000_000, new long[n], rxEvents, Set.of());
-        RawResult r = new RawResult(RawTransferSpec.builder("a0", "b0").build(), List.of(), 0, 0, 0, Timestamping.NONE,
-                false, "not requested", List.of(), Optional.of(tx), Optional.of(rx), List.of(), 0, true, List.of(),
-                Optional.empty());
+        RawResult r = new RawResult(RawTransferSpec.builder("a0", "b0").build(), List.of(), 0,
+                Optional.of(new RawSenderReport(0, 0, 0, Optional.of(tx))),
+                Optional.of(new RawReceiverReport(0, Timestamping.NONE, RawSteering.notRequested(), Optional.of(rx), List.of())),
+                true, List.of(), Optional.empty());
         JsonNode j = JSON.readTree(RawCommand.json(r).toJson());
         assertThat(j.get("rx_nic").get("events").toString()).isEqualTo("{\"rx_packets\":{\"glitches\":1,\"ambiguous\":1}}");
         assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"resets\":1}}");
@@ -162,12 +180,35 @@ class RawCommandTest {
             assertThat(n.get("tx_nic").get("tx_packets").asLong()).isEqualTo(totalTx);
 
             Outcome k = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "128", "--rate", "10M",
-                    "--duration", "200ms", "--warmup", "0", "--ktap");
+                    "--duration", "200ms", "--warmup", "0", "--idle", "backoff", "--ktap");
             assertThat(k.code()).isZero();
             assertThat(k.out()).startsWith("KTAP version 1\n1..1\n").contains("# ktap-metric-json: ")
                     .contains("\"name\":\"raw_rx_frames_per_s\"").contains("\nok 1 raw\n")
                     .endsWith("# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0\n");
             assertThat(KtapGateReaderTest.gateReadsEveryMetricUnder(k.out(), "raw")).contains("raw_rx_frames_per_s");
+
+            // one end only: the sender reports what it sent and says loss is unknown
+            Outcome txOnly = run("--tx", veth[0], "--dst-mac", "02:00:00:00:00:02", "--frame-size", "128", "--rate", "10M",
+                    "--warmup", "100ms", "--duration", "300ms", "--batch", "8", "--json");
+            assertThat(txOnly.code()).as(txOnly.err()).isZero();
+            JsonNode t = JSON.readTree(txOnly.out());
+            assertThat(t.get("rx").isNull()).isTrue();
+            assertThat(t.get("valid").asBoolean()).isTrue();
+            assertThat(t.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no receiver");
+            JsonNode ts = t.get("streams").get(0);
+            assertThat(ts.get("lost").isNull()).isTrue();
+            assertThat(ts.get("rx_frames").isNull()).isTrue();
+            assertThat(ts.get("tx_frames").asLong()).isPositive();
+            assertThat(t.get("tx_nic").get("tx_packets").asLong()).isEqualTo(ts.get("tx_frames_total").asLong());
+            // a receiver alone, with nothing sending, counts nothing: not valid, and loss is still unknown, not 0
+            Outcome rxOnly = run("--rx", veth[1], "--frame-size", "128", "--warmup", "0", "--duration", "200ms", "--json");
+            assertThat(rxOnly.code()).isEqualTo(1);
+            JsonNode x = JSON.readTree(rxOnly.out());
+            assertThat(x.get("tx").isNull()).isTrue();
+            assertThat(x.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no sender");
+            assertThat(x.get("streams").get(0).get("lost").isNull()).isTrue();
+            assertThat(x.get("streams").get(0).get("rx_frames").asLong()).isZero();
+            assertThat(x.get("reasons").toString()).contains("no frame of a sender's measured window arrived");
 
             Outcome steer = run("--tx", veth[0], "--rx", veth[1], "--steer", "--duration", "100ms");
             assertThat(steer.code()).isEqualTo(2);

@@ -16,9 +16,6 @@ public final class Native {
     /** @return the address of a direct buffer */
     public static native long address(ByteBuffer directBuffer);
 
-    /** @return a direct buffer over {@code len} bytes of native memory at {@code addr} */
-    public static native ByteBuffer wrap(long addr, long len);
-
     /** @return the C library's text for a positive errno */
     public static native String strerror(int errno);
 
@@ -53,8 +50,29 @@ public final class Native {
     /** send(fd, NULL, 0, MSG_DONTWAIT): transmits the TX ring's requested slots; bytes sent or -errno. */
     public static native int flushTx(int fd);
 
-    /** sendmmsg of {@code count} frames of {@code frameSize} bytes at {@code buf}: frames accepted, or -errno. */
-    public static native int send(int fd, int ifindex, int ethertype, long buf, int frameSize, int count);
+    /** @return the most frames one {@link #send} takes, as the native library was built (MAX_BATCH) */
+    public static native int maxBatch();
+
+    /**
+     * @param count frames the plan is for, 1..{@link #maxBatch()}
+     * @return bytes a send plan for {@code count} frames takes, or -EINVAL
+     */
+    public static native long sendPlanSize(int count);
+
+    /**
+     * Prepares a send plan once, for every later {@link #send}: the link-layer address and one
+     * message header and iovec per frame, in the {@link #sendPlanSize} bytes at {@code plan}
+     * (8-byte aligned). The plan points at itself and at the frames: neither may move or be freed
+     * while it is used.
+     *
+     * @param frames {@code count} frames of {@code frameSize} bytes back to back; the first one's
+     *     destination MAC is the plan's
+     * @return 0, or -EINVAL for a count, size or alignment out of range
+     */
+    public static native int prepareSend(long plan, int ifindex, int ethertype, long frames, int frameSize, int count);
+
+    /** sendmmsg of the first {@code count} frames of a prepared plan, without waiting: frames accepted, or -errno. */
+    public static native int send(int fd, long plan, int count);
 
     /**
      * @return a receiving AF_PACKET socket with a TPACKET_V3 ring, or -errno; the ring's address

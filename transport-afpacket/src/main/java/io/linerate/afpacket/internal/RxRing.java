@@ -3,12 +3,15 @@ package io.linerate.afpacket.internal;
 import io.linerate.afpacket.AfPacketException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A receiving AF_PACKET socket with a TPACKET_V3 ring for one ethertype (layout from
- * {@code <linux/if_packet.h>}, see {@link Layout}). Blocks are handed back and forth through their
- * {@code block_status} word with acquire/release ordering. Used by one thread at a time; closing
- * unmaps the ring and closes the socket.
+ * {@code <linux/if_packet.h>}, see {@link Layout}), read through an Agrona {@link UnsafeBuffer}
+ * over the mapping: the kernel's headers in native order at their {@link Layout} offsets, frame
+ * contents with an explicit byte order. Blocks are handed back and forth through their
+ * {@code block_status} word with acquire/release ordering ({@link RingWords}). Used by one thread
+ * at a time; closing unmaps the ring and closes the socket.
  */
 public final class RxRing implements AutoCloseable {
     /** TP_STATUS_KERNEL: the kernel owns the block. */
@@ -26,10 +29,7 @@ public final class RxRing implements AutoCloseable {
     private final long ringLength;
     private final int blockSize;
     private final int blockCount;
-    /** The ring in native order, for the kernel's headers. */
-    public final ByteBuffer headers;
-    /** The ring in network order, for frame contents. */
-    public final ByteBuffer frames;
+    private final UnsafeBuffer ring;
     private final ByteBuffer stats = ByteBuffer.allocateDirect(Layout.STATS_V3_SIZE).order(ByteOrder.nativeOrder());
     private final long statsAddress;
     private int current;
@@ -42,9 +42,7 @@ public final class RxRing implements AutoCloseable {
         this.ringLength = len;
         this.blockSize = blockSize;
         this.blockCount = blockCount;
-        ByteBuffer ring = Native.wrap(addr, len);
-        this.headers = ring.duplicate().order(ByteOrder.nativeOrder());
-        this.frames = ring.duplicate().order(ByteOrder.BIG_ENDIAN);
+        this.ring = new UnsafeBuffer(addr, Math.toIntExact(len));
         this.statsAddress = Native.address(stats);
     }
 
@@ -69,6 +67,11 @@ public final class RxRing implements AutoCloseable {
         return new RxRing(interfaceName, fd, out.getLong(0), out.getLong(8), blockSize, blockCount);
     }
 
+    /** @return the mapped ring: block and frame headers in native order, frames at their {@code tp_mac} offsets */
+    public UnsafeBuffer buffer() {
+        return ring;
+    }
+
     /** @return the socket descriptor, for poll */
     public int fd() {
         return fd;
@@ -81,12 +84,12 @@ public final class RxRing implements AutoCloseable {
 
     /** @return whether the current block has been handed to user space (acquire read) */
     public boolean blockReady() {
-        return (RingWords.acquire(headers, current * blockSize + Layout.BLOCK_STATUS) & TP_STATUS_USER) != 0;
+        return (RingWords.acquire(ring, current * blockSize + Layout.BLOCK_STATUS) & TP_STATUS_USER) != 0;
     }
 
     /** Hands the current block back to the kernel (release write) and moves to the next one. */
     public void releaseBlock() {
-        RingWords.release(headers, current * blockSize + Layout.BLOCK_STATUS, TP_STATUS_KERNEL);
+        RingWords.release(ring, current * blockSize + Layout.BLOCK_STATUS, TP_STATUS_KERNEL);
         current = current + 1 == blockCount ? 0 : current + 1;
     }
 

@@ -3,13 +3,16 @@ package io.linerate.afpacket.internal;
 import io.linerate.afpacket.AfPacketException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A sending AF_PACKET socket with a TPACKET_V2 TX ring ({@code <linux/if_packet.h>}) and
  * PACKET_QDISC_BYPASS. A slot is filled while its {@code tp_status} is TP_STATUS_AVAILABLE, then
  * marked TP_STATUS_SEND_REQUEST (release write); {@link #flush()} makes the kernel transmit every
  * requested slot without waiting, and the kernel hands each slot back when the frame has left.
- * Frame data starts {@value Layout#TX_DATA_OFFSET} bytes into a slot. Used by one thread.
+ * Frame data starts {@value Layout#TX_DATA_OFFSET} bytes into a slot. The mapping is an Agrona
+ * {@link UnsafeBuffer}: slot headers in native order, frames written with an explicit byte order.
+ * Used by one thread.
  */
 public final class TxRing implements AutoCloseable {
     /** The slot is free for user space. */
@@ -27,10 +30,7 @@ public final class TxRing implements AutoCloseable {
     private final long length;
     private final int slotSize;
     private final int slots;
-    /** The ring in native order, for slot headers. */
-    private final ByteBuffer headers;
-    /** The ring in network order, for frame contents. */
-    private final ByteBuffer frames;
+    private final UnsafeBuffer ring;
     private int current;
     private boolean closed;
 
@@ -41,9 +41,7 @@ public final class TxRing implements AutoCloseable {
         this.length = length;
         this.slotSize = slotSize;
         this.slots = slots;
-        ByteBuffer ring = Native.wrap(address, length);
-        this.headers = ring.duplicate().order(ByteOrder.nativeOrder());
-        this.frames = ring.duplicate().order(ByteOrder.BIG_ENDIAN);
+        this.ring = new UnsafeBuffer(address, Math.toIntExact(length));
     }
 
     /**
@@ -71,19 +69,14 @@ public final class TxRing implements AutoCloseable {
         return current;
     }
 
-    /** @return the byte offset of slot {@code i}'s frame data */
-    public int dataOffsetOf(int i) {
-        return i * slotSize + Layout.TX_DATA_OFFSET;
-    }
-
     /** @return the number of slots */
     public int slots() {
         return slots;
     }
 
-    /** @return the ring in network byte order, for writing frames at {@link #dataOffset()} */
-    public ByteBuffer frames() {
-        return frames;
+    /** @return the mapped ring, for writing a frame at {@link #dataOffset()} */
+    public UnsafeBuffer buffer() {
+        return ring;
     }
 
     /**
@@ -93,7 +86,7 @@ public final class TxRing implements AutoCloseable {
      */
     public int dataOffset() throws AfPacketException {
         int off = current * slotSize;
-        int st = RingWords.acquire(headers, off + Layout.TP2_STATUS);
+        int st = RingWords.acquire(ring, off + Layout.TP2_STATUS);
         if (st == TP_STATUS_AVAILABLE) {
             return off + Layout.TX_DATA_OFFSET;
         }
@@ -106,8 +99,8 @@ public final class TxRing implements AutoCloseable {
     /** Queues the current slot, whose frame of {@code length} bytes is written, and moves on. */
     public void request(int length) {
         int off = current * slotSize;
-        headers.putInt(off + Layout.TP2_LEN, length);
-        RingWords.release(headers, off + Layout.TP2_STATUS, TP_STATUS_SEND_REQUEST);
+        ring.putInt(off + Layout.TP2_LEN, length);
+        RingWords.release(ring, off + Layout.TP2_STATUS, TP_STATUS_SEND_REQUEST);
         current = current + 1 == slots ? 0 : current + 1;
     }
 
@@ -119,7 +112,7 @@ public final class TxRing implements AutoCloseable {
     /** @return whether any slot is still queued or being sent */
     public boolean pending() {
         for (int i = 0; i < slots; i++) {
-            int st = RingWords.acquire(headers, i * slotSize + Layout.TP2_STATUS);
+            int st = RingWords.acquire(ring, i * slotSize + Layout.TP2_STATUS);
             if ((st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING)) != 0) {
                 return true;
             }

@@ -1,0 +1,146 @@
+package io.linerate.afpacket;
+
+import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
+import io.linerate.core.Pacer;
+import io.linerate.core.PacingWait;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * The sending thread's loop, one for both {@link FrameSender}s: batches of frames, round robin
+ * over the streams, paced from the start and anew from the window's start, each frame stamped with
+ * the phase of the run it leaves in. When the kernel has no room, it counts a retry and waits one
+ * turn of its Agrona {@link IdleStrategy} ({@link RawIdle}). After the window it lets frames still queued leave, bounded by
+ * the drain timeout. Nothing in the loop allocates or logs.
+ */
+final class SendLoop implements Runnable {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final RawTransferSpec spec;
+    private final Clock clock;
+    private final RunSchedule schedule;
+    private final FrameSender sender;
+    private final TxStream[] streams;
+    private final IdleStrategy idle;
+    private volatile boolean stop;
+    // results, read after the thread ended
+    private long firstWindowNanos = Long.MIN_VALUE;
+    private long lastSendNanos;
+    private long retries;
+    private long cpuNanos;
+    private Throwable error;
+
+    SendLoop(RawTransferSpec spec, Clock clock, RunSchedule schedule, FrameSender sender, TxStream[] streams, IdleStrategy idle) {
+        this.spec = spec;
+        this.clock = clock;
+        this.schedule = schedule;
+        this.sender = sender;
+        this.streams = streams;
+        this.idle = idle;
+    }
+
+    /** Asks the loop to stop at its next turn. */
+    void requestStop() {
+        stop = true;
+    }
+
+    @Override
+    public void run() {
+        long cpu0 = THREADS.getCurrentThreadCpuTime();
+        try {
+            send();
+            long deadline = clock.nanoTime() + spec.drainTimeout().toNanos();
+            if (!stop && sender.drain(clock, deadline, idle) && firstWindowNanos != Long.MIN_VALUE) {
+                lastSendNanos = clock.nanoTime();
+            }
+        } catch (AfPacketException | RuntimeException | Error e) {
+            error = e;
+        } finally {
+            for (TxStream s : streams) {
+                s.publish();
+            }
+            cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
+        }
+    }
+
+    private void send() throws AfPacketException {
+        Pacer pacer = new Pacer(spec.rateBitsPerSecond());
+        pacer.start(schedule.t0());
+        PacingWait pacingWait = new PacingWait(clock);
+        long measureStart = schedule.measureStart();
+        long end = schedule.end();
+        int batch = spec.batch();
+        int frameSize = spec.frameSize();
+        boolean inWindow = false;
+        long bytesSent = 0;
+        int k = 0;
+        while (!stop) {
+            long now = clock.nanoTime();
+            if (now >= end) {
+                break;
+            }
+            if (!inWindow && now >= measureStart) {
+                inWindow = true;
+                pacer.anchor(measureStart, bytesSent);
+            }
+            // The measured window has a schedule of its own from its start, so the warm-up's debt is
+            // never caught up inside it and its frames never exceed its length at the target rate
+            // by more than one batch; PacingWait parks until shortly before the next send time.
+            long wait = Math.min(pacer.nanosUntilNext(bytesSent, now), end - now);
+            if (wait > 0) {
+                pacingWait.step(now, wait);
+                continue;
+            }
+            TxStream s = streams[k];
+            int phase = schedule.phaseAt(now);
+            int n = sender.queue(s, batch, now, phase);
+            if (n > 0) {
+                s.sent(n, phase);
+                if (phase == DatagramHeader.WINDOW && firstWindowNanos == Long.MIN_VALUE) {
+                    firstWindowNanos = now;
+                }
+                bytesSent += (long) n * frameSize;
+                k = k + 1 == streams.length ? 0 : k + 1;
+            } else {
+                retries++;
+            }
+            boolean taken = sender.flush();
+            if (n > 0) {
+                lastSendNanos = clock.nanoTime();
+                s.publish();
+            }
+            if (n == 0 || !taken) {
+                idle.idle();
+            } else {
+                idle.reset();
+            }
+        }
+    }
+
+    /** @return whether any frame left in the measured window; only after the thread ended */
+    boolean sentInWindow() {
+        return firstWindowNanos != Long.MIN_VALUE;
+    }
+
+    /** @return the clock reading after the last frame was handed over; only after the thread ended */
+    long lastSendNanos() {
+        return lastSendNanos;
+    }
+
+    /** @return send attempts that found no room; only after the thread ended */
+    long retries() {
+        return retries;
+    }
+
+    /** @return CPU time of the sending thread, ns; only after the thread ended */
+    long cpuNanos() {
+        return cpuNanos;
+    }
+
+    /** @return what ended the loop early, or null; only after the thread ended */
+    Throwable error() {
+        return error;
+    }
+}
