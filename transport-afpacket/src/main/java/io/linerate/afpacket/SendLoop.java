@@ -86,9 +86,10 @@ final class SendLoop implements Runnable {
                 pacer.anchor(measureStart, bytesSent);
             }
             // The measured window has a schedule of its own from its start, so the warm-up's debt is
-            // never caught up inside it and its frames never exceed its length at the target rate
-            // by more than one batch; PacingWait parks until shortly before the next send time.
-            long wait = Math.min(pacer.nanosUntilNext(bytesSent, now), end - now);
+            // never caught up inside it; a batch leaves once its last frame is due, so the window's
+            // frames never exceed its length at the target rate. PacingWait parks until shortly
+            // before the next send time.
+            long wait = Math.min(pacer.nanosUntilNext(bytesSent + (long) batch * frameSize, now), end - now);
             if (wait > 0) {
                 pacingWait.step(now, wait);
                 continue;
