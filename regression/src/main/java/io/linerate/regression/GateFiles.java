@@ -1,6 +1,8 @@
 package io.linerate.regression;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -20,10 +22,14 @@ import java.util.List;
 public final class GateFiles {
     private GateFiles() {}
 
+    /** Largest input, baseline or policy file read, bytes (256 MiB): larger ones are refused, not read into memory. */
+    public static final long MAX_INPUT_BYTES = 256L << 20;
+
     /**
      * @param inputs the inputs, at least one
      * @return everything read; line-level problems are in {@link MetricSet#errors()}
-     * @throws IllegalArgumentException for no inputs, or an input that does not exist or is a directory
+     * @throws IllegalArgumentException for no inputs, or an input that does not exist, is a
+     *     directory, a pipe or a device, or holds more than {@link #MAX_INPUT_BYTES}
      * @throws IOException when a file cannot be read
      */
     public static MetricSet readInputs(List<Path> inputs) throws IOException {
@@ -87,11 +93,17 @@ public final class GateFiles {
             }
             return;
         }
-        Path dir = path.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + path.getFileName(), ".tmp");
+        if (Files.exists(path) && !Files.isRegularFile(path)) {
+            throw new IllegalArgumentException("baseline " + path + " is not a regular file (a directory, device or"
+                    + " pipe); allowed: a regular file, which --force replaces");
+        }
+        // a link is written through: the file it names is replaced, not the link
+        Path target = Files.exists(path) ? path.toRealPath() : path;
+        Path dir = target.toAbsolutePath().getParent();
+        Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
         try {
             Files.writeString(tmp, json, StandardCharsets.UTF_8);
-            Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);
         }
@@ -104,6 +116,18 @@ public final class GateFiles {
         if (Files.isDirectory(path)) {
             throw new IllegalArgumentException(what + " " + path + " is a directory; allowed: a file");
         }
-        return Files.readString(path, StandardCharsets.UTF_8);
+        if (!Files.isRegularFile(path)) {
+            // a pipe or a device could block for ever or never end
+            throw new IllegalArgumentException(what + " " + path + " is not a regular file (a pipe or device); allowed: a file");
+        }
+        long size = Files.size(path);
+        if (size > MAX_INPUT_BYTES) {
+            throw new IllegalArgumentException(what + " " + path + " holds " + size + " bytes; allowed: at most "
+                    + MAX_INPUT_BYTES + " (256 MiB)");
+        }
+        // a stray byte that is not UTF-8 (a degree sign from a Latin-1 console) cannot be part of a
+        // metric line; it is read as U+FFFD rather than failing the whole file
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
     }
 }

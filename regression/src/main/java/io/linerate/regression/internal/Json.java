@@ -16,9 +16,14 @@ import java.util.regex.Pattern;
 public final class Json {
     /** The module's mapper; thread-safe once configured. */
     public static final ObjectMapper MAPPER = new ObjectMapper();
-    /** A reader that refuses anything after the first JSON value. */
+    /**
+     * A reader that refuses anything after the first JSON value, and a key given twice in one
+     * object (which would otherwise keep the last value silently: a reviewed policy with two
+     * tolerances must not pass with the looser one).
+     */
     public static final ObjectReader STRICT = MAPPER.reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /**
      * Writes two-space indented JSON with {@code \n} line ends on every platform (Jackson's default
      * pretty printer uses the platform's line separator), arrays on one line.
