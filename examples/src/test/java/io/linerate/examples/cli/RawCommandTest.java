@@ -82,7 +82,7 @@ class RawCommandTest {
         assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
         Outcome idle = run("--tx", "a0", "--rx", "b0", "--idle", "spin");
         assertThat(idle.code()).isEqualTo(2);
-        assertThat(idle.err()).contains("idle mode 'spin' is not known; allowed: busy, yield, backoff, sleep");
+        assertThat(idle.err()).contains("unknown idle strategy 'spin'; allowed: busy, yield, backoff, sleep");
     }
 
     @Test
