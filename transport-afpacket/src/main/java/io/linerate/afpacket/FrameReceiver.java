@@ -20,7 +20,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The receiving thread's loop: one TPACKET_V3 ring per stream, every ready block drained, each
  * frame's linerate header read through {@link DatagramHeader} and accounted in the phase it was
  * sent in. When no block is ready it sleeps in a bounded poll(2), or turns its Agrona
- * {@link IdleStrategy} ({@link RawIdle}) and looks for ring errors with a poll that does not wait
+ * {@link IdleStrategy} ({@link io.linerate.core.Idle}) and looks for ring errors with a poll that does not wait
  * every {@value IdleStrategies#POLL_MILLIS} ms. It ends when it is asked to stop, once the
  * sender has finished and every frame sent arrived or the drain deadline passed, or, in a run
  * without a sender, when its listening time is over. Nothing in the

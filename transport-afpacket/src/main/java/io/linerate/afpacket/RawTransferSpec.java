@@ -1,5 +1,6 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.Idle;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -48,7 +49,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
-                              Duration drainTimeout, boolean txRing, Optional<RawIdle> idle) {
+                              Duration drainTimeout, boolean txRing, Optional<Idle> idle) {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
     /** Smallest Ethernet frame without FCS. */
@@ -202,7 +203,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         private Duration retireTimeout = Duration.ofMillis(10);
         private Duration drainTimeout = Duration.ofSeconds(1);
         private boolean txRing;
-        private RawIdle idle;
+        private Idle idle;
 
         Builder(String tx, String rx) {
             this.tx = tx;
@@ -240,7 +241,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         /** Sets send through a TPACKET_V2 TX ring instead of sendmmsg (default false). */
         public Builder txRing(boolean v) { txRing = v; return this; }
         /** Sets how the loops wait when idle; null for the default (the sender yields, the receiver sleeps in poll(2)). */
-        public Builder idle(RawIdle v) { idle = v; return this; }
+        public Builder idle(Idle v) { idle = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
         public RawTransferSpec build() {

@@ -12,7 +12,7 @@ import org.agrona.concurrent.IdleStrategy;
  * The sending thread's loop, one for both {@link FrameSender}s: batches of frames, round robin
  * over the streams, paced from the start and anew from the window's start, each frame stamped with
  * the phase of the run it leaves in. When the kernel has no room, it counts a retry and waits one
- * turn of its Agrona {@link IdleStrategy} ({@link RawIdle}). After the window it lets frames still queued leave, bounded by
+ * turn of its Agrona {@link IdleStrategy} ({@link io.linerate.core.Idle}, see {@link IdleStrategies}). After the window it lets frames still queued leave, bounded by
  * the drain timeout. Nothing in the loop allocates or logs.
  */
 final class SendLoop implements Runnable {

@@ -3,6 +3,7 @@ package io.linerate.afpacket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.linerate.core.Idle;
 import java.lang.management.ManagementFactory;
 import java.util.Optional;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -18,21 +19,21 @@ class IdleStrategiesTest {
 
     @Test
     void eachModeIsTheAgronaStrategyItNames() {
-        assertThat(IdleStrategies.sender(Optional.of(RawIdle.BUSY))).isInstanceOf(BusySpinIdleStrategy.class);
-        assertThat(IdleStrategies.sender(Optional.of(RawIdle.YIELD))).isInstanceOf(YieldingIdleStrategy.class);
-        assertThat(IdleStrategies.sender(Optional.of(RawIdle.BACKOFF))).isInstanceOf(BackoffIdleStrategy.class);
-        assertThat(IdleStrategies.sender(Optional.of(RawIdle.SLEEP))).isInstanceOf(SleepingIdleStrategy.class);
-        assertThat(IdleStrategies.receiver(Optional.of(RawIdle.BACKOFF))).isInstanceOf(BackoffIdleStrategy.class);
+        assertThat(IdleStrategies.sender(Optional.of(Idle.BUSY))).isInstanceOf(BusySpinIdleStrategy.class);
+        assertThat(IdleStrategies.sender(Optional.of(Idle.YIELD))).isInstanceOf(YieldingIdleStrategy.class);
+        assertThat(IdleStrategies.sender(Optional.of(Idle.BACKOFF))).isInstanceOf(BackoffIdleStrategy.class);
+        assertThat(IdleStrategies.sender(Optional.of(Idle.SLEEP))).isInstanceOf(SleepingIdleStrategy.class);
+        assertThat(IdleStrategies.receiver(Optional.of(Idle.BACKOFF))).isInstanceOf(BackoffIdleStrategy.class);
         // the defaults are what the loops did before there was a choice: the sender yields, the
         // receiver sleeps in poll(2), as it does with SLEEP
         assertThat(IdleStrategies.sender(Optional.empty())).isInstanceOf(YieldingIdleStrategy.class);
         assertThat(IdleStrategies.receiver(Optional.empty())).isNull();
-        assertThat(IdleStrategies.receiver(Optional.of(RawIdle.SLEEP))).isNull();
+        assertThat(IdleStrategies.receiver(Optional.of(Idle.SLEEP))).isNull();
     }
 
     @ParameterizedTest
-    @EnumSource(RawIdle.class)
-    void idlingAllocatesNothing(RawIdle mode) {
+    @EnumSource(Idle.class)
+    void idlingAllocatesNothing(Idle mode) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(), "no per-thread allocation counter");
         IdleStrategy idle = IdleStrategies.sender(Optional.of(mode));

@@ -35,7 +35,7 @@ class RawSteadyStateAllocationTest {
             List<long[]> samples = new ArrayList<>();
             RawTransferSpec spec = RawTransferSpec.builder(v.a, v.b).etherTypes(List.of(0x88b5, 0x88b6)).frameSize(128)
                     .rateBitsPerSecond(40_000L * 128 * 8).batch(32).txRing(txRing)
-                    .idle(idle.equals("default") ? null : RawIdle.parse(idle))
+                    .idle(idle.equals("default") ? null : io.linerate.core.Idle.parse(idle))
                     .warmup(Duration.ofMillis(1000)).duration(Duration.ofMillis(2000)).interval(Duration.ofMillis(250))
                     .hardwareTimestamps(false).build();
             RawResult r = RawTransfer.run(spec, Clock.system(), i -> {

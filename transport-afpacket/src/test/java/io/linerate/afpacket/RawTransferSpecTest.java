@@ -28,11 +28,9 @@ class RawTransferSpecTest {
     }
 
     @Test
-    void idleModesParseFromTheirLabels() {
-        assertThat(RawIdle.parse("busy")).isEqualTo(RawIdle.BUSY);
-        assertThat(RawIdle.parse(" Backoff ")).isEqualTo(RawIdle.BACKOFF);
-        assertThat(b().idle(RawIdle.SLEEP).build().idle()).contains(RawIdle.SLEEP);
-        assertThatThrownBy(() -> RawIdle.parse("spin")).hasMessage("idle mode 'spin' is not known; allowed: busy, yield, backoff, sleep");
+    void anIdleStrategyIsKeptAsGiven() {
+        assertThat(b().idle(io.linerate.core.Idle.SLEEP).build().idle()).contains(io.linerate.core.Idle.SLEEP);
+        assertThat(b().idle(null).build().idle()).isEmpty();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.linerate.examples.cli;
 import io.linerate.afpacket.CounterEvent;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
-import io.linerate.afpacket.RawIdle;
 import io.linerate.afpacket.RawInterval;
 import io.linerate.afpacket.RawRate;
 import io.linerate.afpacket.RawReceiverReport;
@@ -16,6 +15,7 @@ import io.linerate.afpacket.RawTransfer;
 import io.linerate.afpacket.RawTransferSpec;
 import io.linerate.core.Better;
 import io.linerate.core.Clock;
+import io.linerate.core.Idle;
 import io.linerate.core.Metric;
 import io.linerate.core.TransferException;
 import io.linerate.core.sink.KtapDocument;
@@ -96,8 +96,8 @@ public final class RawCommand implements Callable<Integer> {
 
     @Option(names = "--idle", paramLabel = "busy|yield|backoff|sleep",
             description = "How the sender waits while the kernel has no room and the receiver while every ring is empty: "
-                    + "spin, Thread.yield, back off (spin, yield, then park 1 us to 1 ms), or sleep (sender parks 50 us, "
-                    + "receiver sleeps in poll(2)) (default: the sender yields, the receiver sleeps in poll(2)).")
+                    + "spin, Thread.yield, back off (spin, yield, then park 1 us to 1 ms), or sleep (the sender parks, "
+                    + "the receiver sleeps in poll(2)) (default: the sender yields, the receiver sleeps in poll(2)).")
     String idle;
 
     @Option(names = "--dst-mac", paramLabel = "MAC",
@@ -169,7 +169,7 @@ public final class RawCommand implements Callable<Integer> {
                 .allowUnsteered(allowUnsteered)
                 .hardwareTimestamps(!noHwTimestamps)
                 .txRing(txMode.equals("ring"))
-                .idle(idle == null ? null : RawIdle.parse(idle));
+                .idle(idle == null ? null : Idle.parse(idle));
         if (dstMac != null) {
             b.destinationMac(RawTransferSpec.parseMac(dstMac));
         }

@@ -82,7 +82,7 @@ class RawCommandTest {
         assertThat(run("--tx", "a0", "--rx", "b0", "--ktap", "--json").code()).isEqualTo(2);
         Outcome idle = run("--tx", "a0", "--rx", "b0", "--idle", "spin");
         assertThat(idle.code()).isEqualTo(2);
-        assertThat(idle.err()).contains("idle mode 'spin' is not known; allowed: busy, yield, backoff, sleep");
+        assertThat(idle.err()).contains("unknown idle strategy 'spin'; allowed: busy, yield, backoff, sleep");
     }
 
     @Test
@@ -113,6 +113,28 @@ class RawCommandTest {
                 new RingStatistics(rx + 10, 0), OptionalDouble.of(rx), OptionalDouble.of(rx * 512.0));
         return new RawStreamResult(id, etherType, 64, -1, Optional.of(sent), Optional.of(got), OptionalLong.of(tx - rx),
                 OptionalLong.of(0));
+    }
+
+    @Test
+    void withOneEndLossIsUnknownNotZero() throws IOException {
+        // a sender alone: 100 frames of 64 bytes in the window, 110 in all
+        RawStreamTx t = new RawStreamTx(new FrameCount(100, 6400), new FrameCount(110, 7040), OptionalDouble.of(100),
+                OptionalDouble.of(51_200));
+        RawStreamResult s = new RawStreamResult(0, 0x88b5, 64, -1, Optional.of(t), Optional.empty(), OptionalLong.empty(),
+                OptionalLong.empty());
+        RawResult r = new RawResult(RawTransferSpec.txOnly("a0").destinationMac(new byte[] {2, 0, 0, 0, 0, 2}).build(),
+                List.of(s), 1_000_000_000L, Optional.of(new RawSenderReport(0, 0, 0, Optional.empty())), Optional.empty(),
+                true, List.of(), Optional.empty());
+        assertThat(s.lossPercent()).isEmpty();
+        assertThat(RawCommand.metrics(r, 1.0)).extracting(io.linerate.core.Metric::name)
+                .containsExactly("raw_tx_frames_per_s", "raw_sender_cpu");
+        JsonNode j = JSON.readTree(RawCommand.json(r).toJson());
+        assertThat(j.get("rx").isNull()).isTrue();
+        assertThat(j.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no receiver");
+        assertThat(j.get("streams").get(0).get("lost").isNull()).isTrue();
+        assertThat(j.get("streams").get(0).get("rx_frames").isNull()).isTrue();
+        assertThat(j.get("streams").get(0).get("tx_frames").asLong()).isEqualTo(100);
+        assertThat(RawCommand.streamLine(s)).contains("lost unknown (one end only)").contains("rx - (no receiver in this run)");
     }
 
     @Test
