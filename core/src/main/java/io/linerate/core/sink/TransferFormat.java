@@ -85,7 +85,9 @@ public final class TransferFormat {
      * can make it gate) and {@code <marker>_lost_pct} (%, lower is better, judged in percentage
      * points with the default policy of {@link io.linerate.core.MetricDefaults}). Loss is absent
      * when the window sent no datagram, jitter when none of its datagrams arrived: a metric of 0
-     * there would read as a perfect run.
+     * there would read as a perfect run. Goodput is absent too when the sender sent nothing in the
+     * window (a window too short for one paced message): 0 Mbit/s there measures nothing, while a
+     * window whose data was sent and lost does report 0 Mbit/s and its loss.
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -93,6 +95,9 @@ public final class TransferFormat {
      */
     public static List<Metric> metrics(TransferResult r, String marker, double timeSeconds) {
         List<Metric> out = new ArrayList<>();
+        if (r.windowBytesSent() == 0) {
+            return out;
+        }
         r.bitsPerSecond().ifPresent(bps -> out.add(Metric.of(marker + "_mbps", Rates.toMbits(bps),
                 ResultLineSink.UNIT, timeSeconds, Better.HIGHER)));
         r.udp().ifPresent(u -> {

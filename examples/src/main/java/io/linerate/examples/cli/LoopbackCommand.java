@@ -178,8 +178,11 @@ final class LoopbackCommand implements Callable<Integer> {
                     out.println(comment + TransferFormat.summaryLine(c.marker().label(), c.result())
                             + (c.fragmentsCreated().isPresent() ? "  fragments " + c.fragmentsCreated().getAsLong() : "")
                             + (c.result().valid() && !c.valid() ? "  INVALID: " + String.join("; ", c.invalidReasons()) : ""));
-                    for (Metric m : TransferFormat.metrics(c.result(), c.marker().label(), t)) {
-                        sink.accept(m);
+                    // a *_frag transfer that did not fragment as it must measured something else: no figure
+                    if (!(c.result().valid() && !c.valid())) {
+                        for (Metric m : TransferFormat.metrics(c.result(), c.marker().label(), t)) {
+                            sink.accept(m);
+                        }
                     }
                 }
                 if (!c.valid()) {
