@@ -53,7 +53,9 @@ class PingPongAllocationTest {
                 .timeout(Duration.ofSeconds(5)).build();
         PingPongResult r = PingPong.run(spec, Clock.system(), FACTS);
         assertThat(r.sizes()).hasSize(3).allSatisfy(c -> {
-            assertThat(c.measured()).isEqualTo(2_000);
+            // 2000 round trips, unless a host loaded by other work hit the 20 s cap first: the
+            // allocation bound below holds for whatever count was measured
+            assertThat(c.measured()).isBetween(1L, 2_000L);
             // less than one byte per round trip in every run
             assertThat(c.clientAllocatedBytes()).as("client bytes in %d round trips", c.measured())
                     .isBetween(0L, c.measured() - 1);
