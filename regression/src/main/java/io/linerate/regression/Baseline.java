@@ -182,7 +182,7 @@ public record Baseline(int version, String created, Environment environment, Lis
     public static Baseline parse(String source, String content) {
         JsonNode root;
         try {
-            root = Json.STRICT.readTree(content);
+            root = Json.NO_DUPLICATES.readTree(content);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("baseline " + source + " is not valid JSON: " + e.getOriginalMessage());
         }

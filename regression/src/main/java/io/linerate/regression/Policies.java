@@ -63,7 +63,7 @@ public final class Policies {
     public static Policies parseFile(String source, String content) {
         JsonNode root;
         try {
-            root = Json.STRICT.readTree(content);
+            root = Json.NO_DUPLICATES.readTree(content);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("policy file " + source + " is not valid JSON: " + e.getOriginalMessage());
         }

@@ -16,13 +16,16 @@ import java.util.regex.Pattern;
 public final class Json {
     /** The module's mapper; thread-safe once configured. */
     public static final ObjectMapper MAPPER = new ObjectMapper();
-    /**
-     * A reader that refuses anything after the first JSON value, and a key given twice in one
-     * object (which would otherwise keep the last value silently: a reviewed policy with two
-     * tolerances must not pass with the looser one).
-     */
+    /** A reader that refuses anything after the first JSON value. */
     public static final ObjectReader STRICT = MAPPER.reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * {@link #STRICT}, and a key given twice in one object is an error, for linerate's own files
+     * (policy files, baselines): a reviewed policy with two tolerances must not pass with the
+     * looser one. Other tools' output is read with {@link #STRICT}: iperf3 3.12 writes some keys
+     * twice.
+     */
+    public static final ObjectReader NO_DUPLICATES = STRICT
             .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /**
      * Writes two-space indented JSON with {@code \n} line ends on every platform (Jackson's default
