@@ -9,7 +9,8 @@ import java.time.Duration;
  * cap is hit ({@code maxTime} or {@code maxIterations}), whichever comes first.
  *
  * <p>The warm-up lasts until both {@code warmupIterations} samples are taken and {@code warmup}
- * has passed; with both zero there is none.
+ * has passed, or until it has lasted {@code maxTime}, so that a slow host cannot keep a size in
+ * its warm-up without bound; with both zero there is none.
  *
  * @param minTime time floor of the measured part, at least 0
  * @param maxTime time cap of the measured part, greater than 0 and at least {@code minTime}
@@ -121,7 +122,7 @@ public record IterationPolicy(Duration minTime, Duration maxTime, long minIterat
             lastReading = now;
             count++;
             if (warming) {
-                if (count >= warmupIterations && now - phaseStart >= warmupNanos) {
+                if ((count >= warmupIterations && now - phaseStart >= warmupNanos) || now - phaseStart >= maxNanos) {
                     warming = false;
                     phaseStart = now;
                     count = 0;

@@ -43,6 +43,14 @@ class IterationPolicyTest {
     }
 
     @Test
+    void aWarmupThatHasNotReachedItsIterationsEndsAtTheTimeCap() {
+        // 30 ms per sample, a warm-up of 1000 samples and a 100 ms cap: the warm-up ends with its 4th
+        // sample (120 ms >= 100 ms), not its 1000th; then the measured part meets miniter 2 and
+        // minms 10 with 2 samples (60 ms)
+        assertThat(run(policy(10, 100, 2, 1000, 0, 1000), 30_000_000)).isEqualTo(new Outcome(4, 2, 60_000_000));
+    }
+
+    @Test
     void theTimeFloorHoldsAfterTheIterationFloorIsMet() {
         // 1 ms per sample: 5 samples meet miniter but only 5 of 10 ms; the 10th meets both
         assertThat(run(policy(10, 100, 5, 1000, 0, 0), 1_000_000)).isEqualTo(new Outcome(0, 10, 10_000_000));

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * least one run must allocate exactly nothing; a one-off JVM event (such as a deoptimisation
  * rematerialising a few objects) may show in another run.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PingPongAllocationTest {
     static final RunFacts FACTS = new RunFacts("test", "d", "u", "c", "j", "o");
 
