@@ -97,9 +97,9 @@ class RawCommandTest {
         assertThat(idle.lossPercent()).isEmpty();
         // 0 of 100 lost: 0 %, a real figure
         assertThat(busy.lossPercent()).hasValue(0.0);
-        assertThat(RawCommand.metrics(r, 1.0)).filteredOn(m -> m.name().equals("raw_lost_frames"))
+        assertThat(RawResultFormat.metrics(r, 1.0)).filteredOn(m -> m.name().equals("raw_lost_frames"))
                 .singleElement().satisfies(m -> assertThat(m.labels()).containsEntry("ethertype", "0x88b6"));
-        JsonNode streams = JSON.readTree(RawCommand.json(r).toJson()).get("streams");
+        JsonNode streams = JSON.readTree(RawResultFormat.json(r).toJson()).get("streams");
         assertThat(streams.get(0).get("lost").isNull()).isTrue();
         assertThat(streams.get(1).get("lost").asLong()).isZero();
         assertThat(RawCommand.streamLine(idle)).contains("lost n/a");
@@ -126,9 +126,9 @@ class RawCommandTest {
                 List.of(s), 1_000_000_000L, Optional.of(new RawSenderReport(0, 0, 0, Optional.empty())), Optional.empty(),
                 true, List.of(), Optional.empty());
         assertThat(s.lossPercent()).isEmpty();
-        assertThat(RawCommand.metrics(r, 1.0)).extracting(io.linerate.core.Metric::name)
+        assertThat(RawResultFormat.metrics(r, 1.0)).extracting(io.linerate.core.Metric::name)
                 .containsExactly("raw_tx_frames_per_s", "raw_sender_cpu");
-        JsonNode j = JSON.readTree(RawCommand.json(r).toJson());
+        JsonNode j = JSON.readTree(RawResultFormat.json(r).toJson());
         assertThat(j.get("rx").isNull()).isTrue();
         assertThat(j.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no receiver");
         assertThat(j.get("streams").get(0).get("lost").isNull()).isTrue();
@@ -153,7 +153,7 @@ class RawCommandTest {
                 Optional.of(new RawSenderReport(0, 0, 0, Optional.of(tx))),
                 Optional.of(new RawReceiverReport(0, Timestamping.NONE, RawSteering.notRequested(), Optional.of(rx), List.of())),
                 true, List.of(), Optional.empty());
-        JsonNode j = JSON.readTree(RawCommand.json(r).toJson());
+        JsonNode j = JSON.readTree(RawResultFormat.json(r).toJson());
         assertThat(j.get("rx_nic").get("events").toString()).isEqualTo("{\"rx_packets\":{\"glitches\":1,\"ambiguous\":1}}");
         assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"resets\":1}}");
         assertThat(j.get("tx_nic").get("in_doubt").toString()).isEqualTo("[\"tx_packets\"]");
