@@ -15,8 +15,6 @@ import io.linerate.core.UdpStats;
 import io.linerate.core.fulllog.FullLog;
 import io.linerate.core.fulllog.FullLogSummary;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,9 +43,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class StreamEngine {
     /** How long a UDP receiver waits after the last datagram before it is considered drained. */
     static final long UDP_DRAIN_QUIET_NANOS = 100_000_000L;
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final com.sun.management.ThreadMXBean ALLOCATION =
-            THREADS instanceof com.sun.management.ThreadMXBean m && m.isThreadAllocatedMemorySupported() ? m : null;
 
     /** A transport's send loop; see {@link SenderContext}. */
     @FunctionalInterface
@@ -70,8 +65,8 @@ public final class StreamEngine {
     private final Clock clock;
     private final SenderContext tx;
     private final ReceiverContext rx;
-    private final Worker sender;
-    private final Worker receiver;
+    private final EngineWorker sender;
+    private final EngineWorker receiver;
 
     /**
      * @param spec what to measure
@@ -84,8 +79,8 @@ public final class StreamEngine {
         this.clock = clock;
         this.tx = new SenderContext(spec, clock);
         this.rx = new ReceiverContext(spec, clock);
-        this.sender = new Worker("linerate-tx-" + spec.streamId(), () -> sendLoop.run(tx));
-        this.receiver = new Worker("linerate-rx-" + spec.streamId(), () -> {
+        this.sender = new EngineWorker("linerate-tx-" + spec.streamId(), () -> sendLoop.run(tx));
+        this.receiver = new EngineWorker("linerate-rx-" + spec.streamId(), () -> {
             try {
                 receiveLoop.run(rx);
             } finally {
@@ -366,7 +361,7 @@ public final class StreamEngine {
         return new TransferResult(spec, bytesSent, messagesSent, bytesReceived,
                 start.nanos - t0, end.nanos - t0, end.windowSent - start.windowSent,
                 end.windowReceived - start.windowReceived,
-                udp, samples, options, sender.cpuNanos, receiver.cpuNanos,
+                udp, samples, options, sender.cpuNanos(), receiver.cpuNanos(),
                 allocatedBetween(start.txAllocated, end.txAllocated),
                 allocatedBetween(start.rxAllocated, end.rxAllocated), reasons, logged);
     }
@@ -388,62 +383,5 @@ public final class StreamEngine {
 
     private static long allocatedBetween(long start, long end) {
         return start < 0 || end < 0 ? -1 : end - start;
-    }
-
-    @FunctionalInterface
-    private interface IoRunnable {
-        void run() throws IOException;
-    }
-
-    /** One loop on its own daemon thread; wakes the monitor when it ends. */
-    private static final class Worker {
-        private final Thread thread;
-        private volatile Throwable failure;
-        private volatile boolean done;
-        private volatile long cpuNanos;
-        private volatile Thread monitor;
-
-        Worker(String name, IoRunnable body) {
-            this.thread = new Thread(() -> {
-                long cpu0 = THREADS.getCurrentThreadCpuTime();
-                try {
-                    body.run();
-                } catch (Throwable e) {
-                    failure = e;
-                } finally {
-                    cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
-                    done = true;
-                    LockSupport.unpark(monitor);
-                }
-            }, name);
-            this.thread.setDaemon(true);
-        }
-
-        void start(Thread monitorThread) {
-            this.monitor = monitorThread;
-            thread.start();
-        }
-
-        boolean done() {
-            return done;
-        }
-
-        /** @return heap bytes the thread allocated so far, -1 when unknown or the thread ended */
-        long allocatedBytes() {
-            return ALLOCATION == null || done || !thread.isAlive() ? -1 : ALLOCATION.getThreadAllocatedBytes(thread.getId());
-        }
-
-        Throwable failure() {
-            return failure;
-        }
-
-        boolean awaitDone(long timeoutNanos) {
-            try {
-                thread.join(Math.max(1, timeoutNanos / 1_000_000L));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return done;
-        }
     }
 }

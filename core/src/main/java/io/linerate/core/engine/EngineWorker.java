@@ -1,0 +1,76 @@
+package io.linerate.core.engine;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One loop of a {@link StreamEngine} on its own daemon thread: records the thread's CPU time and
+ * its failure, and wakes the monitor thread when it ends.
+ */
+final class EngineWorker {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean ALLOCATION =
+            THREADS instanceof com.sun.management.ThreadMXBean m && m.isThreadAllocatedMemorySupported() ? m : null;
+
+    /** A loop body that may fail with an I/O error. */
+    @FunctionalInterface
+    interface IoRunnable {
+        void run() throws IOException;
+    }
+
+    private final Thread thread;
+    private volatile Throwable failure;
+    private volatile boolean done;
+    private volatile long cpuNanos;
+    private volatile Thread monitor;
+
+    EngineWorker(String name, IoRunnable body) {
+        this.thread = new Thread(() -> {
+            long cpu0 = THREADS.getCurrentThreadCpuTime();
+            try {
+                body.run();
+            } catch (Throwable e) {
+                failure = e;
+            } finally {
+                cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
+                done = true;
+                LockSupport.unpark(monitor);
+            }
+        }, name);
+        this.thread.setDaemon(true);
+    }
+
+    void start(Thread monitorThread) {
+        this.monitor = monitorThread;
+        thread.start();
+    }
+
+    boolean done() {
+        return done;
+    }
+
+    /** @return heap bytes the thread allocated so far, -1 when unknown or the thread ended */
+    long allocatedBytes() {
+        return ALLOCATION == null || done || !thread.isAlive() ? -1 : ALLOCATION.getThreadAllocatedBytes(thread.getId());
+    }
+
+    /** @return CPU time of the thread in ns, once it ended */
+    long cpuNanos() {
+        return cpuNanos;
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+
+    boolean awaitDone(long timeoutNanos) {
+        try {
+            thread.join(Math.max(1, timeoutNanos / 1_000_000L));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return done;
+    }
+}
