@@ -9,9 +9,10 @@ package io.linerate.core;
  * sides' counters. {@link #close()} releases every socket and thread on every path; it is safe to
  * call more than once and after a failed {@code run}.
  */
-public interface Transfer extends AutoCloseable {
+public interface Transfer extends Measurement {
 
     /** @return the spec this transfer was opened for */
+    @Override
     TransferSpec spec();
 
     /**
@@ -26,11 +27,9 @@ public interface Transfer extends AutoCloseable {
     TransferResult run(IntervalListener listener) throws TransferException;
 
     /** Runs without interval callbacks; see {@link #run(IntervalListener)}. */
+    @Override
     default TransferResult run() throws TransferException {
         return run(IntervalListener.NONE);
     }
 
-    /** Releases sockets and threads. Never throws. */
-    @Override
-    void close();
 }

@@ -1,6 +1,9 @@
 package io.linerate.core;
 
 import io.linerate.core.fulllog.FullLogSummary;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
+import io.linerate.core.sink.TransferFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,7 +43,8 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              List<IntervalSample> intervals, AppliedOptions options,
                              long senderCpuNanos, long receiverCpuNanos,
                              long senderAllocatedBytes, long receiverAllocatedBytes,
-                             List<String> invalidReasons, Optional<FullLogSummary> fullLog) {
+                             List<String> invalidReasons, Optional<FullLogSummary> fullLog)
+        implements MeasurementResult {
 
     public TransferResult {
         Objects.requireNonNull(spec, "spec");
@@ -80,8 +84,24 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
     }
 
     /** @return whether the result may be used: no reason against it was found */
+    @Override
     public boolean valid() {
         return invalidReasons.isEmpty();
+    }
+
+    /**
+     * @return {@link TransferFormat#metrics} under this result's {@link #marker()}, stamped with the
+     *     measured window's length
+     */
+    @Override
+    public List<Metric> metrics() {
+        return TransferFormat.metrics(this, marker(), measuredNanos() / 1e9);
+    }
+
+    /** @return {@link ResultJson#transfer} of this result */
+    @Override
+    public JsonObject detailJson() {
+        return ResultJson.transfer(this);
     }
 
     /** @return the marker zperf uses for this transfer ({@code udp4}, {@code tcp6_nodelay}, ...) */

@@ -12,7 +12,7 @@ import java.util.Optional;
  *
  * <p>Units: sizes in bytes, rates in bit/s (decimal), times as {@link Duration}.
  */
-public final class TransferSpec {
+public final class TransferSpec implements MeasurementSpec {
     /** Payload of one write or datagram when none is given: zperf's default, 1220 bytes. */
     public static final int DEFAULT_PAYLOAD_BYTES = 1220;
     /** iperf3's TCP write when none is given ({@code -l}): 128 KiB. */
@@ -169,6 +169,13 @@ public final class TransferSpec {
     }
 
     /** @return where the far end runs: loopback in this JVM (the default) or a remote peer */
+    /** @return {@link Pattern#STREAM} */
+    @Override
+    public Pattern pattern() {
+        return Pattern.STREAM;
+    }
+
+    @Override
     public Endpoint endpoint() {
         return endpoint;
     }

@@ -1,6 +1,8 @@
 package io.linerate.core;
 
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A way of moving data, found by {@link Transports} through {@link java.util.ServiceLoader}
@@ -28,13 +30,35 @@ public interface Transport {
     }
 
     /**
-     * @param spec a validated spec
-     * @return why this transport cannot run the spec, or empty when it can
+     * @return the patterns this transport can run; a spec of another pattern is unsupported. The
+     *     default is {@link Pattern#STREAM} alone.
      */
-    Optional<String> unsupportedReason(TransferSpec spec);
+    default Set<Pattern> patterns() {
+        return EnumSet.of(Pattern.STREAM);
+    }
 
     /**
-     * Opens a transfer: binds the receiver and connects the sender, each bounded by the spec's
+     * @param spec a validated spec of any pattern
+     * @return why this transport cannot run the spec (its pattern, protocol or endpoint), or empty
+     *     when it can
+     */
+    Optional<String> unsupportedReason(MeasurementSpec spec);
+
+    /**
+     * Opens a measurement of any pattern this transport supports, bounded by the spec's I/O
+     * timeout. Nothing is left open when this throws. A {@link TransferSpec} gives a
+     * {@link Transfer}.
+     *
+     * @param spec what to measure
+     * @param clock the time source of every reading
+     * @return a measurement ready to {@link Measurement#run}
+     * @throws TransferException if the endpoints cannot be set up; a port in use is a usage error
+     * @throws IllegalArgumentException if {@link #unsupportedReason} is not empty for the spec
+     */
+    Measurement open(MeasurementSpec spec, Clock clock) throws TransferException;
+
+    /**
+     * Opens a stream transfer: binds the receiver and connects the sender, each bounded by the spec's
      * I/O timeout. Nothing is left open when this throws.
      *
      * @param spec what to measure
@@ -43,5 +67,13 @@ public interface Transport {
      * @throws TransferException if the endpoints cannot be set up; a port in use is a usage error
      * @throws IllegalArgumentException if {@link #unsupportedReason} is not empty for the spec
      */
-    Transfer open(TransferSpec spec, Clock clock) throws TransferException;
+    default Transfer open(TransferSpec spec, Clock clock) throws TransferException {
+        Measurement m = open((MeasurementSpec) spec, clock);
+        if (m instanceof Transfer t) {
+            return t;
+        }
+        m.close();
+        throw new IllegalStateException("transport " + name() + " opened a stream spec as "
+                + m.getClass().getName() + ", which is no Transfer");
+    }
 }

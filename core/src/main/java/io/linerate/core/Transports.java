@@ -89,11 +89,11 @@ public final class Transports {
      * @throws IllegalArgumentException listing each transport's reason (unsupported or unavailable)
      *     when none can run it
      */
-    public static Transport forSpec(TransferSpec spec) {
+    public static Transport forSpec(MeasurementSpec spec) {
         Discovery d = discover();
         List<String> reasons = new ArrayList<>();
         for (Transport t : d.transports()) {
-            Optional<String> reason = t.unsupportedReason(spec);
+            Optional<String> reason = reasonAgainst(t, spec);
             if (reason.isPresent()) {
                 reasons.add(t.name() + ": " + reason.get());
                 LOG.debug("transport {} cannot run {}: {}", t.name(), spec, reason.get());
@@ -120,12 +120,12 @@ public final class Transports {
      * @throws IllegalArgumentException when no transport has that name, or it does not support the
      *     spec, or it is unavailable on this host, saying which
      */
-    public static Transport select(String name, TransferSpec spec) {
+    public static Transport select(String name, MeasurementSpec spec) {
         if (name == null) {
             return forSpec(spec);
         }
         Transport t = byName(name);
-        Optional<String> reason = t.unsupportedReason(spec);
+        Optional<String> reason = reasonAgainst(t, spec);
         if (reason.isPresent()) {
             throw new IllegalArgumentException("transport '" + name + "' cannot run " + spec + ": " + reason.get());
         }
@@ -134,6 +134,15 @@ public final class Transports {
             throw new IllegalArgumentException("transport '" + name + "' is unavailable on this host: " + cause.get());
         }
         return t;
+    }
+
+    /** Why {@code t} cannot run {@code spec}: its pattern first, then the transport's own reason. */
+    private static Optional<String> reasonAgainst(Transport t, MeasurementSpec spec) {
+        if (!t.patterns().contains(spec.pattern())) {
+            return Optional.of("runs " + t.patterns().stream().map(Pattern::label).sorted().toList()
+                    + ", not " + spec.pattern().label());
+        }
+        return t.unsupportedReason(spec);
     }
 
     /** The thread's context class loader when set (containers, plugin hosts), else linerate's own. */

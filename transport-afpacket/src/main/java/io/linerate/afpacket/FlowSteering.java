@@ -1,5 +1,7 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.RawTransferSpec;
+
 import io.linerate.afpacket.internal.EthtoolCodec;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -193,9 +195,6 @@ public final class FlowSteering implements AutoCloseable {
 
     /** @throws IllegalArgumentException unless {@code 0x0600 <= etherType <= 0xffff} */
     public static void checkEtherType(int etherType) {
-        if (etherType < MIN_ETHERTYPE || etherType > 0xffff) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT,
-                    "ethertype 0x%04x is out of range; allowed: 0x0600..0xffff (lower values are 802.3 lengths)", etherType));
-        }
+        RawTransferSpec.checkEtherType(etherType);
     }
 }

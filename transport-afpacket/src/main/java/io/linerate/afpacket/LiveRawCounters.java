@@ -1,5 +1,7 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.RawTransferSpec;
+
 import io.linerate.core.IntervalSample;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.live.TransferCounters;

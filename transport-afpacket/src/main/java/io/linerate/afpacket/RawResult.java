@@ -1,5 +1,7 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.RawTransferSpec;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.RawTransferSpec;
+
 import io.linerate.afpacket.internal.Native;
 import io.linerate.afpacket.internal.Sysfs;
 import io.linerate.core.Clock;

@@ -1,5 +1,7 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.RawTransferSpec;
+
 import io.linerate.afpacket.internal.Errno;
 import io.linerate.afpacket.internal.TxRing;
 import io.linerate.core.Clock;

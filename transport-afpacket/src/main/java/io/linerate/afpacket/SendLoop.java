@@ -1,5 +1,7 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.RawTransferSpec;
+
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.Pacer;

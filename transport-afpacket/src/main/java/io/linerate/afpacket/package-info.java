@@ -4,7 +4,7 @@
  *
  * <ul>
  *   <li>{@link io.linerate.afpacket.AfPacket}: whether AF_PACKET can be used here, and why not.</li>
- *   <li>{@link io.linerate.afpacket.RawTransfer} runs a {@link io.linerate.afpacket.RawTransferSpec}
+ *   <li>{@link io.linerate.afpacket.RawTransfer} runs a {@link io.linerate.core.RawTransferSpec}
  *       between two interfaces (the two ends of a cable or a veth pair), or at one end only, and
  *       returns a {@link io.linerate.afpacket.RawResult}: per-stream frames and bytes of each end,
  *       loss (sent minus distinct received) when both ends ran, reordering, duplicates, L2 rates
@@ -23,3 +23,5 @@
  * {@code src/main/c} by the Maven build and loaded on first use.
  */
 package io.linerate.afpacket;
+
+import io.linerate.core.RawTransferSpec;

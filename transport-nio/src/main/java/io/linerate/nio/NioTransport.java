@@ -2,6 +2,8 @@ package io.linerate.nio;
 
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
+import io.linerate.core.MeasurementSpec;
+import io.linerate.core.Pattern;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
@@ -25,7 +27,10 @@ public final class NioTransport implements Transport {
     }
 
     @Override
-    public Optional<String> unsupportedReason(TransferSpec spec) {
+    public Optional<String> unsupportedReason(MeasurementSpec m) {
+        if (!(m instanceof TransferSpec spec)) {
+            return Optional.of("the nio transport runs " + Pattern.STREAM.label() + ", not " + m.pattern().label());
+        }
         if (spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
             return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
         }
@@ -37,10 +42,10 @@ public final class NioTransport implements Transport {
     }
 
     @Override
-    public Transfer open(TransferSpec spec, Clock clock) throws TransferException {
+    public Transfer open(MeasurementSpec spec, Clock clock) throws TransferException {
         unsupportedReason(spec).ifPresent(r -> {
             throw new IllegalArgumentException(r);
         });
-        return NioStreamTransfer.open(spec, clock);
+        return NioStreamTransfer.open((TransferSpec) spec, clock);
     }
 }

@@ -16,6 +16,11 @@ public final class MetricJson {
 
     /** @return {@code {"host","labels"?,"name","shape","time","unit"?,"value"}} for {@code m}, on one line */
     public static String metric(Metric m) {
+        return metricObject(m).toJson();
+    }
+
+    /** @return the object {@link #metric} writes */
+    public static JsonObject metricObject(Metric m) {
         JsonObject n = JsonObject.create();
         n.put("host", m.host());
         if (!m.labels().isEmpty()) {
@@ -30,7 +35,7 @@ public final class MetricJson {
             n.put("unit", m.unit());
         }
         n.put("value", m.value());
-        return n.toJson();
+        return n;
     }
 
     /**

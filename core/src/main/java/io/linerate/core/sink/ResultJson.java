@@ -1,5 +1,6 @@
 package io.linerate.core.sink;
 
+import io.linerate.core.MeasurementResult;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
@@ -26,7 +27,33 @@ public final class ResultJson {
     /** Version of the transfer summary object. */
     public static final int TRANSFER_VERSION = TransferFormat.JSON_VERSION;
 
+    /** The {@code format} of {@link #of}'s object. */
+    public static final String RESULT_FORMAT = "linerate-result";
+    /** The {@code version} of {@link #of}'s object. */
+    public static final int RESULT_VERSION = 1;
+
     private ResultJson() {}
+
+    /**
+     * The one JSON shape of every pattern's result: {@code format} ({@value #RESULT_FORMAT}),
+     * {@code version}, {@code pattern} ({@link io.linerate.core.Pattern#label()}), {@code valid},
+     * {@code invalid_reasons}, {@code metrics} (the objects of {@link MetricJson#metric}) and
+     * {@code detail} (the pattern's own fields, {@link MeasurementResult#detailJson()}).
+     *
+     * @param r any result
+     * @return its object
+     */
+    public static JsonObject of(MeasurementResult r) {
+        JsonObject n = JsonObject.create();
+        n.put("format", RESULT_FORMAT);
+        n.put("version", RESULT_VERSION);
+        n.put("pattern", r.spec().pattern().label());
+        n.put("valid", r.valid());
+        n.putStrings("invalid_reasons", r.invalidReasons());
+        n.putObjects("metrics", r.metrics().stream().map(MetricJson::metricObject).toList());
+        n.put("detail", r.detailJson());
+        return n;
+    }
 
     /**
      * The JSON summary of one transfer. Fields: {@code version, marker, protocol, family, payload,

@@ -3,6 +3,7 @@ package io.linerate.core.fake;
 import io.linerate.core.Clock;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
+import io.linerate.core.MeasurementSpec;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transport;
 import java.util.Optional;
@@ -19,12 +20,12 @@ public final class FakeTransports {
         }
 
         @Override
-        public Optional<String> unsupportedReason(TransferSpec spec) {
-            return spec.protocol() == Protocol.UDP ? Optional.empty() : Optional.of("fake-udp moves UDP only");
+        public Optional<String> unsupportedReason(MeasurementSpec spec) {
+            return spec instanceof TransferSpec t && t.protocol() == Protocol.UDP ? Optional.empty() : Optional.of("fake-udp moves UDP only");
         }
 
         @Override
-        public Transfer open(TransferSpec spec, Clock clock) {
+        public Transfer open(MeasurementSpec spec, Clock clock) {
             throw new IllegalStateException("discovery tests never open a transfer");
         }
     }
@@ -42,12 +43,12 @@ public final class FakeTransports {
         }
 
         @Override
-        public Optional<String> unsupportedReason(TransferSpec spec) {
+        public Optional<String> unsupportedReason(MeasurementSpec spec) {
             return Optional.empty();
         }
 
         @Override
-        public Transfer open(TransferSpec spec, Clock clock) {
+        public Transfer open(MeasurementSpec spec, Clock clock) {
             throw new IllegalStateException("discovery tests never open a transfer");
         }
     }
@@ -65,12 +66,12 @@ public final class FakeTransports {
         }
 
         @Override
-        public Optional<String> unsupportedReason(TransferSpec spec) {
+        public Optional<String> unsupportedReason(MeasurementSpec spec) {
             return Optional.empty();
         }
 
         @Override
-        public Transfer open(TransferSpec spec, Clock clock) {
+        public Transfer open(MeasurementSpec spec, Clock clock) {
             throw new IllegalStateException("never constructed");
         }
     }

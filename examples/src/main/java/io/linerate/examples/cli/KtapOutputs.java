@@ -8,7 +8,7 @@ import io.linerate.core.latency.RrReport;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.latency.PingPongResult;
-import io.linerate.nio.latency.PingPongSpec;
+import io.linerate.core.PingPongSpec;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import io.linerate.afpacket.RawRate;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawStreamResult;
 import io.linerate.afpacket.RawTransfer;
-import io.linerate.afpacket.RawTransferSpec;
+import io.linerate.core.RawTransferSpec;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
 import io.linerate.core.TransferException;

@@ -5,6 +5,7 @@ import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferResult;
+import io.linerate.core.MeasurementSpec;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transport;
 import java.util.List;
@@ -25,12 +26,13 @@ public final class FakeTransport implements Transport {
     }
 
     @Override
-    public Optional<String> unsupportedReason(TransferSpec spec) {
+    public Optional<String> unsupportedReason(MeasurementSpec spec) {
         return Optional.empty();
     }
 
     @Override
-    public Transfer open(TransferSpec spec, Clock clock) {
+    public Transfer open(MeasurementSpec measurementSpec, Clock clock) {
+        TransferSpec spec = (TransferSpec) measurementSpec;
         return new Transfer() {
             @Override
             public TransferSpec spec() {

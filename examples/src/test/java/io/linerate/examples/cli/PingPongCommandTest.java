@@ -9,7 +9,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import io.linerate.nio.latency.PingPongSpec;
+import io.linerate.core.PingPongSpec;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;

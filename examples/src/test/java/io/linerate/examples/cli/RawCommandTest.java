@@ -18,7 +18,7 @@ import io.linerate.afpacket.RawReceiverReport;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawSenderReport;
 import io.linerate.afpacket.RawSteering;
-import io.linerate.afpacket.RawTransferSpec;
+import io.linerate.core.RawTransferSpec;
 import io.linerate.afpacket.Timestamping;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,5 +1,7 @@
 package io.linerate.nio.latency;
 
+import io.linerate.core.PingPongSpec;
+
 import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RunFacts;

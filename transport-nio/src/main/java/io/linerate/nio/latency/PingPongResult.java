@@ -1,5 +1,7 @@
 package io.linerate.nio.latency;
 
+import io.linerate.core.PingPongProtocol;
+
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.latency.LatencyReport;

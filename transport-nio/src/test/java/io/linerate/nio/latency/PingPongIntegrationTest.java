@@ -1,5 +1,9 @@
 package io.linerate.nio.latency;
 
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.Muxer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package io.linerate.nio.latency;
 
+import io.linerate.core.RrSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

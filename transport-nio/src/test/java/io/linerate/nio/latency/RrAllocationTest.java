@@ -1,5 +1,8 @@
 package io.linerate.nio.latency;
 
+import io.linerate.core.RrSpec;
+import io.linerate.core.Muxer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.AddressFamily;

@@ -1,7 +1,7 @@
 package io.linerate.nio.latency.internal;
 
 import io.linerate.core.Idle;
-import io.linerate.nio.latency.Muxer;
+import io.linerate.core.Muxer;
 import io.linerate.nio.internal.Waits;
 import java.io.IOException;
 import java.nio.ByteBuffer;

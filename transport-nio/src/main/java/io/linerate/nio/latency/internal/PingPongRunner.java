@@ -12,7 +12,7 @@ import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
 import io.linerate.nio.latency.PingPongResult;
-import io.linerate.nio.latency.PingPongSpec;
+import io.linerate.core.PingPongSpec;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;

@@ -3,7 +3,7 @@ package io.linerate.nio.latency.internal;
 import io.linerate.core.Clock;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.LatencyHistograms;
-import io.linerate.nio.latency.RrSpec;
+import io.linerate.core.RrSpec;
 import io.linerate.nio.internal.Waits;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

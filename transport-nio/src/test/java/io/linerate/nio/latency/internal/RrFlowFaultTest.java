@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
-import io.linerate.nio.latency.RrSpec;
+import io.linerate.core.RrSpec;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;

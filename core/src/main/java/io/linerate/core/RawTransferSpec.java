@@ -1,6 +1,5 @@
-package io.linerate.afpacket;
+package io.linerate.core;
 
-import io.linerate.core.Idle;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -9,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a {@link RawTransfer} sends: frames of {@code frameSize} bytes (L2, destination MAC to the
+ * What a raw-frame transfer (the afpacket transport) sends: frames of {@code frameSize} bytes (L2, destination MAC to the
  * end of the payload, FCS excluded) from {@code txInterface} to {@code rxInterface}, one stream per
  * ethertype. Each payload starts with linerate's {@link io.linerate.core.DatagramHeader} (stream
  * id, 64-bit sequence number, send time, phase of the run) and is zero after it. Immutable;
@@ -49,13 +48,15 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
-                              Duration drainTimeout, boolean txRing, Optional<Idle> idle) {
+                              Duration drainTimeout, boolean txRing, Optional<Idle> idle) implements MeasurementSpec {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
     /** Smallest Ethernet frame without FCS. */
     public static final int MIN_FRAME = 60;
     /** Most streams one transfer runs. */
     public static final int MAX_STREAMS = 16;
+    /** The smallest value of the type field that is an ethertype, not an 802.3 length. */
+    public static final int MIN_ETHERTYPE = 0x0600;
     /** Most frames in one sendmmsg call (the native side's limit). */
     public static final int MAX_BATCH = 1024;
 
@@ -63,8 +64,8 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
     public RawTransferSpec {
         Objects.requireNonNull(txInterface, "txInterface");
         Objects.requireNonNull(rxInterface, "rxInterface");
-        txInterface.ifPresent(EthtoolIoctl::cString);
-        rxInterface.ifPresent(EthtoolIoctl::cString);
+        txInterface.ifPresent(RawTransferSpec::checkInterfaceName);
+        rxInterface.ifPresent(RawTransferSpec::checkInterfaceName);
         if (txInterface.isEmpty() && rxInterface.isEmpty()) {
             throw new IllegalArgumentException("no interface given; allowed: a TX interface, an RX interface or both");
         }
@@ -78,7 +79,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         }
         HashSet<Integer> seen = new HashSet<>();
         for (int e : etherTypes) {
-            FlowSteering.checkEtherType(e);
+            checkEtherType(e);
             if (!seen.add(e)) {
                 throw new IllegalArgumentException(String.format(Locale.ROOT, "ethertype 0x%04x is given twice; each stream needs its own", e));
             }
@@ -109,6 +110,31 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
             throw new IllegalArgumentException("batch " + batch + " is out of range; allowed: 1.." + MAX_BATCH);
         }
         Objects.requireNonNull(idle, "idle");
+    }
+
+    /**
+     * @param name a Linux interface name
+     * @throws IllegalArgumentException naming the value unless it is 1..15 ASCII characters
+     *     without '/' (IFNAMSIZ is 16 with the NUL, linux/if.h)
+     */
+    public static void checkInterfaceName(String name) {
+        if (name.isEmpty() || name.length() > 15 || name.indexOf('/') >= 0
+                || !name.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            throw new IllegalArgumentException("interface name '" + name
+                    + "' is not valid; allowed: 1..15 ASCII characters without '/'");
+        }
+    }
+
+    /**
+     * @param etherType an Ethernet type field value
+     * @throws IllegalArgumentException naming the value unless it is 0x0600..0xffff (values below
+     *     are 802.3 lengths, IEEE 802.3 clause 3.2.6)
+     */
+    public static void checkEtherType(int etherType) {
+        if (etherType < MIN_ETHERTYPE || etherType > 0xffff) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "ethertype 0x%04x is out of range; allowed: 0x0600..0xffff (lower values are 802.3 lengths)", etherType));
+        }
     }
 
     private static Optional<byte[]> checkMac(Optional<byte[]> mac, String which) {
@@ -249,5 +275,11 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
                     duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing,
                     Optional.ofNullable(idle));
         }
+    }
+
+    /** @return {@link Pattern#RAW_FRAMES} */
+    @Override
+    public Pattern pattern() {
+        return Pattern.RAW_FRAMES;
     }
 }

@@ -1,8 +1,5 @@
-package io.linerate.nio.latency;
+package io.linerate.core;
 
-import io.linerate.core.AddressFamily;
-import io.linerate.core.TransferSpec;
-import io.linerate.core.Idle;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyStats;
@@ -39,7 +36,7 @@ import java.util.Optional;
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
-                           double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog) {
+                           double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog) implements MeasurementSpec {
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -188,5 +185,11 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
                     sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog);
         }
+    }
+
+    /** @return {@link Pattern#PING_PONG} */
+    @Override
+    public Pattern pattern() {
+        return Pattern.PING_PONG;
     }
 }

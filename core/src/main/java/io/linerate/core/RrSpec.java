@@ -1,8 +1,5 @@
-package io.linerate.nio.latency;
+package io.linerate.core;
 
-import io.linerate.core.AddressFamily;
-import io.linerate.core.TransferSpec;
-import io.linerate.core.Idle;
 import io.linerate.core.latency.LatencyStats;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,7 +32,7 @@ import java.util.Optional;
  */
 public record RrSpec(AddressFamily family, int flows, int requestBytes, int responseBytes, Duration duration,
                      Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile,
-                     Muxer muxer, Optional<Idle> idle) {
+                     Muxer muxer, Optional<Idle> idle) implements MeasurementSpec {
     /** Most flows in one run. */
     public static final int MAX_FLOWS = 1024;
     /** Highest open-loop rate, transactions/s (one request every microsecond). */
@@ -108,5 +105,11 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
     /** @return ns between two requests of one flow in open loop: {@code flows · 10^9 / rate}; 0 in closed loop */
     public long flowIntervalNanos() {
         return rate == 0 ? 0 : Math.max(1, flows * 1_000_000_000L / rate);
+    }
+
+    /** @return {@link Pattern#REQUEST_RESPONSE} */
+    @Override
+    public Pattern pattern() {
+        return Pattern.REQUEST_RESPONSE;
     }
 }

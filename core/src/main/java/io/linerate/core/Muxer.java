@@ -1,6 +1,5 @@
-package io.linerate.nio.latency;
+package io.linerate.core;
 
-import io.linerate.core.Idle;
 import java.util.Optional;
 
 /**

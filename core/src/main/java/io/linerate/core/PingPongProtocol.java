@@ -1,6 +1,5 @@
-package io.linerate.nio.latency;
+package io.linerate.core;
 
-import io.linerate.core.AddressFamily;
 import java.util.Locale;
 import java.util.Optional;
 

@@ -1,0 +1,28 @@
+package io.linerate.core;
+
+/**
+ * One run of any {@link Pattern}, opened by a {@link Transport} for a {@link MeasurementSpec}: set
+ * up by {@link Transport#open(MeasurementSpec, Clock)}, run once by {@link #run()}, released by
+ * {@link #close()} on every path. A stream's measurement is a {@link Transfer}, which adds interval
+ * callbacks.
+ */
+public interface Measurement extends AutoCloseable {
+
+    /** @return the spec this measurement was opened for */
+    MeasurementSpec spec();
+
+    /**
+     * Runs the measurement once, blocking, never longer than the spec's bound plus its I/O timeout
+     * for teardown.
+     *
+     * @return what both ends counted
+     * @throws TransferException when a peer stops, an I/O call fails or a wait runs past the I/O
+     *     timeout; the message says how far the run got
+     * @throws IllegalStateException if called twice or after close
+     */
+    MeasurementResult run() throws TransferException;
+
+    /** Releases every socket, ring and thread. Never throws. */
+    @Override
+    void close();
+}

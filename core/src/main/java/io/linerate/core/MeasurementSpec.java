@@ -1,0 +1,24 @@
+package io.linerate.core;
+
+/**
+ * What to measure, for any {@link Pattern}: one immutable, validated spec type per pattern, all
+ * under this interface. A {@link Transport} opens any spec whose pattern it supports
+ * ({@link Transport#open(MeasurementSpec, Clock)}), and every run gives a {@link MeasurementResult}.
+ *
+ * <p>The set of patterns is closed ({@code sealed}): a new transport plugs in a new way of moving
+ * the same patterns, so code that handles every pattern can {@code switch} over the spec types and
+ * the compiler checks that none is missed.
+ */
+public sealed interface MeasurementSpec permits TransferSpec, PingPongSpec, RrSpec, RawTransferSpec {
+
+    /** @return this spec's pattern */
+    Pattern pattern();
+
+    /**
+     * @return where the far end runs: {@link Endpoint#loopback()} (both ends in this JVM) unless
+     *     the spec names a remote peer
+     */
+    default Endpoint endpoint() {
+        return Endpoint.loopback();
+    }
+}
