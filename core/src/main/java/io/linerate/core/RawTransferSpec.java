@@ -12,13 +12,13 @@ import java.util.Optional;
  * end of the payload, FCS excluded) from {@code txInterface} to {@code rxInterface}, one stream per
  * ethertype. Each payload starts with linerate's {@link io.linerate.core.DatagramHeader} (stream
  * id, 64-bit sequence number, send time, phase of the run) and is zero after it. Immutable;
- * validated on construction (checks that need the interfaces happen in {@link RawTransfer#run}).
+ * validated on construction (checks that need the interfaces happen in the afpacket transport's run).
  *
  * <p>A spec names both ends ({@link #builder}), or one: a TX-only run ({@link #txOnly}) sends and
  * reports what it sent, an RX-only run ({@link #rxOnly}) receives for warm-up + duration and
  * reports what it counted, for two hosts or for a peer tool at the other end. Loss needs both
  * counts, so a run with one end reports none; its result says why
- * ({@link RawResult#lossUnknown()}). Start the RX-only end first and let it listen longer than
+ * (the raw result's {@code lossUnknown()}). Start the RX-only end first and let it listen longer than
  * the sender sends: it counts only what arrives while it listens.
  *
  * @param txInterface the sending interface; empty for an RX-only run
