@@ -58,4 +58,14 @@ class TransportsTest {
         assertThatThrownBy(() -> Transports.select("nope", spec(Protocol.UDP)))
                 .hasMessageStartingWith("no transport named 'nope'; available: fake-unavailable, fake-udp");
     }
+
+    @Test
+    void aSpecOfAPatternNoTransportListsIsRefusedNamingThePatterns() {
+        PingPongSpec pp = PingPongSpec.builder().build();
+        assertThat(pp.pattern()).isEqualTo(Pattern.PING_PONG);
+
+        // both fakes keep Transport's default patterns(), stream alone
+        assertThatThrownBy(() -> Transports.select("fake-udp", pp))
+                .hasMessage("transport 'fake-udp' cannot run " + pp + ": runs [stream], not ping-pong");
+    }
 }

@@ -1,8 +1,8 @@
 package io.linerate.regression;
 
+import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
 import io.linerate.core.TransferResult;
-import io.linerate.core.sink.TransferFormat;
 import io.linerate.regression.internal.Fmt;
 import java.io.IOException;
 import java.io.InputStream;
@@ -76,12 +76,22 @@ public final class MetricAssertions {
     }
 
     /**
-     * @param result a transfer; its metrics are those of {@link TransferFormat#metrics} under its
+     * @param result a transfer; its metrics are those of {@code TransferFormat.metrics} under its
      *     marker ({@code tcp4_mbps}, and for UDP {@code _jitter_ms} and {@code _lost_pct})
      * @return the assertion
      */
     public static MetricAssertions assertThatTransfer(TransferResult result) {
-        return assertThatMetrics(TransferFormat.metrics(result, result.marker(), result.measuredNanos() / 1e9));
+        return assertThat(result);
+    }
+
+    /**
+     * @param result a result of any pattern (stream, ping-pong, request/response, raw frames); its
+     *     metrics are {@link MeasurementResult#metrics()}
+     * @return the assertion
+     * @throws IllegalArgumentException when the result has no metrics
+     */
+    public static MetricAssertions assertThat(MeasurementResult result) {
+        return assertThatMetrics(result.metrics());
     }
 
     /**

@@ -98,6 +98,29 @@ class ReadersTest {
     }
 
     @Test
+    void theOneResultShapeOfEveryPatternIsReadFromItsMetricsAndAnInvalidOneIsAnError() {
+        String pingPong = "{\"format\":\"linerate-result\",\"version\":1,\"pattern\":\"ping-pong\",\"valid\":true,"
+                + "\"invalid_reasons\":[],\"metrics\":[{\"host\":\"local\",\"labels\":{\"size\":\"64\"},"
+                + "\"name\":\"tcp_pingpong_p50_ns\",\"shape\":\"scalar\",\"time\":2.0,\"unit\":\"ns\",\"value\":17250.0}],"
+                + "\"detail\":{\"marker\":\"not-read\",\"version\":1}}";
+        String invalidRaw = "{\"format\":\"linerate-result\",\"version\":1,\"pattern\":\"raw-frames\",\"valid\":false,"
+                + "\"invalid_reasons\":[\"3 frames lost\"],\"metrics\":[],\"detail\":{}}";
+
+        MetricSet whole = MetricReaders.read("pp.json", pingPong);
+        assertThat(whole.errors()).isEmpty();
+        // the metric record as written; the detail's own marker is not a stream summary and is not read
+        assertThat(whole.observations()).extracting(o -> o.key().name(), Observation::value, Observation::unit)
+                .containsExactly(tuple("tcp_pingpong_p50_ns", 17250.0, "ns"));
+
+        MetricSet lines = MetricReaders.read("run.jsonl", pingPong + "\n" + invalidRaw + "\n");
+        assertThat(lines.observations()).extracting(o -> o.key().name()).containsExactly("tcp_pingpong_p50_ns");
+        assertThat(lines.errors()).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(2);
+            assertThat(p.message()).isEqualTo("raw-frames result is marked invalid: [\"3 frames lost\"]");
+        });
+    }
+
+    @Test
     void zperfLinesAloneAreReadWithMbpsUnitAndKtapWinsForTheSameNameAndHost() {
         MetricSet s = MetricReaders.read("console.log", String.join("\n",
                 "[00:00:12.345,000] <inf> zperf: ZPERF-RESULT udp4_mbps=13.099",

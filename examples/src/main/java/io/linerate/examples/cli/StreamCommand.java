@@ -134,7 +134,7 @@ final class StreamCommand implements Callable<Integer> {
         }
         double t = (clock.nanoTime() - start) / 1e9;
         switch (fmt) {
-            case json -> out.println(ResultJson.transfer(r).toJson());
+            case json -> out.println(ResultJson.of(r).toJson());
             case ktap -> KtapOutputs.streamEnd(doc, r, t);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");

@@ -27,7 +27,7 @@ class FullLogOptionTest {
         LinerateCliTest.Run r = LinerateCliTest.linerate("stream", "--protocol", "udp", "--payload", "500",
                 "--rate", "20M", "--duration", "300ms", "--warmup", "100ms", "--full-log", file.toString(), "--json");
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode j = JSON.readTree(r.out());
+        JsonNode j = JSON.readTree(r.out()).get("detail");
         JsonNode log = j.get("full_log");
         assertThat(log.get("file").asText()).isEqualTo(file.toString());
         assertThat(log.has("failure")).isFalse();

@@ -159,7 +159,16 @@ class LinerateCliTest {
     void streamJsonSummaryHasTheDocumentedFields() throws Exception {
         Run tcp = linerate("stream", "--protocol", "tcp", "--family", "6", "--duration", "300ms", "--json");
         assertThat(tcp.exit()).as(tcp.err()).isZero();
-        JsonNode t = JSON.readTree(tcp.out());
+        JsonNode whole = JSON.readTree(tcp.out());
+        // the one result shape of every pattern, with the stream's own fields under "detail"
+        assertThat(whole.get("format").asText()).isEqualTo("linerate-result");
+        assertThat(whole.get("pattern").asText()).isEqualTo("stream");
+        assertThat(whole.get("valid").asBoolean()).isEqualTo(whole.get("invalid_reasons").isEmpty());
+        JsonNode t = whole.get("detail");
+        assertThat(whole.get("metrics").get(0).get("name").asText()).isEqualTo("tcp6_mbps");
+        // Mbit/s is bits_per_second / 10^6
+        assertThat(whole.get("metrics").get(0).get("value").asDouble())
+                .isCloseTo(t.get("bits_per_second").asDouble() / 1e6, org.assertj.core.data.Offset.offset(1e-6));
         assertThat(t.get("protocol").asText()).isEqualTo("tcp");
         assertThat(t.get("family").asInt()).isEqualTo(6);
         // iperf3's default TCP write: 128 KiB = 131072 bytes
@@ -173,7 +182,7 @@ class LinerateCliTest {
 
         Run udp = linerate("stream", "--protocol", "udp", "--payload", "1400", "--duration", "300ms", "--rate", "100M", "--json");
         assertThat(udp.exit()).as(udp.err()).isZero();
-        JsonNode u = JSON.readTree(udp.out());
+        JsonNode u = JSON.readTree(udp.out()).get("detail");
         for (String f : List.of("datagrams_sent", "datagrams_received", "lost", "reordered", "duplicates", "jitter_ms")) {
             assertThat(u.has(f)).as(f).isTrue();
         }
@@ -209,14 +218,14 @@ class LinerateCliTest {
     void countBoundStream() throws Exception {
         Run r = linerate("stream", "--protocol", "tcp", "--bytes", "5000000", "--payload", "1220", "--warmup", "0s", "--json");
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode t = JSON.readTree(r.out());
+        JsonNode t = JSON.readTree(r.out()).get("detail");
         assertThat(t.get("bytes_sent").asLong()).isEqualTo(5_000_000);
         assertThat(t.get("bytes_received").asLong()).isEqualTo(5_000_000);
         assertThat(t.get("messages_sent").asLong()).isEqualTo(4099); // 4098 writes of 1220 and one of 1040
 
         Run k = linerate("stream", "--protocol", "tcp", "--bytes", "5M", "--warmup", "0s", "--json");
         assertThat(k.exit()).as(k.err()).isZero();
-        JsonNode d = JSON.readTree(k.out());
+        JsonNode d = JSON.readTree(k.out()).get("detail");
         // 5M = 5 x 2^20 = 5242880 bytes, in 40 default writes of 128 KiB (5 x 2^20 / 2^17)
         assertThat(d.get("bytes_received").asLong()).isEqualTo(5_242_880);
         assertThat(d.get("messages_sent").asLong()).isEqualTo(40);
@@ -241,7 +250,12 @@ class LinerateCliTest {
         // datagrams do not exist: null in JSON, absent from ktap, not 0.
         Run r = linerate("stream", "--protocol", "udp", "--payload", "1460", "--rate", "1", "--duration", "300ms",
                 "--warmup", "0s", "--json");
-        JsonNode u = JSON.readTree(r.out());
+        JsonNode whole = JSON.readTree(r.out());
+        JsonNode u = whole.get("detail");
+        assertThat(whole.get("valid").asBoolean()).isFalse();
+        // nothing was sent, so there is no figure for a gate at all
+        assertThat(whole.get("metrics").isEmpty()).isTrue();
+        assertThat(whole.get("invalid_reasons")).isEqualTo(u.get("reasons"));
         assertThat(u.get("datagrams_sent").asLong()).isZero();
         assertThat(u.get("lost").isNull()).isTrue();
         assertThat(u.get("lost_percent").isNull()).isTrue();

@@ -45,7 +45,7 @@ class TransportProviderTest {
         Run r = withFakeProvider(() -> linerate("stream", "--transport", "fake", "--duration", "1s", "--json"));
 
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode j = new ObjectMapper().readTree(r.out());
+        JsonNode j = new ObjectMapper().readTree(r.out()).get("detail");
         // FakeTransport moves 1,250,000 bytes in a 1 s window: 1,250,000 x 8 bit / 1 s = 10,000,000 bit/s.
         assertThat(j.get("bits_per_second").asDouble()).isEqualTo(10_000_000.0);
         assertThat(j.get("bytes_received").asLong()).isEqualTo(1_250_000L);

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads a whole document of linerate's JSON: one result object (as {@code ResultJson.transfer}
- * writes it, possibly indented over many lines), an array of result objects, or an array of metric
- * records. Each result is read as metric {@code <marker>_mbps} in Mbit/s
+ * Reads a whole document of linerate's JSON: one result of any pattern (as {@code ResultJson.of}
+ * writes it: its {@code metrics} records are read, and an invalid result is an error), one stream
+ * summary (as {@code ResultJson.transfer} writes it, possibly indented over many lines), an array
+ * of either, or an array of metric records. Each stream summary is read as metric
+ * {@code <marker>_mbps} in Mbit/s
  * ({@code bits_per_second / 1e6}), exactly as {@link LogReader} reads a one-line result; elements
  * are numbered from 1 in place of line numbers. JSON lines (one object per line) are left to
  * {@link LogReader}.
@@ -32,9 +34,10 @@ public final class LinerateJsonReader implements MetricReader {
             return false;
         }
         if (n.isObject()) {
-            return n.has("marker") && n.has("version");
+            return LogReader.isResult(n) || n.has("marker") && n.has("version");
         }
-        return n.isArray() && n.size() > 0 && n.get(0).isObject() && (n.get(0).has("marker") || n.get(0).has("shape"));
+        return n.isArray() && n.size() > 0 && n.get(0).isObject()
+                && (LogReader.isResult(n.get(0)) || n.get(0).has("marker") || n.get(0).has("shape"));
     }
 
     @Override
@@ -45,13 +48,17 @@ public final class LinerateJsonReader implements MetricReader {
             return;
         }
         List<LogReader.Pending> read = new ArrayList<>();
-        if (n.isObject()) {
+        if (LogReader.isResult(n)) {
+            LogReader.result(source, 1, n, read, out);
+        } else if (n.isObject()) {
             LogReader.resultLine(source, 1, n, read, out);
         } else {
             int i = 0;
             for (JsonNode e : n) {
                 i++;
-                if (e.isObject() && e.has("marker")) {
+                if (LogReader.isResult(e)) {
+                    LogReader.result(source, i, e, read, out);
+                } else if (e.isObject() && e.has("marker")) {
                     LogReader.resultLine(source, i, e, read, out);
                 } else {
                     LogReader.metricNode(source, i, e, LogReader.RESULT_JSON, read, out);

@@ -51,6 +51,8 @@ public final class LogReader implements MetricReader {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
     private static final int KTAP = 0;
     static final int RESULT_JSON = 1;
+    /** The {@code format} of a whole result of any pattern (core's {@code ResultJson.of}). */
+    static final String RESULT_FORMAT = "linerate-result";
     private static final int ZPERF_LINE = 2;
 
     @Override
@@ -286,7 +288,8 @@ public final class LogReader implements MetricReader {
     }
 
     private static void jsonLine(String source, int line, String text, List<Pending> read, MetricSet out) {
-        boolean looksLikeOurs = text.contains("\"marker\"") || text.contains("\"shape\"");
+        boolean looksLikeOurs = text.contains("\"marker\"") || text.contains("\"shape\"")
+                || text.contains(RESULT_FORMAT);
         if (!looksLikeOurs) {
             return;
         }
@@ -300,10 +303,38 @@ public final class LogReader implements MetricReader {
         if (n == null || !n.isObject()) {
             return;
         }
-        if (n.has("marker")) {
+        if (isResult(n)) {
+            result(source, line, n, read, out);
+        } else if (n.has("marker")) {
             resultLine(source, line, n, read, out);
         } else if (n.has("shape")) {
             metricNode(source, line, n, RESULT_JSON, read, out);
+        }
+    }
+
+    /** @return whether {@code n} is the one result shape of every pattern ({@code "format":"linerate-result"}) */
+    static boolean isResult(JsonNode n) {
+        return n != null && n.isObject() && RESULT_FORMAT.equals(n.path("format").asText(""));
+    }
+
+    /**
+     * Reads a whole result of any pattern: its {@code metrics} records, or one error when it is
+     * marked invalid (its metrics must not be gated) or has no metrics array.
+     */
+    static void result(String source, int line, JsonNode n, List<Pending> read, MetricSet out) {
+        String pattern = n.path("pattern").asText("?");
+        if (!n.path("valid").asBoolean(false)) {
+            out.error(new Problem(source, line, "", "local", pattern + " result is marked invalid: "
+                    + Json.line(n.path("invalid_reasons"))));
+            return;
+        }
+        JsonNode metrics = n.get("metrics");
+        if (metrics == null || !metrics.isArray()) {
+            out.error(new Problem(source, line, "", "", pattern + " result has no metrics array"));
+            return;
+        }
+        for (JsonNode m : metrics) {
+            metricNode(source, line, m, RESULT_JSON, read, out);
         }
     }
 
