@@ -14,7 +14,8 @@ import java.util.OptionalDouble;
  *
  * <p>Totals cover the whole transfer, warm-up and tail included; the measured window covers
  * exactly the steady state after the warm-up (DESIGN rule 5), and every rate is computed over it.
- * Window ends are clock readings taken right after the counters were read.
+ * Window ends are clock readings taken right after the counters were read. Build one with
+ * {@link #builder}.
  *
  * @param spec what was asked for
  * @param bytesSent payload bytes the sender handed to the kernel, whole transfer
@@ -55,17 +56,152 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         invalidReasons = List.copyOf(invalidReasons);
     }
 
-    /** A result without a full log. */
-    public TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
-                          long windowStartNanos, long windowEndNanos, long windowBytesSent,
-                          long windowBytesReceived, Optional<UdpStats> udp,
-                          List<IntervalSample> intervals, AppliedOptions options,
-                          long senderCpuNanos, long receiverCpuNanos,
-                          long senderAllocatedBytes, long receiverAllocatedBytes,
-                          List<String> invalidReasons) {
-        this(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos, windowBytesSent,
-                windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos, senderAllocatedBytes,
-                receiverAllocatedBytes, invalidReasons, Optional.empty());
+    /**
+     * @param spec what was asked for
+     * @return a builder of a result for {@code spec}: every count 0, allocations -1 (unknown), no
+     *     UDP accounting, intervals, reasons or full log; {@link Builder#options} must be set
+     */
+    public static Builder builder(TransferSpec spec) {
+        return new Builder(spec);
+    }
+
+    /**
+     * Builds a {@link TransferResult} field by named field, so that no two of its many {@code long}
+     * counts can be swapped silently. Each setter's unit is that of the component it sets.
+     */
+    public static final class Builder {
+        private final TransferSpec spec;
+        private long bytesSent;
+        private long messagesSent;
+        private long bytesReceived;
+        private long windowStartNanos;
+        private long windowEndNanos;
+        private long windowBytesSent;
+        private long windowBytesReceived;
+        private Optional<UdpStats> udp = Optional.empty();
+        private List<IntervalSample> intervals = List.of();
+        private AppliedOptions options;
+        private long senderCpuNanos;
+        private long receiverCpuNanos;
+        private long senderAllocatedBytes = -1;
+        private long receiverAllocatedBytes = -1;
+        private List<String> invalidReasons = List.of();
+        private Optional<FullLogSummary> fullLog = Optional.empty();
+
+        private Builder(TransferSpec spec) {
+            this.spec = Objects.requireNonNull(spec, "spec");
+        }
+
+        /** @param v payload bytes sent, whole transfer @return this */
+        public Builder bytesSent(long v) {
+            bytesSent = v;
+            return this;
+        }
+
+        /** @param v writes or datagrams sent, whole transfer @return this */
+        public Builder messagesSent(long v) {
+            messagesSent = v;
+            return this;
+        }
+
+        /** @param v payload bytes received, whole transfer @return this */
+        public Builder bytesReceived(long v) {
+            bytesReceived = v;
+            return this;
+        }
+
+        /**
+         * @param startNanos start of the measured window, ns since the transfer started
+         * @param endNanos its end, ns since the transfer started
+         * @return this
+         */
+        public Builder window(long startNanos, long endNanos) {
+            windowStartNanos = startNanos;
+            windowEndNanos = endNanos;
+            return this;
+        }
+
+        /** @param v payload bytes sent inside the window @return this */
+        public Builder windowBytesSent(long v) {
+            windowBytesSent = v;
+            return this;
+        }
+
+        /** @param v of the window's bytes, those received by the reading that closed it @return this */
+        public Builder windowBytesReceived(long v) {
+            windowBytesReceived = v;
+            return this;
+        }
+
+        /** @param v datagram accounting (UDP) @return this */
+        public Builder udp(UdpStats v) {
+            udp = Optional.of(v);
+            return this;
+        }
+
+        /** @param v datagram accounting, empty for TCP @return this */
+        public Builder udp(Optional<UdpStats> v) {
+            udp = Objects.requireNonNull(v, "udp");
+            return this;
+        }
+
+        /** @param v every interval sample, warm-up ones flagged omitted @return this */
+        public Builder intervals(List<IntervalSample> v) {
+            intervals = v;
+            return this;
+        }
+
+        /** @param v socket options requested and applied @return this */
+        public Builder options(AppliedOptions v) {
+            options = v;
+            return this;
+        }
+
+        /** @param v CPU time of the sending thread, ns @return this */
+        public Builder senderCpuNanos(long v) {
+            senderCpuNanos = v;
+            return this;
+        }
+
+        /** @param v CPU time of the receiving thread, ns @return this */
+        public Builder receiverCpuNanos(long v) {
+            receiverCpuNanos = v;
+            return this;
+        }
+
+        /** @param v heap bytes the sending thread allocated in the window, -1 when unknown @return this */
+        public Builder senderAllocatedBytes(long v) {
+            senderAllocatedBytes = v;
+            return this;
+        }
+
+        /** @param v heap bytes the receiving thread allocated in the window, -1 when unknown @return this */
+        public Builder receiverAllocatedBytes(long v) {
+            receiverAllocatedBytes = v;
+            return this;
+        }
+
+        /** @param v why the result must not be used; empty when valid @return this */
+        public Builder invalidReasons(List<String> v) {
+            invalidReasons = v;
+            return this;
+        }
+
+        /** @param v what the full log wrote, if the spec asked for one @return this */
+        public Builder fullLog(Optional<FullLogSummary> v) {
+            fullLog = Objects.requireNonNull(v, "fullLog");
+            return this;
+        }
+
+        /**
+         * @return the result
+         * @throws NullPointerException when the options were not set
+         */
+        public TransferResult build() {
+            return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
+                    windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
+                    senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog);
+        }
     }
 
     /** @return length of the measured window in ns */

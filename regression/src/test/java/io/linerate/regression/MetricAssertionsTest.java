@@ -65,9 +65,11 @@ class MetricAssertionsTest {
 
     static TransferResult tcp4(long bytesInOneSecond) {
         TransferSpec spec = TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV4).build();
-        return new TransferResult(spec, bytesInOneSecond, 1000, bytesInOneSecond, 0, 1_000_000_000L, bytesInOneSecond,
-                bytesInOneSecond, Optional.empty(), List.of(), new AppliedOptions(0x20, 0x20, 0, 0, 0, 0, false, false),
-                0, 0, 0, 0, List.of());
+        return TransferResult.builder(spec).bytesSent(bytesInOneSecond).messagesSent(1000)
+                .bytesReceived(bytesInOneSecond).window(0, 1_000_000_000L)
+                .windowBytesSent(bytesInOneSecond).windowBytesReceived(bytesInOneSecond)
+                .options(new AppliedOptions(0x20, 0x20, 0, 0, 0, 0, false, false)).senderCpuNanos(0)
+                .receiverCpuNanos(0).senderAllocatedBytes(0).receiverAllocatedBytes(0).build();
     }
 
     @Test
@@ -105,9 +107,11 @@ class MetricAssertionsTest {
 
     static TransferResult tcp6(long bytesInOneSecond) {
         TransferSpec spec = TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV6).build();
-        return new TransferResult(spec, bytesInOneSecond, 1000, bytesInOneSecond, 0, 1_000_000_000L, bytesInOneSecond,
-                bytesInOneSecond, Optional.empty(), List.of(), new AppliedOptions(0x20, 0x20, 0, 0, 0, 0, false, false),
-                0, 0, 0, 0, List.of());
+        return TransferResult.builder(spec).bytesSent(bytesInOneSecond).messagesSent(1000)
+                .bytesReceived(bytesInOneSecond).window(0, 1_000_000_000L)
+                .windowBytesSent(bytesInOneSecond).windowBytesReceived(bytesInOneSecond)
+                .options(new AppliedOptions(0x20, 0x20, 0, 0, 0, 0, false, false)).senderCpuNanos(0)
+                .receiverCpuNanos(0).senderAllocatedBytes(0).receiverAllocatedBytes(0).build();
     }
 
     @Test

@@ -358,12 +358,15 @@ public final class StreamEngine {
             reasons.add(String.format(Locale.ROOT, "traffic class 0x%02x requested but 0x%02x applied",
                     options.trafficClassRequested(), options.trafficClassApplied()));
         }
-        return new TransferResult(spec, bytesSent, messagesSent, bytesReceived,
-                start.nanos - t0, end.nanos - t0, end.windowSent - start.windowSent,
-                end.windowReceived - start.windowReceived,
-                udp, samples, options, sender.cpuNanos(), receiver.cpuNanos(),
-                allocatedBetween(start.txAllocated, end.txAllocated),
-                allocatedBetween(start.rxAllocated, end.rxAllocated), reasons, logged);
+        return TransferResult.builder(spec).bytesSent(bytesSent).messagesSent(messagesSent)
+                .bytesReceived(bytesReceived).window(start.nanos - t0, end.nanos - t0)
+                .windowBytesSent(end.windowSent - start.windowSent)
+                .windowBytesReceived(end.windowReceived - start.windowReceived).udp(udp)
+                .intervals(samples).options(options).senderCpuNanos(sender.cpuNanos())
+                .receiverCpuNanos(receiver.cpuNanos())
+                .senderAllocatedBytes(allocatedBetween(start.txAllocated, end.txAllocated))
+                .receiverAllocatedBytes(allocatedBetween(start.rxAllocated, end.rxAllocated))
+                .invalidReasons(reasons).fullLog(logged).build();
     }
 
     private static long saturatedAdd(long a, long b) {

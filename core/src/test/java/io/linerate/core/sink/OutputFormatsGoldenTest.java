@@ -132,10 +132,14 @@ class OutputFormatsGoldenTest {
                 // no datagram arrived: jitter and loss percentage are n/a / null, never 0
                 new IntervalSample(1_500_000_000L, 1_500_000_000L, 0, 0, 0, OptionalDouble.empty(), false),
                 new IntervalSample(1_500_000_000L, 2_500_000_000L, 2_440_000, 2000, -1, OptionalDouble.of(4_000), false));
-        return new TransferResult(spec, 6_100_000, 5000, 5_249_248, 500_000_000L, 2_500_000_000L,
-                4_880_000, 4_029_248, Optional.of(new UdpStats(5000, 4302, 698, 7, 2, OptionalDouble.of(4_000.5), h)),
-                intervals, new AppliedOptions(0x20, 0x20, 0, 212_992, 0, 212_992, false, false),
-                1_900_000_000L, 1_700_000_000L, 0, 0, List.of());
+        return TransferResult.builder(spec).bytesSent(6_100_000).messagesSent(5000).bytesReceived(5_249_248)
+                .window(500_000_000L, 2_500_000_000L).windowBytesSent(4_880_000)
+                .windowBytesReceived(4_029_248)
+                .udp(Optional.of(new UdpStats(5000, 4302, 698, 7, 2, OptionalDouble.of(4_000.5), h)))
+                .intervals(intervals)
+                .options(new AppliedOptions(0x20, 0x20, 0, 212_992, 0, 212_992, false, false))
+                .senderCpuNanos(1_900_000_000L).receiverCpuNanos(1_700_000_000L)
+                .senderAllocatedBytes(0).receiverAllocatedBytes(0).build();
     }
 
     static TransferResult tcpResult() {
@@ -144,9 +148,14 @@ class OutputFormatsGoldenTest {
         List<IntervalSample> intervals = List.of(
                 new IntervalSample(0, 1_010_000_000L, 9_000_000, 0, 0, false),
                 new IntervalSample(1_010_000_000L, 1_020_000_000L, 1_000_000, 0, 0, false));
-        return new TransferResult(spec, 10_000_000, 8197, 9_999_000, 0, 1_020_000_000L, 10_000_000, 9_999_000,
-                Optional.empty(), intervals, new AppliedOptions(0x20, 0x00, 65536, 131072, 0, 131072, true, true,
-                        Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))),
-                1_000_000, 2_000_000, -1, 48, List.of("receiver counted 9999000 bytes but the sender sent 10000000"));
+        return TransferResult.builder(spec).bytesSent(10_000_000).messagesSent(8197).bytesReceived(9_999_000)
+                .window(0, 1_020_000_000L).windowBytesSent(10_000_000)
+                .windowBytesReceived(9_999_000).intervals(intervals)
+                .options(new AppliedOptions(0x20, 0x00, 65536, 131072, 0, 131072, true, true,
+                        Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))))
+                .senderCpuNanos(1_000_000).receiverCpuNanos(2_000_000).senderAllocatedBytes(-1)
+                .receiverAllocatedBytes(48)
+                .invalidReasons(List.of("receiver counted 9999000 bytes but the sender sent 10000000"))
+                .build();
     }
 }

@@ -42,8 +42,11 @@ public final class FakeTransport implements Transport {
             @Override
             public TransferResult run(IntervalListener listener) {
                 AppliedOptions options = new AppliedOptions(spec.trafficClass(), spec.trafficClass(), 0, 0, 0, 0, false, false);
-                return new TransferResult(spec, WINDOW_BYTES, 1, WINDOW_BYTES, 0, 1_000_000_000L, WINDOW_BYTES,
-                        WINDOW_BYTES, Optional.empty(), List.of(), options, 0, 0, -1, -1, List.of());
+                return TransferResult.builder(spec).bytesSent(WINDOW_BYTES).messagesSent(1).bytesReceived(WINDOW_BYTES)
+                        .window(0, 1_000_000_000L).windowBytesSent(WINDOW_BYTES)
+                        .windowBytesReceived(WINDOW_BYTES).options(options).senderCpuNanos(0)
+                        .receiverCpuNanos(0).senderAllocatedBytes(-1).receiverAllocatedBytes(-1)
+                        .build();
             }
 
             @Override

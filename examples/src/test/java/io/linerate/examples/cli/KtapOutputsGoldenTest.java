@@ -130,8 +130,9 @@ class KtapOutputsGoldenTest {
         GoldenFiles.assertMatches("pingpong.json", json + "\n");
         // the same options object, field for field, as a TCP stream that applied the same options
         TransferResult tcp = tcpResult();
-        TransferResult sameOptions = new TransferResult(tcp.spec(), 0, 0, 0, 0, 1, 0, 0, Optional.empty(), List.of(),
-                r.options(), 0, 0, 0, 0, List.of());
+        TransferResult sameOptions = TransferResult.builder(tcp.spec()).bytesSent(0).messagesSent(0).bytesReceived(0).window(0, 1)
+                .windowBytesSent(0).windowBytesReceived(0).options(r.options()).senderCpuNanos(0)
+                .receiverCpuNanos(0).senderAllocatedBytes(0).receiverAllocatedBytes(0).build();
         String streamJson = io.linerate.core.sink.ResultJson.transfer(sameOptions).toJson();
         String options = "\"options\":{\"traffic_class_requested\":0,\"traffic_class_applied\":0,"
                 + "\"sndbuf_requested\":0,\"sndbuf_applied\":2626560,\"rcvbuf_requested\":0,\"rcvbuf_applied\":131072,"
@@ -200,21 +201,28 @@ class KtapOutputsGoldenTest {
         List<IntervalSample> intervals = List.of(
                 new IntervalSample(0, 500_000_000L, 500_000, 500, 0, OptionalDouble.of(10_000), true),
                 new IntervalSample(500_000_000L, 1_500_000_000L, 990_000, 990, 10, OptionalDouble.of(12_500), false));
-        return new TransferResult(spec, 1_500_000, 1500, 1_490_000, 500_000_000L, 1_500_000_000L, 1_000_000, 990_000,
-                Optional.of(new UdpStats(1000, 990, 10, 1, 0, OptionalDouble.of(12_500), histogram(20_000, 30_000))),
-                intervals, new AppliedOptions(0x20, 0x20, 0, 212_992, 0, 212_992, false, false),
-                300_000_000L, 200_000_000L, 0, 0, List.of());
+        return TransferResult.builder(spec).bytesSent(1_500_000).messagesSent(1500).bytesReceived(1_490_000)
+                .window(500_000_000L, 1_500_000_000L).windowBytesSent(1_000_000)
+                .windowBytesReceived(990_000)
+                .udp(Optional.of(new UdpStats(1000, 990, 10, 1, 0, OptionalDouble.of(12_500), histogram(20_000, 30_000))))
+                .intervals(intervals)
+                .options(new AppliedOptions(0x20, 0x20, 0, 212_992, 0, 212_992, false, false))
+                .senderCpuNanos(300_000_000L).receiverCpuNanos(200_000_000L).senderAllocatedBytes(0)
+                .receiverAllocatedBytes(0).build();
     }
 
     /** A TCP window of 0.25 s in which no payload byte arrived. */
     static TransferResult tcpResult() {
         TransferSpec spec = TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV6).noDelay(true).payloadBytes(131_072)
                 .bound(Bound.duration(Duration.ofMillis(250))).warmup(Duration.ZERO).build();
-        return new TransferResult(spec, 131_072, 1, 0, 0, 250_000_000L, 131_072, 0, Optional.empty(),
-                List.of(new IntervalSample(0, 250_000_000L, 0, 0, 0, false)),
-                new AppliedOptions(0x20, 0x20, 0, 2_626_560, 0, 131_072, true, true,
-                        Optional.of(TcpMss.derive(AddressFamily.IPV6, 65536, true))),
-                1_000_000, 2_000_000, 0, 0, List.of("no payload byte arrived in the measured window"));
+        return TransferResult.builder(spec).bytesSent(131_072).messagesSent(1).bytesReceived(0)
+                .window(0, 250_000_000L).windowBytesSent(131_072).windowBytesReceived(0)
+                .intervals(List.of(new IntervalSample(0, 250_000_000L, 0, 0, 0, false)))
+                .options(new AppliedOptions(0x20, 0x20, 0, 2_626_560, 0, 131_072, true, true,
+                        Optional.of(TcpMss.derive(AddressFamily.IPV6, 65536, true))))
+                .senderCpuNanos(1_000_000).receiverCpuNanos(2_000_000).senderAllocatedBytes(0)
+                .receiverAllocatedBytes(0)
+                .invalidReasons(List.of("no payload byte arrived in the measured window")).build();
     }
 
     private static void setLocale(String tag) {
