@@ -21,7 +21,10 @@ import java.util.regex.Pattern;
  * {@code B/s} and {@code MB/s}, {@code byte/s}, and {@code frames/s}, {@code packets/s},
  * {@code datagrams/s}, {@code messages/s}, {@code transactions/s}, {@code requests/s},
  * {@code ops/s}, {@code pps}); time units ({@code ns}, {@code us}, {@code µs}, {@code ms},
- * {@code s}, {@code sec}, {@code min}) and {@code %} are lower-better. Units are compared without
+ * {@code s}, {@code sec}, {@code min}), {@code %}, and costs per amount of data (a time unit,
+ * {@code instructions} or {@code cycles} per {@code B}, {@code byte}, {@code KB}, {@code KiB},
+ * {@code MB}, {@code MiB}, {@code packet}, {@code frame} or {@code message}, such as
+ * {@code us/KiB}, netperf's service demand) are lower-better. Units are compared without
  * regard to case and surrounding blanks; {@code /sec} is read as {@code /s}.</li>
  * <li>Otherwise the direction is unknown, and a metric gets no pass/fail verdict without a
  * policy.</li>
@@ -57,6 +60,8 @@ public final class MetricDefaults {
             "(?:(?:[kmgtpe]i?)?(?:bits?|b|bytes?)|frames?|packets?|pkts|datagrams?|messages?|msgs|transactions?"
                     + "|requests?|ops)/s|[kmgt]?bps|pps");
     private static final List<String> TIME = List.of("ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "sec", "min");
+    private static final Pattern COST = Pattern.compile(
+            "(?:ns|us|\u00b5s|\u03bcs|ms|s|instructions?|insns?|cycles?)/(?:b|bytes?|[km]i?b|packets?|frames?|messages?)");
 
     private MetricDefaults() {}
 
@@ -87,7 +92,7 @@ public final class MetricDefaults {
         if (THROUGHPUT.matcher(u).matches()) {
             return Optional.of(Better.HIGHER);
         }
-        if (u.equals("%") || TIME.contains(u)) {
+        if (u.equals("%") || TIME.contains(u) || COST.matcher(u).matches()) {
             return Optional.of(Better.LOWER);
         }
         return Optional.empty();

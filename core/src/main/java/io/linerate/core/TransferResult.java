@@ -37,6 +37,8 @@ import java.util.OptionalDouble;
  * @param receiverAllocatedBytes the same for the receiving thread
  * @param invalidReasons why the result must not be used; empty when it is valid
  * @param fullLog what the full log wrote, when the spec asked for one
+ * @param processCpuNanos CPU time of the whole process over the transfer ({@link ProcessCpu}), ns;
+ *     -1 when unknown
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
@@ -44,7 +46,8 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              List<IntervalSample> intervals, AppliedOptions options,
                              long senderCpuNanos, long receiverCpuNanos,
                              long senderAllocatedBytes, long receiverAllocatedBytes,
-                             List<String> invalidReasons, Optional<FullLogSummary> fullLog)
+                             List<String> invalidReasons, Optional<FullLogSummary> fullLog,
+                             long processCpuNanos)
         implements MeasurementResult {
 
     public TransferResult {
@@ -87,6 +90,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         private long receiverAllocatedBytes = -1;
         private List<String> invalidReasons = List.of();
         private Optional<FullLogSummary> fullLog = Optional.empty();
+        private long processCpuNanos = -1;
 
         private Builder(TransferSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -193,6 +197,12 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
             return this;
         }
 
+        /** @param v CPU time of the whole process over the transfer, ns; -1 when unknown @return this */
+        public Builder processCpuNanos(long v) {
+            processCpuNanos = v;
+            return this;
+        }
+
         /**
          * @return the result
          * @throws NullPointerException when the options were not set
@@ -200,8 +210,13 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         public TransferResult build() {
             return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                     windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
-                    senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog);
+                    senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos);
         }
+    }
+
+    /** @return the CPU cost per KiB of payload: {@link ServiceDemand#of} this result */
+    public ServiceDemand serviceDemand() {
+        return ServiceDemand.of(this);
     }
 
     /** @return length of the measured window in ns */

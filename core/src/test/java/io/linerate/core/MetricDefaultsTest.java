@@ -44,6 +44,10 @@ class MetricDefaultsTest {
             "cpu_util        |%     |lower",
             "setup_time      |us    |lower",
             "setup_time      |µs    |lower",
+            "tcp4_cpu_us_per_kb|us/KiB|lower",   // a time per amount of data: service demand
+            "insns_per_byte  |instructions/B|lower",
+            "frame_cost      |ns/frame|lower",
+            "copy_rate       |KiB/s |higher",    // an amount per time is a throughput, not a cost
             "tx_rate         |      |none",      // "rate" alone says nothing
             "throughput      |      |none",      // no unit, no bad word
             "tcp4_mbps       |      |none",      // the name's suffix is not a unit

@@ -6,6 +6,7 @@ import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.IntervalSample;
+import io.linerate.core.ProcessCpu;
 import io.linerate.core.Protocol;
 import io.linerate.core.SequenceTracker;
 import io.linerate.core.TransferException;
@@ -67,6 +68,7 @@ public final class StreamEngine {
     private final ReceiverContext rx;
     private final EngineWorker sender;
     private final EngineWorker receiver;
+    private long processCpuAtStart = -1;
 
     /**
      * @param spec what to measure
@@ -129,6 +131,7 @@ public final class StreamEngine {
         Bound bound = spec.bound();
         boolean durationBound = bound.kind() == Bound.Kind.DURATION;
         List<IntervalSample> samples = new ArrayList<>();
+        processCpuAtStart = ProcessCpu.nanos();
         long t0 = clock.nanoTime();
         tx.start(t0);
         long warmupEnd = t0 + spec.warmup().toNanos();
@@ -366,7 +369,8 @@ public final class StreamEngine {
                 .receiverCpuNanos(receiver.cpuNanos())
                 .senderAllocatedBytes(allocatedBetween(start.txAllocated, end.txAllocated))
                 .receiverAllocatedBytes(allocatedBetween(start.rxAllocated, end.rxAllocated))
-                .invalidReasons(reasons).fullLog(logged).build();
+                .invalidReasons(reasons).fullLog(logged)
+                .processCpuNanos(ProcessCpu.between(processCpuAtStart, ProcessCpu.nanos())).build();
     }
 
     private static long saturatedAdd(long a, long b) {

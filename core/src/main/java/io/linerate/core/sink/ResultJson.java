@@ -4,6 +4,7 @@ import io.linerate.core.MeasurementResult;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
+import io.linerate.core.ServiceDemand;
 import io.linerate.core.TransferResult;
 import io.linerate.core.UdpStats;
 import io.linerate.core.fulllog.FullLogSummary;
@@ -114,7 +115,12 @@ public final class ResultJson {
             n.put("one_way_delay_ns", d);
         }
         n.put("options", options(r.options(), r.spec().protocol() == Protocol.TCP));
-        n.put("cpu_ns", JsonObject.create().put("sender", r.senderCpuNanos()).put("receiver", r.receiverCpuNanos()));
+        n.put("cpu_ns", JsonObject.create().put("sender", r.senderCpuNanos()).put("receiver", r.receiverCpuNanos())
+                .put("process", r.processCpuNanos()));
+        ServiceDemand d = r.serviceDemand();
+        n.put("service_demand_us_per_kib", JsonObject.create().put("sender", d.senderUsPerKiB())
+                .put("receiver", d.receiverUsPerKiB()).put("threads", d.threadsUsPerKiB())
+                .put("process", d.processUsPerKiB()).put("basis", d.basis()));
         n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
                 .put("receiver", r.receiverAllocatedBytes()));
         r.fullLog().ifPresent(l -> n.put("full_log", fullLog(l)));

@@ -18,6 +18,9 @@ import java.util.OptionalDouble;
  * Numbers are formatted with {@link Locale#ROOT}; rates are decimal (1 Mbit/s = 10^6 bit/s).
  */
 public final class TransferFormat {
+    /** Unit of service demand: CPU microseconds per KiB (1024 bytes) of payload, netperf's unit. */
+    public static final String SERVICE_DEMAND_UNIT = "us/KiB";
+
     /** Version of the JSON summary object ({@link ResultJson#transfer}). */
     public static final int JSON_VERSION = 1;
 
@@ -87,7 +90,10 @@ public final class TransferFormat {
      * when the window sent no datagram, jitter when none of its datagrams arrived: a metric of 0
      * there would read as a perfect run. Goodput is absent too when the sender sent nothing in the
      * window (a window too short for one paced message): 0 Mbit/s there measures nothing, while a
-     * window whose data was sent and lost does report 0 Mbit/s and its loss.
+     * window whose data was sent and lost does report 0 Mbit/s and its loss. Last,
+     * {@code <marker>_cpu_us_per_kb}: service demand, both measuring threads' CPU time per KiB
+     * received ({@link io.linerate.core.ServiceDemand#threadsUsPerKiB()}, µs/KiB, lower is better),
+     * absent when nothing was received or the JVM cannot read thread CPU time.
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -106,6 +112,8 @@ public final class TransferFormat {
             u.lossPercent().ifPresent(l -> out.add(
                     Metric.of(marker + "_lost_pct", l, "%", timeSeconds, Better.LOWER)));
         });
+        r.serviceDemand().threadsUsPerKiB().ifPresent(d -> out.add(
+                Metric.of(marker + "_cpu_us_per_kb", d, SERVICE_DEMAND_UNIT, timeSeconds, Better.LOWER)));
         return out;
     }
 

@@ -28,7 +28,7 @@ class ResultJsonOfTest {
         assertThat(first.get("value").asDouble()).isEqualTo(16.116992);
         assertThat(first.get("unit").asText()).isEqualTo("Mbit/s");
         assertThat(n.get("metrics")).extracting(m -> m.get("name").asText())
-                .containsExactly("udp6_mbps", "udp6_jitter_ms", "udp6_lost_pct");
+                .containsExactly("udp6_mbps", "udp6_jitter_ms", "udp6_lost_pct", "udp6_cpu_us_per_kb");
         assertThat(n.get("detail")).isEqualTo(JSON.readTree(ResultJson.transfer(r).toJson()));
     }
 
