@@ -1,5 +1,7 @@
 package io.linerate.core;
 
+import io.linerate.core.cost.CpuCounters;
+import io.linerate.core.cost.InstructionCount;
 import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.ResultJson;
@@ -39,6 +41,7 @@ import java.util.OptionalDouble;
  * @param fullLog what the full log wrote, when the spec asked for one
  * @param processCpuNanos CPU time of the whole process over the transfer ({@link ProcessCpu}), ns;
  *     -1 when unknown
+ * @param instructions instructions the two measuring threads retired, or why they were not counted
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
@@ -47,12 +50,13 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              long senderCpuNanos, long receiverCpuNanos,
                              long senderAllocatedBytes, long receiverAllocatedBytes,
                              List<String> invalidReasons, Optional<FullLogSummary> fullLog,
-                             long processCpuNanos)
+                             long processCpuNanos, InstructionCount instructions)
         implements MeasurementResult {
 
     public TransferResult {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(fullLog, "fullLog");
+        Objects.requireNonNull(instructions, "instructions");
         Objects.requireNonNull(udp, "udp");
         Objects.requireNonNull(options, "options");
         intervals = List.copyOf(intervals);
@@ -91,6 +95,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         private List<String> invalidReasons = List.of();
         private Optional<FullLogSummary> fullLog = Optional.empty();
         private long processCpuNanos = -1;
+        private InstructionCount instructions = InstructionCount.unavailable(CpuCounters.NO_PROVIDER);
 
         private Builder(TransferSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -203,6 +208,12 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
             return this;
         }
 
+        /** @param v the measuring threads' instructions, or why they were not counted @return this */
+        public Builder instructions(InstructionCount v) {
+            instructions = Objects.requireNonNull(v, "instructions");
+            return this;
+        }
+
         /**
          * @return the result
          * @throws NullPointerException when the options were not set
@@ -210,7 +221,8 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         public TransferResult build() {
             return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                     windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
-                    senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos);
+                    senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos,
+                    instructions);
         }
     }
 

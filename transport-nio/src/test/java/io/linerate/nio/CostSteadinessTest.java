@@ -9,6 +9,7 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
+import io.linerate.core.cost.CpuCounters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,9 @@ class CostSteadinessTest {
                 TransferResult r = t.run();
                 // a count-bound TCP transfer delivers every byte it was asked to move
                 assertThat(r.bytesReceived()).isEqualTo(BYTES);
+                // this module's class path has no CPU counter provider: the result says so, never 0
+                assertThat(r.instructions().unavailable()).contains(CpuCounters.NO_PROVIDER);
+                assertThat(r.metrics()).noneMatch(m -> m.name().endsWith("_instructions_per_byte"));
                 mbps.add(r.bitsPerSecond().orElseThrow() / 1e6);
                 demand.add(r.serviceDemand().threadsUsPerKiB().orElseThrow());
             }

@@ -1,5 +1,7 @@
 package io.linerate.core.engine;
 
+import io.linerate.core.cost.CpuCounters;
+import io.linerate.core.cost.CpuEvent;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -24,10 +26,14 @@ final class EngineWorker {
     private volatile Throwable failure;
     private volatile boolean done;
     private volatile long cpuNanos;
+    private volatile long instructions = -1;
+    private volatile String instructionsUnavailable = CpuCounters.NO_PROVIDER;
     private volatile Thread monitor;
 
     EngineWorker(String name, IoRunnable body) {
         this.thread = new Thread(() -> {
+            CpuCounters.Opened counter = CpuCounters.open(CpuEvent.INSTRUCTIONS);
+            instructionsUnavailable = counter.unavailable();
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             try {
                 body.run();
@@ -35,6 +41,15 @@ final class EngineWorker {
                 failure = e;
             } finally {
                 cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
+                if (counter.counter() != null) {
+                    try {
+                        instructions = counter.counter().read();
+                    } catch (RuntimeException e) {
+                        instructionsUnavailable = e.getMessage();
+                    } finally {
+                        counter.counter().close();
+                    }
+                }
                 done = true;
                 LockSupport.unpark(monitor);
             }
@@ -59,6 +74,16 @@ final class EngineWorker {
     /** @return CPU time of the thread in ns, once it ended */
     long cpuNanos() {
         return cpuNanos;
+    }
+
+    /** @return instructions the thread retired, user and kernel, once it ended; -1 when not counted */
+    long instructions() {
+        return instructions;
+    }
+
+    /** @return why the thread's instructions were not counted; null when they were */
+    String instructionsUnavailable() {
+        return instructionsUnavailable;
     }
 
     Throwable failure() {

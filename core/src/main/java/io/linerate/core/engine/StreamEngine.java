@@ -7,6 +7,7 @@ import io.linerate.core.DatagramHeader;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.ProcessCpu;
+import io.linerate.core.cost.InstructionCount;
 import io.linerate.core.Protocol;
 import io.linerate.core.SequenceTracker;
 import io.linerate.core.TransferException;
@@ -370,7 +371,17 @@ public final class StreamEngine {
                 .senderAllocatedBytes(allocatedBetween(start.txAllocated, end.txAllocated))
                 .receiverAllocatedBytes(allocatedBetween(start.rxAllocated, end.rxAllocated))
                 .invalidReasons(reasons).fullLog(logged)
-                .processCpuNanos(ProcessCpu.between(processCpuAtStart, ProcessCpu.nanos())).build();
+                .processCpuNanos(ProcessCpu.between(processCpuAtStart, ProcessCpu.nanos()))
+                .instructions(instructions()).build();
+    }
+
+    private InstructionCount instructions() {
+        if (sender.instructions() >= 0 && receiver.instructions() >= 0) {
+            return InstructionCount.of(sender.instructions(), receiver.instructions());
+        }
+        String why = sender.instructionsUnavailable() != null ? sender.instructionsUnavailable()
+                : receiver.instructionsUnavailable();
+        return InstructionCount.unavailable(why != null ? why : "the measuring threads were not counted");
     }
 
     private static long saturatedAdd(long a, long b) {

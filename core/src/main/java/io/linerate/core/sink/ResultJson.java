@@ -121,6 +121,14 @@ public final class ResultJson {
         n.put("service_demand_us_per_kib", JsonObject.create().put("sender", d.senderUsPerKiB())
                 .put("receiver", d.receiverUsPerKiB()).put("threads", d.threadsUsPerKiB())
                 .put("process", d.processUsPerKiB()).put("basis", d.basis()));
+        JsonObject insns = JsonObject.create();
+        if (r.instructions().unavailable().isPresent()) {
+            insns.put("unavailable", r.instructions().unavailable().get());
+        } else {
+            insns.put("sender", r.instructions().sender()).put("receiver", r.instructions().receiver())
+                    .put("per_byte", r.instructions().perByte(r.bytesReceived()));
+        }
+        n.put("instructions", insns);
         n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
                 .put("receiver", r.receiverAllocatedBytes()));
         r.fullLog().ifPresent(l -> n.put("full_log", fullLog(l)));

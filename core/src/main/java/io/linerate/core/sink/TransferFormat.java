@@ -93,7 +93,9 @@ public final class TransferFormat {
      * window whose data was sent and lost does report 0 Mbit/s and its loss. Last,
      * {@code <marker>_cpu_us_per_kb}: service demand, both measuring threads' CPU time per KiB
      * received ({@link io.linerate.core.ServiceDemand#threadsUsPerKiB()}, µs/KiB, lower is better),
-     * absent when nothing was received or the JVM cannot read thread CPU time.
+     * absent when nothing was received or the JVM cannot read thread CPU time; and
+     * {@code <marker>_instructions_per_byte} (both threads' instructions per byte received,
+     * lower is better) where the host counts instructions ({@link TransferResult#instructions()}).
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
@@ -114,6 +116,8 @@ public final class TransferFormat {
         });
         r.serviceDemand().threadsUsPerKiB().ifPresent(d -> out.add(
                 Metric.of(marker + "_cpu_us_per_kb", d, SERVICE_DEMAND_UNIT, timeSeconds, Better.LOWER)));
+        r.instructions().perByte(r.bytesReceived()).ifPresent(i -> out.add(
+                Metric.of(marker + "_instructions_per_byte", i, "instructions/B", timeSeconds, Better.LOWER)));
         return out;
     }
 

@@ -151,8 +151,10 @@ class LinerateCliTest {
         String zperf = lines.stream().filter(l -> l.startsWith("ZPERF-RESULT tcp4_mbps=")).findFirst().orElseThrow();
         assertThat(zperf).isEqualTo(String.format(java.util.Locale.ROOT, "ZPERF-RESULT tcp4_mbps=%.3f",
                 metric.get("value").asDouble()));
-        assertThat(lines).filteredOn(l -> l.startsWith("# ktap-metric-policy-json: ")).hasSize(1)
-                .first().asString().contains("\"better\":\"higher\"");
+        // a TCP marker's metrics: goodput (higher is better) and service demand (lower is better)
+        assertThat(lines).filteredOn(l -> l.startsWith("# ktap-metric-policy-json: "))
+                .anySatisfy(l -> assertThat(l).contains("\"name\":\"tcp4_mbps\"").contains("\"better\":\"higher\""))
+                .anySatisfy(l -> assertThat(l).contains("\"name\":\"tcp4_cpu_us_per_kb\"").contains("\"better\":\"lower\""));
     }
 
     @Test
@@ -170,6 +172,22 @@ class LinerateCliTest {
         assertThat(whole.get("metrics").get(0).get("value").asDouble())
                 .isCloseTo(t.get("bits_per_second").asDouble() / 1e6, org.assertj.core.data.Offset.offset(1e-6));
         assertThat(t.get("protocol").asText()).isEqualTo("tcp");
+        // cost: both threads' CPU per KiB received is the metric; instructions are counted where the
+        // host has hardware counters (afpacket's perf_event provider is on this class path), and
+        // otherwise say why, never 0
+        JsonNode demand = t.get("service_demand_us_per_kib");
+        assertThat(demand.get("threads").asDouble()).isPositive();
+        assertThat(demand.get("basis").asText()).contains("both ends run in this process");
+        double expectedDemand = (t.get("cpu_ns").get("sender").asLong() + t.get("cpu_ns").get("receiver").asLong()) / 1e3
+                / (t.get("bytes_received").asLong() / 1024.0);
+        assertThat(demand.get("threads").asDouble()).isCloseTo(expectedDemand, org.assertj.core.data.Percentage.withPercentage(1e-6));
+        JsonNode insns = t.get("instructions");
+        if (insns.has("unavailable")) {
+            assertThat(insns.get("unavailable").asText()).startsWith("perf_event: perf_event_open(instructions) failed: ");
+            assertThat(insns.has("per_byte")).isFalse();
+        } else {
+            assertThat(insns.get("per_byte").asDouble()).isPositive();
+        }
         assertThat(t.get("family").asInt()).isEqualTo(6);
         // iperf3's default TCP write: 128 KiB = 131072 bytes
         assertThat(t.get("payload").asInt()).isEqualTo(131_072);
