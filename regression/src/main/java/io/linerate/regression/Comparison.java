@@ -95,9 +95,7 @@ final class Comparison {
     }
 
     static Verdict error(SeriesKey key, String unit, Policy p, String reason) {
-        return new Verdict(key, Verdict.Kind.ERROR, unit, null, null, null, p == null ? null : p.relativeTolerance(),
-                p == null ? null : p.absoluteTolerance(), p == null ? "" : p.compare().label(),
-                p == null ? "" : p.method().label(), null, 0, 0, p == null ? "none" : p.source().label(), true, reason);
+        return Verdict.builder(key, Verdict.Kind.ERROR, unit).policy(p).failing(true).reason(reason).build();
     }
 
     static Verdict regression(SeriesKey key, String unit, double b, double c, Double change, Policy p,
@@ -109,9 +107,9 @@ final class Comparison {
 
     static Verdict verdict(SeriesKey key, Verdict.Kind kind, String unit, double b, double c, Double change,
                                    Policy p, Policy.Method method, Double pValue, int nb, int nc, String reason) {
-        return new Verdict(key, kind, unit, b, c, change, p.relativeTolerance(), p.absoluteTolerance(),
-                p.compare().label(), method.label(), pValue, nb, nc, p.source().label(),
-                kind == Verdict.Kind.REGRESSION || kind == Verdict.Kind.ERROR, reason);
+        return Verdict.builder(key, kind, unit).policy(p).method(method.label()).baseline(b).current(c).change(change)
+                .pValue(pValue).baselineRuns(nb).currentRuns(nc)
+                .failing(kind == Verdict.Kind.REGRESSION || kind == Verdict.Kind.ERROR).reason(reason).build();
     }
 
     /** @return {@code (c - b) / |b|}, or null when {@code b} is 0 or the quotient is not finite */

@@ -262,10 +262,8 @@ public final class Gate {
         boolean fail = op.isPresent() && op.get().onSkip() == Policy.OnSkip.FAIL;
         String reason = "skipped: " + (t.reason().isEmpty() ? "no reason given" : t.reason()) + " (test " + t.test()
                 + " at " + (t.line() > 0 ? t.source() + ":" + t.line() : t.source()) + ")" + (fail ? "; on_skip: fail" : "");
-        return new Verdict(s.key(), Verdict.Kind.SKIP, s.unit(), null, null, null, op.map(Policy::relativeTolerance).orElse(null),
-                op.map(Policy::absoluteTolerance).orElse(null), op.map(p -> p.compare().label()).orElse(""),
-                op.map(p -> p.method().label()).orElse(""), null, s.runs().size(), 0,
-                op.map(p -> p.source().label()).orElse("none"), fail, reason);
+        return Verdict.builder(s.key(), Verdict.Kind.SKIP, s.unit()).policy(op.orElse(null))
+                .baselineRuns(s.runs().size()).failing(fail).reason(reason).build();
     }
 
     private Verdict missing(Baseline.Series s, MetricSet current, List<String> envDiff, List<String> instead) {
@@ -273,15 +271,13 @@ public final class Gate {
         String src = op.map(p -> p.source().label()).orElse("none");
         boolean skip = op.isPresent() && op.get().onMissing() == Policy.OnMissing.SKIP;
         if (!envDiff.isEmpty() && !skip) {
-            return new Verdict(s.key(), Verdict.Kind.INCONCLUSIVE, s.unit(), null, null, null, null, null, "", "", null,
-                    0, 0, src, false, "environment differs: " + String.join("; ", envDiff));
+            return Verdict.builder(s.key(), Verdict.Kind.INCONCLUSIVE, s.unit()).policySource(src)
+                    .reason("environment differs: " + String.join("; ", envDiff)).build();
         }
-        Double tol = op.map(Policy::relativeTolerance).orElse(null);
-        Double abs = op.map(Policy::absoluteTolerance).orElse(null);
-        return new Verdict(s.key(), Verdict.Kind.MISSING, s.unit(), null, null, null, tol, abs,
-                op.map(p -> p.compare().label()).orElse(""), op.map(p -> p.method().label()).orElse(""), null,
-                s.runs().size(), 0, src, !skip, "in the baseline, absent now" + (skip ? " (on_missing: skip)" : "")
-                        + producedInstead(instead));
+        return Verdict.builder(s.key(), Verdict.Kind.MISSING, s.unit()).policy(op.orElse(null)).policySource(src)
+                .baselineRuns(s.runs().size()).failing(!skip)
+                .reason("in the baseline, absent now" + (skip ? " (on_missing: skip)" : "") + producedInstead(instead))
+                .build();
     }
 
     /** @return {@code ; this run produced instead: a, b} naming at most a few series, or empty */
@@ -327,9 +323,8 @@ public final class Gate {
         double c = p.compare().of(cur);
         if (base == null) {
             warnLowRuns(warnings, key, p, null, cur.length);
-            return new Verdict(key, Verdict.Kind.PASS, unit, null, c, null, p.relativeTolerance(), p.absoluteTolerance(),
-                    p.compare().label(), p.method().label(), null, 0, cur.length, p.source().label(), false,
-                    baseline == null ? "no baseline" : "not in the baseline");
+            return Verdict.builder(key, Verdict.Kind.PASS, unit).policy(p).current(c).currentRuns(cur.length)
+                    .reason(baseline == null ? "no baseline" : "not in the baseline").build();
         }
         if (!base.unit().equals(unit)) {
             return Comparison.error(key, unit, p, "unit '" + unit + "' differs from the baseline's '" + base.unit() + "'");

@@ -3,7 +3,7 @@ package io.linerate.regression;
 import java.util.Locale;
 
 /**
- * The judgement of one series (docs/metrics.md section 5).
+ * The judgement of one series (docs/metrics.md section 5). Build one with {@link #builder}.
  *
  * @param key the series
  * @param kind the verdict
@@ -59,6 +59,126 @@ public record Verdict(SeriesKey key, Kind kind, String unit, Double baseline, Do
         /** @return the name used in reports, such as {@code advisory-regression} */
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /**
+     * @param key the series
+     * @param kind the verdict
+     * @param unit the series' unit; empty when unitless or unknown
+     * @return a builder: no values, no policy ({@code policySource} {@code none}), 0 runs, not
+     *     failing, no reason
+     */
+    public static Builder builder(SeriesKey key, Kind kind, String unit) {
+        return new Builder(key, kind, unit);
+    }
+
+    /** Builds a {@link Verdict} by named field, so that none of its many numbers can be swapped. */
+    public static final class Builder {
+        private final SeriesKey key;
+        private final Kind kind;
+        private final String unit;
+        private Double baseline;
+        private Double current;
+        private Double change;
+        private Double tolerance;
+        private Double absoluteTolerance;
+        private String compare = "";
+        private String method = "";
+        private Double pValue;
+        private int baselineRuns;
+        private int currentRuns;
+        private String policySource = "none";
+        private boolean failing;
+        private String reason = "";
+
+        private Builder(SeriesKey key, Kind kind, String unit) {
+            this.key = key;
+            this.kind = kind;
+            this.unit = unit;
+        }
+
+        /**
+         * Takes the tolerances, the compared statistic, the method and the source from a policy.
+         *
+         * @param p the policy the series was judged by; null for none
+         * @return this
+         */
+        public Builder policy(Policy p) {
+            if (p != null) {
+                tolerance = p.relativeTolerance();
+                absoluteTolerance = p.absoluteTolerance();
+                compare = p.compare().label();
+                method = p.method().label();
+                policySource = p.source().label();
+            }
+            return this;
+        }
+
+        /** @param label the method applied, replacing the policy's own @return this */
+        public Builder method(String label) {
+            method = label;
+            return this;
+        }
+
+        /** @param v the baseline's compared statistic @return this */
+        public Builder baseline(Double v) {
+            baseline = v;
+            return this;
+        }
+
+        /** @param v the current data's compared statistic @return this */
+        public Builder current(Double v) {
+            current = v;
+            return this;
+        }
+
+        /** @param v the relative change @return this */
+        public Builder change(Double v) {
+            change = v;
+            return this;
+        }
+
+        /** @param v the Mann-Whitney p-value @return this */
+        public Builder pValue(Double v) {
+            pValue = v;
+            return this;
+        }
+
+        /** @param n data points on the baseline side @return this */
+        public Builder baselineRuns(int n) {
+            baselineRuns = n;
+            return this;
+        }
+
+        /** @param n data points on the current side @return this */
+        public Builder currentRuns(int n) {
+            currentRuns = n;
+            return this;
+        }
+
+        /** @param v where the policy came from, when no policy is given @return this */
+        public Builder policySource(String v) {
+            policySource = v;
+            return this;
+        }
+
+        /** @param v whether the verdict fails the gate @return this */
+        public Builder failing(boolean v) {
+            failing = v;
+            return this;
+        }
+
+        /** @param v why, for people @return this */
+        public Builder reason(String v) {
+            reason = v;
+            return this;
+        }
+
+        /** @return the verdict */
+        public Verdict build() {
+            return new Verdict(key, kind, unit, baseline, current, change, tolerance, absoluteTolerance, compare, method,
+                    pValue, baselineRuns, currentRuns, policySource, failing, reason);
         }
     }
 }
