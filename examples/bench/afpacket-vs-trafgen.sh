@@ -128,7 +128,7 @@ linerate_fps() { # frame size -> frames/s, or INVALID
         --warmup 1s --duration "${SECS}s" --json > "$out" || true
     python3 - "$out" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[1]))["detail"]  # the raw run's own fields under the result's "detail"
 s = r["streams"][0]
 if not r["valid"]:
     print("INVALID(" + "; ".join(r["reasons"]) + ")")
@@ -143,7 +143,7 @@ linerate_tx_only_fps() { # frame size -> frames/s, or INVALID; nothing receives
         --tx-mode "$TX_MODE" "${IDLE[@]}" --warmup 1s --duration "${SECS}s" --json > "$out" || true
     python3 - "$out" "$WORK/linerate.eff" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[1]))["detail"]  # the raw run's own fields under the result's "detail"
 # frames per CPU second of the sending thread, warm-up and window together
 eff = sum(s["tx_frames_total"] for s in r["streams"]) / (r["cpu_ns"]["sender"] / 1e9)
 open(sys.argv[2], "w").write(f"{eff:.0f}\n")

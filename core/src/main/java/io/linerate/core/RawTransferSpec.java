@@ -43,12 +43,15 @@ import java.util.Optional;
  *     written in place) instead of sendmmsg
  * @param idle how the loops wait when they have nothing to do; empty for the default (the sender
  *     yields, the receiver sleeps in poll(2))
+ * @param endpoint where the far end runs: {@link Endpoint#loopback()} (both interfaces driven by
+ *     this JVM, the default) or a remote peer whose agent drives the other end
  */
 public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxInterface, List<Integer> etherTypes, int frameSize,
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
-                              Duration drainTimeout, boolean txRing, Optional<Idle> idle) implements MeasurementSpec {
+                              Duration drainTimeout, boolean txRing, Optional<Idle> idle, Endpoint endpoint)
+        implements MeasurementSpec {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
     /** Smallest Ethernet frame without FCS. */
@@ -110,6 +113,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
             throw new IllegalArgumentException("batch " + batch + " is out of range; allowed: 1.." + MAX_BATCH);
         }
         Objects.requireNonNull(idle, "idle");
+        Objects.requireNonNull(endpoint, "endpoint");
     }
 
     /**
@@ -230,6 +234,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         private Duration drainTimeout = Duration.ofSeconds(1);
         private boolean txRing;
         private Idle idle;
+        private Endpoint endpoint = Endpoint.loopback();
 
         Builder(String tx, String rx) {
             this.tx = tx;
@@ -268,12 +273,18 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         public Builder txRing(boolean v) { txRing = v; return this; }
         /** Sets how the loops wait when idle; null for the default (the sender yields, the receiver sleeps in poll(2)). */
         public Builder idle(Idle v) { idle = v; return this; }
+        /**
+         * Sets where the far end runs (default {@link Endpoint#loopback()}: both interfaces driven by this JVM).
+         *
+         * @throws NullPointerException if {@code v} is null
+         */
+        public Builder endpoint(Endpoint v) { endpoint = Objects.requireNonNull(v, "endpoint"); return this; }
 
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
         public RawTransferSpec build() {
             return new RawTransferSpec(Optional.ofNullable(tx), Optional.ofNullable(rx), etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
                     duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing,
-                    Optional.ofNullable(idle));
+                    Optional.ofNullable(idle), endpoint);
         }
     }
 

@@ -1,7 +1,9 @@
 package io.linerate.afpacket;
 
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Metric;
 import io.linerate.core.RawTransferSpec;
-
+import io.linerate.core.sink.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +16,10 @@ import java.util.function.Function;
  * {@code valid} is false and {@code reasons} say why. Results of a run that ended early carry the
  * {@code error} and the counts up to it.
  *
+ * <p>As every pattern's result, it gives its {@linkplain #metrics() metrics} ({@link RawMetrics})
+ * and its JSON ({@link RawResultJson}, the {@code "detail"} of
+ * {@link io.linerate.core.sink.ResultJson#of}).
+ *
  * @param spec what was run
  * @param streams one result per ethertype, in the order of the spec
  * @param measuredNanos length of the measured window by the sender's clock, ns; in a run without
@@ -22,17 +28,46 @@ import java.util.function.Function;
  *     their arrival rate), 0 with fewer than 2
  * @param sender what the sending end reports; empty without a sender in the run
  * @param receiver what the receiving end reports; empty without a receiver in the run
- * @param valid whether the run counts
+ * @param valid whether the run counts: {@code reasons} is empty
  * @param reasons why it does not count; empty when valid
  * @param error what ended the run early, if anything
  */
 public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, long measuredNanos,
                         Optional<RawSenderReport> sender, Optional<RawReceiverReport> receiver,
-                        boolean valid, List<String> reasons, Optional<String> error) {
-    /** Copies the lists. */
+                        boolean valid, List<String> reasons, Optional<String> error) implements MeasurementResult {
+    /**
+     * Copies the lists.
+     *
+     * @throws IllegalArgumentException when {@code valid} does not say whether {@code reasons} is empty
+     */
     public RawResult {
         streams = List.copyOf(streams);
         reasons = List.copyOf(reasons);
+        if (valid != reasons.isEmpty()) {
+            throw new IllegalArgumentException("valid=" + valid + " with " + reasons.size()
+                    + " reasons; a result is valid exactly when it has no reason against it");
+        }
+    }
+
+    /** @return {@link #reasons()} */
+    @Override
+    public List<String> invalidReasons() {
+        return reasons;
+    }
+
+    /**
+     * @return {@link RawMetrics#of} this result, stamped with the measured window in seconds
+     *     ({@link #measuredNanos()} / 10^9)
+     */
+    @Override
+    public List<Metric> metrics() {
+        return RawMetrics.of(this, measuredNanos / 1e9);
+    }
+
+    /** @return {@link RawResultJson#of} this result */
+    @Override
+    public JsonObject detailJson() {
+        return RawResultJson.of(this);
     }
 
     /**

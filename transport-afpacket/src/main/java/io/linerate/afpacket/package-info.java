@@ -3,13 +3,17 @@
  * counters.
  *
  * <ul>
+ *   <li>{@link io.linerate.afpacket.AfPacketTransport}: the {@link io.linerate.core.Transport} of
+ *       raw frames, registered as {@code afpacket}; it opens a {@link io.linerate.afpacket.RawMeasurement}
+ *       and says why it cannot run here (not Linux, no CAP_NET_RAW, no native library).</li>
  *   <li>{@link io.linerate.afpacket.AfPacket}: whether AF_PACKET can be used here, and why not.</li>
  *   <li>{@link io.linerate.afpacket.RawTransfer} runs a {@link io.linerate.core.RawTransferSpec}
  *       between two interfaces (the two ends of a cable or a veth pair), or at one end only, and
  *       returns a {@link io.linerate.afpacket.RawResult}: per-stream frames and bytes of each end,
  *       loss (sent minus distinct received) when both ends ran, reordering, duplicates, L2 rates
  *       with the frame size beside them, kernel drops, CPU time, interface counters over the run
- *       and validity with reasons.</li>
+ *       and validity with reasons; {@link io.linerate.afpacket.RawMetrics} and
+ *       {@link io.linerate.afpacket.RawResultJson} give its metrics and its JSON.</li>
  *   <li>{@link io.linerate.afpacket.FlowSteering} installs ethertype rules with ethtool's location
  *       rules through {@link io.linerate.afpacket.Ethtool} and removes them again;
  *       {@link io.linerate.afpacket.EthtoolIoctl} is the one seam to the kernel, so a software rule

@@ -3,15 +3,22 @@ package io.linerate.examples.cli;
 import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
 import io.linerate.afpacket.RawInterval;
+import io.linerate.afpacket.RawMeasurement;
+import io.linerate.afpacket.RawMetrics;
 import io.linerate.afpacket.RawRate;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawStreamResult;
-import io.linerate.afpacket.RawTransfer;
-import io.linerate.core.RawTransferSpec;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Metric;
+import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.Transport;
+import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapDocument;
+import io.linerate.core.sink.ResultJson;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +36,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code linerate raw}: raw Ethernet frames from one interface to another through AF_PACKET, one
  * stream per ethertype, optionally steered to RX queues by Flow Director rules. A run is valid
- * only when every frame sent in the measured window arrived.
+ * only when every frame sent in the measured window arrived. The transport is picked by
+ * {@link Transports#select} ({@code --transport}, or the first available that runs raw frames:
+ * afpacket) and run through {@link Transport#open}, as every pattern is; {@code --json} writes the
+ * result's {@link ResultJson#of} object and {@code --ktap} a KTAP document of its metrics.
  */
 @Command(name = "raw", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Sends raw Ethernet frames from --tx to --rx through AF_PACKET (needs CAP_NET_RAW), one stream "
@@ -106,6 +116,11 @@ public final class RawCommand implements Callable<Integer> {
     @Option(names = "--no-hw-timestamps", description = "Do not try hardware RX timestamps (SIOCSHWTSTAMP).")
     boolean noHwTimestamps;
 
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "Transport to run on, by name (see `linerate transports`); default: the first available that "
+                    + "runs raw frames (afpacket).")
+    String transportName;
+
     /** Parses {@code 0x88b5} or decimal; the range is checked with the message naming the value. */
     static final class EtherTypeConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
@@ -167,53 +182,66 @@ public final class RawCommand implements Callable<Integer> {
             b.sourceMac(RawTransferSpec.parseMac(srcMac));
         }
         RawTransferSpec spec = b.build();
+        Transport transport = Transports.select(transportName, spec);
         KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
         if (fmt == OutputFormat.text) {
-            out.println(String.format(Locale.ROOT, "# linerate %s raw: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
-                    + "warm-up %d ms, duration %d ms", Linerate.version(), tx == null ? "(not sent here)" : tx,
+            out.println(String.format(Locale.ROOT, "# linerate %s raw on %s: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
+                    + "warm-up %d ms, duration %d ms", Linerate.version(), transport.name(), tx == null ? "(not sent here)" : tx,
                     rx == null ? "(not received here)" : rx, etherTypeList(spec), spec.frameSize(),
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
         }
-        Clock clock = Clock.system();
-        long start = clock.nanoTime();
-        RawResult r = RawTransfer.run(spec, clock, i -> {
-            if (fmt != OutputFormat.json) {
-                out.println((fmt == OutputFormat.ktap ? "# " : "") + intervalLine(i));
-                out.flush();
+        MeasurementResult result;
+        try (Measurement m = transport.open(spec, Clock.system())) {
+            if (m instanceof RawMeasurement raw && fmt != OutputFormat.json) {
+                raw.onInterval(i -> {
+                    out.println((fmt == OutputFormat.ktap ? "# " : "") + intervalLine(i));
+                    out.flush();
+                });
             }
-        });
-        double t = (clock.nanoTime() - start) / 1e9;
+            result = m.run();
+        }
         switch (fmt) {
-            case json -> out.println(RawResultFormat.json(r).toJson());
+            case json -> out.println(ResultJson.of(result).toJson());
             case ktap -> {
-                for (RawStreamResult s : r.streams()) {
-                    doc.diagnostic(streamLine(s));
+                if (result instanceof RawResult r) {
+                    for (RawStreamResult s : r.streams()) {
+                        doc.diagnostic(streamLine(s));
+                    }
+                    r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
+                    r.lossUnknown().ifPresent(doc::diagnostic);
                 }
-                r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
-                r.lossUnknown().ifPresent(doc::diagnostic);
-                RawResultFormat.metrics(r, t).forEach(doc.metrics()::accept);
-                if (r.valid()) {
+                result.metrics().forEach(doc.metrics()::accept);
+                if (result.valid()) {
                     doc.ok("raw");
                 } else {
-                    doc.fail("raw", "invalid: " + String.join("; ", r.reasons()));
+                    doc.fail("raw", "invalid: " + String.join("; ", result.invalidReasons()));
                 }
                 doc.end();
             }
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
-                for (RawStreamResult s : r.streams()) {
-                    out.println(streamLine(s));
+                if (result instanceof RawResult r) {
+                    for (RawStreamResult s : r.streams()) {
+                        out.println(streamLine(s));
+                    }
+                    out.println(cpuLine(r));
+                    r.txNic().ifPresent(d -> out.println(nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES, NicCounter.TX_DROPPED)));
+                    r.rxNic().ifPresent(d -> out.println(nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES, NicCounter.RX_DROPPED)));
+                    r.counterNotes().forEach(n -> out.println("# counters: " + n));
+                    r.lossUnknown().ifPresent(n -> out.println("# " + n));
+                } else {
+                    result.metrics().forEach(m -> out.println(metricLine(m)));
                 }
-                out.println(cpuLine(r));
-                r.txNic().ifPresent(d -> out.println(nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES, NicCounter.TX_DROPPED)));
-                r.rxNic().ifPresent(d -> out.println(nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES, NicCounter.RX_DROPPED)));
-                r.counterNotes().forEach(n -> out.println("# counters: " + n));
-                r.lossUnknown().ifPresent(n -> out.println("# " + n));
-                out.println(r.valid() ? "VALID" : "INVALID: " + String.join("; ", r.reasons()));
+                out.println(result.valid() ? "VALID" : "INVALID: " + String.join("; ", result.invalidReasons()));
             }
         }
-        return r.valid() ? Linerate.OK : Linerate.FAILED;
+        return result.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** A metric of a provider's own result type, which has no raw fields to print. */
+    private static String metricLine(Metric m) {
+        return String.format(Locale.ROOT, "%s%s %s %s", m.name(), m.labels().isEmpty() ? "" : m.labels(), m.value(), m.unit());
     }
 
     private static String etherTypeList(RawTransferSpec spec) {
@@ -225,7 +253,7 @@ public final class RawCommand implements Callable<Integer> {
     }
 
     static String hex(int etherType) {
-        return String.format(Locale.ROOT, "0x%04x", etherType);
+        return RawMetrics.hex(etherType);
     }
 
     static String intervalLine(RawInterval i) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.afpacket.AfPacket;
+import io.linerate.afpacket.AfPacketTransport;
 import io.linerate.afpacket.FrameCount;
 import io.linerate.afpacket.RawStreamResult;
 import io.linerate.afpacket.RawStreamRx;
@@ -97,9 +98,9 @@ class RawCommandTest {
         assertThat(idle.lossPercent()).isEmpty();
         // 0 of 100 lost: 0 %, a real figure
         assertThat(busy.lossPercent()).hasValue(0.0);
-        assertThat(RawResultFormat.metrics(r, 1.0)).filteredOn(m -> m.name().equals("raw_lost_frames"))
+        assertThat(r.metrics()).filteredOn(m -> m.name().equals("raw_lost_frames"))
                 .singleElement().satisfies(m -> assertThat(m.labels()).containsEntry("ethertype", "0x88b6"));
-        JsonNode streams = JSON.readTree(RawResultFormat.json(r).toJson()).get("streams");
+        JsonNode streams = JSON.readTree(r.detailJson().toJson()).get("streams");
         assertThat(streams.get(0).get("lost").isNull()).isTrue();
         assertThat(streams.get(1).get("lost").asLong()).isZero();
         assertThat(RawCommand.streamLine(idle)).contains("lost n/a");
@@ -126,9 +127,9 @@ class RawCommandTest {
                 List.of(s), 1_000_000_000L, Optional.of(new RawSenderReport(0, 0, 0, Optional.empty())), Optional.empty(),
                 true, List.of(), Optional.empty());
         assertThat(s.lossPercent()).isEmpty();
-        assertThat(RawResultFormat.metrics(r, 1.0)).extracting(io.linerate.core.Metric::name)
+        assertThat(r.metrics()).extracting(io.linerate.core.Metric::name)
                 .containsExactly("raw_tx_frames_per_s", "raw_sender_cpu");
-        JsonNode j = JSON.readTree(RawResultFormat.json(r).toJson());
+        JsonNode j = JSON.readTree(r.detailJson().toJson());
         assertThat(j.get("rx").isNull()).isTrue();
         assertThat(j.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no receiver");
         assertThat(j.get("streams").get(0).get("lost").isNull()).isTrue();
@@ -153,7 +154,7 @@ class RawCommandTest {
                 Optional.of(new RawSenderReport(0, 0, 0, Optional.of(tx))),
                 Optional.of(new RawReceiverReport(0, Timestamping.NONE, RawSteering.notRequested(), Optional.of(rx), List.of())),
                 true, List.of(), Optional.empty());
-        JsonNode j = JSON.readTree(RawResultFormat.json(r).toJson());
+        JsonNode j = JSON.readTree(r.detailJson().toJson());
         assertThat(j.get("rx_nic").get("events").toString()).isEqualTo("{\"rx_packets\":{\"glitches\":1,\"ambiguous\":1}}");
         assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"resets\":1}}");
         assertThat(j.get("tx_nic").get("in_doubt").toString()).isEqualTo("[\"tx_packets\"]");
@@ -162,6 +163,27 @@ class RawCommandTest {
                 "a0 tx_bytes: 1 reset (motion around a reset is not counted)",
                 "b0 rx_packets: 1 glitch (1 ambiguous: a reset followed by traffic fits too; counted as a glitch, "
                         + "the total may be low)");
+    }
+
+    @Test
+    void theTransportIsPickedThroughTheSpiAndAWrongOneIsAUsageErrorSayingWhy() {
+        Outcome nio = run("--transport", "nio", "--tx", "a0", "--rx", "b0");
+        assertThat(nio.code()).isEqualTo(2);
+        assertThat(nio.err()).contains("transport 'nio' cannot run").contains("runs [stream], not raw-frames")
+                .doesNotContain("\tat ");
+        Outcome none = run("--transport", "nope", "--tx", "a0", "--rx", "b0");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).contains("no transport named 'nope'; available: ").contains("afpacket");
+    }
+
+    @Test
+    void transportsListsAfpacketWithItsAvailability() {
+        LinerateCliTest.Run r = LinerateCliTest.linerate("transports");
+        AfPacketTransport afpacket = new AfPacketTransport();
+        // as root on Linux with the library built, as the build's own tests run: available; otherwise the cause
+        String expected = afpacket.isAvailable() ? "afpacket\tavailable"
+                : "afpacket\tunavailable: " + afpacket.unavailabilityCause().orElseThrow();
+        assertThat(r.lines()).contains(expected, "nio\tavailable");
     }
 
     @Test
@@ -181,7 +203,15 @@ class RawCommandTest {
                     "--rate", "20M", "--duration", "300ms", "--warmup", "100ms", "--batch", "8", "--json");
             assertThat(o.err()).isEmpty();
             assertThat(o.code()).isZero();
-            JsonNode n = JSON.readTree(o.out());
+            JsonNode result = JSON.readTree(o.out());
+            // the one result shape of every pattern, the raw run's own fields under "detail"
+            assertThat(result.get("format").asText()).isEqualTo("linerate-result");
+            assertThat(result.get("pattern").asText()).isEqualTo("raw-frames");
+            assertThat(result.get("valid").asBoolean()).isTrue();
+            assertThat(result.get("invalid_reasons")).isEmpty();
+            // rx frames/s, rx bit/s, tx frames/s and lost frames for each of 2 streams, then 2 CPU times: 4 x 2 + 2
+            assertThat(result.get("metrics")).hasSize(10);
+            JsonNode n = result.get("detail");
             assertThat(n.get("valid").asBoolean()).isTrue();
             assertThat(n.get("reasons")).isEmpty();
             assertThat(n.get("streams")).hasSize(2);
@@ -213,7 +243,7 @@ class RawCommandTest {
             Outcome txOnly = run("--tx", veth[0], "--dst-mac", "02:00:00:00:00:02", "--frame-size", "128", "--rate", "10M",
                     "--warmup", "100ms", "--duration", "300ms", "--batch", "8", "--json");
             assertThat(txOnly.code()).as(txOnly.err()).isZero();
-            JsonNode t = JSON.readTree(txOnly.out());
+            JsonNode t = JSON.readTree(txOnly.out()).get("detail");
             assertThat(t.get("rx").isNull()).isTrue();
             assertThat(t.get("valid").asBoolean()).isTrue();
             assertThat(t.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no receiver");
@@ -225,7 +255,10 @@ class RawCommandTest {
             // a receiver alone, with nothing sending, counts nothing: not valid, and loss is still unknown, not 0
             Outcome rxOnly = run("--rx", veth[1], "--frame-size", "128", "--warmup", "0", "--duration", "200ms", "--json");
             assertThat(rxOnly.code()).isEqualTo(1);
-            JsonNode x = JSON.readTree(rxOnly.out());
+            JsonNode rxResult = JSON.readTree(rxOnly.out());
+            assertThat(rxResult.get("valid").asBoolean()).isFalse();
+            assertThat(rxResult.get("invalid_reasons").toString()).contains("no frame of a sender's measured window arrived");
+            JsonNode x = rxResult.get("detail");
             assertThat(x.get("tx").isNull()).isTrue();
             assertThat(x.get("loss_unknown").asText()).startsWith("loss is unknown: this run had no sender");
             assertThat(x.get("streams").get(0).get("lost").isNull()).isTrue();

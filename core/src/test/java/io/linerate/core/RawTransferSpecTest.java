@@ -1,6 +1,4 @@
-package io.linerate.afpacket;
-
-import io.linerate.core.RawTransferSpec;
+package io.linerate.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -79,8 +77,20 @@ class RawTransferSpecTest {
                 "steering installs rules on the RX interface, and this run has none; allowed: steering with an RX interface");
         assertThatThrownBy(() -> new RawTransferSpec(java.util.Optional.empty(), java.util.Optional.empty(), List.of(0x88b5), 60,
                 java.util.Optional.empty(), java.util.Optional.empty(), 0, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(1),
-                1, false, false, false, Duration.ofMillis(10), Duration.ofSeconds(1), false, java.util.Optional.empty()))
+                1, false, false, false, Duration.ofMillis(10), Duration.ofSeconds(1), false, java.util.Optional.empty(),
+                Endpoint.loopback()))
                 .hasMessage("no interface given; allowed: a TX interface, an RX interface or both");
+    }
+
+    @Test
+    void theEndpointIsLoopbackUnlessARemotePeerIsGiven() {
+        assertThat(b().build().endpoint()).isEqualTo(Endpoint.loopback());
+        // the spec carries the peer as given; whether a transport can reach it is the transport's to say
+        Endpoint peer = Endpoint.remote("198.18.0.2", 7001);
+        RawTransferSpec remote = b().endpoint(peer).build();
+        assertThat(remote.endpoint()).isEqualTo(peer);
+        assertThat(((MeasurementSpec) remote).endpoint()).isEqualTo(peer);
+        assertThatThrownBy(() -> b().endpoint(null)).isInstanceOf(NullPointerException.class).hasMessage("endpoint");
     }
 
     @Test
