@@ -17,6 +17,9 @@ import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
+import io.linerate.core.RrSpec;
+import io.linerate.core.sink.ResultJson;
+import io.linerate.nio.latency.RrResult;
 import io.linerate.core.latency.SizeLatency;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.Muxer;
@@ -117,7 +120,7 @@ class KtapOutputsGoldenTest {
         LatencyReport report = new LatencyReport(FACTS, LatencyMode.HALF_RTT, 99, List.of(
                 new SizeLatency(1, histogram(400, 600, 800, 1000, 1200), 1_000_000, 1.5),
                 new SizeLatency(64, histogram(2000), 1_000, 2.25)));
-        return new PingPongResult(report, new AppliedOptions(0, 0, 0, 2_626_560, 0, 131_072, true, true,
+        return new PingPongResult(PINGPONG_SPEC, report, new AppliedOptions(0, 0, 0, 2_626_560, 0, 131_072, true, true,
                 Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))), List.of(), 0);
     }
 
@@ -126,13 +129,13 @@ class KtapOutputsGoldenTest {
     void pingpongJsonReportsTheOptionsInStreamsSchema(String locale) throws IOException {
         setLocale(locale);
         PingPongResult r = pingpongResult();
-        String json = PingPongCommand.json(PINGPONG_SPEC, r).toJson();
+        String json = ResultJson.of(r).toJson();
         GoldenFiles.assertMatches("pingpong.json", json + "\n");
         // the same options object, field for field, as a TCP stream that applied the same options
         TransferResult tcp = tcpResult();
         TransferResult sameOptions = new TransferResult(tcp.spec(), 0, 0, 0, 0, 1, 0, 0, Optional.empty(), List.of(),
                 r.options(), 0, 0, 0, 0, List.of());
-        String streamJson = io.linerate.core.sink.ResultJson.transfer(sameOptions).toJson();
+        String streamJson = ResultJson.of(sameOptions).toJson();
         String options = "\"options\":{\"traffic_class_requested\":0,\"traffic_class_applied\":0,"
                 + "\"sndbuf_requested\":0,\"sndbuf_applied\":2626560,\"rcvbuf_requested\":0,\"rcvbuf_applied\":131072,"
                 + "\"nodelay_requested\":true,\"nodelay_applied\":true,\"tcp_mss\":65483,\"tcp_mss_source\":\"derived: "
@@ -147,7 +150,7 @@ class KtapOutputsGoldenTest {
         setLocale(locale);
         PingPongSpec spec = PINGPONG_SPEC;
         PingPongResult r = pingpongResult();
-        String ktap = document(out -> KtapOutputs.pingpong(out, spec, r, PingPongCommand.labels(spec)));
+        String ktap = document(out -> KtapOutputs.pingpong(out, spec, r));
         GoldenFiles.assertMatches("ktap/pingpong.ktap", ktap);
         // half of the round trips {400, 600, 800, 1000, 1200} ns, all held exactly below 2048:
         // mean 400, min 200, median (rank 3 of 5) 400, p99 (rank 5) 600, max 600, population
@@ -169,10 +172,11 @@ class KtapOutputsGoldenTest {
     @ValueSource(strings = {"ROOT", "de-DE"})
     void rr(String locale) throws IOException {
         setLocale(locale);
-        RrReport report = new RrReport(FACTS, "tcp_rr", List.of(1500L, 500L), 800_000_000L,
-                histogram(100, 200, 300, 400, 1000), 99, List.of(RrReport.CLOSED_LOOP_NOTE));
-        String ktap = document(out -> KtapOutputs.rr(out, report, 1.25));
+        RrResult r = rrResult();
+        String ktap = document(out -> KtapOutputs.rr(out, RR_SPEC, r));
         GoldenFiles.assertMatches("ktap/rr.ktap", ktap);
+        // every metric is stamped with the window's length, 800000000 ns = 0.8 s
+        assertThat(ktap).contains("\"time\":0.8,").doesNotContain("\"time\":1");
         // 2000 transactions in 0.8 s = 2500/s; flow 0: 1500 / 0.8 = 1875/s, flow 1: 500 / 0.8 = 625/s;
         // latency {100, 200, 300, 400, 1000} ns: median (rank 3) 300, p99 (rank 5) 1000, mean 400
         assertThat(gateReads("rr.ktap", ktap)).containsExactly(
@@ -182,6 +186,32 @@ class KtapOutputsGoldenTest {
                 "tcp_rr/latency_p50{latency=rtt,test=tcp_rr}@local = 300.0 ns",
                 "tcp_rr/latency_p99{latency=rtt,test=tcp_rr}@local = 1000.0 ns",
                 "tcp_rr/latency_mean{latency=rtt,test=tcp_rr}@local = 400.0 ns");
+    }
+
+    static final RrSpec RR_SPEC = RrSpec.builder().flows(2).build();
+
+    /** Two flows that completed 1500 and 500 transactions in a window of 0.8 s. */
+    static RrResult rrResult() {
+        RrReport report = new RrReport(FACTS, "tcp_rr", List.of(1500L, 500L), 800_000_000L,
+                histogram(100, 200, 300, 400, 1000), 99, List.of(RrReport.CLOSED_LOOP_NOTE));
+        return new RrResult(RR_SPEC, report, 2100, 2, 2100);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ROOT", "de-DE"})
+    void rrJsonIsTheResultShapeWithTheReportAsItsDetail(String locale) throws IOException {
+        setLocale(locale);
+        String json = ResultJson.of(rrResult()).toJson();
+        GoldenFiles.assertMatches("rr.json", json + "\n");
+        // valid: the window has a length and transactions in it; the rate metric of all flows is
+        // 2000 / 0.8 s = 2500/s, and the detail is the report's own JSON with the spec's sizes,
+        // rate and muxer (defaults: 1 B each way, closed loop, selector)
+        assertThat(json).startsWith("{\"format\":\"linerate-result\",\"version\":1,\"pattern\":\"request-response\","
+                + "\"valid\":true,\"invalid_reasons\":[],\"metrics\":[{\"host\":\"local\",\"labels\":{\"flow\":\"all\","
+                + "\"test\":\"tcp_rr\"},\"name\":\"transactions_per_second\",\"shape\":\"scalar\",\"time\":0.8,"
+                + "\"unit\":\"transactions/s\",\"value\":2500.0}")
+                .contains("\"detail\":{\"format\":\"linerate-rr\"")
+                .endsWith("\"request_bytes\":1,\"response_bytes\":1,\"rate\":0,\"muxer\":\"selector\"}}");
     }
 
     static ExactRangeHistogram histogram(long... nanos) {
