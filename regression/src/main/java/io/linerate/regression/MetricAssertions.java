@@ -1,5 +1,6 @@
 package io.linerate.regression;
 
+import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
 import io.linerate.core.TransferResult;
 import io.linerate.core.sink.TransferFormat;
@@ -73,6 +74,25 @@ public final class MetricAssertions {
             throw new IllegalArgumentException("no metrics to gate; allowed: at least one metric");
         }
         return new MetricAssertions(new ArrayList<>(metrics));
+    }
+
+    /**
+     * Gates any pattern's result the same way: a stream's, a ping-pong's, a request/response run's
+     * or a raw-frame run's.
+     *
+     * @param result any result; its metrics are {@link MeasurementResult#metrics()}
+     * @return the assertion
+     * @throws AssertionError when the result is invalid, with its reasons: the metrics of a result
+     *     that must not be used are not gated
+     * @throws IllegalArgumentException when the result has no metrics
+     */
+    public static MetricAssertions assertThat(MeasurementResult result) {
+        Objects.requireNonNull(result, "result");
+        if (!result.valid()) {
+            throw new AssertionError("the " + result.spec().pattern().label() + " result is invalid, so its metrics "
+                    + "are not gated: " + String.join("; ", result.invalidReasons()));
+        }
+        return assertThatMetrics(result.metrics());
     }
 
     /**
