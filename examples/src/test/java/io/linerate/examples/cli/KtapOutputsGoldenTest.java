@@ -168,6 +168,22 @@ class KtapOutputsGoldenTest {
                 t + "latency_max" + l64 + " = 1000.0 ns", t + "latency_stddev" + l64 + " = 0.0 ns");
     }
 
+    @org.junit.jupiter.api.Test
+    void aPingPongSizeWithoutMeasuredRoundTripsMakesTheResultInvalid() {
+        // size 1 has five samples, size 64 none: its statistics do not exist, so the result is invalid
+        LatencyReport report = new LatencyReport(FACTS, LatencyMode.HALF_RTT, 99, List.of(
+                new SizeLatency(1, histogram(400, 600, 800, 1000, 1200), 1_000_000, 1.5),
+                new SizeLatency(64, histogram(), 0, 2.25)));
+        PingPongResult r = new PingPongResult(PINGPONG_SPEC, report, pingpongResult().options(), List.of(), 0);
+        assertThat(r.invalidReasons()).containsExactly("no round trip of 64-byte messages was measured");
+        String ktap = document(out -> KtapOutputs.pingpong(out, PINGPONG_SPEC, r));
+        assertThat(ktap).contains("\nnot ok 1 pingpong_tcp # invalid: no round trip of 64-byte messages was measured\n");
+        // the size without samples yields no metric: only size 1's six
+        assertThat(r.metrics()).hasSize(6);
+        assertThat(ResultJson.of(r).toJson()).contains("\"valid\":false,\"invalid_reasons\":[\"no round trip of "
+                + "64-byte messages was measured\"]");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"ROOT", "de-DE"})
     void rr(String locale) throws IOException {
