@@ -32,11 +32,14 @@ import java.util.Optional;
  *     muxer's own ({@link Muxer#defaultIdle()}); only with a polling muxer on at least one end
  * @param fullLog the file to write every round trip's entry to (see
  *     {@link io.linerate.core.fulllog.FullLog}), or empty for none
+ * @param endpoint where the echo server runs: {@link Endpoint#loopback()} (in this JVM, the
+ *     default) or a remote peer
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
-                           double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog) implements MeasurementSpec {
+                           double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog,
+                           Endpoint endpoint) implements MeasurementSpec {
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -49,6 +52,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(idle, "idle");
         Objects.requireNonNull(fullLog, "fullLog");
+        Objects.requireNonNull(endpoint, "endpoint");
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
                     + "spin and backoff only; the client waits with " + clientMuxer.label() + " and the server with "
@@ -124,7 +128,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         return out;
     }
 
-    /** @return a builder with the defaults: tcp over IPv4, size 1 byte, {@link IterationPolicy#DEFAULT}, blocking on both ends, TCP_NODELAY on, 2 s timeout, p99, half-RTT */
+    /** @return a builder with the defaults: tcp over IPv4, size 1 byte, {@link IterationPolicy#DEFAULT}, blocking on both ends, TCP_NODELAY on, 2 s timeout, p99, half-RTT, loopback */
     public static Builder builder() {
         return new Builder();
     }
@@ -146,6 +150,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         private LatencyMode mode = LatencyMode.HALF_RTT;
         private Optional<Idle> idle = Optional.empty();
         private Optional<Path> fullLog = Optional.empty();
+        private Endpoint endpoint = Endpoint.loopback();
 
         private Builder() {}
 
@@ -179,11 +184,13 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         public Builder idle(Idle v) { idle = Optional.ofNullable(v); return this; }
         /** @param v the file of the full log, one line per round trip; null for none (the default) */
         public Builder fullLog(Path v) { fullLog = Optional.ofNullable(v); return this; }
+        /** @param v where the echo server runs; default {@link Endpoint#loopback()} */
+        public Builder endpoint(Endpoint v) { endpoint = v; return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
         public PingPongSpec build() {
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
-                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog);
+                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog, endpoint);
         }
     }
 

@@ -13,6 +13,9 @@ import java.util.Optional;
  * above 0 requests are sent open-loop at fixed intervals and latency is measured from each
  * request's scheduled send time.
  *
+ * <p>Build one with {@link #builder()}: fourteen components, several of the same type, are easy to
+ * swap in a constructor call.
+ *
  * @param family IPv4 or IPv6 loopback
  * @param flows connections (threads) at once, 1..{@value #MAX_FLOWS}
  * @param requestBytes request size, 1..16 MiB
@@ -29,10 +32,12 @@ import java.util.Optional;
  *     {@link Muxer#BLOCKING}, as one server thread serves every connection
  * @param idle how the polling muxers wait between polls; empty for the muxer's own
  *     ({@link Muxer#defaultIdle()}); only with a polling muxer
+ * @param endpoint where the server runs: {@link Endpoint#loopback()} (in this JVM, the default) or
+ *     a remote peer
  */
 public record RrSpec(AddressFamily family, int flows, int requestBytes, int responseBytes, Duration duration,
                      Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile,
-                     Muxer muxer, Optional<Idle> idle) implements MeasurementSpec {
+                     Muxer muxer, Optional<Idle> idle, Endpoint endpoint) implements MeasurementSpec {
     /** Most flows in one run. */
     public static final int MAX_FLOWS = 1024;
     /** Highest open-loop rate, transactions/s (one request every microsecond). */
@@ -46,6 +51,7 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(muxer, "muxer");
         Objects.requireNonNull(idle, "idle");
+        Objects.requireNonNull(endpoint, "endpoint");
         if (muxer == Muxer.BLOCKING) {
             throw new IllegalArgumentException("muxer blocking is not available for request/response: one server thread "
                     + "serves every connection; allowed: selector, spin, backoff");
@@ -82,14 +88,66 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
     }
 
     /**
-     * A run waiting in a selector, as before muxers were offered.
-     *
-     * @throws IllegalArgumentException naming the value and its allowed range
+     * @return a builder with the defaults: IPv4, 1 flow, 1-byte request and response, 10 s after 1 s
+     *     of warm-up, rr (not crr), closed loop, TCP_NODELAY on, 2 s timeout, p99, selector, loopback
      */
-    public RrSpec(AddressFamily family, int flows, int requestBytes, int responseBytes, Duration duration,
-                  Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile) {
-        this(family, flows, requestBytes, responseBytes, duration, warmup, crr, rate, noDelay, timeout, percentile,
-                Muxer.SELECTOR, Optional.empty());
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds an {@link RrSpec}; defaults as in {@link #builder()}. */
+    public static final class Builder {
+        private AddressFamily family = AddressFamily.IPV4;
+        private int flows = 1;
+        private int requestBytes = 1;
+        private int responseBytes = 1;
+        private Duration duration = Duration.ofSeconds(10);
+        private Duration warmup = Duration.ofSeconds(1);
+        private boolean crr;
+        private long rate;
+        private boolean noDelay = true;
+        private Duration timeout = Duration.ofSeconds(2);
+        private double percentile = LatencyStats.DEFAULT_PERCENTILE;
+        private Muxer muxer = Muxer.SELECTOR;
+        private Optional<Idle> idle = Optional.empty();
+        private Endpoint endpoint = Endpoint.loopback();
+
+        private Builder() {}
+
+        /** @param v IPv4 or IPv6 loopback; default IPv4 */
+        public Builder family(AddressFamily v) { family = v; return this; }
+        /** @param v connections at once, 1..{@value RrSpec#MAX_FLOWS}; default 1 */
+        public Builder flows(int v) { flows = v; return this; }
+        /** @param v request size in bytes; default 1 */
+        public Builder requestBytes(int v) { requestBytes = v; return this; }
+        /** @param v response size in bytes; default 1 */
+        public Builder responseBytes(int v) { responseBytes = v; return this; }
+        /** @param v measured window; default 10 s */
+        public Builder duration(Duration v) { duration = v; return this; }
+        /** @param v time before the window, not counted; default 1 s */
+        public Builder warmup(Duration v) { warmup = v; return this; }
+        /** @param v a new connection per transaction (TCP_CRR); default off */
+        public Builder crr(boolean v) { crr = v; return this; }
+        /** @param v target transactions/s of all flows, 0 for closed loop (the default) */
+        public Builder rate(long v) { rate = v; return this; }
+        /** @param v TCP_NODELAY on both ends; default on */
+        public Builder noDelay(boolean v) { noDelay = v; return this; }
+        /** @param v bound of every single wait; default 2 s */
+        public Builder timeout(Duration v) { timeout = v; return this; }
+        /** @param v percentile beside the median, in (0, 100]; default 99 */
+        public Builder percentile(double v) { percentile = v; return this; }
+        /** @param v how the flows and the server wait; default selector */
+        public Builder muxer(Muxer v) { muxer = v; return this; }
+        /** @param v how the polling muxers wait between polls, null for the muxer's own (the default) */
+        public Builder idle(Idle v) { idle = Optional.ofNullable(v); return this; }
+        /** @param v where the server runs; default {@link Endpoint#loopback()} */
+        public Builder endpoint(Endpoint v) { endpoint = v; return this; }
+
+        /** @throws IllegalArgumentException as {@link RrSpec#RrSpec} */
+        public RrSpec build() {
+            return new RrSpec(family, flows, requestBytes, responseBytes, duration, warmup, crr, rate, noDelay,
+                    timeout, percentile, muxer, idle, endpoint);
+        }
     }
 
     /** @return how the flows and the server wait between polls; empty when the muxer does not poll */

@@ -76,22 +76,31 @@ public final class MetricAssertions {
     }
 
     /**
+     * Gates any pattern's result the same way: a stream's, a ping-pong's, a request/response run's
+     * or a raw-frame run's.
+     *
+     * @param result any result; its metrics are {@link MeasurementResult#metrics()}
+     * @return the assertion
+     * @throws AssertionError when the result is invalid, with its reasons: the metrics of a result
+     *     that must not be used are not gated
+     * @throws IllegalArgumentException when the result has no metrics
+     */
+    public static MetricAssertions assertThat(MeasurementResult result) {
+        Objects.requireNonNull(result, "result");
+        if (!result.valid()) {
+            throw new AssertionError("the " + result.spec().pattern().label() + " result is invalid, so its metrics "
+                    + "are not gated: " + String.join("; ", result.invalidReasons()));
+        }
+        return assertThatMetrics(result.metrics());
+    }
+
+    /**
      * @param result a transfer; its metrics are those of {@code TransferFormat.metrics} under its
      *     marker ({@code tcp4_mbps}, and for UDP {@code _jitter_ms} and {@code _lost_pct})
      * @return the assertion
      */
     public static MetricAssertions assertThatTransfer(TransferResult result) {
         return assertThat(result);
-    }
-
-    /**
-     * @param result a result of any pattern (stream, ping-pong, request/response, raw frames); its
-     *     metrics are {@link MeasurementResult#metrics()}
-     * @return the assertion
-     * @throws IllegalArgumentException when the result has no metrics
-     */
-    public static MetricAssertions assertThat(MeasurementResult result) {
-        return assertThatMetrics(result.metrics());
     }
 
     /**

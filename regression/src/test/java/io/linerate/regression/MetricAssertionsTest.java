@@ -73,6 +73,25 @@ class MetricAssertionsTest {
     }
 
     @Test
+    void gatesAnyResultByItsOwnMetricsAndRefusesAnInvalidOne() {
+        // the same transfer through the result contract: 1,140,062,500 bytes in 1 s = 9120.5 Mbit/s,
+        // the baseline's value, so the one verdict passes with no change
+        GateReport ok = MetricAssertions.assertThat((io.linerate.core.MeasurementResult) tcp4(1_140_062_500L))
+                .hasNoRegressionAgainst("baselines/tcp4.json");
+        assertThat(ok.verdicts()).singleElement().satisfies(v -> {
+            assertThat(v.kind()).isEqualTo(Verdict.Kind.PASS);
+            assertThat(v.current()).isEqualTo(9120.5);
+        });
+        TransferResult t = tcp4(0);
+        TransferResult invalid = TransferResult.builder(t.spec()).window(0, 1_000_000_000L).options(t.options())
+                .invalidReasons(List.of("no payload byte arrived in the measured window")).build();
+        assertThatThrownBy(() -> MetricAssertions.assertThat(invalid))
+                .isInstanceOf(AssertionError.class)
+                .hasMessage("the stream result is invalid, so its metrics are not gated: "
+                        + "no payload byte arrived in the measured window");
+    }
+
+    @Test
     void gatesATransferResultByItsMarker() {
         // 1,140,062,500 bytes in 1 s = 9120.5 Mbit/s, the baseline's value
         GateReport ok = MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L)).publishingTo(reporter)

@@ -4,12 +4,14 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
+import io.linerate.core.Pattern;
 import io.linerate.core.Protocol;
 import io.linerate.core.TcpMss;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.Transport;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.live.RunProgress;
 import java.net.NetworkInterface;
@@ -145,7 +147,9 @@ public final class LoopbackSuite {
     }
 
     /**
-     * How to run the suite.
+     * How to run the suite. Build one with {@link #builder()}, which starts from
+     * {@link #defaults()}: the record has twelve components, several of the same type, that a
+     * positional call could swap unnoticed.
      *
      * @param markers which transfers, in order; each runs {@code repeat} times (rounds of all markers)
      * @param duration measured window of each transfer
@@ -177,25 +181,71 @@ public final class LoopbackSuite {
         }
 
         /**
-         * One payload for the udp and tcp markers alike, as a user who names it asks.
-         *
-         * @see #Config(List, Duration, Duration, Duration, int, int, int, long, int, int, int, Duration)
-         */
-        public Config(List<Marker> markers, Duration duration, Duration warmup, Duration interval, int payloadBytes,
-                      int fragPayloadBytes, long rateBitsPerSecond, int port, int repeat, int trafficClass,
-                      Duration ioTimeout) {
-            this(markers, duration, warmup, interval, payloadBytes, payloadBytes, fragPayloadBytes, rateBitsPerSecond,
-                    port, repeat, trafficClass, ioTimeout);
-        }
-
-        /**
          * zperf's defaults: all eight markers, 1220/2000-byte payloads, unlimited rate, 2 s each; the
          * tcp markers' payload is {@link #defaultTcpPayload()} of this namespace.
          */
         public static Config defaults() {
-            return new Config(List.of(Marker.values()), Duration.ofSeconds(2), Duration.ofMillis(250),
-                    Duration.ofSeconds(1), ZPERF_PAYLOAD_BYTES, defaultTcpPayload().bytes(), DEFAULT_FRAG_PAYLOAD_BYTES,
-                    0, 0, 1, TransferSpec.DEFAULT_TRAFFIC_CLASS, Duration.ofSeconds(5));
+            return builder().build();
+        }
+
+        /**
+         * @return a builder holding zperf's defaults: all eight markers, 2 s measured after 250 ms
+         *     of warm-up, 1 s intervals, udp payload 1220 B, tcp payload {@link #defaultTcpPayload()}
+         *     of this namespace, frag payload 2000 B, unlimited rate, ephemeral port, one run,
+         *     traffic class {@value TransferSpec#DEFAULT_TRAFFIC_CLASS}, 5 s I/O timeout
+         */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Builds a {@link Config}; defaults as in {@link Config#builder()}. */
+        public static final class Builder {
+            private List<Marker> markers = List.of(Marker.values());
+            private Duration duration = Duration.ofSeconds(2);
+            private Duration warmup = Duration.ofMillis(250);
+            private Duration interval = Duration.ofSeconds(1);
+            private int payloadBytes = ZPERF_PAYLOAD_BYTES;
+            private Integer tcpPayloadBytes;
+            private int fragPayloadBytes = DEFAULT_FRAG_PAYLOAD_BYTES;
+            private long rateBitsPerSecond;
+            private int port;
+            private int repeat = 1;
+            private int trafficClass = TransferSpec.DEFAULT_TRAFFIC_CLASS;
+            private Duration ioTimeout = Duration.ofSeconds(5);
+
+            private Builder() {}
+
+            /** @param v which transfers, in order; default all eight */
+            public Builder markers(List<Marker> v) { markers = v; return this; }
+            /** @param v measured window of each transfer; default 2 s */
+            public Builder duration(Duration v) { duration = v; return this; }
+            /** @param v omitted before each window; default 250 ms */
+            public Builder warmup(Duration v) { warmup = v; return this; }
+            /** @param v interval sample length; default 1 s */
+            public Builder interval(Duration v) { interval = v; return this; }
+            /** @param v payload of the udp markers, bytes; default 1220 (zperf's) */
+            public Builder payloadBytes(int v) { payloadBytes = v; return this; }
+            /** @param v payload of the tcp markers, bytes; default {@link #defaultTcpPayload()} */
+            public Builder tcpPayloadBytes(int v) { tcpPayloadBytes = v; return this; }
+            /** @param v payload of the {@code *_frag} markers, bytes; default 2000 (zperf's) */
+            public Builder fragPayloadBytes(int v) { fragPayloadBytes = v; return this; }
+            /** @param v target rate in bit/s, 0 = unlimited (the default) */
+            public Builder rateBitsPerSecond(long v) { rateBitsPerSecond = v; return this; }
+            /** @param v receiver port, 0 for ephemeral (the default) */
+            public Builder port(int v) { port = v; return this; }
+            /** @param v runs per marker, 1..10000; default 1 */
+            public Builder repeat(int v) { repeat = v; return this; }
+            /** @param v TOS / traffic class of every upload; default {@value TransferSpec#DEFAULT_TRAFFIC_CLASS} */
+            public Builder trafficClass(int v) { trafficClass = v; return this; }
+            /** @param v bound on every blocking wait; default 5 s */
+            public Builder ioTimeout(Duration v) { ioTimeout = v; return this; }
+
+            /** @throws IllegalArgumentException as {@link Config#Config} */
+            public Config build() {
+                return new Config(markers, duration, warmup, interval, payloadBytes,
+                        tcpPayloadBytes != null ? tcpPayloadBytes : defaultTcpPayload().bytes(), fragPayloadBytes,
+                        rateBitsPerSecond, port, repeat, trafficClass, ioTimeout);
+            }
         }
 
         /**
@@ -278,12 +328,17 @@ public final class LoopbackSuite {
         void onOutcome(Outcome outcome);
     }
 
+    private final Transport transport;
     private final Clock clock;
-    private final NioTransport transport = new NioTransport();
 
-    /** @param clock the time source of every measurement */
-    public LoopbackSuite(Clock clock) {
-        this.clock = clock;
+    /**
+     * @param transport what every transfer runs on, such as {@code Transports.select(null, spec)} for
+     *     one of the suite's specs; it must run TCP and UDP streams with both ends on loopback
+     * @param clock the time source of every measurement
+     */
+    public LoopbackSuite(Transport transport, Clock clock) {
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -293,10 +348,21 @@ public final class LoopbackSuite {
      * @param config what to run
      * @param listener receives outcomes as they happen
      * @return every outcome, in order
-     * @throws IllegalArgumentException if the config is invalid for a selected marker (before any traffic)
+     * @throws IllegalArgumentException if the config is invalid for a selected marker, or the
+     *     transport cannot run one of the markers' specs (before any traffic), naming the marker
+     *     and the reason
      */
     public List<Outcome> run(Config config, Listener listener) {
         config.validate();
+        for (Marker m : config.markers()) {
+            TransferSpec spec = config.spec(m);
+            Optional<String> why = transport.patterns().contains(Pattern.STREAM) ? transport.unsupportedReason(spec)
+                    : Optional.of("it does not run " + Pattern.STREAM.label() + "s");
+            if (why.isPresent()) {
+                throw new IllegalArgumentException("transport " + transport.name() + " cannot run marker " + m.label()
+                        + ": " + why.get());
+            }
+        }
         long total = (long) config.repeat() * config.markers().size();
         try (RunProgress progress = LiveCounters.process().progress("loopback suite", total)) {
             return runAll(config, listener, progress);

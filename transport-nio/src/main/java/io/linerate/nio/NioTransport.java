@@ -2,20 +2,29 @@ package io.linerate.nio;
 
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
+import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Pattern;
+import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
-import io.linerate.core.Transfer;
+import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transport;
 import io.linerate.nio.internal.NioStreamTransfer;
+import io.linerate.nio.latency.internal.LatencyMeasurement;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * TCP and UDP stream transfers over Java NIO with both ends in this JVM, over the loopback
- * address of the spec's family (127.0.0.1 or ::1) of the network namespace the JVM runs in.
- * Registered for {@link java.util.ServiceLoader} under the name {@value #NAME}.
+ * Java NIO with both ends in this JVM, over the loopback address of the spec's family (127.0.0.1
+ * or ::1) of the network namespace the JVM runs in: TCP and UDP streams ({@link TransferSpec},
+ * opened as a {@link io.linerate.core.Transfer}), ping-pong over TCP, UDP, Unix stream sockets or
+ * pipes ({@link PingPongSpec}, whose run gives a {@link io.linerate.nio.latency.PingPongResult})
+ * and TCP request/response ({@link RrSpec}, giving an {@link io.linerate.nio.latency.RrResult}).
+ * A remote endpoint is refused for every pattern: it needs a peer agent. Registered for
+ * {@link java.util.ServiceLoader} under the name {@value #NAME}.
  */
 public final class NioTransport implements Transport {
     /** The name this transport is found by. */
@@ -26,26 +35,44 @@ public final class NioTransport implements Transport {
         return NAME;
     }
 
+    /** @return {@link Pattern#STREAM}, {@link Pattern#PING_PONG} and {@link Pattern#REQUEST_RESPONSE} */
+    @Override
+    public Set<Pattern> patterns() {
+        return EnumSet.of(Pattern.STREAM, Pattern.PING_PONG, Pattern.REQUEST_RESPONSE);
+    }
+
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
-        if (!(m instanceof TransferSpec spec)) {
-            return Optional.of("the nio transport runs " + Pattern.STREAM.label() + ", not " + m.pattern().label());
+        if (!patterns().contains(m.pattern())) {
+            return Optional.of("the nio transport runs " + Pattern.STREAM.label() + ", " + Pattern.PING_PONG.label()
+                    + " and " + Pattern.REQUEST_RESPONSE.label() + ", not " + m.pattern().label());
         }
-        if (spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
-            return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
-        }
-        if (spec.endpoint() instanceof Endpoint.Remote peer) {
+        if (m.endpoint() instanceof Endpoint.Remote peer) {
             return Optional.of("remote peer " + peer + " needs a peer agent, which this version of linerate does not have;"
                     + " run both ends in this JVM (loopback endpoint)");
+        }
+        if (m instanceof TransferSpec spec && spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
+            return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
+        }
+        if (m instanceof PingPongSpec spec) {
+            return spec.protocol().unsupportedReason();
         }
         return Optional.empty();
     }
 
+    /**
+     * @return a {@link io.linerate.core.Transfer} for a stream spec; for a ping-pong or
+     *     request/response spec a measurement that sets up, runs and releases both ends in
+     *     {@link Measurement#run()}
+     */
     @Override
-    public Transfer open(MeasurementSpec spec, Clock clock) throws TransferException {
+    public Measurement open(MeasurementSpec spec, Clock clock) throws TransferException {
         unsupportedReason(spec).ifPresent(r -> {
             throw new IllegalArgumentException(r);
         });
-        return NioStreamTransfer.open((TransferSpec) spec, clock);
+        if (spec instanceof TransferSpec t) {
+            return NioStreamTransfer.open(t, clock);
+        }
+        return LatencyMeasurement.of(spec, clock);
     }
 }

@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementSpec;
+import io.linerate.core.Pattern;
 import io.linerate.core.TcpMss;
+import io.linerate.core.Transport;
+import io.linerate.core.Transports;
 import io.linerate.nio.LoopbackSuite.Marker;
 import io.linerate.nio.LoopbackSuite.Outcome;
 import java.io.IOException;
@@ -13,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -52,9 +58,8 @@ class LoopbackSuiteTest {
 
     @Test
     void tcpMarkersTakeTheTcpPayloadAndUdpMarkersTheOther() {
-        LoopbackSuite.Config d = LoopbackSuite.Config.defaults();
-        LoopbackSuite.Config c = new LoopbackSuite.Config(d.markers(), d.duration(), d.warmup(), d.interval(),
-                1220, 1208, 2000, 0, 0, 1, 0x20, d.ioTimeout());
+        LoopbackSuite.Config c = LoopbackSuite.Config.builder().payloadBytes(1220).tcpPayloadBytes(1208)
+                .fragPayloadBytes(2000).build();
         assertThat(c.spec(Marker.TCP6).payloadBytes()).isEqualTo(1208);
         assertThat(c.spec(Marker.TCP4_NODELAY).payloadBytes()).isEqualTo(1208);
         assertThat(c.spec(Marker.UDP6).payloadBytes()).isEqualTo(1220);
@@ -63,14 +68,41 @@ class LoopbackSuiteTest {
 
     @Test
     void badConfigFailsBeforeAnyTraffic() {
-        LoopbackSuite.Config d = LoopbackSuite.Config.defaults();
-        assertThatThrownBy(() -> new LoopbackSuite.Config(d.markers(), d.duration(), d.warmup(), d.interval(),
-                d.payloadBytes(), d.fragPayloadBytes(), 0, 0, 0, 0x20, d.ioTimeout()))
+        assertThatThrownBy(() -> LoopbackSuite.Config.builder().repeat(0).build())
                 .hasMessage("repeat 0 is out of range; allowed: 1..10000");
-        LoopbackSuite.Config bigPayload = new LoopbackSuite.Config(List.of(Marker.UDP4), d.duration(), d.warmup(),
-                d.interval(), 65508, 2000, 0, 0, 1, 0x20, d.ioTimeout());
-        assertThatThrownBy(() -> new LoopbackSuite(Clock.system()).run(bigPayload, o -> { }))
+        LoopbackSuite.Config bigPayload = LoopbackSuite.Config.builder().markers(List.of(Marker.UDP4))
+                .payloadBytes(65508).build();
+        assertThatThrownBy(() -> new LoopbackSuite(new NioTransport(), Clock.system()).run(bigPayload, o -> { }))
                 .hasMessage("payload 65508 bytes is out of range: UDP over IPv4 allows 32..65507 bytes");
+    }
+
+    @Test
+    void aTransportThatRunsNoStreamsIsRefusedBeforeAnyTraffic() {
+        Transport latencyOnly = new Transport() {
+            @Override
+            public String name() {
+                return "latency-only";
+            }
+
+            @Override
+            public Set<Pattern> patterns() {
+                return Set.of(Pattern.PING_PONG);
+            }
+
+            @Override
+            public Optional<String> unsupportedReason(MeasurementSpec spec) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Measurement open(MeasurementSpec spec, Clock clock) {
+                throw new AssertionError("opened " + spec + " on a transport that runs no streams");
+            }
+        };
+        LoopbackSuite.Config one = LoopbackSuite.Config.builder().markers(List.of(Marker.TCP6)).build();
+        assertThatThrownBy(() -> new LoopbackSuite(latencyOnly, Clock.system()).run(one, o -> { }))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("transport latency-only cannot run marker tcp6: it does not run streams");
     }
 
     @Test
@@ -84,11 +116,14 @@ class LoopbackSuiteTest {
 
     @Test
     void everyMarkerHasAnOutcome() {
-        LoopbackSuite.Config d = LoopbackSuite.Config.defaults();
-        LoopbackSuite.Config quick = new LoopbackSuite.Config(d.markers(), Duration.ofMillis(150), Duration.ofMillis(50),
-                Duration.ofMillis(50), 1220, 2000, 0, 0, 2, 0x20, d.ioTimeout());
+        LoopbackSuite.Config quick = LoopbackSuite.Config.builder().duration(Duration.ofMillis(150))
+                .warmup(Duration.ofMillis(50)).interval(Duration.ofMillis(50)).payloadBytes(1220).tcpPayloadBytes(1220)
+                .repeat(2).build();
         List<Outcome> seen = new ArrayList<>();
-        List<Outcome> all = new LoopbackSuite(Clock.system()).run(quick, seen::add);
+        // the suite runs on the transport Transports picks for its specs: nio on this class path
+        Transport nio = Transports.select(null, quick.spec(Marker.TCP4));
+        assertThat(nio.name()).isEqualTo(NioTransport.NAME);
+        List<Outcome> all = new LoopbackSuite(nio, Clock.system()).run(quick, seen::add);
         assertThat(all).isEqualTo(seen).hasSize(16);
         assertThat(all.subList(0, 8)).extracting(Outcome::marker).containsExactly(Marker.values());
         assertThat(all.subList(8, 16)).extracting(Outcome::run).containsOnly(2);

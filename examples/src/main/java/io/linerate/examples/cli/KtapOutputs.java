@@ -3,15 +3,16 @@ package io.linerate.examples.cli;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.RrSpec;
 import io.linerate.core.latency.LatencyReport;
-import io.linerate.core.latency.RrReport;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.latency.PingPongResult;
+import io.linerate.nio.latency.RrResult;
 import io.linerate.core.PingPongSpec;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What {@code --ktap} writes for the single-run commands: one whole KTAP document each, one test
@@ -55,38 +56,43 @@ final class KtapOutputs {
     }
 
     /**
-     * {@code pingpong}'s document: what the values are and the options applied, the histogram's
-     * precision, the metrics of {@link LatencyReport#metrics} labelled with the protocol and the
-     * client's muxer, {@code ok 1 pingpong_<protocol>} and the totals.
+     * {@code pingpong}'s document: for nio's ping-pong what the values are and the options applied,
+     * the histogram's precision and the notes; then the result's {@link MeasurementResult#metrics}
+     * (per size, labelled with the protocol and the client's muxer),
+     * {@code ok 1 pingpong_<protocol>} or {@code not ok 1 pingpong_<protocol> # invalid: reasons},
+     * and the totals.
      */
-    static void pingpong(PrintWriter out, PingPongSpec spec, PingPongResult r, Map<String, String> labels) {
-        LatencyReport report = r.report();
+    static void pingpong(PrintWriter out, PingPongSpec spec, MeasurementResult result) {
         KtapDocument doc = KtapDocument.start(out, 1);
-        doc.diagnostic("linerate pingpong " + spec.protocol().label() + ": values are " + spec.mode().label()
-                + " in ns; applied: " + r.appliedDescription(spec.protocol()));
-        doc.diagnostic("precision: " + report.precision());
-        for (String n : report.notes()) {
-            doc.diagnostic("note: " + n);
+        if (result instanceof PingPongResult r) {
+            LatencyReport report = r.report();
+            doc.diagnostic("linerate pingpong " + spec.protocol().label() + ": values are " + spec.mode().label()
+                    + " in ns; applied: " + r.appliedDescription());
+            doc.diagnostic("precision: " + report.precision());
+            for (String n : report.notes()) {
+                doc.diagnostic("note: " + n);
+            }
+            r.fullLog().ifPresent(l -> doc.diagnostic(l.describe()));
         }
-        r.fullLog().ifPresent(l -> doc.diagnostic(l.describe()));
-        report.metrics(labels).forEach(doc.metrics()::accept);
-        result(doc, PINGPONG_TEST + spec.protocol().label(), List.of());
+        result.metrics().forEach(doc.metrics()::accept);
+        result(doc, PINGPONG_TEST + spec.protocol().label(), result.invalidReasons());
     }
 
     /**
-     * {@code rr}'s document: the histogram's precision, the notes, the metrics of
-     * {@link RrReport#metrics}, {@code ok 1 <test>} and the totals.
-     *
-     * @param timeSeconds seconds since the command started, the metrics' time
+     * {@code rr}'s document: for nio's request/response the histogram's precision and the notes;
+     * then the result's {@link MeasurementResult#metrics} (stamped with the measured window's
+     * length), {@code ok 1 <test>} or {@code not ok 1 <test> # invalid: reasons}, and the totals.
      */
-    static void rr(PrintWriter out, RrReport report, double timeSeconds) {
+    static void rr(PrintWriter out, RrSpec spec, MeasurementResult result) {
         KtapDocument doc = KtapDocument.start(out, 1);
-        doc.diagnostic("precision: " + report.precision());
-        for (String n : report.notes()) {
-            doc.diagnostic("note: " + n);
+        if (result instanceof RrResult r) {
+            doc.diagnostic("precision: " + r.report().precision());
+            for (String n : r.report().notes()) {
+                doc.diagnostic("note: " + n);
+            }
         }
-        report.metrics(timeSeconds).forEach(doc.metrics()::accept);
-        result(doc, report.test(), List.of());
+        result.metrics().forEach(doc.metrics()::accept);
+        result(doc, spec.testName(), result.invalidReasons());
     }
 
     private static void result(KtapDocument doc, String test, List<String> invalidReasons) {

@@ -4,6 +4,8 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
+import io.linerate.core.Transport;
+import io.linerate.core.Transports;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.JsonObject;
@@ -73,6 +75,11 @@ final class LoopbackCommand implements Callable<Integer> {
             description = "Transfers to run: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay (default: all).")
     List<String> markers;
 
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "Transport to run every transfer on, by name (see `linerate transports`); default: the first "
+                    + "that supports the suite's transfers.")
+    String transportName;
+
     @Option(names = "--netns", description = "Run inside a private network namespace whose loopback has MTU 1280, "
             + "so the *_frag transfers fragment (root only); the namespace is removed afterwards.")
     boolean netns;
@@ -84,9 +91,20 @@ final class LoopbackCommand implements Callable<Integer> {
         // the TCP default follows this namespace's loopback MSS; with --netns the child JVM decides it there
         LoopbackSuite.TcpPayload tcp = payload != null
                 ? new LoopbackSuite.TcpPayload(payload, "given") : LoopbackSuite.defaultTcpPayload();
-        LoopbackSuite.Config config = new LoopbackSuite.Config(selectedMarkers(), duration, t.warmup, t.interval,
-                payload != null ? payload : LoopbackSuite.ZPERF_PAYLOAD_BYTES, tcp.bytes(), fragPayload, t.rate,
-                t.port, repeat, t.trafficClass, t.ioTimeout);
+        LoopbackSuite.Config config = LoopbackSuite.Config.builder()
+                .markers(selectedMarkers())
+                .duration(duration)
+                .warmup(t.warmup)
+                .interval(t.interval)
+                .payloadBytes(payload != null ? payload : LoopbackSuite.ZPERF_PAYLOAD_BYTES)
+                .tcpPayloadBytes(tcp.bytes())
+                .fragPayloadBytes(fragPayload)
+                .rateBitsPerSecond(t.rate)
+                .port(t.port)
+                .repeat(repeat)
+                .trafficClass(t.trafficClass)
+                .ioTimeout(t.ioTimeout)
+                .build();
         config.validate();
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();
@@ -140,6 +158,8 @@ final class LoopbackCommand implements Callable<Integer> {
     }
 
     private int runHere(LoopbackSuite.Config config, LoopbackSuite.TcpPayload tcp, OutputFormat fmt, PrintWriter out) {
+        // before any output: a transport that is missing or cannot run the suite is bad usage
+        Transport transport = Transports.select(transportName, config.spec(config.markers().get(0)));
         Clock clock = Clock.system();
         long start = clock.nanoTime();
         List<MetricSink> sinks = new ArrayList<>();
@@ -166,7 +186,7 @@ final class LoopbackCommand implements Callable<Integer> {
                             ? Long.toString(LoopbackSuite.loopbackMtu().getAsLong()) : "unknown"));
         }
         Tally tally = new Tally();
-        LoopbackSuite suite = new LoopbackSuite(clock);
+        LoopbackSuite suite = new LoopbackSuite(transport, clock);
         suite.run(config, outcome -> {
             double t = (clock.nanoTime() - start) / 1e9;
             // every run of a marker is the same KTAP test, so that its metrics form one series

@@ -6,12 +6,14 @@ import io.linerate.core.Idle;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyMode;
-import io.linerate.core.latency.LatencyReport;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Transport;
+import io.linerate.core.Transports;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.Muxer;
-import io.linerate.nio.latency.PingPong;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.nio.latency.PingPongResult;
 import io.linerate.core.PingPongSpec;
@@ -20,8 +22,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,16 +31,18 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code linerate pingpong}: sfnt-pingpong's latency sweep with the client and an echo server in
- * this JVM. Prints the sfnt-pingpong table (default), ktap metric lines or JSON; {@code --raw DIR}
- * also writes each size's samples as an HdrHistogram log. Exit codes ({@link ExitCodes}): 0 done, 1
- * the run failed (such as a timeout), 2 bad usage, with a message naming the value and the allowed
+ * this JVM, on the transport {@link Transports#select} picks ({@code --transport NAME} or the first
+ * that runs ping-pong). Prints the sfnt-pingpong table (default), a KTAP document of the result's
+ * metrics or the result's JSON ({@link ResultJson#of}); {@code --raw DIR} also writes each size's
+ * samples as an HdrHistogram log. Exit codes ({@link ExitCodes}): 0 done, 1
+ * the run failed (such as a timeout) or its result is invalid, 2 bad usage, with a message naming the value and the allowed
  * range.
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Bounces one message between a client and an echo server in this JVM and reports "
                 + "mean, min, median, max, a percentile and standard deviation of half the round-trip time "
                 + "(or the round trip with --rtt) per message size, as sfnt-pingpong does.",
-                "Exit codes: 0 done, 1 the run failed, 2 bad usage."})
+                "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage."})
 public final class PingPongCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -118,6 +120,10 @@ public final class PingPongCommand implements Callable<Integer> {
                     + "as CSV, as sockperf's --full-log.")
     Path fullLog;
 
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+    String transportName;
+
     @Option(names = "--raw", paramLabel = "DIR", description = "Also write each size's samples to DIR/size-<bytes>.hlog (HdrHistogram log).")
     Path raw;
 
@@ -170,67 +176,51 @@ public final class PingPongCommand implements Callable<Integer> {
         }
         RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                 command.commandLine().getParseResult().originalArgs()));
-        PingPongResult r = PingPong.run(spec, Clock.system(), facts);
-        LatencyReport report = r.report();
+        Transport transport = Transports.select(transportName, spec);
+        MeasurementResult result;
+        try (Measurement m = transport.open(spec, Clock.system())) {
+            result = m.run();
+        }
+        // the table, the raw logs and the applied options are nio's ping-pong's own; any other
+        // transport's result is written through the result contract alone
+        PingPongResult r = result instanceof PingPongResult p ? p.withFacts(facts) : null;
         if (raw != null) {
+            if (r == null) {
+                throw new IOException("--raw: transport " + transport.name() + " gives no raw samples");
+            }
             try {
-                report.writeRawLogs(raw, r.startEpochMillis());
+                r.report().writeRawLogs(raw, r.startEpochMillis());
             } catch (IOException e) {
                 throw new IOException("cannot write the raw samples under " + raw + ": " + e.getMessage(), e);
             }
         }
+        MeasurementResult written = r != null ? r : result;
         switch (fmt) {
             case text -> {
-                report.writeTable(out);
-                out.println("# applied: " + r.appliedDescription(spec.protocol()));
-                out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", server "
-                        + waits(spec, spec.serverMuxer()));
-                r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
+                if (r != null) {
+                    r.report().writeTable(out);
+                    out.println("# applied: " + r.appliedDescription());
+                    out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", server "
+                            + waits(spec, spec.serverMuxer()));
+                    r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
+                } else {
+                    out.println("# linerate " + Linerate.version() + " pingpong on transport " + transport.name());
+                    result.metrics().forEach(mt -> out.println(MetricJson.metric(mt)));
+                }
+                written.invalidReasons().forEach(reason -> out.println("# invalid: " + reason));
             }
-            case ktap -> KtapOutputs.pingpong(out, spec, r, labels(spec));
-            case json -> out.println(json(spec, r).toJson());
+            case ktap -> KtapOutputs.pingpong(out, spec, written);
+            case json -> out.println(ResultJson.of(written).toJson());
         }
         out.flush();
-        if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
+        if (r != null && r.fullLog().flatMap(l -> l.failure()).isPresent()) {
             throw new IOException(r.fullLog().get().describe());
         }
-        return Linerate.OK;
+        return written.valid() ? Linerate.OK : Linerate.FAILED;
     }
 
     /** @return the muxer, and for a polling one its idle strategy ({@code spin (idle busy)}) */
     static String waits(PingPongSpec spec, Muxer m) {
         return m.label() + spec.idleOf(m).map(i -> " (idle " + i.label() + ")").orElse("");
-    }
-
-    /**
-     * The metrics' labels: protocol and the client's muxer, and the client's idle strategy only
-     * when it is not its muxer's own, so a series measured before idle strategies existed keeps
-     * its key.
-     */
-    static Map<String, String> labels(PingPongSpec spec) {
-        Map<String, String> l = new java.util.LinkedHashMap<>();
-        l.put("protocol", spec.protocol().label());
-        l.put("muxer", spec.clientMuxer().label());
-        spec.idleOf(spec.clientMuxer()).filter(i -> !spec.clientMuxer().defaultIdle().equals(Optional.of(i)))
-                .ifPresent(i -> l.put("idle", i.label()));
-        return l;
-    }
-
-    /**
-     * @return the report's JSON ({@link ResultJson#latency}) with {@code protocol}, {@code muxer},
-     *     {@code serv_muxer}, the socket options in the schema of every command
-     *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end and
-     *     {@code full_log} with a full log
-     */
-    static JsonObject json(PingPongSpec spec, PingPongResult r) {
-        JsonObject j = ResultJson.latency(r.report())
-                .put("protocol", spec.protocol().label())
-                .put("muxer", spec.clientMuxer().label())
-                .put("serv_muxer", spec.serverMuxer().label())
-                .put("options", ResultJson.options(r.options(), spec.protocol() == PingPongProtocol.TCP));
-        spec.idleOf(spec.clientMuxer()).ifPresent(i -> j.put("idle", i.label()));
-        spec.idleOf(spec.serverMuxer()).ifPresent(i -> j.put("serv_idle", i.label()));
-        r.fullLog().ifPresent(l -> j.put("full_log", ResultJson.fullLog(l)));
-        return j;
     }
 }

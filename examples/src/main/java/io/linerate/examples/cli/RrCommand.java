@@ -4,16 +4,18 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
 import io.linerate.core.TransferException;
-import io.linerate.core.latency.RrReport;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Transport;
+import io.linerate.core.Transports;
 import io.linerate.core.latency.RunFacts;
+import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.Muxer;
-import io.linerate.nio.latency.RequestResponse;
 import io.linerate.nio.latency.RrResult;
 import io.linerate.core.RrSpec;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,15 +25,17 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code linerate rr}: netperf TCP_RR / TCP_CRR (neper tcp_rr / tcp_crr) over loopback with the
- * server and every flow in this JVM. Prints transactions per second per flow and in total and the
- * transaction latency, as text (default), a KTAP document or JSON. Exit codes ({@link ExitCodes}): 0
- * done, 1 the run failed, 2 bad usage, with a message naming the value and the allowed range.
+ * server and every flow in this JVM, on the transport {@link Transports#select} picks
+ * ({@code --transport NAME} or the first that runs request-response). Prints transactions per
+ * second per flow and in total and the transaction latency, as text (default), a KTAP document of
+ * the result's metrics or the result's JSON ({@link ResultJson#of}). Exit codes ({@link ExitCodes}):
+ * 0 done, 1 the run failed or its result is invalid, 2 bad usage, with a message naming the value and the allowed range.
  */
 @Command(name = "rr", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs request/response transactions over TCP on loopback, as netperf TCP_RR (or TCP_CRR "
                 + "with --crr: a new connection per transaction), and reports transactions per second and "
                 + "transaction latency.",
-                "Exit codes: 0 done, 1 the run failed, 2 bad usage."})
+                "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage."})
 public final class RrCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -72,6 +76,10 @@ public final class RrCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String muxer;
 
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+    String transportName;
+
     @Option(names = "--idle", paramLabel = "STRATEGY",
             description = "How the polling muxers (spin, backoff) wait between polls: busy, yield, backoff, sleep "
                     + "(default: busy for spin, backoff for backoff).")
@@ -90,21 +98,43 @@ public final class RrCommand implements Callable<Integer> {
     public Integer call() throws TransferException {
         PrintWriter out = command.commandLine().getOut();
         OutputFormat fmt = output.format();
-        RrSpec spec = new RrSpec(AddressFamily.parse(latency.family), flows, requestSize, responseSize, duration, warmup,
-                crr, rate, latency.noDelay, latency.timeout, latency.percentile, Muxer.parse(muxer),
-                Optional.ofNullable(idle).map(Idle::parse));
+        RrSpec spec = RrSpec.builder()
+                .family(AddressFamily.parse(latency.family))
+                .flows(flows)
+                .requestBytes(requestSize)
+                .responseBytes(responseSize)
+                .duration(duration)
+                .warmup(warmup)
+                .crr(crr)
+                .rate(rate)
+                .noDelay(latency.noDelay)
+                .timeout(latency.timeout)
+                .percentile(latency.percentile)
+                .muxer(Muxer.parse(muxer))
+                .idle(idle == null ? null : Idle.parse(idle))
+                .build();
         RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                 command.commandLine().getParseResult().originalArgs()));
-        Clock clock = Clock.system();
-        long start = clock.nanoTime();
-        RrResult r = RequestResponse.run(spec, clock, facts);
-        RrReport report = r.report();
+        Transport transport = Transports.select(transportName, spec);
+        MeasurementResult result;
+        try (Measurement m = transport.open(spec, Clock.system())) {
+            result = m.run();
+        }
+        MeasurementResult written = result instanceof RrResult r ? r.withFacts(facts) : result;
         switch (fmt) {
-            case text -> report.writeText(out);
-            case ktap -> KtapOutputs.rr(out, report, (clock.nanoTime() - start) / 1e9);
-            case json -> out.println(ResultJson.rr(report).toJson());
+            case text -> {
+                if (written instanceof RrResult r) {
+                    r.report().writeText(out);
+                } else {
+                    out.println("# linerate " + Linerate.version() + " rr on transport " + transport.name());
+                    written.metrics().forEach(mt -> out.println(MetricJson.metric(mt)));
+                }
+                written.invalidReasons().forEach(reason -> out.println("# invalid: " + reason));
+            }
+            case ktap -> KtapOutputs.rr(out, spec, written);
+            case json -> out.println(ResultJson.of(written).toJson());
         }
         out.flush();
-        return Linerate.OK;
+        return written.valid() ? Linerate.OK : Linerate.FAILED;
     }
 }

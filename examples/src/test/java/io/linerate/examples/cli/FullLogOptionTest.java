@@ -75,7 +75,7 @@ class FullLogOptionTest {
                 "--sizes", "16", "--full-log", file.toString(), "--json"), PingPongCommandTest.SHORT.stream())
                 .toArray(String[]::new));
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode j = JSON.readTree(r.out());
+        JsonNode j = JSON.readTree(r.out()).get("detail");
         JsonNode log = j.get("full_log");
         // at most 20 warm-up and 200 measured round trips fit in one 1024-entry record: none dropped
         assertThat(log.get("dropped").asLong()).isZero();

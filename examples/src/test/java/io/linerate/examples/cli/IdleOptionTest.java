@@ -42,7 +42,7 @@ class IdleOptionTest {
         PingPongCommandTest.Run r = PingPongCommandTest.pingpong(pingpongShort("--protocol", "udp", "--sizes", "8",
                 "--muxer", "spin", "--serv-muxer", "backoff", "--idle", "sleep", "--json"));
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode j = JSON.readTree(r.out());
+        JsonNode j = JSON.readTree(r.out()).get("detail");
         assertThat(j.get("muxer").asText()).isEqualTo("spin");
         assertThat(j.get("idle").asText()).isEqualTo("sleep");
         assertThat(j.get("serv_muxer").asText()).isEqualTo("backoff");
@@ -87,7 +87,7 @@ class IdleOptionTest {
         RrCommandTest.Run r = RrCommandTest.rr("rr", "--duration", "300ms", "--warmup", "100ms", "--muxer", "backoff",
                 "--json");
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode j = JSON.readTree(r.out());
+        JsonNode j = JSON.readTree(r.out()).get("detail");
         List<String> notes = new ArrayList<>();
         j.get("notes").forEach(n -> notes.add(n.asText()));
         assertThat(notes).contains("the flows and the server poll their sockets (muxer backoff, idle backoff): a "

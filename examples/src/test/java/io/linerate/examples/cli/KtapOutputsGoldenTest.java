@@ -17,6 +17,9 @@ import io.linerate.core.latency.LatencyMode;
 import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RunFacts;
+import io.linerate.core.RrSpec;
+import io.linerate.core.sink.ResultJson;
+import io.linerate.nio.latency.RrResult;
 import io.linerate.core.latency.SizeLatency;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.Muxer;
@@ -117,7 +120,7 @@ class KtapOutputsGoldenTest {
         LatencyReport report = new LatencyReport(FACTS, LatencyMode.HALF_RTT, 99, List.of(
                 new SizeLatency(1, histogram(400, 600, 800, 1000, 1200), 1_000_000, 1.5),
                 new SizeLatency(64, histogram(2000), 1_000, 2.25)));
-        return new PingPongResult(report, new AppliedOptions(0, 0, 0, 2_626_560, 0, 131_072, true, true,
+        return new PingPongResult(PINGPONG_SPEC, report, new AppliedOptions(0, 0, 0, 2_626_560, 0, 131_072, true, true,
                 Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))), List.of(), 0);
     }
 
@@ -126,14 +129,14 @@ class KtapOutputsGoldenTest {
     void pingpongJsonReportsTheOptionsInStreamsSchema(String locale) throws IOException {
         setLocale(locale);
         PingPongResult r = pingpongResult();
-        String json = PingPongCommand.json(PINGPONG_SPEC, r).toJson();
+        String json = ResultJson.of(r).toJson();
         GoldenFiles.assertMatches("pingpong.json", json + "\n");
         // the same options object, field for field, as a TCP stream that applied the same options
         TransferResult tcp = tcpResult();
         TransferResult sameOptions = TransferResult.builder(tcp.spec()).bytesSent(0).messagesSent(0).bytesReceived(0).window(0, 1)
                 .windowBytesSent(0).windowBytesReceived(0).options(r.options()).senderCpuNanos(0)
                 .receiverCpuNanos(0).senderAllocatedBytes(0).receiverAllocatedBytes(0).build();
-        String streamJson = io.linerate.core.sink.ResultJson.transfer(sameOptions).toJson();
+        String streamJson = io.linerate.core.sink.ResultJson.of(sameOptions).toJson();
         String options = "\"options\":{\"traffic_class_requested\":0,\"traffic_class_applied\":0,"
                 + "\"sndbuf_requested\":0,\"sndbuf_applied\":2626560,\"rcvbuf_requested\":0,\"rcvbuf_applied\":131072,"
                 + "\"nodelay_requested\":true,\"nodelay_applied\":true,\"tcp_mss\":65483,\"tcp_mss_source\":\"derived: "
@@ -148,7 +151,7 @@ class KtapOutputsGoldenTest {
         setLocale(locale);
         PingPongSpec spec = PINGPONG_SPEC;
         PingPongResult r = pingpongResult();
-        String ktap = document(out -> KtapOutputs.pingpong(out, spec, r, PingPongCommand.labels(spec)));
+        String ktap = document(out -> KtapOutputs.pingpong(out, spec, r));
         GoldenFiles.assertMatches("ktap/pingpong.ktap", ktap);
         // half of the round trips {400, 600, 800, 1000, 1200} ns, all held exactly below 2048:
         // mean 400, min 200, median (rank 3 of 5) 400, p99 (rank 5) 600, max 600, population
@@ -166,14 +169,31 @@ class KtapOutputsGoldenTest {
                 t + "latency_max" + l64 + " = 1000.0 ns", t + "latency_stddev" + l64 + " = 0.0 ns");
     }
 
+    @org.junit.jupiter.api.Test
+    void aPingPongSizeWithoutMeasuredRoundTripsMakesTheResultInvalid() {
+        // size 1 has five samples, size 64 none: its statistics do not exist, so the result is invalid
+        LatencyReport report = new LatencyReport(FACTS, LatencyMode.HALF_RTT, 99, List.of(
+                new SizeLatency(1, histogram(400, 600, 800, 1000, 1200), 1_000_000, 1.5),
+                new SizeLatency(64, histogram(), 0, 2.25)));
+        PingPongResult r = new PingPongResult(PINGPONG_SPEC, report, pingpongResult().options(), List.of(), 0);
+        assertThat(r.invalidReasons()).containsExactly("no round trip of 64-byte messages was measured");
+        String ktap = document(out -> KtapOutputs.pingpong(out, PINGPONG_SPEC, r));
+        assertThat(ktap).contains("\nnot ok 1 pingpong_tcp # invalid: no round trip of 64-byte messages was measured\n");
+        // the size without samples yields no metric: only size 1's six
+        assertThat(r.metrics()).hasSize(6);
+        assertThat(ResultJson.of(r).toJson()).contains("\"valid\":false,\"invalid_reasons\":[\"no round trip of "
+                + "64-byte messages was measured\"]");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"ROOT", "de-DE"})
     void rr(String locale) throws IOException {
         setLocale(locale);
-        RrReport report = new RrReport(FACTS, "tcp_rr", List.of(1500L, 500L), 800_000_000L,
-                histogram(100, 200, 300, 400, 1000), 99, List.of(RrReport.CLOSED_LOOP_NOTE));
-        String ktap = document(out -> KtapOutputs.rr(out, report, 1.25));
+        RrResult r = rrResult();
+        String ktap = document(out -> KtapOutputs.rr(out, RR_SPEC, r));
         GoldenFiles.assertMatches("ktap/rr.ktap", ktap);
+        // every metric is stamped with the window's length, 800000000 ns = 0.8 s
+        assertThat(ktap).contains("\"time\":0.8,").doesNotContain("\"time\":1");
         // 2000 transactions in 0.8 s = 2500/s; flow 0: 1500 / 0.8 = 1875/s, flow 1: 500 / 0.8 = 625/s;
         // latency {100, 200, 300, 400, 1000} ns: median (rank 3) 300, p99 (rank 5) 1000, mean 400
         assertThat(gateReads("rr.ktap", ktap)).containsExactly(
@@ -183,6 +203,32 @@ class KtapOutputsGoldenTest {
                 "tcp_rr/latency_p50{latency=rtt,test=tcp_rr}@local = 300.0 ns",
                 "tcp_rr/latency_p99{latency=rtt,test=tcp_rr}@local = 1000.0 ns",
                 "tcp_rr/latency_mean{latency=rtt,test=tcp_rr}@local = 400.0 ns");
+    }
+
+    static final RrSpec RR_SPEC = RrSpec.builder().flows(2).build();
+
+    /** Two flows that completed 1500 and 500 transactions in a window of 0.8 s. */
+    static RrResult rrResult() {
+        RrReport report = new RrReport(FACTS, "tcp_rr", List.of(1500L, 500L), 800_000_000L,
+                histogram(100, 200, 300, 400, 1000), 99, List.of(RrReport.CLOSED_LOOP_NOTE));
+        return new RrResult(RR_SPEC, report, 2100, 2, 2100);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ROOT", "de-DE"})
+    void rrJsonIsTheResultShapeWithTheReportAsItsDetail(String locale) throws IOException {
+        setLocale(locale);
+        String json = ResultJson.of(rrResult()).toJson();
+        GoldenFiles.assertMatches("rr.json", json + "\n");
+        // valid: the window has a length and transactions in it; the rate metric of all flows is
+        // 2000 / 0.8 s = 2500/s, and the detail is the report's own JSON with the spec's sizes,
+        // rate and muxer (defaults: 1 B each way, closed loop, selector)
+        assertThat(json).startsWith("{\"format\":\"linerate-result\",\"version\":1,\"pattern\":\"request-response\","
+                + "\"valid\":true,\"invalid_reasons\":[],\"metrics\":[{\"host\":\"local\",\"labels\":{\"flow\":\"all\","
+                + "\"test\":\"tcp_rr\"},\"name\":\"transactions_per_second\",\"shape\":\"scalar\",\"time\":0.8,"
+                + "\"unit\":\"transactions/s\",\"value\":2500.0}")
+                .contains("\"detail\":{\"format\":\"linerate-rr\"")
+                .endsWith("\"request_bytes\":1,\"response_bytes\":1,\"rate\":0,\"muxer\":\"selector\"}}");
     }
 
     static ExactRangeHistogram histogram(long... nanos) {

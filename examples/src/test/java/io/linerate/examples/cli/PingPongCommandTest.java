@@ -131,7 +131,13 @@ class PingPongCommandTest {
         Run r = pingpong(withShort("--protocol", "tcp", "--sizes", "8", "--rtt", "--json", "--muxer", "spin",
                 "--serv-muxer", "blocking", "--percentile", "99.9"));
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode j = JSON.readTree(r.out());
+        JsonNode whole = JSON.readTree(r.out());
+        // the one shape of every pattern's result, the sweep's own fields under "detail"
+        assertThat(whole.get("format").asText()).isEqualTo("linerate-result");
+        assertThat(whole.get("pattern").asText()).isEqualTo("ping-pong");
+        assertThat(whole.get("valid").asBoolean()).isTrue();
+        assertThat(whole.get("metrics").get(0).get("labels").get("latency").asText()).isEqualTo("rtt");
+        JsonNode j = whole.get("detail");
         assertThat(j.get("format").asText()).isEqualTo("linerate-latency");
         assertThat(j.get("latency").asText()).isEqualTo("RTT");
         assertThat(j.get("percentile").asDouble()).isEqualTo(99.9);

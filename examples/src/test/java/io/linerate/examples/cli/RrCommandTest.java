@@ -69,7 +69,10 @@ class RrCommandTest {
         Run r = rr("rr", "--flows", "2", "--duration", "300ms", "--warmup", "100ms", "--request-size", "32",
                 "--response-size", "64", "--json");
         assertThat(r.exit()).as(r.err()).isZero();
-        JsonNode j = JSON.readTree(r.out());
+        JsonNode whole = JSON.readTree(r.out());
+        assertThat(whole.get("format").asText()).isEqualTo("linerate-result");
+        assertThat(whole.get("pattern").asText()).isEqualTo("request-response");
+        JsonNode j = whole.get("detail");
         assertThat(j.get("test").asText()).isEqualTo("tcp_rr");
         long n = j.get("transactions").asLong();
         long window = j.get("window_ns").asLong();

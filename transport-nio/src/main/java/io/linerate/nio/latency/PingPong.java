@@ -11,7 +11,9 @@ import io.linerate.nio.latency.internal.PingPongRunner;
  * A ping-pong as sfnt-pingpong and sockperf's ping-pong run it, with the client and an echo server
  * in this JVM: one message at a time bounces between them; each sample is one round trip timed on
  * the client with the {@link Clock}, from before the write to after the whole answer was read.
- * Sizes run in order, each under the spec's {@link io.linerate.core.latency.IterationPolicy}.
+ * Sizes run in order, each under the spec's {@link io.linerate.core.latency.IterationPolicy}. The
+ * one path of every pattern, {@code Transports.select(name, spec).open(spec, clock).run()}, runs
+ * the same code with the facts of this host; this entry point states given run facts.
  */
 public final class PingPong {
     private PingPong() {}

@@ -98,7 +98,7 @@ class PingPongIntegrationTest {
         // the MSS is derived from the loopback MTU and the TCP options (values checked in PathFactsTest)
         TcpMss mss = PathFacts.loopbackTcpMss(spec.family()).orElseThrow();
         assertThat(r.options().tcpMss()).hasValue(mss);
-        assertThat(r.appliedDescription(PingPongProtocol.TCP)).contains("nodelay true (requested true)")
+        assertThat(r.appliedDescription()).contains("nodelay true (requested true)")
                 .contains("tclass 0x10 (requested 0x10)").contains("mss " + mss.bytes() + " B (derived: MTU ");
     }
 

@@ -105,8 +105,9 @@ class PollingMuxerTest {
     }
 
     static RrSpec rr(Muxer m, Idle idle) {
-        return new RrSpec(AddressFamily.IPV4, 2, 32, 100, Duration.ofMillis(300), Duration.ofMillis(100), false, 0, true,
-                Duration.ofSeconds(5), 99, m, Optional.ofNullable(idle));
+        return RrSpec.builder().family(AddressFamily.IPV4).flows(2).requestBytes(32).responseBytes(100)
+                .duration(Duration.ofMillis(300)).warmup(Duration.ofMillis(100)).timeout(Duration.ofSeconds(5))
+                .muxer(m).idle(idle).build();
     }
 
     static Stream<Arguments> rrModes() {
@@ -131,8 +132,9 @@ class PollingMuxerTest {
         // the kernel completes the handshake from the backlog; nobody ever reads or answers
         try (ServerSocketChannel silent = ServerSocketChannel.open()) {
             silent.bind(new InetSocketAddress("127.0.0.1", 0), 16);
-            RrSpec spec = new RrSpec(AddressFamily.IPV4, 1, 16, 16, Duration.ofSeconds(10), Duration.ZERO, false, 0,
-                    true, Duration.ofMillis(300), 99, m, Optional.empty());
+            RrSpec spec = RrSpec.builder().family(AddressFamily.IPV4).flows(1).requestBytes(16).responseBytes(16)
+                    .duration(Duration.ofSeconds(10)).warmup(Duration.ZERO).timeout(Duration.ofMillis(300)).muxer(m)
+                    .build();
             RrFlow f = new RrFlow(0, spec, silent.getLocalAddress(), Clock.system(), 0);
             f.start();
             // bounded: the flow ends by itself 300 ms into its first transaction

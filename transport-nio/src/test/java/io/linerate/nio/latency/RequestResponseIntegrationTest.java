@@ -22,8 +22,9 @@ class RequestResponseIntegrationTest {
     static final RunFacts FACTS = new RunFacts("test", "d", "u", "c", "j", "o");
 
     static RrSpec spec(int flows, boolean crr, long rate) {
-        return new RrSpec(AddressFamily.IPV4, flows, 64, 200, Duration.ofMillis(300), Duration.ofMillis(100), crr,
-                rate, true, Duration.ofSeconds(5), 99);
+        return RrSpec.builder().family(AddressFamily.IPV4).flows(flows).requestBytes(64).responseBytes(200)
+                .duration(Duration.ofMillis(300)).warmup(Duration.ofMillis(100)).crr(crr).rate(rate)
+                .timeout(Duration.ofSeconds(5)).build();
     }
 
     @Test
@@ -92,14 +93,10 @@ class RequestResponseIntegrationTest {
 
     @Test
     void badSpecsNameTheValueAndRange() {
-        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 0, 1, 1, Duration.ofSeconds(1), Duration.ZERO, false, 0,
-                true, Duration.ofSeconds(1), 99)).hasMessage("flows 0 is out of range; allowed: 1..1024");
-        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 1, 0, 1, Duration.ofSeconds(1), Duration.ZERO, false, 0,
-                true, Duration.ofSeconds(1), 99)).hasMessage("request size 0 bytes is out of range; allowed: 1..16777216");
-        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 1, 1, 1, Duration.ofSeconds(1), Duration.ZERO, false, -1,
-                true, Duration.ofSeconds(1), 99))
+        assertThatThrownBy(() -> RrSpec.builder().flows(0).build()).hasMessage("flows 0 is out of range; allowed: 1..1024");
+        assertThatThrownBy(() -> RrSpec.builder().requestBytes(0).build()).hasMessage("request size 0 bytes is out of range; allowed: 1..16777216");
+        assertThatThrownBy(() -> RrSpec.builder().rate(-1).build())
                 .hasMessage("rate -1 transactions/s is out of range; allowed: 0 (closed loop)..1000000");
-        assertThatThrownBy(() -> new RrSpec(AddressFamily.IPV4, 1, 1, 1, Duration.ZERO, Duration.ZERO, false, 0,
-                true, Duration.ofSeconds(1), 99)).hasMessage("duration 0 ms is out of range; allowed: > 0");
+        assertThatThrownBy(() -> RrSpec.builder().duration(Duration.ZERO).build()).hasMessage("duration 0 ms is out of range; allowed: > 0");
     }
 }

@@ -38,8 +38,9 @@ class RrAllocationTest {
     @MethodSource("modes")
     void flowsAllocateNothingPerTransaction(Muxer m, Idle idle) throws Exception {
         // the warm-up gives the JIT some 10^4 transactions before the window opens
-        RrSpec spec = new RrSpec(AddressFamily.IPV4, 1, 64, 64, Duration.ofMillis(500), Duration.ofSeconds(1), false,
-                0, true, Duration.ofSeconds(5), 99, m, Optional.ofNullable(idle));
+        RrSpec spec = RrSpec.builder().family(AddressFamily.IPV4).flows(1).requestBytes(64).responseBytes(64)
+                .duration(Duration.ofMillis(500)).warmup(Duration.ofSeconds(1)).timeout(Duration.ofSeconds(5))
+                .muxer(m).idle(idle).build();
         boolean clean = false;
         for (int run = 0; run < 3 && !clean; run++) {
             RrResult r = RequestResponse.run(spec, Clock.system(), FACTS);

@@ -53,8 +53,8 @@ class ThreadReleaseTest {
     @Test
     void requestResponseThreadsEnd() throws Exception {
         for (boolean crr : new boolean[] {false, true}) {
-            RequestResponse.run(new RrSpec(AddressFamily.IPV4, 3, 8, 8, Duration.ofMillis(100), Duration.ZERO, crr, 0,
-                    true, Duration.ofSeconds(2), 99), Clock.system(), FACTS);
+            RequestResponse.run(RrSpec.builder().family(AddressFamily.IPV4).flows(3).requestBytes(8)
+                    .responseBytes(8).duration(Duration.ofMillis(100)).warmup(Duration.ZERO).crr(crr).build(), Clock.system(), FACTS);
             assertThat(linerateThreads()).as("after crr=%s", crr).isEmpty();
         }
     }

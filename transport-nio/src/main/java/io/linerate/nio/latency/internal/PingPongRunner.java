@@ -84,7 +84,7 @@ public final class PingPongRunner {
                     log.finish();
                     logged = Optional.of(log.closeAndSummarize());
                 }
-                result = new PingPongResult(new LatencyReport(facts, spec.mode(), spec.percentile(), results),
+                result = new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results),
                         link.options(), counts, startMillis, logged);
             }
             serverAnswers.accept(server.answered());

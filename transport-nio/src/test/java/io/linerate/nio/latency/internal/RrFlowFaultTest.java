@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 class RrFlowFaultTest {
 
     static RrSpec spec(boolean crr) {
-        return new RrSpec(AddressFamily.IPV4, 1, 16, 16, Duration.ofSeconds(10), Duration.ZERO, crr, 0, true,
-                Duration.ofMillis(300), 99);
+        return RrSpec.builder().family(AddressFamily.IPV4).flows(1).requestBytes(16).responseBytes(16)
+                .duration(Duration.ofSeconds(10)).warmup(Duration.ZERO).crr(crr).timeout(Duration.ofMillis(300)).build();
     }
 
     @Test
