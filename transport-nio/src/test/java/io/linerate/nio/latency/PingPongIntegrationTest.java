@@ -65,8 +65,9 @@ class PingPongIntegrationTest {
             SizeLatency s = r.report().sizes().get(i);
             LatencyStats st = s.stats(99, LatencyMode.HALF_RTT);
             assertThat(c.measured()).isPositive();
-            // the warm-up is exactly its iteration count (no warm-up time); the rest are the samples
-            assertThat(c.roundTrips()).isEqualTo(c.measured() + WARMUP_ITERATIONS);
+            // the warm-up is its iteration count (no warm-up time), or fewer when a loaded host hit the
+            // size's time cap first (IterationPolicy ends the warm-up at maxms too); the rest are the samples
+            assertThat(c.roundTrips() - c.measured()).isBetween(1L, (long) WARMUP_ITERATIONS);
             assertThat(st.iterations()).isEqualTo(c.measured());
             assertThat(s.roundTrips().count()).isEqualTo(c.measured());
             assertThat(st.min().getAsDouble()).isPositive();
