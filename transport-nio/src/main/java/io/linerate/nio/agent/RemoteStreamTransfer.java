@@ -166,7 +166,8 @@ public final class RemoteStreamTransfer implements Transfer {
         try {
             EndCounters local = end.run(listener, sending ? () -> -1 : peerSent(remote, end));
             AppliedOptions localOptions = data.options();
-            if (sending) {
+            if (sending && spec.protocol() == Protocol.UDP) {
+                // a UDP receiver cannot see the end of the stream: it drains until it has this many
                 control.send(Control.message("done").put("messages", local.messages()));
             }
             if (remote[0] == null) {
