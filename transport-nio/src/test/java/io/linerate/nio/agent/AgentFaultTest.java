@@ -58,7 +58,10 @@ class AgentFaultTest {
 
     private void aGoodSessionStillWorks() throws Exception {
         RemoteStreamResult r = AgentStreamTest.run(shortTcp(), false);
-        assertThat(r.remote().bytes()).isEqualTo(r.local().bytes()).isPositive();
+        // a result came back through the whole protocol; a loaded host may send little in 50 ms, but
+        // TCP delivers all of it
+        assertThat(r.remote().bytes()).isEqualTo(r.local().bytes());
+        assertThat(r.remote().sender()).isFalse();
     }
 
     /** Sends raw bytes to the control port and reads until the agent closes the connection. */
