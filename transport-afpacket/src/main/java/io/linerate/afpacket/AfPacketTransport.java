@@ -103,7 +103,7 @@ public final class AfPacketTransport implements Transport {
             return Optional.of("the afpacket transport runs " + Pattern.RAW_FRAMES.label() + ", not " + spec.pattern().label());
         }
         if (raw.endpoint() instanceof Endpoint.Remote peer) {
-            return Optional.of("remote peer " + peer + " needs a peer agent, which this version of linerate does not have;"
+            return Optional.of("remote peer " + peer + ": the peer agent does not serve raw frames yet;"
                     + " drive both interfaces from this JVM (loopback endpoint), or one of them (TX-only or RX-only) with"
                     + " another tool at the far end");
         }

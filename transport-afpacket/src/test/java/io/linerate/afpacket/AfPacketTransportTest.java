@@ -99,7 +99,7 @@ class AfPacketTransportTest {
         RawTransferSpec remote = RawTransferSpec.builder("lrt0a", "lrt0b").endpoint(Endpoint.remote("198.18.0.2", 7001)).build();
         assertThat(t.unsupportedReason(local)).isEmpty();
         assertThat(t.unsupportedReason(remote)).hasValueSatisfying(r -> assertThat(r)
-                .startsWith("remote peer 198.18.0.2:7001 needs a peer agent"));
+                .startsWith("remote peer 198.18.0.2:7001: the peer agent does not serve raw frames yet;"));
         assertThatThrownBy(() -> t.open(remote, Clock.system())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("remote peer 198.18.0.2:7001");
         assertThat(t.unsupportedReason(PingPongSpec.builder().build())).contains("the afpacket transport runs raw-frames, not ping-pong");

@@ -1,5 +1,6 @@
 package io.linerate.nio;
 
+import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
@@ -11,6 +12,8 @@ import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transport;
+import io.linerate.nio.agent.RemoteOptions;
+import io.linerate.nio.agent.RemoteStreamTransfer;
 import io.linerate.nio.internal.NioStreamTransfer;
 import io.linerate.nio.latency.internal.LatencyMeasurement;
 import java.util.EnumSet;
@@ -18,13 +21,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Java NIO with both ends in this JVM, over the loopback address of the spec's family (127.0.0.1
- * or ::1) of the network namespace the JVM runs in: TCP and UDP streams ({@link TransferSpec},
- * opened as a {@link io.linerate.core.Transfer}), ping-pong over TCP, UDP, Unix stream sockets or
- * pipes ({@link PingPongSpec}, whose run gives a {@link io.linerate.nio.latency.PingPongResult})
- * and TCP request/response ({@link RrSpec}, giving an {@link io.linerate.nio.latency.RrResult}).
- * A remote endpoint is refused for every pattern: it needs a peer agent. Registered for
- * {@link java.util.ServiceLoader} under the name {@value #NAME}.
+ * Java NIO: TCP and UDP streams ({@link TransferSpec}, opened as a {@link io.linerate.core.Transfer}),
+ * ping-pong over TCP, UDP, Unix stream sockets or pipes ({@link PingPongSpec}, whose run gives a
+ * {@link io.linerate.nio.latency.PingPongResult}) and TCP request/response ({@link RrSpec}, giving
+ * an {@link io.linerate.nio.latency.RrResult}), with both ends in this JVM over the loopback address
+ * of the spec's family (127.0.0.1 or ::1) of the network namespace the JVM runs in. A stream whose
+ * endpoint is {@link Endpoint.Remote} runs this end here and the other in the peer agent there
+ * ({@link RemoteStreamTransfer}: forward, without a secret; use it directly for {@code --reverse}
+ * or a secret); the other patterns refuse a remote endpoint until the agent serves them.
+ * Registered for {@link java.util.ServiceLoader} under the name {@value #NAME}.
  */
 public final class NioTransport implements Transport {
     /** The name this transport is found by. */
@@ -47,9 +52,14 @@ public final class NioTransport implements Transport {
             return Optional.of("the nio transport runs " + Pattern.STREAM.label() + ", " + Pattern.PING_PONG.label()
                     + " and " + Pattern.REQUEST_RESPONSE.label() + ", not " + m.pattern().label());
         }
-        if (m.endpoint() instanceof Endpoint.Remote peer) {
-            return Optional.of("remote peer " + peer + " needs a peer agent, which this version of linerate does not have;"
-                    + " run both ends in this JVM (loopback endpoint)");
+        if (m instanceof TransferSpec stream && stream.endpoint() instanceof Endpoint.Remote peer) {
+            if (stream.bound().kind() != Bound.Kind.DURATION) {
+                return Optional.of("a stream with remote peer " + peer + " is bounded by a duration, not "
+                        + stream.bound() + ": the two ends agree on when to stop by time");
+            }
+        } else if (m.endpoint() instanceof Endpoint.Remote peer) {
+            return Optional.of("remote peer " + peer + " runs streams only in this version of linerate: its agent does not"
+                    + " serve " + m.pattern().label() + " yet; run both ends in this JVM (loopback endpoint)");
         }
         if (m instanceof TransferSpec spec && spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
             return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
@@ -71,7 +81,9 @@ public final class NioTransport implements Transport {
             throw new IllegalArgumentException(r);
         });
         if (spec instanceof TransferSpec t) {
-            return NioStreamTransfer.open(t, clock);
+            return t.endpoint() instanceof Endpoint.Remote
+                    ? RemoteStreamTransfer.open(t, clock, RemoteOptions.defaults())
+                    : NioStreamTransfer.open(t, clock);
         }
         return LatencyMeasurement.of(spec, clock);
     }

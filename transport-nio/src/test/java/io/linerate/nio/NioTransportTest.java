@@ -3,6 +3,7 @@ package io.linerate.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
@@ -32,23 +33,35 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NioTransportTest {
     static final Endpoint PEER = Endpoint.parse("198.18.0.2:7001");
-    static final String AGENT_REASON = "remote peer 198.18.0.2:7001 needs a peer agent,"
-            + " which this version of linerate does not have; run both ends in this JVM (loopback endpoint)";
+    static final String AGENT_REASON = "remote peer 198.18.0.2:7001 runs streams only in this version of linerate:"
+            + " its agent does not serve ";
 
     static Stream<MeasurementSpec> remoteSpecs() {
-        return Stream.of(TransferSpec.builder().endpoint(PEER).build(),
-                PingPongSpec.builder().endpoint(PEER).build(),
+        return Stream.of(PingPongSpec.builder().endpoint(PEER).build(),
                 RrSpec.builder().endpoint(PEER).build());
     }
 
     @ParameterizedTest
     @MethodSource("remoteSpecs")
-    void aRemotePeerIsRefusedWithTheReasonForEveryPatternUntilThereIsAnAgent(MeasurementSpec spec) {
+    void aRemotePeerIsRefusedWithTheReasonForEveryPatternTheAgentDoesNotServe(MeasurementSpec spec) {
         assertThat(spec.endpoint()).isEqualTo(PEER);
-        assertThat(new NioTransport().unsupportedReason(spec)).contains(AGENT_REASON);
+        String reason = AGENT_REASON + spec.pattern().label() + " yet; run both ends in this JVM (loopback endpoint)";
+        assertThat(new NioTransport().unsupportedReason(spec)).contains(reason);
         assertThatThrownBy(() -> new NioTransport().open(spec, Clock.system()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage(AGENT_REASON);
-        assertThatThrownBy(() -> Transports.forSpec(spec)).hasMessageContaining("nio: " + AGENT_REASON);
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(reason);
+        assertThatThrownBy(() -> Transports.forSpec(spec)).hasMessageContaining("nio: " + reason);
+    }
+
+    @Test
+    void aRemoteStreamIsSupportedButOnlyForADuration() {
+        TransferSpec timed = TransferSpec.builder().endpoint(Endpoint.parse("198.18.0.2:7001")).build();
+        TransferSpec counted = timed.toBuilder().bound(Bound.bytes(1000)).build();
+
+        assertThat(new NioTransport().unsupportedReason(timed)).isEmpty();
+        assertThat(new NioTransport().unsupportedReason(counted)).contains("a stream with remote peer 198.18.0.2:7001"
+                + " is bounded by a duration, not 1000 bytes: the two ends agree on when to stop by time");
+        assertThatThrownBy(() -> new NioTransport().open(counted, Clock.system()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bounded by a duration");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.linerate.examples.cli;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
@@ -13,10 +14,13 @@ import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.PathFacts;
+import io.linerate.nio.agent.RemoteOptions;
+import io.linerate.nio.agent.SecretFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -87,8 +91,22 @@ final class StreamCommand implements Callable<Integer> {
                     + "(ns) to FILE as CSV, as sockperf's --full-log.")
     Path fullLog;
 
+    @Option(names = "--peer", paramLabel = "HOST:PORT",
+            description = "Run the far end on the agent (`linerate serve`) at HOST:PORT (name:port, IPv4:port or [IPv6]:port); "
+                    + "takes a duration bound.")
+    String peer;
+
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "With --peer: the agent's shared secret.")
+    Path secretFile;
+
+    @Option(names = "--reverse", description = "With --peer: the agent sends and this host receives.")
+    boolean reverse;
+
     @Override
     public Integer call() throws TransferException {
+        if (peer == null && (reverse || secretFile != null)) {
+            throw new IllegalArgumentException("--reverse and --secret-file apply to a stream with --peer HOST:PORT only");
+        }
         OutputFormat fmt = transfer.outputFormat();
         Protocol p = Protocol.parse(protocol);
         AddressFamily f = AddressFamily.parse(family);
@@ -108,7 +126,12 @@ final class StreamCommand implements Callable<Integer> {
                 .receiveBufferBytes(receiveBuffer)
                 .ioTimeout(transfer.ioTimeout)
                 .fullLog(fullLog)
+                .endpoint(peer == null ? Endpoint.loopback() : Endpoint.parse(peer))
                 .build();
+        if (peer != null) {
+            return RemoteStream.run(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
+                    secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)), reverse));
+        }
         PrintWriter out = command.commandLine().getOut();
         Clock clock = Clock.system();
         long start = clock.nanoTime();

@@ -163,6 +163,15 @@ final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
     /** Counts bytes until the end of the stream or a stop request. */
     @Override
     void receive(ReceiverContext ctx) throws IOException {
+        receiveLoop(receiver, receiverSelector, ctx);
+    }
+
+    /**
+     * Counts bytes on a connected non-blocking channel until the end of the stream or a stop request.
+     *
+     * @param receiverSelector a selector {@code receiver} is registered with for OP_READ
+     */
+    static void receiveLoop(SocketChannel receiver, Selector receiverSelector, ReceiverContext ctx) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
         while (!ctx.stopRequested()) {
             buf.clear();

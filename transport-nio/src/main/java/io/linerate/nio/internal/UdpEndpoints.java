@@ -116,6 +116,16 @@ final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
     /** Accounts datagrams until told to stop. */
     @Override
     void receive(ReceiverContext ctx) throws IOException {
+        receiveLoop(receiver, receiverSelector, ctx);
+    }
+
+    /**
+     * Accounts datagrams on a connected non-blocking channel until told to stop.
+     *
+     * @param receiverSelector a selector {@code receiver} is registered with for OP_READ
+     */
+    static void receiveLoop(DatagramChannel receiver, Selector receiverSelector, ReceiverContext ctx)
+            throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
         while (!ctx.stopRequested()) {
             buf.clear();

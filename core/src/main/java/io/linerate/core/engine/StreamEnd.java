@@ -1,0 +1,316 @@
+package io.linerate.core.engine;
+
+import io.linerate.core.Bound;
+import io.linerate.core.Clock;
+import io.linerate.core.DatagramHeader;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.IntervalSample;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.function.LongSupplier;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs one end of a stream whose other end runs elsewhere (a peer agent, another process): a
+ * transport's send loop or receive loop on its own thread, and this end's measurement on the
+ * calling thread, by this end's own clock. The window follows {@link StreamEngine}'s rules: it
+ * opens with the reading at the end of the warm-up, a sender takes it up before its next message
+ * and paces on a schedule that starts there, and it closes with the first reading at or after the
+ * duration (DESIGN rules 1 and 5). Only duration bounds: the two ends of a remote stream agree on
+ * when to stop by time alone.
+ *
+ * <p>A sender stops at the end of its window and ends its stream. A TCP receiver reads until the
+ * end of the stream; a UDP receiver until the peer's sender has reported how many datagrams it
+ * sent and they all arrived, or nothing arrived for {@value #UDP_QUIET_MILLIS} ms after that
+ * report. Every wait is bounded: the whole end by warm-up + duration + the spec's I/O timeout
+ * for the stream, and its teardown by one more I/O timeout.
+ */
+public final class StreamEnd {
+    /** How long a UDP receiver waits for more datagrams after the peer reported its count, ms. */
+    public static final long UDP_QUIET_MILLIS = 100;
+    private static final long POLL_NANOS = 5_000_000L;
+
+    private final TransferSpec spec;
+    private final Clock clock;
+    private final SenderContext tx;
+    private final ReceiverContext rx;
+    private final EngineWorker worker;
+    private volatile boolean aborted;
+
+    private StreamEnd(TransferSpec spec, Clock clock, SenderContext tx, ReceiverContext rx, EngineWorker worker) {
+        this.spec = spec;
+        this.clock = clock;
+        this.tx = tx;
+        this.rx = rx;
+        this.worker = worker;
+    }
+
+    /**
+     * @param spec a duration-bound spec
+     * @param clock this end's time source
+     * @param loop the transport's send loop on a connected socket
+     * @return the sending end, not started
+     * @throws IllegalArgumentException for a count bound
+     */
+    public static StreamEnd sender(TransferSpec spec, Clock clock, StreamEngine.SendLoop loop) {
+        requireDuration(spec);
+        SenderContext tx = new SenderContext(spec, clock);
+        return new StreamEnd(spec, clock, tx, null,
+                new EngineWorker("linerate-end-tx-" + spec.streamId(), () -> loop.run(tx)));
+    }
+
+    /**
+     * @param spec a duration-bound spec
+     * @param clock this end's time source
+     * @param loop the transport's receive loop on a connected socket
+     * @return the receiving end, not started
+     * @throws IllegalArgumentException for a count bound
+     */
+    public static StreamEnd receiver(TransferSpec spec, Clock clock, StreamEngine.ReceiveLoop loop) {
+        requireDuration(spec);
+        ReceiverContext rx = new ReceiverContext(spec, clock);
+        return new StreamEnd(spec, clock, null, rx,
+                new EngineWorker("linerate-end-rx-" + spec.streamId(), () -> loop.run(rx)));
+    }
+
+    private static void requireDuration(TransferSpec spec) {
+        if (spec.bound().kind() != Bound.Kind.DURATION) {
+            throw new IllegalArgumentException("a stream with a remote end is bounded by a duration, not by "
+                    + spec.bound() + ": the two ends agree on when to stop by time");
+        }
+    }
+
+    /** Stops the end from another thread: {@link #run} fails soon after with what was counted so far. */
+    public void abort() {
+        aborted = true;
+        if (tx != null) {
+            tx.requestStop();
+        } else {
+            rx.requestStop();
+        }
+    }
+
+    /**
+     * Runs this end on the calling thread; call once.
+     *
+     * @param listener receives this end's interval samples on the calling thread
+     * @param peerSentMessages for a UDP receiver: the datagrams the peer's sender sent over the whole
+     *     stream once it has reported them, -1 before; called every few ms from the calling thread,
+     *     it must not block. Ignored by the other ends.
+     * @return what this end counted
+     * @throws TransferException when the loop fails, the end is aborted, or a wait runs past its bound
+     */
+    public EndCounters run(IntervalListener listener, LongSupplier peerSentMessages) throws TransferException {
+        boolean sending = tx != null;
+        boolean udp = spec.protocol() == Protocol.UDP;
+        long io = spec.ioTimeout().toNanos();
+        long duration = spec.bound().amount();
+        long interval = spec.interval().toNanos();
+        List<IntervalSample> samples = new ArrayList<>();
+        long t0 = clock.nanoTime();
+        long warmupEnd = t0 + spec.warmup().toNanos();
+        long hardDeadline = saturatedAdd(saturatedAdd(warmupEnd, duration), io);
+        if (sending) {
+            tx.start(t0);
+            if (warmupEnd == t0) {
+                tx.openWindow(t0);
+            }
+        }
+        worker.start(Thread.currentThread());
+        Reading prev = new Reading(0, 0, 0, 0, 0, Double.NaN, t0);
+        Reading windowStart = null;
+        Reading windowEnd;
+        long windowDeadline = Long.MAX_VALUE;
+        long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
+        if (warmupEnd == t0) {
+            windowStart = prev;
+            nextTick = t0 + interval;
+            windowDeadline = saturatedAdd(t0, duration);
+        }
+        try {
+            while (true) {
+                failIfFailed();
+                long now = clock.nanoTime();
+                if (now >= windowDeadline) {
+                    windowEnd = read();
+                    if (sending) {
+                        tx.phase(DatagramHeader.AFTER);
+                    }
+                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
+                    break;
+                }
+                if (!sending && worker.done()) {
+                    // the stream ended before this end's window closed: the window ends at its last data
+                    windowEnd = read().at(Math.max(prev.nanos, rx.lastDataNanos()));
+                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
+                    break;
+                }
+                if (sending && worker.done()) {
+                    throw new TransferException(String.format(Locale.ROOT,
+                            "%s sender ended before its window closed after %d bytes",
+                            spec.protocol().label(), tx.bytes()), null);
+                }
+                if (now >= nextTick) {
+                    Reading r = read();
+                    emit(samples, listener, prev, r, t0, windowStart == null);
+                    prev = r;
+                    if (windowStart == null && nextTick >= warmupEnd) {
+                        windowStart = r;
+                        if (sending) {
+                            tx.openWindow(r.nanos);
+                        }
+                        nextTick = saturatedAdd(r.nanos, interval);
+                        windowDeadline = saturatedAdd(r.nanos, duration);
+                    } else {
+                        long base = windowStart == null ? t0 : windowStart.nanos;
+                        long k = (nextTick - base) / interval + 1;
+                        nextTick = base + k * interval;
+                        if (windowStart == null) {
+                            nextTick = Math.min(nextTick, warmupEnd);
+                        }
+                    }
+                    nextTick = Math.min(nextTick, windowDeadline);
+                    continue;
+                }
+                long wake = Math.min(nextTick, windowDeadline);
+                LockSupport.parkNanos(Math.max(1, Math.min(wake - now, POLL_NANOS)));
+            }
+            if (sending) {
+                tx.requestStop();
+                if (!worker.awaitDone(io)) {
+                    throw new TransferException(String.format(Locale.ROOT,
+                            "sender did not stop within the I/O timeout of %d ms after %d bytes",
+                            spec.ioTimeout().toMillis(), tx.bytes()), null);
+                }
+            } else if (udp) {
+                drainUdp(peerSentMessages, hardDeadline);
+            } else {
+                awaitEndOfStream(hardDeadline);
+            }
+            failIfFailed();
+        } finally {
+            if (sending) {
+                tx.requestStop();
+            } else {
+                rx.requestStop();
+            }
+            worker.awaitDone(io);
+        }
+        if (windowStart == null) {
+            windowStart = windowEnd;
+        }
+        return counters(samples, windowStart, windowEnd, t0, udp);
+    }
+
+    private void drainUdp(LongSupplier peerSent, long hardDeadline) throws TransferException {
+        long reportedAt = Long.MIN_VALUE;
+        long quiet = UDP_QUIET_MILLIS * 1_000_000L;
+        while (!worker.done()) {
+            failIfFailed();
+            long now = clock.nanoTime();
+            long sent = peerSent.getAsLong();
+            if (sent >= 0) {
+                if (reportedAt == Long.MIN_VALUE) {
+                    reportedAt = now;
+                }
+                if (rx.datagrams() >= sent || now - Math.max(reportedAt, rx.lastDataNanos()) > quiet) {
+                    return;
+                }
+            }
+            if (now - hardDeadline > 0) {
+                // the peer never reported its count: what arrived by the bound is what is reported
+                return;
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    private void awaitEndOfStream(long hardDeadline) throws TransferException {
+        while (!worker.done()) {
+            failIfFailed();
+            if (clock.nanoTime() - hardDeadline > 0) {
+                throw new TransferException(String.format(Locale.ROOT,
+                        "TCP receiver did not see the end of the stream within warm-up + duration + the I/O timeout "
+                                + "of %d ms after %d bytes", spec.ioTimeout().toMillis(), rx.bytes()), null);
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    private void failIfFailed() throws TransferException {
+        Throwable e = worker.failure();
+        String side = tx != null ? "sender" : "receiver";
+        long bytes = tx != null ? tx.bytes() : rx.bytes();
+        if (e != null) {
+            throw new TransferException(String.format(Locale.ROOT, "%s %s failed after %d bytes: %s",
+                    spec.protocol().label(), side, bytes, e.getMessage()), e);
+        }
+        if (aborted) {
+            throw new TransferException(String.format(Locale.ROOT, "%s %s stopped after %d bytes: aborted",
+                    spec.protocol().label(), side, bytes), null);
+        }
+    }
+
+    /** Reads every counter of this end, then the clock. */
+    private Reading read() {
+        if (tx != null) {
+            long bytes = tx.bytes();
+            long messages = tx.messages();
+            long base = tx.windowBaseBytes();
+            return new Reading(bytes, base < 0 ? 0 : Math.max(0, bytes - base), messages, messages, 0, Double.NaN,
+                    clock.nanoTime());
+        }
+        boolean udp = spec.protocol() == Protocol.UDP;
+        long bytes = rx.bytes();
+        long datagrams = rx.datagrams();
+        long windowBytes = udp ? rx.windowBytes() : bytes;
+        long windowDatagrams = udp ? rx.windowDatagrams() : datagrams;
+        long missing = rx.missing();
+        double jitter = rx.jitterNanos();
+        return new Reading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitter, clock.nanoTime());
+    }
+
+    private static void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to, long t0,
+                             boolean omitted) {
+        long bytes = omitted ? to.bytes - from.bytes : to.windowBytes - from.windowBytes;
+        long datagrams = omitted ? to.datagrams - from.datagrams : to.windowDatagrams - from.windowDatagrams;
+        OptionalDouble jitter = datagrams > 0 && !Double.isNaN(to.jitterNanos)
+                ? OptionalDouble.of(to.jitterNanos) : OptionalDouble.empty();
+        IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, bytes, datagrams,
+                to.missing - from.missing, jitter, omitted);
+        out.add(s);
+        listener.onInterval(s);
+    }
+
+    private EndCounters counters(List<IntervalSample> samples, Reading start, Reading end, long t0, boolean udp) {
+        int w = DatagramHeader.WINDOW;
+        if (tx != null) {
+            return new EndCounters(true, tx.bytes(), tx.messages(), start.nanos - t0, end.nanos - t0,
+                    end.windowBytes - start.windowBytes, tx.messages(w), 0, 0, 0, OptionalDouble.empty(),
+                    worker.cpuNanos(), samples);
+        }
+        double j = rx.jitterNanos();
+        return new EndCounters(false, rx.bytes(), udp ? rx.datagrams() : 0, start.nanos - t0, end.nanos - t0,
+                end.windowBytes - start.windowBytes, udp ? rx.distinct(w) : 0,
+                udp ? rx.reordered(w) : 0, udp ? rx.duplicates(w) : 0, udp ? rx.foreign() : 0,
+                udp && !Double.isNaN(j) ? OptionalDouble.of(j) : OptionalDouble.empty(), worker.cpuNanos(), samples);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    /** Counters read together, then the clock. */
+    private record Reading(long bytes, long windowBytes, long datagrams, long windowDatagrams, long missing,
+                           double jitterNanos, long nanos) {
+        Reading at(long t) {
+            return new Reading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitterNanos, t);
+        }
+    }
+}

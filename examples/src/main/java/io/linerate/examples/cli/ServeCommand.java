@@ -1,0 +1,83 @@
+package io.linerate.examples.cli;
+
+import io.linerate.nio.agent.Agent;
+import io.linerate.nio.agent.AgentConfig;
+import io.linerate.nio.agent.AgentLimits;
+import io.linerate.nio.agent.SecretFile;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code linerate serve}: the peer agent that runs the far end of streams for clients on other hosts. */
+@Command(name = "serve", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
+        description = {"Runs the peer agent: listens on a TCP control port and runs the far end of each client's "
+                + "stream (`linerate stream --peer HOST:PORT`), up to --max-sessions at once, until SIGTERM or SIGINT.",
+                "On an address other than loopback it requires --secret-file: clients answer a challenge with "
+                        + "HMAC-SHA256 of the shared secret.",
+                "Exit codes: 0 stopped, 1 the control port failed, 2 bad usage."})
+final class ServeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDR",
+            description = "Address of the control port (default: ${DEFAULT-VALUE}); data sockets use the address a client reached.")
+    String bind;
+
+    @Option(names = "--port", defaultValue = "" + AgentConfig.DEFAULT_PORT, description = "Control port (default: ${DEFAULT-VALUE}); 0 = ephemeral.")
+    int port;
+
+    @Option(names = "--max-sessions", defaultValue = "" + AgentLimits.DEFAULT_MAX_SESSIONS, paramLabel = "N",
+            description = "Sessions served at once, 1..1024 (default: ${DEFAULT-VALUE}); a client beyond them is refused.")
+    int maxSessions;
+
+    @Option(names = "--secret-file", paramLabel = "FILE",
+            description = "File holding the shared secret (one trailing newline is dropped); required off loopback.")
+    Path secretFile;
+
+    @Option(names = "--max-duration", defaultValue = "10min", converter = Converters.DurationConverter.class,
+            description = "Longest warm-up + duration of one stream (default: 10 min).")
+    Duration maxDuration;
+
+    @Option(names = "--max-rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
+            description = "Highest target rate of one stream; 0 = no limit (default). With a limit, unlimited streams are refused.")
+    long maxRate;
+
+    @Option(names = "--max-payload", defaultValue = "1M", converter = Converters.SizeConverter.class, paramLabel = "BYTES",
+            description = "Largest write or datagram (default: 1M = 1048576 bytes).")
+    int maxPayload;
+
+    @Override
+    public Integer call() throws Exception {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--bind '" + bind + "' is not an address of this host", e);
+        }
+        Optional<byte[]> secret = secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile));
+        AgentConfig config = new AgentConfig(address, port, secret,
+                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload), AgentConfig.DEFAULT_HANDSHAKE_TIMEOUT);
+        Agent agent = Agent.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            agent.close();
+            stopped.countDown();
+        }, "linerate-agent-stop"));
+        PrintWriter out = command.commandLine().getOut();
+        out.println("# linerate " + Linerate.version() + " agent on " + address.getHostAddress() + " port "
+                + agent.address().getPort() + (secret.isPresent() ? ", shared secret required" : "")
+                + "; stop with SIGTERM or Ctrl-C");
+        out.flush();
+        stopped.await();
+        return Linerate.OK;
+    }
+}

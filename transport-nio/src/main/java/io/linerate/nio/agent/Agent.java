@@ -1,0 +1,142 @@
+package io.linerate.nio.agent;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The peer agent ({@code linerate serve}): listens on a TCP control port and runs the far end of
+ * each client's stream in a session of its own, up to {@link AgentLimits#maxSessions()} at once. A
+ * session that fails (a wrong answer to the challenge, garbage, an oversized message, a spec over
+ * the limits, a client that disappears) ends alone, is logged, and the agent serves on. Each
+ * session's sockets and threads are released when it ends, and at the latest at its deadline:
+ * warm-up + duration + twice the spec's I/O timeout (one for the stream, one for its teardown).
+ */
+public final class Agent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+    private final AgentConfig config;
+    private final ServerSocket server;
+    private final Thread acceptor;
+    private final Set<AgentSession> sessions = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong served = new AtomicLong();
+
+    private Agent(AgentConfig config, ServerSocket server) {
+        this.config = config;
+        this.server = server;
+        this.acceptor = new Thread(this::acceptLoop, "linerate-agent-accept");
+        this.acceptor.setDaemon(true);
+    }
+
+    /**
+     * Binds the control port and starts serving.
+     *
+     * @throws IOException when the port cannot be bound; the message names address and port
+     */
+    public static Agent start(AgentConfig config) throws IOException {
+        ServerSocket s = new ServerSocket();
+        try {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(config.bind(), config.port()), 64);
+        } catch (IOException e) {
+            s.close();
+            throw new IOException("cannot listen on " + config.bind().getHostAddress() + " port " + config.port()
+                    + ": " + e.getMessage(), e);
+        }
+        Agent a = new Agent(config, s);
+        a.acceptor.start();
+        LOG.info("agent listening on {} port {}{}", config.bind().getHostAddress(), a.address().getPort(),
+                config.secret().isPresent() ? " (shared secret required)" : "");
+        return a;
+    }
+
+    /** @return the control port's address, with the port the kernel chose for port 0 */
+    public InetSocketAddress address() {
+        return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+    }
+
+    /** @return sessions running now */
+    public int activeSessions() {
+        return sessions.size();
+    }
+
+    /** @return sessions started since the agent started (refused connections not counted) */
+    public long sessionsStarted() {
+        return served.get();
+    }
+
+    private void acceptLoop() {
+        while (!closed.get()) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (SocketException e) {
+                if (!closed.get()) {
+                    LOG.error("control port failed: {}", e.getMessage());
+                }
+                return;
+            } catch (IOException e) {
+                LOG.warn("accept failed: {}", e.getMessage());
+                continue;
+            }
+            if (sessions.size() >= config.limits().maxSessions()) {
+                refuseBusy(s);
+                continue;
+            }
+            AgentSession session = new AgentSession(config, s, sessions::remove);
+            sessions.add(session);
+            served.incrementAndGet();
+            if (closed.get()) {
+                session.abort();
+            }
+            session.start();
+        }
+    }
+
+    private void refuseBusy(Socket s) {
+        String reason = "the agent serves at most " + config.limits().maxSessions()
+                + " sessions at once (--max-sessions) and all are busy; try again later";
+        LOG.warn("refused {}: {}", s.getRemoteSocketAddress(), reason);
+        try (Control c = new Control(s, (int) Math.max(1, config.handshakeTimeout().toMillis()))) {
+            c.send(Control.message("refused").put("reason", reason));
+        } catch (IOException e) {
+            LOG.debug("refusing {} failed: {}", s.getRemoteSocketAddress(), e.getMessage());
+        }
+    }
+
+    /**
+     * Stops serving: closes the control port, stops every session (each ends its stream and tells
+     * its client why) and waits for their threads, bounded by each session's deadline.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            server.close();
+        } catch (IOException e) {
+            LOG.debug("closing the control port reported {}", e.getMessage());
+        }
+        try {
+            acceptor.join(config.handshakeTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (AgentSession s : sessions) {
+            s.abort();
+        }
+        for (AgentSession s : sessions) {
+            s.join();
+        }
+        LOG.info("agent stopped after {} sessions", served.get());
+    }
+}

@@ -1,0 +1,48 @@
+package io.linerate.nio.agent;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How an agent serves.
+ *
+ * @param bind the address of the control port
+ * @param port the control port, 0 (ephemeral) ..65535
+ * @param secret the shared secret; required unless {@code bind} is a loopback address
+ * @param limits what a session may ask for
+ * @param handshakeTimeout bound on every control read before a stream starts
+ */
+public record AgentConfig(InetAddress bind, int port, Optional<byte[]> secret, AgentLimits limits,
+                          Duration handshakeTimeout) {
+    /** The control port when none is given. */
+    public static final int DEFAULT_PORT = 7001;
+    /** Default bound on a control read before a stream starts. */
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * @throws IllegalArgumentException for a port out of range, an empty secret, or a non-loopback
+     *     bind address without a secret
+     */
+    public AgentConfig {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(secret, "secret");
+        Objects.requireNonNull(limits, "limits");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
+        }
+        if (secret.isPresent() && secret.get().length == 0) {
+            throw new IllegalArgumentException("the shared secret is empty");
+        }
+        if (secret.isEmpty() && !bind.isLoopbackAddress()) {
+            throw new IllegalArgumentException("the agent binds " + bind.getHostAddress()
+                    + ", which is not a loopback address: it needs a shared secret (--secret-file) so that only "
+                    + "clients that hold it can start streams");
+        }
+        if (handshakeTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("handshake timeout " + handshakeTimeout.toMillis()
+                    + " ms is out of range; allowed: 1 ms or more");
+        }
+    }
+}

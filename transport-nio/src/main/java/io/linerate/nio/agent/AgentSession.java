@@ -1,0 +1,225 @@
+package io.linerate.nio.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Clock;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.engine.EndCounters;
+import io.linerate.core.engine.StreamEnd;
+import io.linerate.nio.internal.PeerChannel;
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client of an {@link Agent}: the challenge and response when a secret is in use, then one
+ * stream spec, the agent's end of that stream, and its counters sent back. Runs on a thread of its
+ * own; everything it opened is closed when it ends.
+ */
+final class AgentSession {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final AgentConfig config;
+    private final Socket socket;
+    private final Consumer<AgentSession> onEnd;
+    private final Thread thread;
+    private final String peer;
+    private volatile StreamEnd end;
+    private volatile boolean aborted;
+    private volatile long deadlineMillis;
+
+    AgentSession(AgentConfig config, Socket socket, Consumer<AgentSession> onEnd) {
+        this.config = config;
+        this.socket = socket;
+        this.onEnd = onEnd;
+        this.peer = String.valueOf(socket.getRemoteSocketAddress());
+        this.thread = new Thread(this::run, "linerate-agent-session-" + IDS.incrementAndGet());
+        this.thread.setDaemon(true);
+        this.deadlineMillis = config.handshakeTimeout().toMillis() * 4;
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Ends the session soon: its stream stops, and its client is told why. */
+    void abort() {
+        aborted = true;
+        StreamEnd e = end;
+        if (e != null) {
+            e.abort();
+        }
+    }
+
+    /** Waits for the session's thread, bounded by its deadline; closes its socket if it is still running. */
+    void join() {
+        try {
+            thread.join(Math.max(1, deadlineMillis));
+            if (thread.isAlive()) {
+                socket.close();
+                thread.join(config.handshakeTimeout().toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            LOG.debug("closing session {} reported {}", peer, e.getMessage());
+        }
+    }
+
+    private void run() {
+        Control c = null;
+        AutoCloseable data = null;
+        try {
+            c = new Control(socket, (int) Math.max(1, config.handshakeTimeout().toMillis()));
+            if (!authenticate(c)) {
+                return;
+            }
+            JsonNode req = c.expect("stream");
+            TransferSpec spec;
+            try {
+                spec = SpecJson.read(req.get("spec"));
+            } catch (IllegalArgumentException e) {
+                refuse(c, "spec refused: " + e.getMessage());
+                return;
+            }
+            Optional<String> over = config.limits().refusal(spec);
+            if (over.isPresent()) {
+                refuse(c, over.get());
+                return;
+            }
+            String direction = req.path("direction").asText("");
+            if (!direction.equals("forward") && !direction.equals("reverse")) {
+                refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
+                return;
+            }
+            InetAddress local = socket.getLocalAddress();
+            AddressFamily family = local instanceof Inet6Address ? AddressFamily.IPV6 : AddressFamily.IPV4;
+            if (family != spec.family()) {
+                refuse(c, "the spec asks for IPv" + spec.family().label() + " but the control connection is IPv"
+                        + family.label() + "; connect to the agent's IPv" + spec.family().label() + " address");
+                return;
+            }
+            deadlineMillis = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L
+                    + 2 * spec.ioTimeout().toMillis() + config.handshakeTimeout().toMillis();
+            boolean sending = direction.equals("reverse");
+            PeerChannel ch;
+            if (spec.protocol() == Protocol.TCP) {
+                PeerChannel.Listener l = PeerChannel.listenTcp(spec, local, sending);
+                data = l;
+                c.send(Control.message("ready").put("port", l.port()));
+                ch = l.accept(socket.getInetAddress());
+            } else {
+                int clientPort = req.path("udp_port").asInt(0);
+                if (clientPort < 1 || clientPort > 65535) {
+                    refuse(c, "a UDP stream needs the client's \"udp_port\", 1..65535");
+                    return;
+                }
+                ch = PeerChannel.bindUdp(spec, local, sending);
+                data = ch;
+                ch.connectUdp(new InetSocketAddress(socket.getInetAddress(), clientPort));
+                c.send(Control.message("ready").put("port", ch.localPort()));
+            }
+            data = ch;
+            LOG.info("session {}: {} {} stream, {}", peer, direction, spec.protocol().label(), spec);
+            StreamEnd e = sending ? StreamEnd.sender(spec, Clock.system(), ch.sendLoop())
+                    : StreamEnd.receiver(spec, Clock.system(), ch.receiveLoop());
+            end = e;
+            if (aborted) {
+                e.abort();
+            }
+            c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
+            EndCounters counters = e.run(IntervalListener.NONE, peerSent(c, e));
+            c.send(Control.message("result").set("end", EndJson.write(counters, ch.options())));
+            LOG.info("session {}: done, {} bytes {}", peer, counters.bytes(), counters.sender() ? "sent" : "received");
+        } catch (TransferException | IOException | RuntimeException e) {
+            String reason = aborted ? "the agent is stopping: " + e.getMessage() : e.getMessage();
+            LOG.warn("session {} ended: {}", peer, reason);
+            if (c != null && !socket.isClosed()) {
+                try {
+                    c.send(Control.message("error").put("reason", String.valueOf(reason)));
+                } catch (IOException ignored) {
+                    // the client is gone; nothing left to tell
+                }
+            }
+        } finally {
+            close(data);
+            close(c == null ? socket : c);
+            onEnd.accept(this);
+        }
+    }
+
+    private boolean authenticate(Control c) throws IOException {
+        var hello = Control.message("hello").put("version", 1);
+        if (config.secret().isEmpty()) {
+            c.send(hello);
+            return true;
+        }
+        byte[] nonce = Hmac.nonce();
+        c.send(hello.put("nonce", Base64.getEncoder().encodeToString(nonce)));
+        // the answer is the first thing read: nothing else from this client is parsed before it is checked
+        JsonNode auth = c.expect("auth");
+        byte[] answer;
+        try {
+            answer = Base64.getDecoder().decode(auth.path("hmac").asText(""));
+        } catch (IllegalArgumentException e) {
+            answer = null;
+        }
+        if (!Hmac.verify(config.secret().get(), nonce, answer)) {
+            refuse(c, "authentication failed: the answer to the challenge does not match this agent's secret");
+            return false;
+        }
+        return true;
+    }
+
+    /** A UDP receiver learns the client's datagram count from its {@code done} message. */
+    private LongSupplier peerSent(Control c, StreamEnd e) {
+        long[] sent = {-1};
+        return () -> {
+            if (sent[0] < 0) {
+                try {
+                    JsonNode m = c.poll();
+                    if (m != null && m.get("type").asText().equals("done")) {
+                        sent[0] = m.path("messages").asLong(-1);
+                    }
+                } catch (IOException ex) {
+                    LOG.warn("session {}: control connection failed during the stream: {}", peer, ex.getMessage());
+                    e.abort();
+                }
+            }
+            return sent[0];
+        };
+    }
+
+    private void refuse(Control c, String reason) {
+        LOG.warn("session {} refused: {}", peer, reason);
+        try {
+            c.send(Control.message("refused").put("reason", reason));
+        } catch (IOException e) {
+            LOG.debug("telling {} failed: {}", peer, e.getMessage());
+        }
+    }
+
+    private void close(AutoCloseable a) {
+        if (a == null) {
+            return;
+        }
+        try {
+            a.close();
+        } catch (Exception e) {
+            LOG.debug("closing for session {} reported {}", peer, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.linerate.nio.agent;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.Locale;
+
+/**
+ * The control connection: JSON objects (Jackson), each preceded by its length as a 4-byte
+ * big-endian unsigned integer, at most {@value #MAX_MESSAGE_BYTES} bytes. Every read is bounded by
+ * the socket's read timeout.
+ */
+final class Control implements Closeable {
+    /** Largest control message, bytes. */
+    static final int MAX_MESSAGE_BYTES = 64 * 1024;
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+
+    Control(Socket socket, int timeoutMillis) throws IOException {
+        this.socket = socket;
+        socket.setSoTimeout(timeoutMillis);
+        socket.setTcpNoDelay(true);
+        this.in = new DataInputStream(socket.getInputStream());
+        this.out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    Socket socket() {
+        return socket;
+    }
+
+    void timeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
+    static ObjectNode message(String type) {
+        return MAPPER.createObjectNode().put("type", type);
+    }
+
+    synchronized void send(ObjectNode message) throws IOException {
+        byte[] b = MAPPER.writeValueAsBytes(message);
+        out.writeInt(b.length);
+        out.write(b);
+        out.flush();
+    }
+
+    /**
+     * @return the next message, an object with a text {@code type}
+     * @throws IOException when the peer closed the connection, a read timed out, or the message is
+     *     oversized or not such an object; the message says which
+     */
+    JsonNode receive() throws IOException {
+        int n;
+        try {
+            n = in.readInt();
+        } catch (EOFException e) {
+            throw new EOFException("the peer closed the control connection");
+        } catch (SocketTimeoutException e) {
+            throw new SocketTimeoutException("no control message within " + socket.getSoTimeout() + " ms");
+        }
+        if (n < 0 || n > MAX_MESSAGE_BYTES) {
+            throw new IOException(String.format(Locale.ROOT,
+                    "control message of %d bytes announced; allowed: 0..%d", Integer.toUnsignedLong(n),
+                    MAX_MESSAGE_BYTES));
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(b);
+        } catch (JacksonException e) {
+            throw new IOException("control message is not JSON: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject() || !node.path("type").isTextual()) {
+            throw new IOException("control message is not a JSON object with a \"type\"");
+        }
+        return node;
+    }
+
+    /** @return the next message of type {@code type}; a {@code refused} or {@code error} message fails with its reason */
+    JsonNode expect(String type) throws IOException {
+        JsonNode m = receive();
+        String t = m.get("type").asText();
+        if (t.equals(type)) {
+            return m;
+        }
+        if (t.equals("refused") || t.equals("error")) {
+            throw new IOException(m.path("reason").asText("no reason given"));
+        }
+        throw new IOException("expected a \"" + type + "\" control message, got \"" + t + "\"");
+    }
+
+    /** @return a message that has started to arrive, else null; never blocks for long */
+    JsonNode poll() throws IOException {
+        return in.available() >= 4 ? receive() : null;
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

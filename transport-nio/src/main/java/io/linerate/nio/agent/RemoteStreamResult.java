@@ -1,0 +1,85 @@
+package io.linerate.nio.agent;
+
+import io.linerate.core.Better;
+import io.linerate.core.MeasurementSpec;
+import io.linerate.core.Metric;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Rates;
+import io.linerate.core.TransferResult;
+import io.linerate.core.engine.EndCounters;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
+import io.linerate.core.sink.ResultLineSink;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/**
+ * A stream between this host and a peer agent, with both ends' own counts.
+ *
+ * <p>{@link #transfer()} joins them as one {@link TransferResult}: bytes sent as the sender counted
+ * them, bytes received as the receiver did, the receiver's window, each end's CPU time, UDP loss
+ * as the sender's window datagrams minus the distinct ones the receiver got. {@link #metrics()}
+ * reports each end apart, with {@code "host":"local"} or {@code "host":"remote"}:
+ * {@code <marker>_mbps} (the end's own figure over its own window: throughput for the sender,
+ * goodput for the receiver), {@code <marker>_cpu_us_per_kib} (service demand as netperf defines it:
+ * CPU µs of the end's sending or receiving thread per KiB = 1024 bytes of payload it moved, lower
+ * is better, advisory) and, for UDP, {@code <marker>_lost_pct} at the receiver's host. Each end
+ * counts by its own clock; no one-way delay is reported, since the two clocks were not compared.
+ *
+ * @param transfer both ends joined
+ * @param local this host's end
+ * @param remote the agent's end
+ */
+public record RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote)
+        implements MeasurementResult {
+
+    @Override
+    public MeasurementSpec spec() {
+        return transfer.spec();
+    }
+
+    @Override
+    public List<String> invalidReasons() {
+        return transfer.invalidReasons();
+    }
+
+    @Override
+    public List<Metric> metrics() {
+        List<Metric> out = new ArrayList<>();
+        String marker = transfer.marker();
+        end(out, marker, local, Metric.LOCAL);
+        end(out, marker, remote, "remote");
+        EndCounters receiver = local.sender() ? remote : local;
+        transfer.udp().ifPresent(u -> u.lossPercent().ifPresent(l -> out.add(new Metric(marker + "_lost_pct", l, "%",
+                receiver == local ? Metric.LOCAL : "remote", receiver.windowNanos() / 1e9, Map.of(), Better.LOWER))));
+        return out;
+    }
+
+    private static void end(List<Metric> out, String marker, EndCounters e, String host) {
+        double t = e.windowNanos() / 1e9;
+        e.bitsPerSecond().ifPresent(bps -> out.add(new Metric(marker + "_mbps", Rates.toMbits(bps),
+                ResultLineSink.UNIT, host, t, Map.of(), Better.HIGHER)));
+        serviceDemand(e).ifPresent(d -> out.add(new Metric(marker + "_cpu_us_per_kib", d, "us/KiB", host, t,
+                Map.of(), Better.LOWER).asAdvisory()));
+    }
+
+    /** @return CPU µs per KiB of payload the end moved over the whole stream; empty when it moved none */
+    public static OptionalDouble serviceDemand(EndCounters e) {
+        return e.bytes() <= 0 ? OptionalDouble.empty() : OptionalDouble.of((e.cpuNanos() / 1e3) / (e.bytes() / 1024.0));
+    }
+
+    @Override
+    public JsonObject detailJson() {
+        return ResultJson.transfer(transfer).put("local", endJson(local)).put("remote", endJson(remote));
+    }
+
+    private static JsonObject endJson(EndCounters e) {
+        return JsonObject.create().put("role", e.sender() ? "sender" : "receiver").put("bytes", e.bytes())
+                .put("messages", e.messages()).put("window_ns", e.windowNanos()).put("window_bytes", e.windowBytes())
+                .put("bits_per_second", e.bitsPerSecond()).put("cpu_ns", e.cpuNanos())
+                .put("cpu_us_per_kib", serviceDemand(e)).put("cpu_source", "thread")
+                .put("clock", "own, unsynchronised");
+    }
+}

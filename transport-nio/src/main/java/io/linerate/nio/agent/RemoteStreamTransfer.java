@@ -1,0 +1,270 @@
+package io.linerate.nio.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.AddressFamily;
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.Protocol;
+import io.linerate.core.Transfer;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.UdpStats;
+import io.linerate.core.engine.EndCounters;
+import io.linerate.core.engine.StreamEnd;
+import io.linerate.core.latency.ExactRangeHistogram;
+import io.linerate.nio.internal.PeerChannel;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+/**
+ * One end of a stream in this JVM, the other run by a peer agent ({@link Agent}) reached at the
+ * spec's {@link Endpoint.Remote}. Opening connects the control connection, answers the agent's
+ * challenge, sends the spec and connects the data socket, each bounded by the spec's I/O timeout.
+ * The result joins both ends' counts ({@link RemoteStreamResult}).
+ */
+public final class RemoteStreamTransfer implements Transfer {
+    private final TransferSpec spec;
+    private final Clock clock;
+    private final RemoteOptions options;
+    private final Control control;
+    private final PeerChannel data;
+    private final AtomicBoolean ran = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
+                                 PeerChannel data) {
+        this.spec = spec;
+        this.clock = clock;
+        this.options = options;
+        this.control = control;
+        this.data = data;
+    }
+
+    /**
+     * @param spec a duration-bound TCP or UDP spec whose endpoint is {@link Endpoint.Remote}
+     * @throws TransferException when the agent cannot be reached, refuses (its reason is in the
+     *     message), or the data socket cannot be connected; nothing is left open
+     * @throws IllegalArgumentException for a loopback endpoint
+     */
+    public static RemoteStreamTransfer open(TransferSpec spec, Clock clock, RemoteOptions options)
+            throws TransferException {
+        if (!(spec.endpoint() instanceof Endpoint.Remote peer)) {
+            throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not a remote peer");
+        }
+        InetAddress address = resolve(peer, spec.family());
+        int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis()));
+        Control c = null;
+        PeerChannel ch = null;
+        boolean sending = !options.reverse();
+        try {
+            Socket s = new Socket();
+            try {
+                s.connect(new InetSocketAddress(address, peer.port()), timeout);
+                c = new Control(s, timeout);
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+            JsonNode hello = c.expect("hello");
+            if (hello.hasNonNull("nonce")) {
+                if (options.secret().isEmpty()) {
+                    throw new TransferException("the agent at " + peer + " requires a shared secret: pass --secret-file",
+                            null, true);
+                }
+                byte[] nonce = Base64.getDecoder().decode(hello.get("nonce").asText());
+                c.send(Control.message("auth").put("hmac",
+                        Base64.getEncoder().encodeToString(Hmac.answer(options.secret().get(), nonce))));
+            }
+            ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
+            req.set("spec", SpecJson.node(spec));
+            InetAddress local = s.getLocalAddress();
+            if (spec.protocol() == Protocol.UDP) {
+                ch = PeerChannel.bindUdp(spec, local, sending);
+                req.put("udp_port", ch.localPort());
+            }
+            c.send(req);
+            int port = c.expect("ready").path("port").asInt(0);
+            if (port < 1 || port > 65535) {
+                throw new IOException("the agent named data port " + port + "; allowed: 1..65535");
+            }
+            InetSocketAddress far = new InetSocketAddress(address, port);
+            if (ch != null) {
+                ch.connectUdp(far);
+            } else {
+                ch = PeerChannel.connectTcp(spec, far, sending);
+            }
+            return new RemoteStreamTransfer(spec, clock, options, c, ch);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            closeQuietly(c);
+            throw new TransferException("stream with the agent at " + peer + ": " + e.getMessage(), e);
+        } catch (TransferException e) {
+            closeQuietly(ch);
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    private static InetAddress resolve(Endpoint.Remote peer, AddressFamily family) throws TransferException {
+        try {
+            for (InetAddress a : InetAddress.getAllByName(peer.host())) {
+                if (family == AddressFamily.IPV4 ? a instanceof Inet4Address : a instanceof Inet6Address) {
+                    return a;
+                }
+            }
+        } catch (UnknownHostException e) {
+            throw new TransferException("peer host '" + peer.host() + "' cannot be resolved", e, true);
+        }
+        throw new TransferException("peer host '" + peer.host() + "' has no IPv" + family.label()
+                + " address; pass the other --family or an address of this family", null, true);
+    }
+
+    @Override
+    public TransferSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public TransferResult run(IntervalListener listener) throws TransferException {
+        return runBothEnds(listener).transfer();
+    }
+
+    /**
+     * Runs this end and collects the agent's counts; see {@link Transfer#run(IntervalListener)}.
+     *
+     * @return both ends' counts
+     * @throws TransferException when either end fails or the agent reports an error (its reason is in
+     *     the message) or says nothing within the I/O timeout after its end should have finished
+     */
+    public RemoteStreamResult runBothEnds(IntervalListener listener) throws TransferException {
+        if (closed.get()) {
+            throw new IllegalStateException("transfer is closed");
+        }
+        if (!ran.compareAndSet(false, true)) {
+            throw new IllegalStateException("a transfer runs once; open a new one");
+        }
+        boolean sending = !options.reverse();
+        StreamEnd end = sending ? StreamEnd.sender(spec, clock, data.sendLoop())
+                : StreamEnd.receiver(spec, clock, data.receiveLoop());
+        JsonNode[] remote = {null};
+        try {
+            EndCounters local = end.run(listener, sending ? () -> -1 : peerSent(remote, end));
+            AppliedOptions localOptions = data.options();
+            if (sending && spec.protocol() == Protocol.UDP) {
+                // a UDP receiver cannot see the end of the stream: it drains until it has this many
+                control.send(Control.message("done").put("messages", local.messages()));
+            }
+            if (remote[0] == null) {
+                // the agent's end may close its window up to a control round trip after ours, then drain
+                control.timeout((int) Math.min(Integer.MAX_VALUE, 2 * spec.ioTimeout().toMillis() + 1000));
+                remote[0] = control.expect("result").get("end");
+            }
+            if (remote[0] == null || !remote[0].isObject()) {
+                throw new IOException("the agent's result holds no counters");
+            }
+            EndCounters far = EndJson.counters(remote[0]);
+            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote[0])), local, far);
+        } catch (IOException e) {
+            throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A UDP receiver here learns the agent's datagram count from its result, which it sends when its sender ends. */
+    private LongSupplier peerSent(JsonNode[] remote, StreamEnd end) {
+        return () -> {
+            if (remote[0] == null) {
+                try {
+                    JsonNode m = control.poll();
+                    if (m != null) {
+                        if (!m.get("type").asText().equals("result")) {
+                            end.abort();
+                            return -1;
+                        }
+                        remote[0] = m.get("end");
+                    }
+                } catch (IOException e) {
+                    end.abort();
+                    return -1;
+                }
+            }
+            return remote[0] == null ? -1 : remote[0].path("messages").asLong(-1);
+        };
+    }
+
+    private TransferResult join(EndCounters local, AppliedOptions lo, EndCounters far, int[] fo) {
+        boolean localSends = local.sender();
+        EndCounters tx = localSends ? local : far;
+        EndCounters rx = localSends ? far : local;
+        int tclass = localSends ? lo.trafficClassApplied() : fo[0];
+        int sndbuf = localSends ? lo.sendBufferApplied() : fo[1];
+        int rcvbuf = localSends ? fo[2] : lo.receiveBufferApplied();
+        boolean nodelay = localSends ? lo.noDelayApplied() : fo[3] == 1;
+        AppliedOptions options = new AppliedOptions(spec.trafficClass(), tclass, spec.sendBufferBytes(), sndbuf,
+                spec.receiveBufferBytes(), rcvbuf, spec.noDelay(), nodelay,
+                localSends ? lo.tcpMss() : Optional.empty());
+        List<String> reasons = new ArrayList<>();
+        Optional<UdpStats> udp = Optional.empty();
+        if (spec.protocol() == Protocol.TCP) {
+            if (rx.bytes() != tx.bytes()) {
+                reasons.add("receiver counted " + rx.bytes() + " bytes but the sender sent " + tx.bytes());
+            }
+            if (rx.windowBytes() == 0) {
+                reasons.add("no byte arrived in the receiver's window");
+            }
+        } else {
+            long sent = tx.windowMessages();
+            long got = rx.windowMessages();
+            udp = Optional.of(new UdpStats(sent, got, Math.max(0, sent - got), rx.reordered(), rx.duplicates(),
+                    got > 0 ? rx.jitterNanos() : java.util.OptionalDouble.empty(),
+                    // one-way delay needs the two clocks compared, which they are not
+                    new ExactRangeHistogram(1, 60_000_000_000L, 3)));
+            if (got == 0) {
+                reasons.add("no datagram of the window arrived (" + sent + " sent in it)");
+            }
+            if (rx.foreign() > 0) {
+                reasons.add(rx.foreign() + " datagrams of another stream or without a linerate header arrived");
+            }
+        }
+        if (options.trafficClassApplied() != options.trafficClassRequested()) {
+            reasons.add(String.format(Locale.ROOT, "traffic class 0x%02x requested but 0x%02x applied",
+                    options.trafficClassRequested(), options.trafficClassApplied()));
+        }
+        return new TransferResult(spec, tx.bytes(), tx.messages(), rx.bytes(), rx.windowStartNanos(),
+                rx.windowEndNanos(), tx.windowBytes(), rx.windowBytes(), udp, local.intervals(), options,
+                tx.cpuNanos(), rx.cpuNanos(), -1, -1, reasons);
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            closeQuietly(data);
+            closeQuietly(control);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable a) {
+        if (a != null) {
+            try {
+                a.close();
+            } catch (Exception ignored) {
+                // closing releases the descriptor even when it reports an error
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.linerate.nio.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.UdpStats;
+import io.linerate.core.Metric;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Streams between this JVM and an agent in it, over 127.0.0.1. */
+@Timeout(60)
+class AgentStreamTest {
+    static final byte[] SECRET = "s3cret".getBytes(StandardCharsets.US_ASCII);
+    private Agent agent;
+
+    @BeforeEach
+    void start() throws Exception {
+        agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(SECRET),
+                AgentLimits.defaults(), Duration.ofSeconds(5)));
+    }
+
+    @AfterEach
+    void stop() {
+        agent.close();
+    }
+
+    static TransferSpec.Builder spec(Agent agent, Protocol p) {
+        return TransferSpec.builder().protocol(p).family(AddressFamily.IPV4)
+                .payloadBytes(p == Protocol.TCP ? 64 * 1024 : 1200)
+                .duration(Duration.ofMillis(300)).warmup(Duration.ofMillis(100)).interval(Duration.ofMillis(100))
+                .ioTimeout(Duration.ofSeconds(5))
+                .endpoint(Endpoint.remote("127.0.0.1", agent.address().getPort()));
+    }
+
+    static RemoteStreamResult run(TransferSpec spec, boolean reverse) throws Exception {
+        try (RemoteStreamTransfer t = RemoteStreamTransfer.open(spec, Clock.system(),
+                new RemoteOptions(Optional.of(SECRET), reverse))) {
+            return t.runBothEnds(IntervalListener.NONE);
+        }
+    }
+
+    @Test
+    void tcpForwardTheAgentReceivesEveryByteThisEndSent() throws Exception {
+        RemoteStreamResult r = run(spec(agent, Protocol.TCP).build(), false);
+
+        assertThat(r.local().sender()).isTrue();
+        assertThat(r.remote().sender()).isFalse();
+        assertThat(r.local().bytes()).isPositive();
+        // TCP delivers every byte written before the sender shut its output down
+        assertThat(r.remote().bytes()).isEqualTo(r.local().bytes());
+        assertThat(r.transfer().bytesSent()).isEqualTo(r.local().bytes());
+        assertThat(r.transfer().bytesReceived()).isEqualTo(r.remote().bytes());
+        assertThat(r.transfer().invalidReasons()).isEmpty();
+        assertThat(r.metrics()).extracting(Metric::host).contains("local", "remote");
+    }
+
+    @Test
+    void tcpReverseThisEndReceivesEveryByteTheAgentSent() throws Exception {
+        RemoteStreamResult r = run(spec(agent, Protocol.TCP).build(), true);
+
+        assertThat(r.local().sender()).isFalse();
+        assertThat(r.remote().sender()).isTrue();
+        assertThat(r.remote().bytes()).isPositive();
+        assertThat(r.local().bytes()).isEqualTo(r.remote().bytes());
+        assertThat(r.transfer().invalidReasons()).isEmpty();
+    }
+
+    @Test
+    void udpForwardSentIsReceivedPlusLost() throws Exception {
+        // 20 Mbit/s of 1200 B datagrams: about 2083 datagrams/s, ~625 in the 300 ms window
+        RemoteStreamResult r = run(spec(agent, Protocol.UDP).rateBitsPerSecond(20_000_000).build(), false);
+
+        UdpStats u = r.transfer().udp().orElseThrow();
+        assertThat(u.datagramsSent()).isEqualTo(r.local().windowMessages()).isPositive();
+        assertThat(u.datagramsReceived()).isEqualTo(r.remote().windowMessages());
+        assertThat(u.datagramsSent()).isEqualTo(u.datagramsReceived() + u.lost());
+        // the receiver counts distinct datagrams: never more than were sent
+        assertThat(r.remote().messages()).isLessThanOrEqualTo(r.local().messages());
+    }
+
+    @Test
+    void udpReverseSentIsReceivedPlusLost() throws Exception {
+        RemoteStreamResult r = run(spec(agent, Protocol.UDP).rateBitsPerSecond(20_000_000).build(), true);
+
+        UdpStats u = r.transfer().udp().orElseThrow();
+        assertThat(u.datagramsSent()).isEqualTo(r.remote().windowMessages()).isPositive();
+        assertThat(u.datagramsReceived()).isEqualTo(r.local().windowMessages());
+        assertThat(u.datagramsSent()).isEqualTo(u.datagramsReceived() + u.lost());
+    }
+}
