@@ -115,7 +115,7 @@ public final class RateSearch {
                 return new SearchResult(spec, min, max, trials, OptionalLong.of(lo), hi, converged, notes);
             }
             if (lo == min) {
-                notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s lost more than %s%% in a confirm trial",
+                notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial (loss tolerance %s%%)",
                         min, tolerance()));
                 return new SearchResult(spec, min, max, trials, OptionalLong.empty(), min, converged, notes);
             }

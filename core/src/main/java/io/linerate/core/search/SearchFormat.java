@@ -50,8 +50,14 @@ public final class SearchFormat {
         String kind = r.kind().toUpperCase(Locale.ROOT);
         String tol = tolerance(r.spec());
         if (r.found().isEmpty()) {
-            return String.format(Locale.ROOT, "%s not found: even the min rate %.3f Mbit/s lost more than %s%% of what it "
-                    + "sent", kind, r.minBitsPerSecond() / 1e6, tol);
+            SearchTrial last = r.trials().get(r.trials().size() - 1);
+            String why = switch (last.verdict()) {
+                case SHORTFALL -> "the sender fell short of it by more than the resolution";
+                case NOTHING_SENT -> "nothing was sent";
+                default -> "more than " + tol + "% of what was sent was lost";
+            };
+            return String.format(Locale.ROOT, "%s not found: even the min rate %.3f Mbit/s failed its confirm trial: %s",
+                    kind, r.minBitsPerSecond() / 1e6, why);
         }
         return String.format(Locale.ROOT, "%s %.3f Mbit/s (loss tolerance %s%%, confirmed by %d trial%s; range %.3f..%.3f "
                         + "Mbit/s%s; lowest failing rate %.3f Mbit/s; %s)",

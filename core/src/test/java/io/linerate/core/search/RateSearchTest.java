@@ -116,7 +116,8 @@ class RateSearchTest {
         assertThat(last.phase()).isEqualTo(SearchTrial.Phase.CONFIRM);
         assertThat(last.outcome().offeredBitsPerSecond()).isEqualTo(10 * M);
         assertThat(res.notes()).singleElement().asString().contains("even the min rate 10000000 bit/s");
-        assertThat(SearchFormat.foundLine(res)).isEqualTo("NDR not found: even the min rate 10.000 Mbit/s lost more than 0% of what it sent");
+        assertThat(SearchFormat.foundLine(res)).isEqualTo(
+                "NDR not found: even the min rate 10.000 Mbit/s failed its confirm trial: more than 0% of what was sent was lost");
         assertThat(SearchFormat.metrics(res, "udp4", 1.0)).isEmpty();
     }
 
