@@ -63,7 +63,7 @@ final class SearchCommand implements Callable<Integer> {
     Duration warmup;
 
     @Option(names = "--min-rate", defaultValue = "0", paramLabel = "BIT/S", converter = Converters.RateConverter.class,
-            description = "Lowest rate searched (default: 1% of the max rate).")
+            description = "Lowest rate searched (default: 1%% of the max rate).")
     long minRate;
 
     @Option(names = "--max-rate", defaultValue = "0", paramLabel = "BIT/S", converter = Converters.RateConverter.class,
@@ -72,7 +72,7 @@ final class SearchCommand implements Callable<Integer> {
 
     @Option(names = "--resolution", defaultValue = "1%", paramLabel = "PCT%|BIT/S",
             description = "Stop when the search interval is this narrow: a percentage of the current upper bound "
-                    + "(more than 0% and less than 50%) or a rate such as 1M (default: ${DEFAULT-VALUE}).")
+                    + "(more than 0%% and less than 50%%) or a rate such as 1M (default: ${DEFAULT-VALUE}).")
     String resolution;
 
     @Option(names = "--max-trials", defaultValue = "" + SearchSpec.DEFAULT_MAX_TRIALS, paramLabel = "N",
@@ -80,7 +80,7 @@ final class SearchCommand implements Callable<Integer> {
     int maxTrials;
 
     @Option(names = "--loss-tolerance", defaultValue = "0", paramLabel = "PCT",
-            description = "Loss a passing trial may have, percent of what it sent, such as 0.1 or 0.1% (default: "
+            description = "Loss a passing trial may have, percent of what it sent, such as 0.1 or 0.1%% (default: "
                     + "${DEFAULT-VALUE}: NDR; above 0 the rate found is a PDR).")
     String lossTolerance;
 
