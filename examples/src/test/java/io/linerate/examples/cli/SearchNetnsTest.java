@@ -98,7 +98,20 @@ class SearchNetnsTest {
         assertThat(allowance).isEqualTo(2_162_688.0);
         long found = r.get("found_bps").asLong();
         assertThat(r.get("confirmed").asBoolean()).isTrue();
-        assertThat((double) found).as(c.out()).isLessThanOrEqualTo(goodput + allowance).isGreaterThanOrEqualTo(goodput / 2);
+        assertThat((double) found).as(c.out()).isLessThanOrEqualTo(goodput + allowance);
+        // at least half of it, unless the host set the rate: when the lowest failing trial failed because the
+        // sender fell short of the offered rate (a starved CPU: on 2 cores at load 13 the sender reached 62 of
+        // 67.5 Mbit/s without a datagram lost), that trial says so, and the link was never the limit
+        JsonNode upper = null;
+        for (JsonNode t : r.get("trials")) {
+            if (t.get("offered_bps").asLong() == r.get("upper_bps").asLong() && !t.get("verdict").asText().equals("pass")) {
+                upper = t;
+            }
+        }
+        boolean hostBound = upper != null && upper.get("verdict").asText().equals("shortfall");
+        if (!hostBound) {
+            assertThat((double) found).as(c.out()).isGreaterThanOrEqualTo(goodput / 2);
+        }
         assertThat(r.get("search").asText()).isEqualTo("ndr");
         assertThat(r.get("trial_s").asDouble()).isEqualTo(TRIAL_S);
         assertThat(r.get("rfc2544_trial_duration").asBoolean()).isFalse();
