@@ -16,7 +16,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "linerate", mixinStandardHelpOptions = true, versionProvider = Linerate.Version.class,
         description = "Measures network throughput and latency honestly, and gates regressions on them.",
         subcommands = {LoopbackCommand.class, StreamCommand.class, PingPongCommand.class, RrCommand.class,
-            RawCommand.class, ServeCommand.class, GateCommand.class, PlotCommand.class, TransportsCommand.class, StatCommand.class,
+            RawCommand.class, SearchCommand.class, ServeCommand.class, GateCommand.class, PlotCommand.class,
+            TransportsCommand.class, StatCommand.class,
             CommandLine.HelpCommand.class})
 public final class Linerate {
     /** Exit code when everything ran and every result is valid. */

@@ -1,0 +1,158 @@
+package io.linerate.core.search;
+
+import io.linerate.core.TransferException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * RFC 2544's throughput test (section 26.1): the highest offered rate at which a trial loses no
+ * more than the tolerance, found by bisection as TRex's NDR/PDR search does.
+ *
+ * <ol>
+ * <li>Range. Without a max rate, one trial at unlimited rate runs first (phase {@code calibration})
+ * and what it achieved, rounded down to whole bit/s, is the max rate. Without a min rate, the min
+ * is {@value SearchSpec#DEFAULT_MIN_FRACTION} of the max (at least 1 bit/s).</li>
+ * <li>Bisection. {@code lo} starts at the min and {@code hi} at the max, both untested. While
+ * {@code hi − lo} is wider than the resolution at {@code hi} (an absolute rate, or a fraction of
+ * {@code hi}) and fewer than {@link SearchSpec#maxTrials()} bisection trials have run, a trial at
+ * {@code mid = lo + ⌊(hi − lo) / 2⌋} passes ({@code lo = mid}) or fails ({@code hi = mid}), judged
+ * by {@link SearchTrial#judge} with the resolution at {@code hi} as the allowed shortfall. With an
+ * absolute resolution {@code r} this takes at most {@code ⌈log2((max − min) / r)⌉} trials: each
+ * halves the interval, rounding up, and {@code ⌈w / 2^k⌉ ≤ r} exactly when {@code w / 2^k ≤ r} for a
+ * whole {@code r}.</li>
+ * <li>Confirm. The found rate is {@code lo}; {@link SearchSpec#confirm()} trials run at it, stopping
+ * at the first that fails. All pass: the search ends with {@code lo} found. Because the min is
+ * never tested before, this also checks it when every bisection trial failed.</li>
+ * <li>A failed confirm trial means the loss curve is not monotonic (or a lucky trial decided). If
+ * {@code lo} is the min, the search ends with nothing found: even the min rate loses. Otherwise
+ * {@code lo} is taken as failing: {@code hi = lo}, and {@code lo} becomes the highest rate below it
+ * that passed a trial (or the min, when none did); a note says so, and the bisection and confirm
+ * steps run again below. Each round lowers {@code hi} strictly, so the search ends; the bisection
+ * trials of all rounds together stay within {@link SearchSpec#maxTrials()}.</li>
+ * </ol>
+ *
+ * <p>When the bisection stops at {@link SearchSpec#maxTrials()} before the resolution was reached,
+ * the result says so ({@link SearchResult#converged()} false, and a note) and its found rate is the
+ * highest confirmed so far. When every bisection trial passed, the found rate is within the
+ * resolution below the max rate, which is never tested itself.
+ */
+public final class RateSearch {
+    private static final Logger LOG = LoggerFactory.getLogger(RateSearch.class);
+
+    private final SearchSpec spec;
+    private final Trial trial;
+    private final List<SearchTrial> trials = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    /** Rates that passed a search trial, for stepping below a rate whose confirm failed. */
+    private final TreeSet<Long> passed = new TreeSet<>();
+
+    private RateSearch(SearchSpec spec, Trial trial) {
+        this.spec = spec;
+        this.trial = trial;
+    }
+
+    /**
+     * Runs a search.
+     *
+     * @param spec the parameters
+     * @param trial runs one trial at a given offered rate
+     * @return the trials and the found rate
+     * @throws TransferException when a trial cannot be run, or the unlimited trial moved nothing
+     * @throws IllegalArgumentException when the range derived from the unlimited trial is unusable
+     *     (a given min at or above what it achieved, or an absolute resolution of half of it or more),
+     *     naming the values
+     */
+    public static SearchResult run(SearchSpec spec, Trial trial) throws TransferException {
+        return new RateSearch(Objects.requireNonNull(spec, "spec"), Objects.requireNonNull(trial, "trial")).search();
+    }
+
+    private SearchResult search() throws TransferException {
+        long max = spec.maxBitsPerSecond();
+        if (max == 0) {
+            TrialOutcome o = trial.run(0);
+            trials.add(new SearchTrial(trials.size() + 1, SearchTrial.Phase.CALIBRATION, o, 0, SearchTrial.Verdict.MEASURED));
+            max = (long) Math.floor(o.achievedBitsPerSecond());
+            if (max < 2) {
+                throw new TransferException("the unlimited-rate trial that sets the max rate achieved "
+                        + o.achievedBitsPerSecond() + " bit/s (sent " + o.sent() + "); nothing to search below it; give "
+                        + "--max-rate", null);
+            }
+            LOG.debug("max rate {} bit/s from an unlimited trial", max);
+        }
+        long min = spec.minBitsPerSecond() != 0 ? spec.minBitsPerSecond()
+                : Math.max(1, Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION));
+        if (min >= max) {
+            throw new IllegalArgumentException("min rate " + min + " bit/s is not below the max rate " + max
+                    + " bit/s that the unlimited trial achieved; allowed: min < max");
+        }
+        SearchSpec.checkResolution(spec.resolution(), max);
+        long lo = min;
+        long hi = max;
+        int bisections = 0;
+        while (true) {
+            while (hi - lo > resolutionAt(hi) && bisections < spec.maxTrials()) {
+                long mid = lo + (hi - lo) / 2;
+                bisections++;
+                if (runTrial(SearchTrial.Phase.SEARCH, mid, resolutionAt(hi))) {
+                    lo = mid;
+                    passed.add(mid);
+                } else {
+                    hi = mid;
+                }
+            }
+            boolean converged = hi - lo <= resolutionAt(hi);
+            if (!converged && notes.stream().noneMatch(n -> n.startsWith("stopped"))) {
+                notes.add(String.format(Locale.ROOT, "stopped after %d search trials (max trials): the interval %d..%d "
+                        + "bit/s is wider than the resolution of %d bit/s", bisections, lo, hi, resolutionAt(hi)));
+            }
+            if (confirm(lo, resolutionAt(hi))) {
+                return new SearchResult(spec, min, max, trials, OptionalLong.of(lo), hi, converged, notes);
+            }
+            if (lo == min) {
+                notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial (loss tolerance %s%%)",
+                        min, tolerance()));
+                return new SearchResult(spec, min, max, trials, OptionalLong.empty(), min, converged, notes);
+            }
+            Long below = passed.lower(lo);
+            long next = below != null ? below : min;
+            notes.add(String.format(Locale.ROOT, "a confirm trial at %d bit/s failed after a search trial there passed: "
+                    + "the loss curve is not monotonic; %d bit/s is now the upper bound and the search goes on below it, "
+                    + "from %d bit/s", lo, lo, next));
+            hi = lo;
+            lo = next;
+        }
+    }
+
+    /** @return whether {@link SearchSpec#confirm()} trials at {@code rate} all pass; stops at the first that fails */
+    private boolean confirm(long rate, long shortfall) throws TransferException {
+        for (int i = 0; i < spec.confirm(); i++) {
+            if (!runTrial(SearchTrial.Phase.CONFIRM, rate, shortfall)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean runTrial(SearchTrial.Phase phase, long rate, long shortfall) throws TransferException {
+        TrialOutcome o = trial.run(rate);
+        SearchTrial.Verdict v = SearchTrial.judge(o, spec.lossTolerancePercent(), shortfall);
+        trials.add(new SearchTrial(trials.size() + 1, phase, o, shortfall, v));
+        LOG.debug("trial {} {} at {} bit/s: achieved {} bit/s, sent {}, lost {}: {}", trials.size(), phase.label(), rate,
+                o.achievedBitsPerSecond(), o.sent(), o.lost(), v.label());
+        return v == SearchTrial.Verdict.PASS;
+    }
+
+    private long resolutionAt(long hi) {
+        return spec.resolution().bitsPerSecondAt(hi);
+    }
+
+    private String tolerance() {
+        return java.math.BigDecimal.valueOf(spec.lossTolerancePercent()).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,132 @@
+package io.linerate.core.search;
+
+import io.linerate.core.Better;
+import io.linerate.core.Metric;
+import io.linerate.core.sink.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The outputs of a {@link SearchResult}: the trials table, the found-rate line, the note on the
+ * trial duration, the metrics and the JSON. Numbers are formatted with {@link Locale#ROOT}; rates
+ * print in Mbit/s (10^6 bit/s) with three decimals, JSON carries them in bit/s as well.
+ */
+public final class SearchFormat {
+    /** Header of the trials table. */
+    public static final String TABLE_HEADER = String.format(Locale.ROOT, "%5s %-11s %14s %14s %12s %12s %10s %9s  %s",
+            "trial", "phase", "offered_Mbps", "achieved_Mbps", "sent", "received", "lost", "loss_pct", "verdict");
+
+    private SearchFormat() {}
+
+    /** @return the table's header and one line per trial */
+    public static List<String> table(SearchResult r) {
+        List<String> out = new ArrayList<>();
+        out.add(TABLE_HEADER);
+        for (SearchTrial t : r.trials()) {
+            TrialOutcome o = t.outcome();
+            out.add(String.format(Locale.ROOT, "%5d %-11s %14s %14.3f %12d %12d %10d %9s  %s", t.number(), t.phase().label(),
+                    o.offeredBitsPerSecond() == 0 ? "unlimited" : String.format(Locale.ROOT, "%.3f", o.offeredBitsPerSecond() / 1e6),
+                    o.achievedBitsPerSecond() / 1e6, o.sent(), o.received(), o.lost(),
+                    o.sent() == 0 ? "-" : String.format(Locale.ROOT, "%.4f", o.lossPercent()), t.verdict().label()));
+        }
+        return out;
+    }
+
+    /**
+     * @return {@code trials of 2.000 s each (warm-up of 0.250 s left out of each); RFC 2544 asks for 60 s}
+     *     or, for 60 s or more, that the trials are RFC 2544's
+     */
+    public static String trialDurationLine(SearchResult r) {
+        SearchSpec s = r.spec();
+        boolean rfc = s.trial().compareTo(SearchSpec.RFC2544_TRIAL) >= 0;
+        return String.format(Locale.ROOT, "trials of %.3f s each, warm-up of %.3f s left out of each, interval %.3f s: %s",
+                s.trial().toNanos() / 1e9, s.warmup().toNanos() / 1e9, s.interval().toNanos() / 1e9,
+                rfc ? "RFC 2544's 60 s or more" : "shorter than the 60 s RFC 2544 section 26.1 asks for");
+    }
+
+    /** @return {@code NDR 194.000 Mbit/s (...)} or the line saying even the min rate lost */
+    public static String foundLine(SearchResult r) {
+        String kind = r.kind().toUpperCase(Locale.ROOT);
+        String tol = tolerance(r.spec());
+        if (r.found().isEmpty()) {
+            SearchTrial last = r.trials().get(r.trials().size() - 1);
+            String why = switch (last.verdict()) {
+                case SHORTFALL -> "the sender fell short of it by more than the resolution";
+                case NOTHING_SENT -> "nothing was sent";
+                default -> "more than " + tol + "% of what was sent was lost";
+            };
+            return String.format(Locale.ROOT, "%s not found: even the min rate %.3f Mbit/s failed its confirm trial: %s",
+                    kind, r.minBitsPerSecond() / 1e6, why);
+        }
+        return String.format(Locale.ROOT, "%s %.3f Mbit/s (loss tolerance %s%%, confirmed by %d trial%s; range %.3f..%.3f "
+                        + "Mbit/s%s; lowest failing rate %.3f Mbit/s; %s)",
+                kind, r.found().getAsLong() / 1e6, tol, r.spec().confirm(), r.spec().confirm() == 1 ? "" : "s",
+                r.minBitsPerSecond() / 1e6, r.maxBitsPerSecond() / 1e6,
+                r.maxFromCalibration() ? ", max from an unlimited trial" : "", r.upperBitsPerSecond() / 1e6,
+                r.converged() ? "within the resolution of " + r.spec().resolution() : "NOT within the resolution: max trials reached");
+    }
+
+    /** @return {@code <marker>_ndr_mbps} or {@code <marker>_pdr_mbps} */
+    public static String metricName(SearchResult r, String marker) {
+        return marker + "_" + r.kind() + "_mbps";
+    }
+
+    /**
+     * @param marker the transfer's marker, such as {@code udp4}
+     * @param timeSeconds the metric's time, seconds since the run started
+     * @return {@code <marker>_ndr_mbps} (or {@code _pdr_mbps}) in Mbit/s, higher-better; none when
+     *     nothing was found (a rate of 0 would read as a measurement)
+     */
+    public static List<Metric> metrics(SearchResult r, String marker, double timeSeconds) {
+        if (r.found().isEmpty()) {
+            return List.of();
+        }
+        return List.of(Metric.of(metricName(r, marker), r.found().getAsLong() / 1e6, "Mbit/s", timeSeconds, Better.HIGHER));
+    }
+
+    /** @return the whole result as one JSON object; rates in bit/s, {@code found_bps} null when nothing was found */
+    public static JsonObject json(SearchResult r, String marker) {
+        SearchSpec s = r.spec();
+        JsonObject j = JsonObject.create()
+                .put("marker", marker)
+                .put("search", r.kind())
+                .put("loss_tolerance_pct", s.lossTolerancePercent())
+                .put("trial_s", s.trial().toNanos() / 1e9)
+                .put("warmup_s", s.warmup().toNanos() / 1e9)
+                .put("interval_s", s.interval().toNanos() / 1e9)
+                .put("rfc2544_trial_duration", s.trial().compareTo(SearchSpec.RFC2544_TRIAL) >= 0)
+                .put("min_bps", r.minBitsPerSecond())
+                .put("max_bps", r.maxBitsPerSecond())
+                .put("max_source", r.maxFromCalibration() ? "unlimited trial" : "given")
+                .put("resolution", s.resolution().toString())
+                .put("max_trials", s.maxTrials())
+                .put("confirm", s.confirm())
+                .put("converged", r.converged())
+                .put("confirmed", r.confirmed());
+        if (r.found().isPresent()) {
+            j.put("found_bps", r.found().getAsLong()).put("found_mbps", r.found().getAsLong() / 1e6);
+        } else {
+            j.putNull("found_bps").putNull("found_mbps");
+        }
+        j.put("upper_bps", r.upperBitsPerSecond()).putStrings("notes", r.notes());
+        List<JsonObject> rows = new ArrayList<>();
+        for (SearchTrial t : r.trials()) {
+            TrialOutcome o = t.outcome();
+            JsonObject row = JsonObject.create().put("trial", t.number()).put("phase", t.phase().label())
+                    .put("offered_bps", o.offeredBitsPerSecond()).put("achieved_bps", o.achievedBitsPerSecond())
+                    .put("sent", o.sent()).put("received", o.received()).put("lost", o.lost());
+            if (o.sent() == 0) {
+                row.putNull("loss_pct");
+            } else {
+                row.put("loss_pct", o.lossPercent());
+            }
+            rows.add(row.put("allowed_shortfall_bps", t.allowedShortfallBitsPerSecond()).put("verdict", t.verdict().label()));
+        }
+        return j.putObjects("trials", rows);
+    }
+
+    private static String tolerance(SearchSpec s) {
+        return java.math.BigDecimal.valueOf(s.lossTolerancePercent()).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,244 @@
+package io.linerate.core.search;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The parameters of a rate search (RFC 2544 section 26.1, searched by bisection as TRex's NDR/PDR
+ * search does): immutable, validated by {@link Builder#build()}. Rates in bit/s of payload,
+ * decimal; times as {@link Duration}.
+ */
+public final class SearchSpec {
+    /** The default trial length: 2 s. RFC 2544 asks for 60 s. */
+    public static final Duration DEFAULT_TRIAL = Duration.ofSeconds(2);
+    /** The trial length RFC 2544 section 26.1 asks for: 60 s. */
+    public static final Duration RFC2544_TRIAL = Duration.ofSeconds(60);
+    /** The shortest trial accepted: 200 ms. */
+    public static final Duration MIN_TRIAL = Duration.ofMillis(200);
+    /** The longest trial accepted: 1 hour. */
+    public static final Duration MAX_TRIAL = Duration.ofHours(1);
+    /** The fewest reporting intervals a trial must hold: 5. */
+    public static final int MIN_INTERVALS_PER_TRIAL = 5;
+    /** Reporting intervals per trial when no interval is given: 10. */
+    public static final int DEFAULT_INTERVALS_PER_TRIAL = 10;
+    /** The default bound on bisection trials: 30. */
+    public static final int DEFAULT_MAX_TRIALS = 30;
+    /** The default number of confirm trials at the found rate: 1. */
+    public static final int DEFAULT_CONFIRM = 1;
+    /** The default warm-up left out of each trial: 250 ms. */
+    public static final Duration DEFAULT_WARMUP = Duration.ofMillis(250);
+    /** The default minimum rate when none is given: this fraction of the maximum, 1 %. */
+    public static final double DEFAULT_MIN_FRACTION = 0.01;
+
+    private final long minBitsPerSecond;
+    private final long maxBitsPerSecond;
+    private final Resolution resolution;
+    private final int maxTrials;
+    private final double lossTolerancePercent;
+    private final int confirm;
+    private final Duration trial;
+    private final Duration interval;
+    private final Duration warmup;
+
+    private SearchSpec(Builder b, Duration interval) {
+        this.minBitsPerSecond = b.minBitsPerSecond;
+        this.maxBitsPerSecond = b.maxBitsPerSecond;
+        this.resolution = b.resolution;
+        this.maxTrials = b.maxTrials;
+        this.lossTolerancePercent = b.lossTolerancePercent;
+        this.confirm = b.confirm;
+        this.trial = b.trial;
+        this.interval = interval;
+        this.warmup = b.warmup;
+    }
+
+    /** @return a builder with the defaults: range from an unlimited trial, 1 % resolution, NDR, 1 confirm trial, 2 s trials */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the lowest rate searched, bit/s; 0 when it is {@value #DEFAULT_MIN_FRACTION} of the maximum */
+    public long minBitsPerSecond() {
+        return minBitsPerSecond;
+    }
+
+    /** @return the highest rate searched, bit/s; 0 when an unlimited trial finds it first */
+    public long maxBitsPerSecond() {
+        return maxBitsPerSecond;
+    }
+
+    /** @return when the search interval is narrow enough */
+    public Resolution resolution() {
+        return resolution;
+    }
+
+    /** @return the bound on bisection trials, over the whole search (confirm trials not counted) */
+    public int maxTrials() {
+        return maxTrials;
+    }
+
+    /** @return loss allowed in a passing trial, percent of what it sent; 0 for NDR, more for PDR */
+    public double lossTolerancePercent() {
+        return lossTolerancePercent;
+    }
+
+    /** @return whether this is a no-drop-rate search (tolerance 0) rather than a partial-drop-rate one */
+    public boolean ndr() {
+        return lossTolerancePercent == 0;
+    }
+
+    /** @return confirm trials at the found rate, all of which must pass, 1 or more */
+    public int confirm() {
+        return confirm;
+    }
+
+    /** @return the measured length of each trial, warm-up not included */
+    public Duration trial() {
+        return trial;
+    }
+
+    /** @return the reporting interval within each trial */
+    public Duration interval() {
+        return interval;
+    }
+
+    /** @return the warm-up before each trial's measured window, left out of it */
+    public Duration warmup() {
+        return warmup;
+    }
+
+    @Override
+    public String toString() {
+        return "search min=" + (minBitsPerSecond == 0 ? "1% of max" : minBitsPerSecond + "bit/s") + " max="
+                + (maxBitsPerSecond == 0 ? "unlimited trial" : maxBitsPerSecond + "bit/s") + " resolution=" + resolution
+                + " maxTrials=" + maxTrials + " lossTolerance=" + lossTolerancePercent + "% confirm=" + confirm
+                + " trial=" + trial.toMillis() + "ms interval=" + interval.toMillis() + "ms warmup=" + warmup.toMillis() + "ms";
+    }
+
+    /** Mutable builder; {@link #build()} validates. Not thread-safe. */
+    public static final class Builder {
+        private long minBitsPerSecond;
+        private long maxBitsPerSecond;
+        private Resolution resolution = Resolution.DEFAULT;
+        private int maxTrials = DEFAULT_MAX_TRIALS;
+        private double lossTolerancePercent;
+        private int confirm = DEFAULT_CONFIRM;
+        private Duration trial = DEFAULT_TRIAL;
+        private Duration interval;
+        private Duration warmup = DEFAULT_WARMUP;
+
+        private Builder() {}
+
+        /** @param v bit/s; 0 (the default) for {@value SearchSpec#DEFAULT_MIN_FRACTION} of the maximum */
+        public Builder minBitsPerSecond(long v) {
+            this.minBitsPerSecond = v;
+            return this;
+        }
+
+        /** @param v bit/s; 0 (the default) for what an unlimited trial achieves */
+        public Builder maxBitsPerSecond(long v) {
+            this.maxBitsPerSecond = v;
+            return this;
+        }
+
+        public Builder resolution(Resolution v) {
+            this.resolution = Objects.requireNonNull(v, "resolution");
+            return this;
+        }
+
+        /** @param v 1..1000 */
+        public Builder maxTrials(int v) {
+            this.maxTrials = v;
+            return this;
+        }
+
+        /** @param v percent of what a trial sent, 0 (NDR) up to but excluding 100 */
+        public Builder lossTolerancePercent(double v) {
+            this.lossTolerancePercent = v;
+            return this;
+        }
+
+        /** @param v 1..100 */
+        public Builder confirm(int v) {
+            this.confirm = v;
+            return this;
+        }
+
+        /** @param v 200 ms..1 h, and at least 5 reporting intervals */
+        public Builder trial(Duration v) {
+            this.trial = Objects.requireNonNull(v, "trial");
+            return this;
+        }
+
+        /** @param v the reporting interval, or null (the default) for a tenth of the trial */
+        public Builder interval(Duration v) {
+            this.interval = v;
+            return this;
+        }
+
+        /** @param v 0 or more, at most 1 h */
+        public Builder warmup(Duration v) {
+            this.warmup = Objects.requireNonNull(v, "warmup");
+            return this;
+        }
+
+        /**
+         * @return the validated spec
+         * @throws IllegalArgumentException naming the first bad value and its allowed range
+         */
+        public SearchSpec build() {
+            if (minBitsPerSecond < 0) {
+                throw new IllegalArgumentException("min rate " + minBitsPerSecond
+                        + " bit/s is out of range; allowed: 0 (1% of the max rate) or more");
+            }
+            if (maxBitsPerSecond < 0) {
+                throw new IllegalArgumentException("max rate " + maxBitsPerSecond
+                        + " bit/s is out of range; allowed: 0 (what an unlimited trial achieves) or more");
+            }
+            if (maxBitsPerSecond > 0 && minBitsPerSecond >= maxBitsPerSecond) {
+                throw new IllegalArgumentException("min rate " + minBitsPerSecond + " bit/s is not below max rate "
+                        + maxBitsPerSecond + " bit/s; allowed: min < max");
+            }
+            if (maxBitsPerSecond > 0) {
+                checkResolution(resolution, maxBitsPerSecond);
+            }
+            if (maxTrials < 1 || maxTrials > 1000) {
+                throw new IllegalArgumentException("max trials " + maxTrials + " is out of range; allowed: 1..1000");
+            }
+            if (!(lossTolerancePercent >= 0 && lossTolerancePercent < 100)) {
+                throw new IllegalArgumentException("loss tolerance " + lossTolerancePercent
+                        + "% is out of range; allowed: 0% (NDR) up to but excluding 100%");
+            }
+            if (confirm < 1 || confirm > 100) {
+                throw new IllegalArgumentException("confirm " + confirm + " is out of range; allowed: 1..100 trials");
+            }
+            if (trial.compareTo(MIN_TRIAL) < 0 || trial.compareTo(MAX_TRIAL) > 0) {
+                throw new IllegalArgumentException("trial " + trial.toMillis() + " ms is out of range; allowed: "
+                        + MIN_TRIAL.toMillis() + " ms..1 h");
+            }
+            Duration iv = interval != null ? interval : trial.dividedBy(DEFAULT_INTERVALS_PER_TRIAL);
+            if (iv.isNegative() || iv.isZero() || iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).compareTo(trial) > 0) {
+                throw new IllegalArgumentException("trial " + trial.toMillis() + " ms is shorter than "
+                        + MIN_INTERVALS_PER_TRIAL + " reporting intervals of " + iv.toMillis() + " ms; allowed: a trial of "
+                        + iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or more, or an interval of "
+                        + trial.dividedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or less");
+            }
+            if (warmup.isNegative() || warmup.compareTo(MAX_TRIAL) > 0) {
+                throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 h");
+            }
+            return new SearchSpec(this, iv);
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException when an absolute resolution is 50 % of the max rate or more
+     *     (a percentage is range-checked by {@link Resolution} itself)
+     */
+    static void checkResolution(Resolution r, long maxBitsPerSecond) {
+        if (r.absoluteBitsPerSecond() != 0 && r.absoluteBitsPerSecond() * 2 >= maxBitsPerSecond) {
+            throw new IllegalArgumentException("resolution " + r.absoluteBitsPerSecond() + " bit/s is 50% of the max rate "
+                    + maxBitsPerSecond + " bit/s or more; allowed: more than 0 and less than "
+                    + (maxBitsPerSecond + 1) / 2 + " bit/s");
+        }
+    }
+}

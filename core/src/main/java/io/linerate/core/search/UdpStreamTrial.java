@@ -1,0 +1,66 @@
+package io.linerate.core.search;
+
+import io.linerate.core.Clock;
+import io.linerate.core.Protocol;
+import io.linerate.core.Transfer;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.Transports;
+import io.linerate.core.UdpStats;
+import java.util.Objects;
+
+/**
+ * The trial of a rate search over a UDP stream: one transfer per trial, built from a base spec with
+ * the offered rate, the search's trial length as its duration bound, its reporting interval and its
+ * warm-up (left out of the measured window), opened through {@link Transports#select} and run. Loss
+ * is {@link UdpStats#lost()} of the measured window; the achieved rate is the sender's over that
+ * window ({@link TransferResult#senderBitsPerSecond()}), 0 for an empty window.
+ */
+public final class UdpStreamTrial implements Trial {
+    private final TransferSpec base;
+    private final SearchSpec search;
+    private final String transportName;
+    private final Clock clock;
+
+    /**
+     * @param base the transfer to repeat: protocol UDP, family, payload, endpoint, options; its rate,
+     *     bound, interval and warm-up are replaced by each trial's
+     * @param search gives the trial length, interval and warm-up
+     * @param transportName the transport by name, or null for the first that runs the spec
+     * @param clock the time source of every transfer
+     * @throws IllegalArgumentException when the base spec is not UDP
+     */
+    public UdpStreamTrial(TransferSpec base, SearchSpec search, String transportName, Clock clock) {
+        this.base = Objects.requireNonNull(base, "base");
+        this.search = Objects.requireNonNull(search, "search");
+        this.transportName = transportName;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (base.protocol() != Protocol.UDP) {
+            throw new IllegalArgumentException("a rate search over a stream needs UDP, which counts loss; got "
+                    + base.protocol().label());
+        }
+    }
+
+    /** @return the spec of one trial at {@code offeredBitsPerSecond} (0: unlimited) */
+    public TransferSpec specAt(long offeredBitsPerSecond) {
+        return base.toBuilder()
+                .rateBitsPerSecond(offeredBitsPerSecond)
+                .duration(search.trial())
+                .interval(search.interval())
+                .warmup(search.warmup())
+                .build();
+    }
+
+    @Override
+    public TrialOutcome run(long offeredBitsPerSecond) throws TransferException {
+        TransferSpec spec = specAt(offeredBitsPerSecond);
+        TransferResult r;
+        try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
+            r = t.run();
+        }
+        UdpStats u = r.udp().orElseThrow(() -> new IllegalStateException("a UDP transfer returned no datagram counts"));
+        return new TrialOutcome(offeredBitsPerSecond, r.senderBitsPerSecond().orElse(0), u.datagramsSent(),
+                u.datagramsReceived(), u.lost());
+    }
+}

@@ -1,0 +1,189 @@
+package io.linerate.examples.cli;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Clock;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.search.RateSearch;
+import io.linerate.core.search.Resolution;
+import io.linerate.core.search.SearchFormat;
+import io.linerate.core.search.SearchResult;
+import io.linerate.core.search.SearchSpec;
+import io.linerate.core.search.UdpStreamTrial;
+import io.linerate.core.sink.KtapDocument;
+import java.io.PrintWriter;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code linerate search}: RFC 2544's throughput test (section 26.1) over a UDP stream on loopback,
+ * searched by bisection as TRex's NDR/PDR search does ({@link RateSearch}).
+ */
+@Command(name = "search", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
+        description = {"Finds the highest rate a UDP stream over loopback carries with no loss (NDR), or with at most "
+                + "--loss-tolerance percent lost (PDR): RFC 2544's throughput test (section 26.1), by bisection as "
+                + "TRex's NDR search. Prints the trials table, the found rate and the trial duration used.",
+                "Exit codes: 0 found, 1 even the min rate lost (the trials table is printed) or a trial failed to run, "
+                        + "2 bad usage."})
+final class SearchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec command;
+
+    @Option(names = "--protocol", defaultValue = "udp", paramLabel = "udp",
+            description = "Protocol (default: ${DEFAULT-VALUE}); only UDP counts loss per datagram.")
+    String protocol;
+
+    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
+    String family;
+
+    @Option(names = "--payload", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "Bytes per datagram, 32-byte header included (default: the largest that does not fragment at "
+                    + "the loopback MTU, at most 1460).")
+    Integer payload;
+
+    @Option(names = "--trial", defaultValue = "2s", converter = Converters.DurationConverter.class,
+            description = "Measured length of each trial, warm-up not included (default: ${DEFAULT-VALUE}; RFC 2544 "
+                    + "asks for 60s). At least 200ms and 5 reporting intervals.")
+    Duration trial;
+
+    @Option(names = "--interval", converter = Converters.DurationConverter.class,
+            description = "Reporting interval within a trial (default: a tenth of the trial).")
+    Duration interval;
+
+    @Option(names = "--warmup", defaultValue = "250ms", converter = Converters.DurationConverter.class,
+            description = "Time before each trial's measured window, left out of it (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--min-rate", defaultValue = "0", paramLabel = "BIT/S", converter = Converters.RateConverter.class,
+            description = "Lowest rate searched (default: 1%% of the max rate).")
+    long minRate;
+
+    @Option(names = "--max-rate", defaultValue = "0", paramLabel = "BIT/S", converter = Converters.RateConverter.class,
+            description = "Highest rate searched (default: what a first trial at unlimited rate achieved).")
+    long maxRate;
+
+    @Option(names = "--resolution", defaultValue = "1%", paramLabel = "PCT%|BIT/S",
+            description = "Stop when the search interval is this narrow: a percentage of the current upper bound "
+                    + "(more than 0%% and less than 50%%) or a rate such as 1M (default: ${DEFAULT-VALUE}).")
+    String resolution;
+
+    @Option(names = "--max-trials", defaultValue = "" + SearchSpec.DEFAULT_MAX_TRIALS, paramLabel = "N",
+            description = "Bound on bisection trials, 1..1000 (default: ${DEFAULT-VALUE}); confirm trials are extra.")
+    int maxTrials;
+
+    @Option(names = "--loss-tolerance", defaultValue = "0", paramLabel = "PCT",
+            description = "Loss a passing trial may have, percent of what it sent, such as 0.1 or 0.1%% (default: "
+                    + "${DEFAULT-VALUE}: NDR; above 0 the rate found is a PDR).")
+    String lossTolerance;
+
+    @Option(names = "--confirm", defaultValue = "" + SearchSpec.DEFAULT_CONFIRM, paramLabel = "N",
+            description = "Trials at the found rate that must all pass, 1..100 (default: ${DEFAULT-VALUE}).")
+    int confirm;
+
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+    String transportName;
+
+    @Option(names = "--sndbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "SO_SNDBUF to request (1024-based K/M); 0 = kernel default.")
+    int sendBuffer;
+
+    @Option(names = "--rcvbuf", defaultValue = "0", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
+            description = "SO_RCVBUF to request (1024-based K/M); 0 = kernel default. A larger one rides out longer "
+                    + "stalls of the receiving thread on a busy host.")
+    int receiveBuffer;
+
+    @Option(names = "--io-timeout", defaultValue = "5s", converter = Converters.DurationConverter.class,
+            description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
+    Duration ioTimeout;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() throws TransferException {
+        OutputFormat fmt = output.format();
+        Protocol p = Protocol.parse(protocol);
+        if (p != Protocol.UDP) {
+            throw new IllegalArgumentException("protocol '" + protocol + "' cannot be searched: its loss is not counted per "
+                    + "datagram; allowed: udp");
+        }
+        AddressFamily f = AddressFamily.parse(family);
+        SearchSpec search = SearchSpec.builder()
+                .minBitsPerSecond(minRate)
+                .maxBitsPerSecond(maxRate)
+                .resolution(Resolution.parse(resolution))
+                .maxTrials(maxTrials)
+                .lossTolerancePercent(percent(lossTolerance))
+                .confirm(confirm)
+                .trial(trial)
+                .interval(interval)
+                .warmup(warmup)
+                .build();
+        TransferSpec base = TransferSpec.builder()
+                .protocol(p)
+                .family(f)
+                .payloadBytes(payload != null ? payload : StreamCommand.defaultPayload(p, f))
+                .sendBufferBytes(sendBuffer)
+                .receiveBufferBytes(receiveBuffer)
+                .ioTimeout(ioTimeout)
+                .build();
+        UdpStreamTrial udp = new UdpStreamTrial(base, search, transportName, Clock.system());
+        udp.specAt(1); // a spec the transfer refuses is bad usage before any trial runs
+        String marker = p.label() + f.label();
+        long start = System.nanoTime();
+        SearchResult r = RateSearch.run(search, udp);
+        double t = (System.nanoTime() - start) / 1e9;
+        PrintWriter out = command.commandLine().getOut();
+        String header = String.format(Locale.ROOT, "linerate %s search: %s payload %d B, %s", Linerate.version(), marker,
+                base.payloadBytes(), search);
+        switch (fmt) {
+            case json -> out.println(SearchFormat.json(r, marker).put("payload", base.payloadBytes()).toJson());
+            case ktap -> {
+                KtapDocument doc = KtapDocument.start(out, 1);
+                doc.diagnostic(header);
+                SearchFormat.table(r).forEach(doc::diagnostic);
+                doc.diagnostic(SearchFormat.trialDurationLine(r));
+                r.notes().forEach(n -> doc.diagnostic("note: " + n));
+                doc.diagnostic(SearchFormat.foundLine(r));
+                SearchFormat.metrics(r, marker, t).forEach(doc.metrics()::accept);
+                String test = SearchFormat.metricName(r, marker).replace("_mbps", "");
+                if (r.confirmed()) {
+                    doc.ok(test);
+                } else {
+                    doc.fail(test, "even the min rate lost");
+                }
+                doc.end();
+            }
+            case text -> {
+                out.println("# " + header);
+                SearchFormat.table(r).forEach(out::println);
+                out.println("# " + SearchFormat.trialDurationLine(r));
+                r.notes().forEach(n -> out.println("# note: " + n));
+                out.println(SearchFormat.foundLine(r));
+            }
+        }
+        out.flush();
+        return r.confirmed() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** @return {@code 0.5} or {@code 0.5%} as a number of percent */
+    static double percent(String text) {
+        String t = text == null ? "" : text.strip();
+        String n = t.endsWith("%") ? t.substring(0, t.length() - 1).strip() : t;
+        try {
+            return new BigDecimal(n).doubleValue();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("loss tolerance '" + t + "' is not a percentage; allowed: 0 (NDR) up to "
+                    + "but excluding 100, such as 0.1 or 0.1%");
+        }
+    }
+}

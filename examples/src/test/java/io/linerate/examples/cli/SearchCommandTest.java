@@ -1,0 +1,36 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code linerate search}: bad input exits 2 naming the value, before any trial runs. */
+class SearchCommandTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "search --min-rate 100M --max-rate 100M|min rate 100000000 bit/s is not below max rate 100000000 bit/s; allowed: min < max",
+        "search --min-rate 200M --max-rate 100M|min rate 200000000 bit/s is not below max rate 100000000 bit/s",
+        "search --resolution 50%|resolution '50%' is out of range; allowed: more than 0% and less than 50% of the upper bound",
+        "search --resolution 0%|resolution '0%' is out of range",
+        "search --resolution=-1%|resolution '-1%' is out of range",
+        "search --resolution 0|resolution '0' is 0 bit/s; allowed: more than 0 bit/s, or a percentage such as 1%",
+        "search --max-rate 10M --resolution 5M|resolution 5000000 bit/s is 50% of the max rate 10000000 bit/s or more",
+        "search --trial 199ms|trial 199 ms is out of range; allowed: 200 ms..1 h",
+        "search --trial 400ms --interval 100ms|trial 400 ms is shorter than 5 reporting intervals of 100 ms",
+        "search --confirm 0|confirm 0 is out of range; allowed: 1..100 trials",
+        "search --max-trials 0|max trials 0 is out of range; allowed: 1..1000",
+        "search --loss-tolerance 100|loss tolerance 100.0% is out of range",
+        "search --loss-tolerance x|loss tolerance 'x' is not a percentage",
+        "search --protocol tcp|protocol 'tcp' cannot be searched",
+        "search --payload 16|payload 16 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
+        "search --min-rate 5X|rate '5X' has unknown suffix 'X'",
+    })
+    void badInputNamesTheValueAndExitsTwo(String args, String message) {
+        LinerateCliTest.Run r = LinerateCliTest.linerate(args.split(" "));
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
+    }
+}
