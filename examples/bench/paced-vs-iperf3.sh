@@ -5,6 +5,8 @@
 #    ...), each for SECONDS. Prints per run and as medians: the sender's CPU (linerate: the sending
 #    thread's CPU time over its life, warm-up included; iperf3: the client's
 #    cpu_utilization_percent.host_total), loss and goodput, and the ratio of the CPU medians.
+#    Both wait by the same pacing timer, LINERATE_BENCH_PACING_US (default 1000 us, the default
+#    of both): each wakes about once per timer and sends the datagrams then due.
 # 2. Paced TCP (1220-byte writes, Nagle on) at 10 and 50 Mbit/s with linerate alone: the
 #    sender's rate and the receiver's goodput over the window, as ratios to the target.
 #
@@ -14,6 +16,9 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup iperf3 2 5299 "$@"
+pacing_us=${LINERATE_BENCH_PACING_US:-1000}
+[ "$pacing_us" -ge 1 ] 2>/dev/null && [ "$pacing_us" -le 10000 ] \
+  || { echo "LINERATE_BENCH_PACING_US '$pacing_us' is out of range; allowed: 1..10000 (us)" >&2; exit 2; }
 
 # prints "cpu_percent loss_percent goodput_bits" from a linerate stream JSON on stdin
 linerate_fields() { python3 -c 'import json,sys
@@ -30,12 +35,13 @@ iperf3_udp() {
   iperf3 -s -1 -B 127.0.0.1 -p "$port" >/dev/null 2>&1 & server_pid=$!
   # wait (bounded) until the server listens; a probe connection would use up its one test (-1)
   wait_listening -Hltn
-  iperf3 -c 127.0.0.1 -p "$port" -u -b 50M -l 1400 -t "$secs" -J | iperf3_fields
+  iperf3 -c 127.0.0.1 -p "$port" -u -b 50M -l 1400 --pacing-timer "$pacing_us" -t "$secs" -J | iperf3_fields
   wait "$server_pid" 2>/dev/null || true; server_pid=
 }
 
 linerate_udp() {
-  java -jar "$jar" stream --protocol udp --payload 1400 --rate 50M --duration "${secs}s" --json | linerate_fields
+  java -jar "$jar" stream --protocol udp --payload 1400 --rate 50M --pacing-timer "${pacing_us}us" --duration "${secs}s" --json \
+    | linerate_fields
 }
 
 
@@ -50,8 +56,8 @@ for c in 1 2 3; do
   ma[$c]=$(printf '%s\n' "${la[@]}" | col "$c" | median)
   mb[$c]=$(printf '%s\n' "${lb[@]}" | col "$c" | median)
 done
-LC_ALL=C awk -v a="${ma[1]}" -v b="${mb[1]}" -v la="${ma[2]}" -v lb="${mb[2]}" -v ga="${ma[3]}" -v gb="${mb[3]}" \
-  'BEGIN {printf "udp 1400 B at 50 Mbit/s: sender CPU median linerate %.2f%%, iperf3 %.2f%%, ratio %.2f; loss %.3f%% / %.3f%%; goodput %.3f / %.3f Mbit/s\n", a, b, a/b, la, lb, ga/1e6, gb/1e6}'
+LC_ALL=C awk -v p="$pacing_us" -v a="${ma[1]}" -v b="${mb[1]}" -v la="${ma[2]}" -v lb="${mb[2]}" -v ga="${ma[3]}" -v gb="${mb[3]}" \
+  'BEGIN {printf "udp 1400 B at 50 Mbit/s: pacing timer %d us: sender CPU median linerate %.2f%%, iperf3 %.2f%%, ratio %.2f; loss %.3f%% / %.3f%%; goodput %.3f / %.3f Mbit/s\n", p, a, b, a/b, la, lb, ga/1e6, gb/1e6}'
 
 for rate in 10000000 50000000; do
   tx=(); rx=()

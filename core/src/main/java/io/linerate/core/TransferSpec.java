@@ -34,6 +34,10 @@ public final class TransferSpec implements MeasurementSpec {
     public static final Duration MIN_INTERVAL = Duration.ofMillis(10);
     /** Longest I/O timeout accepted: 10 minutes. */
     public static final Duration MAX_IO_TIMEOUT = Duration.ofMinutes(10);
+    /** Pacing timer when none is given: 1 ms, iperf3's {@code --pacing-timer} default. */
+    public static final Duration DEFAULT_PACING_TIMER = Duration.ofMillis(1);
+    /** Longest pacing timer accepted: 10 ms ({@link PacingWait#MAX_TICK_NANOS}). */
+    public static final Duration MAX_PACING_TIMER = Duration.ofNanos(PacingWait.MAX_TICK_NANOS);
 
     private final Protocol protocol;
     private final AddressFamily family;
@@ -48,6 +52,7 @@ public final class TransferSpec implements MeasurementSpec {
     private final Duration interval;
     private final int port;
     private final Duration ioTimeout;
+    private final Duration pacingTimer;
     private final int streamId;
     private final Endpoint endpoint;
     private final Optional<Path> fullLog;
@@ -66,6 +71,7 @@ public final class TransferSpec implements MeasurementSpec {
         this.interval = b.interval;
         this.port = b.port;
         this.ioTimeout = b.ioTimeout;
+        this.pacingTimer = b.pacingTimer;
         this.streamId = b.streamId;
         this.endpoint = b.endpoint;
         this.fullLog = b.fullLog;
@@ -92,6 +98,7 @@ public final class TransferSpec implements MeasurementSpec {
         b.interval = interval;
         b.port = port;
         b.ioTimeout = ioTimeout;
+        b.pacingTimer = pacingTimer;
         b.streamId = streamId;
         b.endpoint = endpoint;
         b.fullLog = fullLog;
@@ -161,6 +168,15 @@ public final class TransferSpec implements MeasurementSpec {
     /** @return bound on every blocking wait (connect, accept, a write that makes no progress, teardown) */
     public Duration ioTimeout() {
         return ioTimeout;
+    }
+
+    /**
+     * @return how coarsely a paced sender waits ({@link PacingWait}): it wakes at most about once
+     *     per timer and sends every message then due, so a message may leave up to about this late
+     *     but never early; 0 wakes for every message and spins its last microseconds
+     */
+    public Duration pacingTimer() {
+        return pacingTimer;
     }
 
     /** @return the stream id carried in every datagram header */
@@ -244,6 +260,7 @@ public final class TransferSpec implements MeasurementSpec {
         private Duration interval = Duration.ofSeconds(1);
         private int port;
         private Duration ioTimeout = Duration.ofSeconds(5);
+        private Duration pacingTimer = DEFAULT_PACING_TIMER;
         private int streamId = 1;
         private Endpoint endpoint = Endpoint.loopback();
         private Optional<Path> fullLog = Optional.empty();
@@ -326,6 +343,12 @@ public final class TransferSpec implements MeasurementSpec {
             return this;
         }
 
+        /** @param v the pacing timer, 0..10 ms; 0 for a wake-up per message (see {@link #pacingTimer()}) */
+        public Builder pacingTimer(Duration v) {
+            this.pacingTimer = Objects.requireNonNull(v, "pacingTimer");
+            return this;
+        }
+
         public Builder streamId(int v) {
             this.streamId = v;
             return this;
@@ -386,6 +409,11 @@ public final class TransferSpec implements MeasurementSpec {
             }
             if (ioTimeout.toMillis() < 1 || ioTimeout.compareTo(MAX_IO_TIMEOUT) > 0) {
                 throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms..10 min");
+            }
+            if (pacingTimer.isNegative() || pacingTimer.compareTo(MAX_PACING_TIMER) > 0) {
+                String v = pacingTimer.abs().compareTo(Bound.MAX_DURATION) > 0 ? pacingTimer.toString() : pacingTimer.toNanos() + " ns";
+                throw new IllegalArgumentException("pacing timer " + v + " is out of range; "
+                        + "allowed: 0 (a wake-up per message).." + MAX_PACING_TIMER.toNanos() + " ns (10 ms)");
             }
             if (fullLog.isPresent() && protocol != Protocol.UDP) {
                 throw new IllegalArgumentException("a full log applies to UDP only: its entries are sequence-numbered "

@@ -97,6 +97,20 @@ class TransferSpecTest {
         assertThat(AddressFamily.parse("6")).isEqualTo(AddressFamily.IPV6);
     }
 
+    @Test
+    void thePacingTimerIsIperf3sMillisecondByDefaultAndZeroToTenMilliseconds() {
+        assertThat(TransferSpec.builder().build().pacingTimer()).isEqualTo(Duration.ofMillis(1));
+        assertThat(TransferSpec.builder().pacingTimer(Duration.ZERO).build().pacingTimer()).isZero();
+        assertThat(TransferSpec.builder().pacingTimer(Duration.ofMillis(10)).build().toBuilder().build().pacingTimer())
+                .isEqualTo(Duration.ofMillis(10));
+        assertThatThrownBy(() -> TransferSpec.builder().pacingTimer(Duration.ofNanos(10_000_001)).build())
+                .hasMessage("pacing timer 10000001 ns is out of range; allowed: 0 (a wake-up per message)..10000000 ns (10 ms)");
+        assertThatThrownBy(() -> TransferSpec.builder().pacingTimer(Duration.ofNanos(-1)).build())
+                .hasMessage("pacing timer -1 ns is out of range; allowed: 0 (a wake-up per message)..10000000 ns (10 ms)");
+        assertThatThrownBy(() -> TransferSpec.builder().pacingTimer(Duration.ofDays(400)).build())
+                .hasMessage("pacing timer PT9600H is out of range; allowed: 0 (a wake-up per message)..10000000 ns (10 ms)");
+    }
+
     private static TransferSpec.Builder udp(AddressFamily f, int payload) {
         return TransferSpec.builder().protocol(Protocol.UDP).family(f).payloadBytes(payload);
     }

@@ -44,7 +44,7 @@ public final class SenderContext {
         this.clock = clock;
         this.payloadBytes = spec.payloadBytes();
         this.pacer = new Pacer(spec.rateBitsPerSecond());
-        this.pacingWait = new PacingWait(clock);
+        this.pacingWait = new PacingWait(clock, spec.pacingTimer().toNanos());
         this.ioTimeoutNanos = spec.ioTimeout().toNanos();
         this.wholeMessages = spec.protocol() == io.linerate.core.Protocol.UDP;
         Bound b = spec.bound();
@@ -161,8 +161,8 @@ public final class SenderContext {
     }
 
     /**
-     * Waits until the pacer lets the next message leave, parking until shortly before its time
-     * ({@link PacingWait}). Returns at once at an unlimited rate. If the window opens during the
+     * Waits until the pacer lets the next message leave, parking for at least the spec's pacing
+     * timer ({@link PacingWait}). Returns at once at an unlimited rate. If the window opens during the
      * wait, the message waits on the window's schedule.
      *
      * @return false if a stop was requested while waiting

@@ -86,6 +86,13 @@ final class StreamCommand implements Callable<Integer> {
             description = "SO_RCVBUF to request (1024-based K/M); 0 = kernel default.")
     int receiveBuffer;
 
+    @Option(names = "--pacing-timer", defaultValue = "1ms", converter = Converters.DurationConverter.class,
+            description = "With --rate: the sender wakes at most about once per this time and sends every message then due, "
+                    + "so a message leaves up to this late but never early, as iperf3's --pacing-timer (default: "
+                    + "${DEFAULT-VALUE}, iperf3's); 0 = a wake-up per message, spinning its last microseconds "
+                    + "(more CPU, each message within microseconds of its time); at most 10ms.")
+    Duration pacingTimer;
+
     @Option(names = "--full-log", paramLabel = "FILE",
             description = "UDP: write every received datagram's sequence number, size, phase, send and receive time "
                     + "(ns) to FILE as CSV, as sockperf's --full-log.")
@@ -125,6 +132,7 @@ final class StreamCommand implements Callable<Integer> {
                 .sendBufferBytes(sendBuffer)
                 .receiveBufferBytes(receiveBuffer)
                 .ioTimeout(transfer.ioTimeout)
+                .pacingTimer(pacingTimer)
                 .fullLog(fullLog)
                 .endpoint(peer == null ? Endpoint.loopback() : Endpoint.parse(peer))
                 .build();

@@ -48,6 +48,7 @@ class LinerateCliTest {
         "stream --protocol udp --rate 0.5|rate '0.5' is below 1 bit/s, and 0 would mean unlimited; allowed: 0 or 1..",
         "stream --rate 5MB|rate '5MB' has unknown suffix 'MB'",
         "stream --port 70000|port 70000 is out of range; allowed: 0 (ephemeral)..65535",
+        "stream --pacing-timer 20ms|pacing timer 20000000 ns is out of range; allowed: 0 (a wake-up per message)..10000000 ns (10 ms)",
         "stream --payload abc|size 'abc' is not a number; allowed: bytes, such as 1220, 64K or 1.5M",
         "stream --payload 99999999999999999999|size '99999999999999999999' is too large",
         "stream --payload 4G|size '4G' is 4294967296 bytes; allowed: 0..2147483647 bytes",
