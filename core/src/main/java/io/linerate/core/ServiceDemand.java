@@ -24,6 +24,10 @@ public record ServiceDemand(OptionalDouble senderUsPerKiB, OptionalDouble receiv
     public static final String SAME_PROCESS = "thread CPU time of each end; both ends run in this process, so their "
             + "kernel work mixes and softirq work may be counted on either thread or outside both";
 
+    /** Where the two ends run in two processes (this one and a peer agent's), each on its own host's CPU. */
+    public static final String TWO_PROCESSES = "thread CPU time of each end, each in its own process (this one and "
+            + "the peer agent's); the threads figure adds CPU time of two hosts";
+
     /**
      * @param cpuNanos CPU time in ns; negative when unknown
      * @param bytes payload bytes it moved
@@ -37,12 +41,14 @@ public record ServiceDemand(OptionalDouble senderUsPerKiB, OptionalDouble receiv
     }
 
     /**
-     * @param r a stream result with both ends in this process
-     * @return its service demand, per end, both threads, and the whole process
+     * @param r a stream result
+     * @return its service demand, per end, both threads, and the whole process, with the basis
+     *     that fits where the ends ran
      */
     public static ServiceDemand of(TransferResult r) {
         long threads = r.senderCpuNanos() < 0 || r.receiverCpuNanos() < 0 ? -1 : r.senderCpuNanos() + r.receiverCpuNanos();
         return new ServiceDemand(usPerKiB(r.senderCpuNanos(), r.bytesSent()), usPerKiB(r.receiverCpuNanos(), r.bytesReceived()),
-                usPerKiB(threads, r.bytesReceived()), usPerKiB(r.processCpuNanos(), r.bytesReceived()), SAME_PROCESS);
+                usPerKiB(threads, r.bytesReceived()), usPerKiB(r.processCpuNanos(), r.bytesReceived()),
+                r.spec().endpoint() instanceof Endpoint.Remote ? TWO_PROCESSES : SAME_PROCESS);
     }
 }

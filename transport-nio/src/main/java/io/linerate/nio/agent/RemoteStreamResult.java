@@ -23,7 +23,7 @@ import java.util.OptionalDouble;
  * as the sender's window datagrams minus the distinct ones the receiver got. {@link #metrics()}
  * reports each end apart, with {@code "host":"local"} or {@code "host":"remote"}:
  * {@code <marker>_mbps} (the end's own figure over its own window: throughput for the sender,
- * goodput for the receiver), {@code <marker>_cpu_us_per_kib} (service demand as netperf defines it:
+ * goodput for the receiver), {@code <marker>_cpu_us_per_kb} (service demand as netperf defines it:
  * CPU µs of the end's sending or receiving thread per KiB = 1024 bytes of payload it moved, lower
  * is better, advisory) and, for UDP, {@code <marker>_lost_pct} at the receiver's host. Each end
  * counts by its own clock; no one-way delay is reported, since the two clocks were not compared.
@@ -61,7 +61,7 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
         double t = e.windowNanos() / 1e9;
         e.bitsPerSecond().ifPresent(bps -> out.add(new Metric(marker + "_mbps", Rates.toMbits(bps),
                 ResultLineSink.UNIT, host, t, Map.of(), Better.HIGHER)));
-        serviceDemand(e).ifPresent(d -> out.add(new Metric(marker + "_cpu_us_per_kib", d, "us/KiB", host, t,
+        serviceDemand(e).ifPresent(d -> out.add(new Metric(marker + "_cpu_us_per_kb", d, "us/KiB", host, t,
                 Map.of(), Better.LOWER).asAdvisory()));
     }
 
@@ -79,7 +79,7 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
         return JsonObject.create().put("role", e.sender() ? "sender" : "receiver").put("bytes", e.bytes())
                 .put("messages", e.messages()).put("window_ns", e.windowNanos()).put("window_bytes", e.windowBytes())
                 .put("bits_per_second", e.bitsPerSecond()).put("cpu_ns", e.cpuNanos())
-                .put("cpu_us_per_kib", serviceDemand(e)).put("cpu_source", "thread")
+                .put("service_demand_us_per_kib", serviceDemand(e)).put("cpu_source", "thread")
                 .put("clock", "own, unsynchronised");
     }
 }

@@ -11,6 +11,7 @@ import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
+import io.linerate.core.cost.InstructionCount;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
 import io.linerate.core.engine.EndCounters;
@@ -245,9 +246,13 @@ public final class RemoteStreamTransfer implements Transfer {
             reasons.add(String.format(Locale.ROOT, "traffic class 0x%02x requested but 0x%02x applied",
                     options.trafficClassRequested(), options.trafficClassApplied()));
         }
-        return new TransferResult(spec, tx.bytes(), tx.messages(), rx.bytes(), rx.windowStartNanos(),
-                rx.windowEndNanos(), tx.windowBytes(), rx.windowBytes(), udp, local.intervals(), options,
-                tx.cpuNanos(), rx.cpuNanos(), -1, -1, reasons);
+        return TransferResult.builder(spec).bytesSent(tx.bytes()).messagesSent(tx.messages()).bytesReceived(rx.bytes())
+                .window(rx.windowStartNanos(), rx.windowEndNanos()).windowBytesSent(tx.windowBytes())
+                .windowBytesReceived(rx.windowBytes()).udp(udp).intervals(local.intervals()).options(options)
+                .senderCpuNanos(tx.cpuNanos()).receiverCpuNanos(rx.cpuNanos()).invalidReasons(reasons)
+                .instructions(InstructionCount.unavailable("the two ends run in two processes; instructions are "
+                        + "counted only where both ends run in this one"))
+                .build();
     }
 
     @Override
