@@ -181,6 +181,8 @@ final class AgentSession {
             refuse(c, "authentication failed: the answer to the challenge does not match this agent's secret");
             return false;
         }
+        // said before anything else is read, so that a client learns a refusal before it sends its spec
+        c.send(Control.message("authenticated"));
         return true;
     }
 

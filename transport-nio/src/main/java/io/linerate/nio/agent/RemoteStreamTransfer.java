@@ -91,6 +91,9 @@ public final class RemoteStreamTransfer implements Transfer {
                 byte[] nonce = Base64.getDecoder().decode(hello.get("nonce").asText());
                 c.send(Control.message("auth").put("hmac",
                         Base64.getEncoder().encodeToString(Hmac.answer(options.secret().get(), nonce))));
+                // the agent's verdict on the answer comes before anything else: a refusal is read here,
+                // not lost to a broken pipe when the spec is sent to a closed session
+                c.expect("authenticated");
             }
             ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
             req.set("spec", SpecJson.node(spec));
