@@ -42,6 +42,9 @@ final class StreamCommand implements Callable<Integer> {
     @Mixin
     TransferOptions transfer;
 
+    @Mixin
+    PeerOptions peer;
+
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "tcp|udp", description = "Protocol (default: ${DEFAULT-VALUE}).")
     String protocol;
 
@@ -141,6 +144,9 @@ final class StreamCommand implements Callable<Integer> {
                     secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)), reverse));
         }
         PrintWriter out = command.commandLine().getOut();
+        if (peer.peer != null) {
+            return Iperf3StreamRun.run(spec, peer, fmt, out);
+        }
         Clock clock = Clock.system();
         long start = clock.nanoTime();
         boolean udp = spec.protocol() == Protocol.UDP;

@@ -1,0 +1,142 @@
+package io.linerate.nio.iperf3;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+
+/**
+ * A non-blocking TCP connection whose every wait is bounded: a connect, a write or a read that
+ * makes no progress for the I/O timeout throws {@link SocketTimeoutException}. One thread at a time.
+ */
+final class BoundedChannel implements Closeable {
+    private final SocketChannel channel;
+    private final Selector selector;
+    private final SelectionKey key;
+    private final long timeoutMillis;
+
+    private BoundedChannel(SocketChannel channel, Selector selector, long timeoutMillis) throws IOException {
+        this.channel = channel;
+        this.selector = selector;
+        this.key = channel.register(selector, 0);
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    /**
+     * @param to the server's address
+     * @param timeout bound on the connect and every later wait
+     * @return the connected channel
+     * @throws IOException when the connect fails or takes longer than the timeout
+     */
+    static BoundedChannel connect(InetSocketAddress to, Duration timeout) throws IOException {
+        SocketChannel ch = SocketChannel.open();
+        Selector sel = null;
+        try {
+            ch.configureBlocking(false);
+            sel = Selector.open();
+            BoundedChannel c = new BoundedChannel(ch, sel, Math.max(1, timeout.toMillis()));
+            if (!ch.connect(to)) {
+                c.await(SelectionKey.OP_CONNECT, "connect to " + to);
+                ch.finishConnect();
+            }
+            return c;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            if (sel != null) {
+                sel.close();
+            }
+            throw e;
+        }
+    }
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    /** Writes all of {@code b}; throws when no byte could be written for the timeout. */
+    void writeFully(ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (channel.write(b) == 0) {
+                await(SelectionKey.OP_WRITE, "write");
+            }
+        }
+    }
+
+    /**
+     * Writes what the socket takes now, waiting at most {@code millis} for room.
+     *
+     * @return bytes written, 0 when there was no room within {@code millis}
+     */
+    int writeSome(ByteBuffer b, long millis) throws IOException {
+        int n = channel.write(b);
+        if (n == 0 && millis > 0 && ready(SelectionKey.OP_WRITE, millis)) {
+            n = channel.write(b);
+        }
+        return n;
+    }
+
+    /** Fills {@code b}; throws {@link java.io.EOFException} at end of stream, or on the timeout. */
+    void readFully(ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            int n = channel.read(b);
+            if (n < 0) {
+                throw new java.io.EOFException("the server closed the connection");
+            }
+            if (n == 0) {
+                await(SelectionKey.OP_READ, "read");
+            }
+        }
+    }
+
+    /**
+     * Reads what is there, waiting at most {@code millis} for some.
+     *
+     * @return bytes read, 0 when none came within {@code millis}, -1 at end of stream
+     */
+    int readSome(ByteBuffer b, long millis) throws IOException {
+        int n = channel.read(b);
+        if (n == 0 && millis > 0 && ready(SelectionKey.OP_READ, millis)) {
+            n = channel.read(b);
+        }
+        return n;
+    }
+
+    /** @return whether the channel became readable within {@code millis} (at least 1) */
+    boolean waitReadable(long millis) throws IOException {
+        return ready(SelectionKey.OP_READ, millis);
+    }
+
+    private void await(int op, String what) throws IOException {
+        if (!ready(op, timeoutMillis)) {
+            throw new SocketTimeoutException(what + " made no progress for " + timeoutMillis + " ms (the I/O timeout)");
+        }
+    }
+
+    private boolean ready(int op, long millis) throws IOException {
+        key.interestOps(op);
+        selector.selectedKeys().clear();
+        int n = selector.select(Math.max(1, millis));
+        key.interestOps(0);
+        selector.selectedKeys().clear();
+        return n > 0;
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to do
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to do
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.linerate.nio.iperf3;
+
+import io.linerate.core.Better;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Metric;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.sink.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * What a run against an iperf3 server measured, from both ends: linerate's own counts (metrics with
+ * host {@code local}) and the results the server sent at EXCHANGE_RESULTS (host {@code remote}).
+ * Where the two disagree, {@link #notes()} says by how much and why. Both ends count the whole
+ * transfer: iperf3's server has no warm-up to leave out, so the spec's warm-up is not applied.
+ *
+ * <p>Metrics, named after {@link #marker()} ({@code iperf3_tcp4}, {@code iperf3_udp4_reverse}):
+ * {@code _mbps} (Mbit/s, each end's bytes over its own time), and for UDP {@code _lost_pct}
+ * (local: linerate's figure, datagrams sent less datagrams received, loss at the tail included;
+ * remote, linerate sending: iperf3's own figure, errors / highest sequence number) and
+ * {@code _jitter_ms} (of the receiving end: RFC 3550's estimator locally, iperf3's RFC 1889
+ * estimator on the server; advisory).
+ */
+public final class Iperf3Result implements MeasurementResult {
+    private final TransferSpec spec;
+    private final Iperf3Options options;
+    private final String server;
+    private final Local local;
+    private final List<Iperf3RemoteStream> remote;
+    private final Optional<Boolean> serverReadAll;
+    private final List<String> notes;
+
+    /**
+     * linerate's own counts, summed over the streams.
+     *
+     * @param bytes payload bytes linerate sent, or received (reverse)
+     * @param datagrams UDP datagrams linerate sent, or received including duplicates (reverse); TCP writes sent
+     * @param distinct UDP reverse: distinct sequence numbers received; otherwise 0
+     * @param reordered UDP reverse: arrivals below a number already seen; otherwise 0
+     * @param duplicates UDP reverse: arrivals of a number already seen; otherwise 0
+     * @param jitterNanos UDP reverse: RFC 3550 jitter, ns (the mean over the streams); empty before two arrivals
+     * @param nanos the longest stream's time from its first send or read to its last, ns
+     */
+    public record Local(long bytes, long datagrams, long distinct, long reordered, long duplicates,
+                        OptionalDouble jitterNanos, long nanos) {}
+
+    Iperf3Result(TransferSpec spec, Iperf3Options options, String server, Local local, List<Iperf3RemoteStream> remote,
+                 Optional<Boolean> serverReadAll) {
+        this.spec = spec;
+        this.options = options;
+        this.server = server;
+        this.local = local;
+        this.remote = List.copyOf(remote);
+        this.serverReadAll = serverReadAll;
+        this.notes = List.copyOf(notes());
+    }
+
+    @Override
+    public TransferSpec spec() {
+        return spec;
+    }
+
+    /** @return the options of the run */
+    public Iperf3Options options() {
+        return options;
+    }
+
+    /** @return the server, {@code host:port} */
+    public String server() {
+        return server;
+    }
+
+    /** @return linerate's own counts */
+    public Local local() {
+        return local;
+    }
+
+    /** @return the server's results, one entry per stream */
+    public List<Iperf3RemoteStream> remote() {
+        return remote;
+    }
+
+    /** @return bytes the server counted, over all streams */
+    public long remoteBytes() {
+        return remote.stream().mapToLong(Iperf3RemoteStream::bytes).sum();
+    }
+
+    /** @return the server's {@code packets} over all streams (UDP: highest sequence received, or datagrams sent) */
+    public long remotePackets() {
+        return remote.stream().mapToLong(Iperf3RemoteStream::packets).sum();
+    }
+
+    /** @return the server's {@code errors} over all streams (UDP loss as iperf3 counts it) */
+    public long remoteErrors() {
+        return remote.stream().mapToLong(Iperf3RemoteStream::errors).sum();
+    }
+
+    /**
+     * @return TCP, linerate sending: whether the server closed its streams having read every byte
+     *     (a clean close) or not (a reset); empty when unknown or not applicable
+     */
+    public Optional<Boolean> serverReadAll() {
+        return serverReadAll;
+    }
+
+    private boolean udp() {
+        return spec.protocol() == Protocol.UDP;
+    }
+
+    /** @return datagrams the server received: its bytes over the payload (UDP, linerate sending) */
+    public long remoteDatagramsReceived() {
+        return remoteBytes() / spec.payloadBytes();
+    }
+
+    /**
+     * @return UDP datagrams lost by linerate's count, loss at the tail included: sent less received
+     *     by the server (linerate sending), or sent by the server less distinct received (reverse); 0 for TCP
+     */
+    public long lost() {
+        if (!udp()) {
+            return 0;
+        }
+        return options.reverse() ? Math.max(0, remotePackets() - local.distinct())
+                : Math.max(0, local.datagrams() - remoteDatagramsReceived());
+    }
+
+    /** @return {@code iperf3_} then protocol and family, then {@code _reverse} when the server sent */
+    public String marker() {
+        return "iperf3_" + spec.protocol().label() + spec.family().label() + (options.reverse() ? "_reverse" : "");
+    }
+
+    /** @return where the two ends' counts disagree, by how much and why; empty when they agree */
+    public List<String> notes() {
+        if (notes != null) {
+            return notes;
+        }
+        List<String> out = new ArrayList<>();
+        long remoteBytes = remoteBytes();
+        if (!udp()) {
+            if (!options.reverse() && remoteBytes != local.bytes()) {
+                String why = serverReadAll.map(all -> all
+                        ? "although it closed cleanly; the counts cannot be reconciled"
+                        : "it closed its streams with bytes unread: iperf3's server stops reading at TEST_END (a TCP drain gives it time)")
+                        .orElse("whether it left bytes unread is unknown");
+                out.add(String.format(Locale.ROOT, "the server counted %d bytes received of the %d linerate sent (%d fewer): %s",
+                        remoteBytes, local.bytes(), local.bytes() - remoteBytes, why));
+            } else if (options.reverse() && remoteBytes != local.bytes()) {
+                out.add(String.format(Locale.ROOT, "linerate received %d bytes; the server says it sent %d", local.bytes(), remoteBytes));
+            }
+            return out;
+        }
+        if (!options.reverse()) {
+            long sent = local.datagrams();
+            long tail = sent - remotePackets();
+            if (tail != 0 || remoteErrors() != lost()) {
+                out.add(String.format(Locale.ROOT, "loss: linerate counts %d of %d datagrams lost (sent less the %d the server "
+                        + "received); iperf3 counts %d, as it does not count the %d sent after the highest sequence number it "
+                        + "saw (%d): loss at the tail, including datagrams still in flight at TEST_END",
+                        lost(), sent, remoteDatagramsReceived(), remoteErrors(), tail, remotePackets()));
+            }
+        } else {
+            if (lost() > 0) {
+                out.add(String.format(Locale.ROOT, "loss: the server sent %d datagrams, linerate received %d distinct: %d lost",
+                        remotePackets(), local.distinct(), lost()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<String> invalidReasons() {
+        if (local.bytes() == 0) {
+            return List.of(options.reverse() ? "no payload byte arrived from the server" : "no payload byte was sent");
+        }
+        return List.of();
+    }
+
+    @Override
+    public List<Metric> metrics() {
+        List<Metric> out = new ArrayList<>();
+        if (local.bytes() == 0) {
+            return out;
+        }
+        String m = marker();
+        double t = local.nanos() / 1e9;
+        if (local.nanos() > 0) {
+            out.add(metric(m + "_mbps", local.bytes() * 8.0 / t / 1e6, "Mbit/s", Metric.LOCAL, t, Better.HIGHER));
+        }
+        double rs = remote.stream().mapToDouble(Iperf3RemoteStream::seconds).max().orElse(0);
+        if (rs > 0) {
+            out.add(metric(m + "_mbps", remoteBytes() * 8.0 / rs / 1e6, "Mbit/s", "remote", t, Better.HIGHER));
+        }
+        if (udp()) {
+            if (!options.reverse()) {
+                out.add(metric(m + "_lost_pct", 100.0 * lost() / local.datagrams(), "%", Metric.LOCAL, t, Better.LOWER));
+                if (remotePackets() > 0) {
+                    out.add(metric(m + "_lost_pct", 100.0 * remoteErrors() / remotePackets(), "%", "remote", t, Better.LOWER));
+                    double j = remote.stream().mapToDouble(Iperf3RemoteStream::jitterSeconds).average().orElse(0);
+                    out.add(metric(m + "_jitter_ms", j * 1e3, "ms", "remote", t, Better.LOWER).asAdvisory());
+                }
+            } else {
+                if (remotePackets() > 0) {
+                    out.add(metric(m + "_lost_pct", 100.0 * lost() / remotePackets(), "%", Metric.LOCAL, t, Better.LOWER));
+                }
+                local.jitterNanos().ifPresent(j ->
+                        out.add(metric(m + "_jitter_ms", j / 1e6, "ms", Metric.LOCAL, t, Better.LOWER).asAdvisory()));
+            }
+        }
+        return out;
+    }
+
+    private static Metric metric(String name, double v, String unit, String host, double t, Better better) {
+        return new Metric(name, v, unit, host, t, Map.of(), better);
+    }
+
+    @Override
+    public JsonObject detailJson() {
+        JsonObject d = JsonObject.create();
+        d.put("peer_protocol", "iperf3");
+        d.put("server", server);
+        d.put("marker", marker());
+        d.put("protocol", spec.protocol().label());
+        d.put("family", Integer.parseInt(spec.family().label()));
+        d.put("payload", spec.payloadBytes());
+        d.put("rate_bps", spec.rateBitsPerSecond());
+        d.put("reverse", options.reverse());
+        d.put("parallel", options.parallel());
+        d.put("udp_counters_64bit", options.udpCounters64Bit());
+        d.put("tcp_drain_s", options.tcpDrain().toNanos() / 1e9);
+        JsonObject l = JsonObject.create().put("host", Metric.LOCAL).put("bytes", local.bytes())
+                .put("seconds", local.nanos() / 1e9);
+        if (udp()) {
+            l.put(options.reverse() ? "datagrams_received" : "datagrams_sent", local.datagrams());
+            if (options.reverse()) {
+                l.put("distinct", local.distinct()).put("reordered", local.reordered()).put("duplicates", local.duplicates())
+                        .put("lost", lost()).put("jitter_ms", local.jitterNanos().isPresent()
+                                ? OptionalDouble.of(local.jitterNanos().getAsDouble() / 1e6) : OptionalDouble.empty());
+            } else {
+                l.put("lost", lost());
+            }
+        }
+        d.put("local", l);
+        List<JsonObject> streams = new ArrayList<>();
+        for (Iperf3RemoteStream s : remote) {
+            streams.add(JsonObject.create().put("id", s.id()).put("bytes", s.bytes()).put("packets", s.packets())
+                    .put("errors", s.errors()).put("jitter_ms", s.jitterSeconds() * 1e3).put("retransmits", s.retransmits())
+                    .put("seconds", s.seconds()));
+        }
+        JsonObject r = JsonObject.create().put("host", "remote").put("bytes", remoteBytes());
+        if (udp()) {
+            r.put("packets", remotePackets()).put("errors", remoteErrors());
+        }
+        r.putObjects("streams", streams);
+        d.put("remote", r);
+        if (serverReadAll.isPresent()) {
+            d.put("server_read_all", serverReadAll.get());
+        } else {
+            d.putNull("server_read_all");
+        }
+        d.putStrings("notes", notes);
+        return d;
+    }
+}

@@ -1,0 +1,84 @@
+package io.linerate.nio.iperf3;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A real {@code iperf3 -s -1} on 127.0.0.1, a child process of the test; close kills it. */
+final class Iperf3Server implements AutoCloseable {
+    final int port;
+    private final Process process;
+    private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(10_000);
+
+    private Iperf3Server(int port, Process process) {
+        this.port = port;
+        this.process = process;
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                    lines.offer(l);
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        }, "iperf3-server-output");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** @return the path of the iperf3 binary, or null when it is not installed */
+    static String binary() {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
+            File f = new File(dir, "iperf3");
+            if (f.canExecute()) {
+                return f.getPath();
+            }
+        }
+        return null;
+    }
+
+    /** Starts a one-off server and waits (bounded) until it says it listens. */
+    static Iperf3Server start(boolean oneOff) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        ProcessBuilder pb = oneOff
+                ? new ProcessBuilder(binary(), "-s", "-1", "-p", Integer.toString(port), "-B", "127.0.0.1", "--forceflush")
+                : new ProcessBuilder(binary(), "-s", "-p", Integer.toString(port), "-B", "127.0.0.1", "--forceflush");
+        Iperf3Server srv = new Iperf3Server(port, pb.redirectErrorStream(true).start());
+        srv.await("Server listening");
+        return srv;
+    }
+
+    /** Waits at most 10 s for an output line containing {@code text}. */
+    void await(String text) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < end) {
+            String l = lines.poll(100, TimeUnit.MILLISECONDS);
+            if (l != null && l.contains(text)) {
+                return;
+            }
+            if (l == null && !process.isAlive() && lines.isEmpty()) {
+                throw new IllegalStateException("iperf3 -s exited with " + process.exitValue() + " before printing '" + text + "'");
+            }
+        }
+        throw new IllegalStateException("iperf3 -s printed no '" + text + "' within 10 s");
+    }
+
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+}
