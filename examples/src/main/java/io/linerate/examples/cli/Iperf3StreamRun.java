@@ -22,9 +22,6 @@ final class Iperf3StreamRun {
      * @throws IllegalArgumentException for bad usage (exit 2)
      */
     static int run(TransferSpec spec, PeerOptions peer, OutputFormat fmt, PrintWriter out) throws Iperf3Exception {
-        if (!"iperf3".equals(peer.protocol)) {
-            throw new IllegalArgumentException("peer protocol '" + peer.protocol + "' is not supported; allowed: iperf3");
-        }
         if (fmt == OutputFormat.ktap) {
             throw new IllegalArgumentException("--format ktap is not available with --peer-protocol iperf3; allowed: text, json");
         }

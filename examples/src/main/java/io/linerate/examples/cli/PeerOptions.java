@@ -5,15 +5,25 @@ import picocli.CommandLine.Option;
 
 /** {@code stream}'s options for running against a peer that is not in this JVM; a picocli mixin. */
 final class PeerOptions {
+    /** {@code --peer-protocol} of linerate's own agent ({@code linerate serve}). */
+    static final String LINERATE = "linerate";
+    /** {@code --peer-protocol} of an unmodified iperf3 server. */
+    static final String IPERF3 = "iperf3";
+
     @Option(names = "--peer", paramLabel = "HOST:PORT",
-            description = "Run against a server at HOST:PORT ([v6 literal]:PORT) instead of both ends in this JVM.")
+            description = "Run the far end on a peer at HOST:PORT (name:port, IPv4:port or [IPv6]:port) instead of both "
+                    + "ends in this JVM: linerate's agent (`linerate serve`) or an iperf3 server (--peer-protocol).")
     String peer;
 
-    @Option(names = "--peer-protocol", paramLabel = "iperf3", defaultValue = "iperf3",
-            description = "What the peer speaks: iperf3 (an unmodified iperf3 -s; default).")
+    @Option(names = "--peer-protocol", paramLabel = "linerate|iperf3", defaultValue = LINERATE,
+            description = "What the peer speaks: linerate (the agent of `linerate serve`; takes a duration bound) or iperf3 "
+                    + "(an unmodified iperf3 -s) (default: ${DEFAULT-VALUE}).")
     String protocol;
 
-    @Option(names = {"--reverse", "-R"}, description = "With --peer: the server sends, linerate receives (iperf3's -R).")
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "With --peer and the linerate agent: its shared secret.")
+    java.nio.file.Path secretFile;
+
+    @Option(names = {"--reverse", "-R"}, description = "With --peer: the peer sends and this host receives (iperf3's -R).")
     boolean reverse;
 
     @Option(names = {"--parallel", "-P"}, defaultValue = "1", paramLabel = "N",
@@ -27,4 +37,25 @@ final class PeerOptions {
             description = "With --peer, TCP, linerate sending: wait this long after the last write before TEST_END, so the "
                     + "server reads what is in flight (iperf3's server stops counting at TEST_END; default: ${DEFAULT-VALUE}).")
     Duration tcpDrain;
+
+    /**
+     * @throws IllegalArgumentException naming the option when a peer option is given without
+     *     {@code --peer}, or the protocol is unknown, or an option belongs to the other protocol
+     */
+    void check() {
+        if (!protocol.equals(LINERATE) && !protocol.equals(IPERF3)) {
+            throw new IllegalArgumentException("peer protocol '" + protocol + "' is not supported; allowed: linerate, iperf3");
+        }
+        if (peer == null && (reverse || secretFile != null || parallel != 1 || udpCounters64Bit || !tcpDrain.isZero())) {
+            throw new IllegalArgumentException("--reverse, --secret-file, --parallel, --udp-counters-64bit and --tcp-drain "
+                    + "apply to a stream with --peer HOST:PORT only");
+        }
+        if (protocol.equals(LINERATE) && (parallel != 1 || udpCounters64Bit || !tcpDrain.isZero())) {
+            throw new IllegalArgumentException("--parallel, --udp-counters-64bit and --tcp-drain apply to "
+                    + "--peer-protocol iperf3 only; linerate's agent runs one stream");
+        }
+        if (protocol.equals(IPERF3) && secretFile != null) {
+            throw new IllegalArgumentException("--secret-file applies to linerate's agent; an iperf3 server takes no secret");
+        }
+    }
 }

@@ -101,22 +101,10 @@ final class StreamCommand implements Callable<Integer> {
                     + "(ns) to FILE as CSV, as sockperf's --full-log.")
     Path fullLog;
 
-    @Option(names = "--peer", paramLabel = "HOST:PORT",
-            description = "Run the far end on the agent (`linerate serve`) at HOST:PORT (name:port, IPv4:port or [IPv6]:port); "
-                    + "takes a duration bound.")
-    String peer;
-
-    @Option(names = "--secret-file", paramLabel = "FILE", description = "With --peer: the agent's shared secret.")
-    Path secretFile;
-
-    @Option(names = "--reverse", description = "With --peer: the agent sends and this host receives.")
-    boolean reverse;
-
     @Override
     public Integer call() throws TransferException {
-        if (peer == null && (reverse || secretFile != null)) {
-            throw new IllegalArgumentException("--reverse and --secret-file apply to a stream with --peer HOST:PORT only");
-        }
+        peer.check();
+        boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
         OutputFormat fmt = transfer.outputFormat();
         Protocol p = Protocol.parse(protocol);
         AddressFamily f = AddressFamily.parse(family);
@@ -137,11 +125,11 @@ final class StreamCommand implements Callable<Integer> {
                 .ioTimeout(transfer.ioTimeout)
                 .pacingTimer(pacingTimer)
                 .fullLog(fullLog)
-                .endpoint(peer == null ? Endpoint.loopback() : Endpoint.parse(peer))
+                .endpoint(agent ? Endpoint.parse(peer.peer) : Endpoint.loopback())
                 .build();
-        if (peer != null) {
+        if (agent) {
             return RemoteStream.run(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
-                    secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)), reverse));
+                    peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse));
         }
         PrintWriter out = command.commandLine().getOut();
         if (peer.peer != null) {

@@ -49,6 +49,29 @@ class RemoteStreamCommandTest {
         int code = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream", "--reverse");
 
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--reverse and --secret-file apply to a stream with --peer HOST:PORT only");
+        assertThat(err.toString()).contains("--reverse, --secret-file, --parallel, --udp-counters-64bit and --tcp-drain "
+                + "apply to a stream with --peer HOST:PORT only");
+    }
+
+    @Test
+    void optionsOfOnePeerProtocolAreBadUsageWithTheOther() {
+        StringWriter err = new StringWriter();
+        int parallel = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream",
+                "--peer", "127.0.0.1:7001", "--parallel", "2");
+        assertThat(parallel).isEqualTo(2);
+        assertThat(err.toString()).contains("--parallel, --udp-counters-64bit and --tcp-drain apply to "
+                + "--peer-protocol iperf3 only; linerate's agent runs one stream");
+
+        StringWriter err2 = new StringWriter();
+        int secret = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err2), "stream",
+                "--peer", "127.0.0.1:5201", "--peer-protocol", "iperf3", "--secret-file", "secret");
+        assertThat(secret).isEqualTo(2);
+        assertThat(err2.toString()).contains("--secret-file applies to linerate's agent; an iperf3 server takes no secret");
+
+        StringWriter err3 = new StringWriter();
+        int unknown = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err3), "stream",
+                "--peer", "127.0.0.1:5001", "--peer-protocol", "iperf2");
+        assertThat(unknown).isEqualTo(2);
+        assertThat(err3.toString()).contains("peer protocol 'iperf2' is not supported; allowed: linerate, iperf3");
     }
 }
