@@ -123,7 +123,7 @@ record Iperf3ServerResults(boolean udp, List<Stream> streams) {
         sum.put("bytes_received", rxBytes);
         sum.put("bytes_sent", txBytes);
         if (udp) {
-            sum.put("packets_received_of", packets);
+            sum.put("packets", packets);
             sum.put("lost_packets", lost);
         }
         return r;

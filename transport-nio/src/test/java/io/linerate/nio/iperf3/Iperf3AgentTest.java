@@ -118,6 +118,24 @@ class Iperf3AgentTest {
     }
 
     @Test
+    void tcpBidirectionalCountsBothWays() throws Exception {
+        try (Iperf3Agent a = agent()) {
+            Run r = iperf3(a, "-t", "1", "--bidir", "-J", "--get-server-output");
+            assertThat(r.exit()).as(r.out()).isZero();
+            JsonNode end = r.json().path("end");
+            JsonNode server = r.json().path("server_output_json").path("sum");
+            // client to server: iperf3's sum_sent against linerate's count
+            long up = end.path("sum_sent").path("bytes").asLong();
+            assertThat(end.path("sum_received").path("bytes").asLong()).isEqualTo(server.path("bytes_received").asLong())
+                    .isLessThanOrEqualTo(up).isGreaterThanOrEqualTo(up - unreadBound());
+            // server to client: linerate's count is what iperf3 prints as the reverse direction's sender
+            long down = end.path("sum_sent_bidir_reverse").path("bytes").asLong();
+            assertThat(down).isEqualTo(server.path("bytes_sent").asLong()).isPositive();
+            assertThat(end.path("sum_received_bidir_reverse").path("bytes").asLong()).isLessThanOrEqualTo(down);
+        }
+    }
+
+    @Test
     void tcpByteCountStopsAtN() throws Exception {
         try (Iperf3Agent a = agent()) {
             // -n 10M: iperf3 sends exactly 10 MiB = 10485760 bytes in writes of 128 KiB (80 writes)
