@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * <li>Confirm. The found rate is {@code lo}; {@link SearchSpec#confirm()} trials run at it, stopping
  * at the first that fails. All pass: the search ends with {@code lo} found. Because the min is
  * never tested before, this also checks it when every bisection trial failed.</li>
- * <li>A failed confirm trial means the loss curve is not monotonic (or a lucky trial decided). If
+ * <li>A failed confirm trial means the loss curve is not monotonic (or a lucky trial decided), or,
+ * for a pattern with a validity rule beyond loss, that the trial was not valid
+ * ({@link SearchTrial.Verdict#INVALID}: a raw receiver's ring dropped frames). If
  * {@code lo} is the min, the search ends with nothing found: even the min rate loses. Otherwise
  * {@code lo} is taken as failing: {@code hi = lo}, and {@code lo} becomes the highest rate below it
  * that passed a trial (or the min, when none did); a note says so, and the bisection and confirm
@@ -121,9 +123,16 @@ public final class RateSearch {
             }
             Long below = passed.lower(lo);
             long next = below != null ? below : min;
-            notes.add(String.format(Locale.ROOT, "a confirm trial at %d bit/s failed after a search trial there passed: "
-                    + "the loss curve is not monotonic; %d bit/s is now the upper bound and the search goes on below it, "
-                    + "from %d bit/s", lo, lo, next));
+            SearchTrial last = trials.get(trials.size() - 1);
+            if (last.verdict() == SearchTrial.Verdict.INVALID) {
+                notes.add(String.format(Locale.ROOT, "a confirm trial at %d bit/s was not valid (%s); %d bit/s is now "
+                        + "the upper bound and the search goes on below it, from %d bit/s", lo,
+                        String.join("; ", last.outcome().validityFailures()), lo, next));
+            } else {
+                notes.add(String.format(Locale.ROOT, "a confirm trial at %d bit/s failed after a search trial there passed: "
+                        + "the loss curve is not monotonic; %d bit/s is now the upper bound and the search goes on below it, "
+                        + "from %d bit/s", lo, lo, next));
+            }
             hi = lo;
             lo = next;
         }
@@ -141,7 +150,7 @@ public final class RateSearch {
 
     private boolean runTrial(SearchTrial.Phase phase, long rate, long shortfall) throws TransferException {
         TrialOutcome o = trial.run(rate);
-        SearchTrial.Verdict v = SearchTrial.judge(o, spec.lossTolerancePercent(), shortfall);
+        SearchTrial.Verdict v = SearchTrial.judge(o, spec.lossTolerancePercent(), shortfall, phase);
         trials.add(new SearchTrial(trials.size() + 1, phase, o, shortfall, v));
         LOG.debug("trial {} {} at {} bit/s: achieved {} bit/s, sent {}, lost {}: {}", trials.size(), phase.label(), rate,
                 o.achievedBitsPerSecond(), o.sent(), o.lost(), v.label());

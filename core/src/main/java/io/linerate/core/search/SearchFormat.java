@@ -54,6 +54,7 @@ public final class SearchFormat {
             String why = switch (last.verdict()) {
                 case SHORTFALL -> "the sender fell short of it by more than the resolution";
                 case NOTHING_SENT -> "nothing was sent";
+                case INVALID -> "it was not valid: " + String.join("; ", last.outcome().validityFailures());
                 default -> "more than " + tol + "% of what was sent was lost";
             };
             return String.format(Locale.ROOT, "%s not found: even the min rate %.3f Mbit/s failed its confirm trial: %s",
@@ -120,6 +121,9 @@ public final class SearchFormat {
                 row.putNull("loss_pct");
             } else {
                 row.put("loss_pct", o.lossPercent());
+            }
+            if (!o.validityFailures().isEmpty()) {
+                row.putStrings("validity_failures", o.validityFailures());
             }
             rows.add(row.put("allowed_shortfall_bps", t.allowedShortfallBitsPerSecond()).put("verdict", t.verdict().label()));
         }

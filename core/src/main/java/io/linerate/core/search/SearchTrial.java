@@ -47,6 +47,11 @@ public record SearchTrial(int number, Phase phase, TrialOutcome outcome, long al
         SHORTFALL,
         /** Nothing was sent in the measured window. */
         NOTHING_SENT,
+        /**
+         * A confirm trial that the pattern's validity rule refuses besides its loss (a raw receiver's
+         * ring dropped frames): {@link TrialOutcome#validityFailures()} says why.
+         */
+        INVALID,
         /** The calibration trial: measured, not judged. */
         MEASURED;
 
@@ -68,6 +73,20 @@ public record SearchTrial(int number, Phase phase, TrialOutcome outcome, long al
      * @return the verdict; loss is checked before shortfall
      */
     public static Verdict judge(TrialOutcome o, double lossTolerancePercent, long allowedShortfallBitsPerSecond) {
+        return judge(o, lossTolerancePercent, allowedShortfallBitsPerSecond, Phase.SEARCH);
+    }
+
+    /**
+     * Judges one trial as {@link #judge(TrialOutcome, double, long)} does, and a confirm trial also
+     * by the pattern's validity rule: during the search a trial's loss is the signal, while at the
+     * found rate a confirm trial with {@linkplain TrialOutcome#validityFailures() validity failures}
+     * fails as {@link Verdict#INVALID} (checked after loss and shortfall).
+     *
+     * @param phase why the trial ran
+     * @return the verdict
+     */
+    public static Verdict judge(TrialOutcome o, double lossTolerancePercent, long allowedShortfallBitsPerSecond,
+                                Phase phase) {
         if (o.sent() == 0) {
             return Verdict.NOTHING_SENT;
         }
@@ -76,6 +95,9 @@ public record SearchTrial(int number, Phase phase, TrialOutcome outcome, long al
         }
         if (o.achievedBitsPerSecond() < (double) o.offeredBitsPerSecond() - allowedShortfallBitsPerSecond) {
             return Verdict.SHORTFALL;
+        }
+        if (phase == Phase.CONFIRM && !o.validityFailures().isEmpty()) {
+            return Verdict.INVALID;
         }
         return Verdict.PASS;
     }

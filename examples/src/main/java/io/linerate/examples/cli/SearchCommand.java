@@ -25,12 +25,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code linerate search}: RFC 2544's throughput test (section 26.1) over a UDP stream on loopback,
- * searched by bisection as TRex's NDR/PDR search does ({@link RateSearch}).
+ * searched by bisection as TRex's NDR/PDR search does ({@link RateSearch}); with {@code --tx/--rx},
+ * over raw frames per frame size ({@link RawSearchRun}).
  */
 @Command(name = "search", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Finds the highest rate a UDP stream over loopback carries with no loss (NDR), or with at most "
                 + "--loss-tolerance percent lost (PDR): RFC 2544's throughput test (section 26.1), by bisection as "
                 + "TRex's NDR search. Prints the trials table, the found rate and the trial duration used.",
+                "With --tx IF --rx IF: the same over raw frames through AF_PACKET (needs CAP_NET_RAW), one search per "
+                        + "--frame-sizes size, rates in L2 bit/s; per size frames/s, bit/s at L2 and on the wire, and the "
+                        + "percentage of line rate where the link is real (not veth).",
                 "Exit codes: 0 found, 1 even the min rate lost (the trials table is printed) or a trial failed to run, "
                         + "2 bad usage."})
 final class SearchCommand implements Callable<Integer> {
@@ -108,26 +112,26 @@ final class SearchCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    RawSearchOptions raw;
+
     @Override
     public Integer call() throws TransferException {
         OutputFormat fmt = output.format();
+        if (raw.requested()) {
+            if (payload != null) {
+                throw new IllegalArgumentException("--payload " + payload + " sizes a UDP datagram; a search over raw frames "
+                        + "takes --frame-sizes");
+            }
+            return new RawSearchRun(raw, searchSpec(), transportName, fmt, command.commandLine().getOut()).run();
+        }
         Protocol p = Protocol.parse(protocol);
         if (p != Protocol.UDP) {
             throw new IllegalArgumentException("protocol '" + protocol + "' cannot be searched: its loss is not counted per "
                     + "datagram; allowed: udp");
         }
         AddressFamily f = AddressFamily.parse(family);
-        SearchSpec search = SearchSpec.builder()
-                .minBitsPerSecond(minRate)
-                .maxBitsPerSecond(maxRate)
-                .resolution(Resolution.parse(resolution))
-                .maxTrials(maxTrials)
-                .lossTolerancePercent(percent(lossTolerance))
-                .confirm(confirm)
-                .trial(trial)
-                .interval(interval)
-                .warmup(warmup)
-                .build();
+        SearchSpec search = searchSpec();
         TransferSpec base = TransferSpec.builder()
                 .protocol(p)
                 .family(f)
@@ -173,6 +177,21 @@ final class SearchCommand implements Callable<Integer> {
         }
         out.flush();
         return r.confirmed() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** @return the search's parameters from the options (rates: UDP payload bit/s, or L2 bit/s over raw frames) */
+    private SearchSpec searchSpec() {
+        return SearchSpec.builder()
+                .minBitsPerSecond(minRate)
+                .maxBitsPerSecond(maxRate)
+                .resolution(Resolution.parse(resolution))
+                .maxTrials(maxTrials)
+                .lossTolerancePercent(percent(lossTolerance))
+                .confirm(confirm)
+                .trial(trial)
+                .interval(interval)
+                .warmup(warmup)
+                .build();
     }
 
     /** @return {@code 0.5} or {@code 0.5%} as a number of percent */
