@@ -248,7 +248,7 @@ public final class SvgChart {
     }
 
     /** @return the smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code x}; 1 for x <= 0 */
-    static double niceCeil(double x) {
+    public static double niceCeil(double x) {
         if (!(x > 0)) {
             return 1;
         }
