@@ -147,7 +147,7 @@ public final class LossChart {
     }
 
     private static void legend(XMLStreamWriter w) throws XMLStreamException {
-        int ly = 36;
+        int ly = HEIGHT - 14; // below the axis label, clear of the found rate's label above the plot area
         w.writeStartElement("g");
         attrs(w, "class", "legend");
         nl(w);
