@@ -18,9 +18,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A private Linux network namespace made with iproute2 ({@code ip netns add}), removed again by
- * {@link #close()} on every path, and by a shutdown hook if the JVM exits first. Needs
- * CAP_SYS_ADMIN (root); {@link #unavailableReason()} says why it cannot be made.
+ * A private Linux network namespace that lives no longer than this JVM, even one killed with
+ * {@code kill -9}.
+ *
+ * <p>A holder process ({@code unshare --net --mount}, {@link NamespaceHolder}) makes the namespace
+ * and waits on a pipe from this JVM; the JVM holds the namespace by file descriptor. When
+ * {@link #close()} closes the pipe, or the JVM dies and the kernel closes it, the holder kills
+ * every process still inside the namespace and exits, and the kernel frees the namespace and its
+ * interfaces. The namespace has no name in {@code /var/run/netns} (a name would keep it alive), so
+ * {@code ip netns list} does not show it; commands enter it with {@code nsenter} through
+ * {@link #path()}, in a mount namespace whose {@code /sys} shows the namespace's interfaces, as
+ * {@code ip netns exec} does. Needs CAP_SYS_ADMIN (root); {@link #unavailableReason()} says why
+ * it cannot be made.
  */
 public final class NetworkNamespace implements AutoCloseable {
     /** Bound on each {@code ip} command. */
@@ -30,17 +39,22 @@ public final class NetworkNamespace implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkNamespace.class);
 
     private final String name;
+    private final NamespaceHolder holder;
     private final Thread cleanup;
     private boolean closed;
 
-    private NetworkNamespace(String name) {
+    private NetworkNamespace(String name, NamespaceHolder holder) {
         this.name = name;
-        this.cleanup = new Thread(this::delete, "linerate-netns-cleanup");
+        this.holder = holder;
+        this.cleanup = new Thread(this::release, "linerate-netns-cleanup");
     }
 
+    /** What a command run inside the namespace printed and returned. */
+    public record Result(int exitCode, String stdout, String stderr) {}
+
     /**
-     * @return why a namespace cannot be made here (not Linux, no CAP_SYS_ADMIN, no {@code ip}
-     *     command), or empty when it can
+     * @return why a namespace cannot be made here (not Linux, no CAP_SYS_ADMIN, no {@code ip},
+     *     {@code unshare} or {@code nsenter} command), or empty when it can
      */
     public static Optional<String> unavailableReason() {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
@@ -49,8 +63,13 @@ public final class NetworkNamespace implements AutoCloseable {
         if (!hasCapability(CAP_SYS_ADMIN)) {
             return Optional.of("making a network namespace needs root (CAP_SYS_ADMIN)");
         }
-        if (findIp().isEmpty()) {
+        if (find("ip").isEmpty()) {
             return Optional.of("the ip command (Debian package iproute2) is not installed");
+        }
+        for (String tool : List.of("unshare", "nsenter")) {
+            if (find(tool).isEmpty()) {
+                return Optional.of("the " + tool + " command (Debian package util-linux) is not installed");
+            }
         }
         return Optional.empty();
     }
@@ -58,11 +77,12 @@ public final class NetworkNamespace implements AutoCloseable {
     /**
      * Makes a namespace and brings its loopback up with the given MTU.
      *
-     * @param name namespace name, {@code [A-Za-z0-9_.-]{1,64}}
+     * @param name the namespace's label in messages, {@code [A-Za-z0-9_.-]{1,64}}; the namespace
+     *     is not registered under it with {@code ip netns}
      * @param loopbackMtu MTU of the namespace's {@code lo}, 1280..65536 (1280 is IPv6's minimum)
      * @return the namespace; close it to remove it
      * @throws IllegalArgumentException for a bad name or MTU
-     * @throws IOException if {@code ip} fails; nothing is left behind then
+     * @throws IOException if the namespace cannot be made; nothing is left behind then
      */
     public static NetworkNamespace create(String name, int loopbackMtu) throws IOException {
         if (name == null || !NAME.matcher(name).matches()) {
@@ -75,13 +95,12 @@ public final class NetworkNamespace implements AutoCloseable {
         if (why.isPresent()) {
             throw new IOException("cannot make network namespace " + name + ": " + why.get());
         }
-        Commands.check(List.of(ip(), "netns", "add", name), COMMAND_TIMEOUT);
-        LOG.debug("created network namespace {}", name);
-        NetworkNamespace ns = new NetworkNamespace(name);
+        StaleNamespaces.removeOnce();
+        NetworkNamespace ns = new NetworkNamespace(name, NamespaceHolder.start(tool("unshare"), name, COMMAND_TIMEOUT));
         Runtime.getRuntime().addShutdownHook(ns.cleanup);
+        LOG.debug("created network namespace {} ({}, held by process {})", name, ns.holder.netLink(), ns.holder.pid());
         try {
-            Commands.check(List.of(ip(), "-n", name, "link", "set", "lo", "mtu", Integer.toString(loopbackMtu), "up"),
-                    COMMAND_TIMEOUT);
+            ns.check(List.of(tool("ip"), "link", "set", "lo", "mtu", Integer.toString(loopbackMtu), "up"));
         } catch (IOException | RuntimeException e) {
             ns.close();
             throw e;
@@ -89,16 +108,82 @@ public final class NetworkNamespace implements AutoCloseable {
         return ns;
     }
 
-    /** @return the namespace's name */
+    /** @return the namespace's label */
     public String name() {
         return name;
     }
 
-    /** @return {@code command} prefixed so that it runs inside this namespace ({@code ip netns exec}) */
+    /**
+     * @return {@code /proc/<this JVM's pid>/fd/<n>}, this JVM's descriptor of the namespace, for
+     *     {@code nsenter --net=} or {@code ip link set ... netns}; valid until {@link #close()}
+     */
+    public Path path() {
+        return holder.netPath();
+    }
+
+    /** @return pid of the process that holds the namespace and kills what is left in it when this JVM lets go */
+    public long holderPid() {
+        return holder.pid();
+    }
+
+    /** @return the namespace's inode number, as {@code readlink /proc/PID/ns/net} shows it in {@code net:[N]} */
+    public long inode() {
+        return holder.inode();
+    }
+
+    /**
+     * @param command program and arguments
+     * @return {@code command} prefixed so that it runs inside this namespace ({@code nsenter}), in
+     *     this JVM's working directory; valid while the namespace is open
+     */
     public List<String> wrap(List<String> command) {
-        List<String> out = new ArrayList<>(List.of(ip(), "netns", "exec", name));
+        List<String> out = new ArrayList<>(List.of(tool("nsenter"), "--net=" + holder.netPath(),
+                "--mount=" + holder.mntPath(), "--wd=" + System.getProperty("user.dir"), "--"));
         out.addAll(command);
         return out;
+    }
+
+    /**
+     * Runs a command inside the namespace and collects its output.
+     *
+     * @param command program and arguments
+     * @param timeout bound on the run; the process is killed past it
+     * @return exit code, standard output and standard error
+     * @throws IOException if it cannot start, runs past the bound, or the namespace is closed
+     */
+    public Result run(List<String> command, Duration timeout) throws IOException {
+        Commands.Outcome o = Commands.run(wrap(openCommand(command)), timeout);
+        return new Result(o.exitCode(), o.stdout(), o.stderr());
+    }
+
+    /** Like {@link #run} but fails unless the exit code is 0, with the command's stderr in the message. */
+    Result check(List<String> command) throws IOException {
+        Result r = run(command, COMMAND_TIMEOUT);
+        if (r.exitCode() != 0) {
+            throw new IOException("'" + String.join(" ", command) + "' in network namespace " + name + " exited with "
+                    + r.exitCode() + ": " + r.stderr().strip());
+        }
+        return r;
+    }
+
+    /**
+     * Starts a command inside the namespace and returns at once; its standard input, output and
+     * error are pipes of the returned process (read its output, or it may block when a pipe fills).
+     * Closing the handle, or this namespace, kills it.
+     *
+     * @param command program and arguments
+     * @return the running command
+     * @throws IOException if it cannot start or the namespace is closed
+     */
+    public NamespaceProcess start(List<String> command) throws IOException {
+        return new NamespaceProcess(new ProcessBuilder(wrap(openCommand(command))).start(), command);
+    }
+
+    private synchronized List<String> openCommand(List<String> command) throws IOException {
+        if (closed || !holder.alive()) {
+            throw new IOException("network namespace " + name + " is " + (closed ? "closed" : "gone: its holder process exited"));
+        }
+        return List.copyOf(command);
     }
 
     /**
@@ -112,7 +197,7 @@ public final class NetworkNamespace implements AutoCloseable {
      * @throws IOException if it cannot start or runs past the bound
      */
     public int exec(List<String> command, Duration timeout, PrintWriter out, PrintWriter err) throws IOException {
-        Process p = new ProcessBuilder(wrap(command)).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(wrap(openCommand(command))).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
         Thread o = copier(p.getInputStream(), out);
         Thread errCopy = copier(p.getErrorStream(), err);
         try {
@@ -150,13 +235,14 @@ public final class NetworkNamespace implements AutoCloseable {
         return t;
     }
 
-    /** Removes the namespace ({@code ip netns del}). Idempotent; never throws. */
+    /**
+     * Removes the namespace: every process still inside is killed, the holder exits and this JVM's
+     * descriptors are closed, so the kernel frees the namespace and its interfaces. Idempotent;
+     * never throws.
+     */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        delete();
+    public void close() {
+        release();
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException ignored) {
@@ -164,28 +250,20 @@ public final class NetworkNamespace implements AutoCloseable {
         }
     }
 
-    private synchronized void delete() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            Commands.Outcome o = Commands.run(List.of(ip(), "netns", "del", name), COMMAND_TIMEOUT);
-            if (o.exitCode() != 0) {
-                LOG.warn("could not remove network namespace {}: {}; remove it with 'ip netns del {}'",
-                        name, o.stderr().strip(), name);
-            } else {
-                LOG.debug("removed network namespace {}", name);
+    private void release() {
+        synchronized (this) {
+            if (closed) {
+                return;
             }
-        } catch (IOException e) {
-            LOG.warn("could not remove network namespace {}: {}; remove it with 'ip netns del {}'",
-                    name, e.getMessage(), name);
+            closed = true;
         }
+        holder.release(COMMAND_TIMEOUT);
+        LOG.debug("removed network namespace {}", name);
     }
 
-    /** @return names of the namespaces {@code ip netns list} shows */
+    /** @return names of the namespaces {@code ip netns list} shows (named ones; this class makes none) */
     public static List<String> list() throws IOException {
-        String out = Commands.check(List.of(ip(), "netns", "list"), COMMAND_TIMEOUT).stdout();
+        String out = Commands.check(List.of(tool("ip"), "netns", "list"), COMMAND_TIMEOUT).stdout();
         List<String> names = new ArrayList<>();
         for (String line : out.split("\n")) {
             String n = line.strip();
@@ -196,13 +274,14 @@ public final class NetworkNamespace implements AutoCloseable {
         return names;
     }
 
-    private static String ip() {
-        return findIp().orElse("ip");
+    /** @return the absolute path of a system tool, or its bare name when none of the usual directories has it */
+    static String tool(String name) {
+        return find(name).orElse(name);
     }
 
-    private static Optional<String> findIp() {
+    private static Optional<String> find(String name) {
         for (String dir : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
-            Path p = Path.of(dir, "ip");
+            Path p = Path.of(dir, name);
             if (Files.isExecutable(p)) {
                 return Optional.of(p.toString());
             }

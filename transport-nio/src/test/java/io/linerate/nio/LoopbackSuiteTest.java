@@ -13,7 +13,6 @@ import io.linerate.core.Transport;
 import io.linerate.core.Transports;
 import io.linerate.nio.LoopbackSuite.Marker;
 import io.linerate.nio.LoopbackSuite.Outcome;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,22 +134,5 @@ class LoopbackSuiteTest {
                         c -> assertThat(c.valid()).as(c.invalidReasons().toString()).isTrue());
             }
         }
-    }
-
-    @Test
-    void namespaceIsMadeWithItsMtuAndRemoved() throws IOException {
-        Optional<String> why = NetworkNamespace.unavailableReason();
-        Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
-        String name = "linerate-test-" + ProcessHandle.current().pid();
-        try (NetworkNamespace ns = NetworkNamespace.create(name, 1280)) {
-            assertThat(NetworkNamespace.list()).contains(name);
-            String link = Commands.check(ns.wrap(List.of("ip", "link", "show", "lo")), Duration.ofSeconds(10)).stdout();
-            assertThat(link).contains("mtu 1280").contains("UP");
-        }
-        assertThat(NetworkNamespace.list()).doesNotContain(name);
-        assertThatThrownBy(() -> NetworkNamespace.create("bad name", 1280))
-                .hasMessage("namespace name 'bad name' is not allowed; allowed: 1..64 of A-Z a-z 0-9 _ . -");
-        assertThatThrownBy(() -> NetworkNamespace.create("x", 1279))
-                .hasMessage("loopback MTU 1279 is out of range; allowed: 1280..65536");
     }
 }

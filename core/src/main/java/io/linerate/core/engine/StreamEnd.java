@@ -167,12 +167,8 @@ public final class StreamEnd {
                         nextTick = saturatedAdd(r.nanos, interval);
                         windowDeadline = saturatedAdd(r.nanos, duration);
                     } else {
-                        long base = windowStart == null ? t0 : windowStart.nanos;
-                        long k = (nextTick - base) / interval + 1;
-                        nextTick = base + k * interval;
-                        if (windowStart == null) {
-                            nextTick = Math.min(nextTick, warmupEnd);
-                        }
+                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos, interval,
+                                windowStart == null, warmupEnd);
                     }
                     nextTick = Math.min(nextTick, windowDeadline);
                     continue;

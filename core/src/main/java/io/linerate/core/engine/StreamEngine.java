@@ -189,12 +189,8 @@ public final class StreamEngine {
                             windowDeadline = saturatedAdd(r.nanos, bound.amount());
                         }
                     } else {
-                        long base = windowStart == null ? t0 : windowStart.nanos;
-                        long k = (nextTick - base) / interval + 1;
-                        nextTick = base + k * interval;
-                        if (windowStart == null) {
-                            nextTick = Math.min(nextTick, warmupEnd);
-                        }
+                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos, interval,
+                                windowStart == null, warmupEnd);
                     }
                     nextTick = Math.min(nextTick, windowDeadline);
                     continue;

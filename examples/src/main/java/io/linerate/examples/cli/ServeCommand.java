@@ -4,6 +4,9 @@ import io.linerate.nio.agent.Agent;
 import io.linerate.nio.agent.AgentConfig;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.agent.SecretFile;
+import io.linerate.nio.iperf3.AllowFrom;
+import io.linerate.nio.iperf3.Iperf3Agent;
+import io.linerate.nio.iperf3.Iperf3ServerConfig;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -23,6 +26,8 @@ import picocli.CommandLine.Spec;
                 + "stream (`linerate stream --peer HOST:PORT`), up to --max-sessions at once, until SIGTERM or SIGINT.",
                 "On an address other than loopback it requires --secret-file: clients answer a challenge with "
                         + "HMAC-SHA256 of the shared secret.",
+                "With --iperf3 it serves unmodified iperf3 clients (`iperf3 -c`) instead, on port 5201 unless --port "
+                        + "is given; off loopback that requires --allow-from.",
                 "Exit codes: 0 stopped, 1 the control port failed, 2 bad usage."})
 final class ServeCommand implements Callable<Integer> {
     @Spec
@@ -55,6 +60,15 @@ final class ServeCommand implements Callable<Integer> {
             description = "Largest write or datagram (default: 1M = 1048576 bytes).")
     int maxPayload;
 
+    @Option(names = "--iperf3",
+            description = "Serve iperf3 clients (`iperf3 -c`, TCP and UDP, -R, -P) instead of linerate's; port 5201 unless --port is given.")
+    boolean iperf3;
+
+    @Option(names = "--allow-from", paramLabel = "CIDR[,CIDR...]",
+            description = "With --iperf3: the client addresses served, e.g. 198.18.0.0/15,2001:2::/48; others are closed "
+                    + "before anything is read. Required off loopback, as iperf3 clients cannot send the shared secret.")
+    String allowFrom;
+
     @Override
     public Integer call() throws Exception {
         InetAddress address;
@@ -62,6 +76,13 @@ final class ServeCommand implements Callable<Integer> {
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("--bind '" + bind + "' is not an address of this host", e);
+        }
+        if (iperf3) {
+            return serveIperf3(address);
+        }
+        if (allowFrom != null) {
+            throw new IllegalArgumentException("--allow-from applies to --iperf3 only; linerate's own clients answer "
+                    + "the shared secret's challenge (--secret-file)");
         }
         Optional<byte[]> secret = secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile));
         AgentConfig config = new AgentConfig(address, port, secret,
@@ -75,6 +96,30 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         out.println("# linerate " + Linerate.version() + " agent on " + address.getHostAddress() + " port "
                 + agent.address().getPort() + (secret.isPresent() ? ", shared secret required" : "")
+                + "; stop with SIGTERM or Ctrl-C");
+        out.flush();
+        stopped.await();
+        return Linerate.OK;
+    }
+
+    private Integer serveIperf3(InetAddress address) throws Exception {
+        if (secretFile != null) {
+            throw new IllegalArgumentException("--secret-file does not apply to --iperf3: iperf3 clients cannot answer its "
+                    + "challenge; use --allow-from CIDR[,CIDR...]");
+        }
+        boolean portGiven = command.commandLine().getParseResult().hasMatchedOption("--port");
+        Iperf3ServerConfig config = new Iperf3ServerConfig(address, portGiven ? port : Iperf3ServerConfig.DEFAULT_PORT,
+                allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom),
+                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload), Iperf3ServerConfig.DEFAULT_IO_TIMEOUT);
+        Iperf3Agent server = Iperf3Agent.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "linerate-iperf3-stop"));
+        PrintWriter out = command.commandLine().getOut();
+        out.println("# linerate " + Linerate.version() + " iperf3 server on " + address.getHostAddress() + " port "
+                + server.address().getPort() + " (TCP and UDP), clients from " + config.allowFrom()
                 + "; stop with SIGTERM or Ctrl-C");
         out.flush();
         stopped.await();

@@ -43,7 +43,8 @@ class GateEndToEndTest {
         LinerateCliTest.Run same = LinerateCliTest.linerate("gate", "--input", dir.resolve("base.log").toString(),
                 "--baseline", dir.resolve("baseline.json").toString(), "--tolerance", "20");
         assertThat(same.exit()).as(same.out() + same.err()).isZero();
-        assertThat(same.out()).contains("ok 1 tcp4/tcp4_mbps@local").contains("+0.0%").contains("# Totals: pass:1 fail:0");
+        assertThat(same.out()).contains("ok 1 tcp4/tcp4_mbps@local").contains("+0.0%").contains("ok 2 tcp4/tcp4_cpu_us_per_kb@local")
+                .contains("# Totals: pass:2 fail:0");
 
         suite("cut.log", "1");
         LinerateCliTest.Run cut = LinerateCliTest.linerate("gate", "--input", dir.resolve("cut.log").toString(),

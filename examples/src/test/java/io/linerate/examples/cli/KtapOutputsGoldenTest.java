@@ -88,11 +88,13 @@ class KtapOutputsGoldenTest {
         });
         GoldenFiles.assertMatches("ktap/stream-udp.ktap", ktap);
         // 990 of the window's 1000 datagrams of 1000 bytes arrived in its 1 s: 990000 x 8 / 1 s =
-        // 7.92 Mbit/s; 10 of 1000 lost = 1 %; RFC 3550 jitter 12500 ns = 0.0125 ms
+        // 7.92 Mbit/s; 10 of 1000 lost = 1 %; RFC 3550 jitter 12500 ns = 0.0125 ms; service demand:
+        // (0.3 s + 0.2 s) of thread CPU = 500000 us over 1,490,000 B received = 1455.078125 KiB
         assertThat(gateReads("stream-udp.ktap", ktap)).containsExactly(
                 "udp4/udp4_mbps@local = 7.92 Mbit/s",
                 "udp4/udp4_jitter_ms@local = 0.0125 ms",
-                "udp4/udp4_lost_pct@local = 1.0 %");
+                "udp4/udp4_lost_pct@local = 1.0 %",
+                "udp4/udp4_cpu_us_per_kb@local = 343.6241610738255 us/KiB");
     }
 
     @ParameterizedTest

@@ -169,7 +169,7 @@ class RawCommandTest {
     void theTransportIsPickedThroughTheSpiAndAWrongOneIsAUsageErrorSayingWhy() {
         Outcome nio = run("--transport", "nio", "--tx", "a0", "--rx", "b0");
         assertThat(nio.code()).isEqualTo(2);
-        assertThat(nio.err()).contains("transport 'nio' cannot run").contains("runs [stream], not raw-frames")
+        assertThat(nio.err()).contains("transport 'nio' cannot run").contains("runs [ping-pong, request-response, stream], not raw-frames")
                 .doesNotContain("\tat ");
         Outcome none = run("--transport", "nope", "--tx", "a0", "--rx", "b0");
         assertThat(none.code()).isEqualTo(2);

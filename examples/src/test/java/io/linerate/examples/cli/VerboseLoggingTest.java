@@ -45,7 +45,9 @@ class VerboseLoggingTest {
         String dir = tmp.resolve("counters").toString();
         Exit verbose = java(Linerate.class.getName(), "stream", "--verbose", "--duration", "100ms", "--warmup", "0s",
                 "--counters-dir", dir);
-        assertThat(verbose.code()).as(verbose.err()).isZero();
+        // the transfer ran (0) or ran and was judged invalid (1: a loaded host may move nothing in
+        // 100 ms); either way the logging is what is checked here, never a usage error or a crash
+        assertThat(verbose.code()).as(verbose.out() + verbose.err()).isIn(Linerate.OK, Linerate.FAILED);
         assertThat(verbose.err())
                 .contains(" DEBUG io.linerate.core.Transports - transport nio runs tcp4 ")
                 .contains(" DEBUG io.linerate.nio.internal.NioStreamTransfer - opened tcp4 ")
@@ -55,7 +57,7 @@ class VerboseLoggingTest {
         assertThat(verbose.out()).doesNotContain("DEBUG").contains("tcp4");
 
         Exit quiet = java(Linerate.class.getName(), "stream", "--duration", "100ms", "--warmup", "0s", "--counters-dir", dir);
-        assertThat(quiet.code()).as(quiet.err()).isZero();
+        assertThat(quiet.code()).as(quiet.out() + quiet.err()).isIn(Linerate.OK, Linerate.FAILED);
         assertThat(quiet.err()).doesNotContain("DEBUG").doesNotContain("INFO");
     }
 

@@ -54,6 +54,28 @@ final class BoundedChannel implements Closeable {
         }
     }
 
+    /**
+     * Wraps a connection the server accepted.
+     *
+     * @param accepted a connected channel; made non-blocking here
+     * @param timeout bound on every later wait
+     * @throws IOException when the channel cannot be made non-blocking (it is then closed)
+     */
+    static BoundedChannel accepted(SocketChannel accepted, Duration timeout) throws IOException {
+        Selector sel = null;
+        try {
+            accepted.configureBlocking(false);
+            sel = Selector.open();
+            return new BoundedChannel(accepted, sel, Math.max(1, timeout.toMillis()));
+        } catch (IOException | RuntimeException e) {
+            accepted.close();
+            if (sel != null) {
+                sel.close();
+            }
+            throw e;
+        }
+    }
+
     SocketChannel channel() {
         return channel;
     }

@@ -45,6 +45,8 @@ final class DataStream implements Runnable, Closeable {
 
     private volatile boolean stop;
     private volatile boolean ending;
+    /** A TCP receiver told to stop returns once nothing is readable (the server's end); else it reads to the close. */
+    private boolean drainOnStop;
     private volatile Throwable failure;
     volatile long bytes;
     volatile long messages;
@@ -144,6 +146,48 @@ final class DataStream implements Runnable, Closeable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Wraps a TCP data connection a server accepted (its cookie already read).
+     *
+     * @param sender whether this end sends; a receiver told to {@link #stop} drains what is
+     *     readable and returns, without waiting for the client's close
+     */
+    static DataStream acceptedTcp(int id, BoundedChannel ch, boolean sender, int payload, long budgetBytes,
+                                  long budgetMessages, long rate, Duration ioTimeout) {
+        DataStream s = new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, rate,
+                ioTimeout);
+        s.drainOnStop = true;
+        return s;
+    }
+
+    /**
+     * Wraps a UDP socket a server connected to its client (the connect reply already sent).
+     *
+     * @throws IOException when the channel cannot be made non-blocking or a selector opened (the
+     *     channel is then closed)
+     */
+    static DataStream acceptedUdp(int id, DatagramChannel ch, boolean sender, boolean counters64, int payload,
+                                  long budgetBytes, long budgetMessages, long rate, Duration ioTimeout) throws IOException {
+        Selector sel = null;
+        try {
+            ch.configureBlocking(false);
+            sel = Selector.open();
+            ch.register(sel, SelectionKey.OP_READ);
+            return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes, budgetMessages, rate,
+                    ioTimeout);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            if (sel != null) {
+                sel.close();
+            }
+            throw e;
+        }
+    }
+
+    boolean sender() {
+        return sender;
     }
 
     void start(String name) {
@@ -314,6 +358,8 @@ final class DataStream implements Runnable, Closeable {
                 bytes += n;
                 lastData = now;
                 endNanos = now;
+            } else if (n == 0 && stop && drainOnStop) {
+                return; // told to stop and nothing more is readable: the rest was never here
             } else if (n < 0) {
                 if (!ending) {
                     throw new java.io.EOFException("the server closed the data connection before the test ended");

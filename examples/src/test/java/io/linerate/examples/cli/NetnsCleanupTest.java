@@ -1,0 +1,144 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linerate.core.live.LiveCounters;
+import io.linerate.nio.NetworkNamespace;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/**
+ * {@code loopback --netns} leaves nothing behind however linerate ends, and without root it fails
+ * with exit code 2 rather than quietly running without the namespace.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class NetnsCleanupTest {
+    /** The default --io-timeout: the bound within which the namespace and the child JVM must be gone. */
+    private static final Duration IO_TIMEOUT = Duration.ofSeconds(5);
+
+    @Test
+    void withoutRootNetnsIsBadUsageAndRunsNothing() {
+        LoopbackCommand loopback = new LoopbackCommand();
+        loopback.namespaceUnavailable = () -> Optional.of("making a network namespace needs root (CAP_SYS_ADMIN)");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Linerate.commandLine(loopback);
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+
+        int exit = cl.execute("--netns", "--markers", "udp4", "--duration", "100ms");
+
+        assertThat(exit).isEqualTo(Linerate.USAGE);
+        assertThat(err.toString().replace(System.lineSeparator(), "\n")).isEqualTo("linerate: --netns: making a network "
+                + "namespace needs root (CAP_SYS_ADMIN); without --netns the suite runs on this host's loopback, where "
+                + "the *_frag transfers are skipped with their reason\n");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    /**
+     * Starts {@code linerate loopback --netns} in a JVM of its own, waits until its child JVM runs
+     * the suite in the namespace, signals the parent, and checks that within the I/O timeout no
+     * process is left in the namespace (so the kernel has freed it) and no process it started lives.
+     */
+    @ParameterizedTest(name = "SIG{0}")
+    @ValueSource(strings = {"KILL", "INT"})
+    void aSignalledRunLeavesNoNamespaceAndNoChildJvm(String signal) throws Exception {
+        Optional<String> why = NetworkNamespace.unavailableReason();
+        Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
+        List<String> named = NetworkNamespace.list();
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                LiveCounters.AGRONA_JVM_OPTION, "-cp", System.getProperty("java.class.path"), Linerate.class.getName(),
+                "loopback", "--netns", "--markers", "tcp4", "--duration", "60s", "--warmup", "0s");
+        Process parent = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<ProcessHandle> started;
+        long inode;
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
+            // the suite's header line comes from the child JVM, so the child runs inside the namespace by now
+            String header = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            }).get(60, TimeUnit.SECONDS);
+            assertThat(header).startsWith("# linerate ").contains(" loopback: ").endsWith("loopback MTU 1280");
+            started = parent.descendants().toList();
+            String own = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
+            inode = started.stream().map(p -> netLink(p.pid())).filter(l -> l.startsWith("net:[") && !l.equals(own))
+                    .map(l -> Long.parseLong(l.substring(5, l.length() - 1))).findFirst().orElseThrow();
+            assertThat(processesIn(inode)).hasSizeGreaterThanOrEqualTo(2); // the holder and the child JVM
+            if (signal.equals("KILL")) {
+                parent.destroyForcibly();
+            } else {
+                assertThat(new ProcessBuilder("kill", "-INT", Long.toString(parent.pid())).start().waitFor()).isZero();
+            }
+            assertThat(parent.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            parent.destroyForcibly();
+        }
+        // 128 + the signal: SIGKILL 9 ends the JVM at once, SIGINT 2 after its shutdown hooks
+        assertThat(parent.exitValue()).isEqualTo(signal.equals("KILL") ? 137 : 130);
+        long deadline = System.nanoTime() + IO_TIMEOUT.toNanos();
+        while (!processesIn(inode).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50); // polling a condition under a bound, not ordering threads
+        }
+        assertThat(processesIn(inode)).isEmpty();
+        for (ProcessHandle p : started) {
+            assertThat(goneOrZombie(p.pid())).as("process %d %s", p.pid(), p.info().commandLine().orElse("")).isTrue();
+        }
+        assertThat(NetworkNamespace.list()).isEqualTo(named);
+    }
+
+    private static String netLink(long pid) {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns", "net")).toString();
+        } catch (IOException gone) {
+            return "";
+        }
+    }
+
+    /** @return pids of the live processes whose network namespace has this inode (a zombie has none) */
+    private static List<Long> processesIn(long inode) throws IOException {
+        String link = "net:[" + inode + "]";
+        List<Long> pids = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.filter(p -> p.getFileName().toString().matches("[0-9]+")).toList()) {
+                long pid = Long.parseLong(p.getFileName().toString());
+                if (netLink(pid).equals(link)) {
+                    pids.add(pid);
+                }
+            }
+        }
+        return pids;
+    }
+
+    /** @return whether the process has exited (a zombie not yet reaped by its new parent has too) */
+    private static boolean goneOrZombie(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+        } catch (IOException gone) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,306 @@
+package io.linerate.nio.iperf3;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * linerate as a server for unmodified iperf3 clients ({@code iperf3 -c}): one TCP port for
+ * control and TCP data connections, and UDP on the same port number for UDP tests' connect
+ * messages. Unlike iperf3's own server it runs up to {@code --max-sessions} tests at once; a
+ * client beyond them is answered ACCESS_DENIED.
+ *
+ * <p>Every TCP connection starts with a cookie: one that a running test is waiting for joins that
+ * test as a data stream; any other opens a new test ({@link Iperf3ServerSession}). UDP's connect
+ * message carries no cookie, so a UDP test is told apart by its client's address alone: one UDP
+ * test per client address at a time, a second is answered ACCESS_DENIED.
+ *
+ * <p>A client outside {@link Iperf3ServerConfig#allowFrom()} is closed before anything is read
+ * from it. Every read is bounded by the I/O timeout; each test's sockets and threads are released
+ * when it ends, on every path.
+ */
+public final class Iperf3Agent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Iperf3Agent.class);
+    /** Connections whose cookie is still being read, at most; beyond, new connections are closed. */
+    static final int MAX_HANDSHAKES = 256;
+
+    private final Iperf3ServerConfig config;
+    private final ServerSocketChannel tcp;
+    private final DatagramChannel udp;
+    private final int port;
+    private final Thread acceptor;
+    private final Thread udpDispatcher;
+    private final Set<Iperf3ServerSession> sessions = ConcurrentHashMap.newKeySet();
+    private final Map<String, Iperf3ServerSession> awaitingTcp = new ConcurrentHashMap<>();
+    private final Map<InetAddress, Iperf3ServerSession> udpByClient = new ConcurrentHashMap<>();
+    private final AtomicInteger handshakes = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong started = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+
+    private Iperf3Agent(Iperf3ServerConfig config, ServerSocketChannel tcp, DatagramChannel udp) throws IOException {
+        this.config = config;
+        this.tcp = tcp;
+        this.udp = udp;
+        this.port = ((InetSocketAddress) tcp.getLocalAddress()).getPort();
+        this.acceptor = new Thread(this::acceptLoop, "linerate-iperf3-accept");
+        this.acceptor.setDaemon(true);
+        this.udpDispatcher = new Thread(this::udpLoop, "linerate-iperf3-udp");
+        this.udpDispatcher.setDaemon(true);
+    }
+
+    /**
+     * Binds the TCP port and the UDP port of the same number, and starts serving.
+     *
+     * @throws IOException when either cannot be bound; the message names address and port
+     */
+    public static Iperf3Agent start(Iperf3ServerConfig config) throws IOException {
+        ServerSocketChannel t = ServerSocketChannel.open();
+        DatagramChannel u = null;
+        try {
+            t.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            t.bind(new InetSocketAddress(config.bind(), config.port()), 64);
+            int p = ((InetSocketAddress) t.getLocalAddress()).getPort();
+            u = DatagramChannel.open(config.bind() instanceof java.net.Inet6Address
+                    ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+            // the data sockets of UDP tests bind the same port, each connected to its client
+            u.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            u.bind(new InetSocketAddress(config.bind(), p));
+        } catch (IOException e) {
+            t.close();
+            if (u != null) {
+                u.close();
+            }
+            throw new IOException("cannot listen for iperf3 clients on " + config.bind().getHostAddress() + " port "
+                    + config.port() + ": " + e.getMessage(), e);
+        }
+        Iperf3Agent a = new Iperf3Agent(config, t, u);
+        a.acceptor.start();
+        a.udpDispatcher.start();
+        LOG.info("iperf3 server listening on {} port {} (TCP and UDP), clients from {}, at most {} tests at once",
+                config.bind().getHostAddress(), a.port, config.allowFrom(), config.limits().maxSessions());
+        return a;
+    }
+
+    /** @return the TCP port's address, with the port the kernel chose for port 0 */
+    public InetSocketAddress address() {
+        return new InetSocketAddress(config.bind(), port);
+    }
+
+    /** @return tests running now */
+    public int activeSessions() {
+        return sessions.size();
+    }
+
+    /** @return tests started since the server started */
+    public long sessionsStarted() {
+        return started.get();
+    }
+
+    /** @return connections and tests refused: not allowed, busy, over a limit */
+    public long refusals() {
+        return refused.get();
+    }
+
+    Iperf3ServerConfig config() {
+        return config;
+    }
+
+    private void acceptLoop() {
+        while (!closed.get()) {
+            SocketChannel s;
+            try {
+                s = tcp.accept();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                if (closed.get()) {
+                    return;
+                }
+                LOG.warn("accept failed: {}", e.getMessage());
+                continue;
+            }
+            InetSocketAddress from;
+            try {
+                from = (InetSocketAddress) s.getRemoteAddress();
+            } catch (IOException e) {
+                closeQuietly(s);
+                continue;
+            }
+            if (!config.allowFrom().allows(from.getAddress())) {
+                refused.incrementAndGet();
+                LOG.warn("refused {}: not in --allow-from {}; closed before reading", from, config.allowFrom());
+                closeQuietly(s);
+                continue;
+            }
+            if (handshakes.incrementAndGet() > MAX_HANDSHAKES) {
+                handshakes.decrementAndGet();
+                refused.incrementAndGet();
+                LOG.warn("refused {}: {} connections are already sending their cookie", from, MAX_HANDSHAKES);
+                closeQuietly(s);
+                continue;
+            }
+            Thread t = new Thread(() -> handshake(s, from), "linerate-iperf3-conn");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Reads the cookie: a waiting test's data stream joins it, any other cookie starts a test. */
+    private void handshake(SocketChannel s, InetSocketAddress from) {
+        BoundedChannel ch = null;
+        boolean handedOver = false;
+        try {
+            ch = BoundedChannel.accepted(s, config.ioTimeout());
+            ByteBuffer cookie = ByteBuffer.allocate(Iperf3Wire.COOKIE_BYTES);
+            ch.readFully(cookie);
+            String key = new String(cookie.array(), StandardCharsets.US_ASCII);
+            Iperf3ServerSession waiting = awaitingTcp.get(key);
+            if (waiting != null) {
+                handedOver = waiting.offerTcp(ch, from);
+                if (!handedOver) {
+                    LOG.warn("{}: a data connection for a test that takes no more streams; closed", from);
+                }
+                return;
+            }
+            if (closed.get() || sessions.size() >= config.limits().maxSessions()) {
+                refused.incrementAndGet();
+                LOG.warn("refused {}: the server runs at most {} tests at once (--max-sessions) and all are busy; "
+                        + "sent ACCESS_DENIED", from, config.limits().maxSessions());
+                ch.writeFully(ByteBuffer.wrap(new byte[] {Iperf3State.ACCESS_DENIED}));
+                return;
+            }
+            Iperf3ServerSession session = new Iperf3ServerSession(this, ch, from, key);
+            sessions.add(session);
+            started.incrementAndGet();
+            handedOver = true;
+            handshakes.decrementAndGet();
+            try {
+                session.run();
+            } finally {
+                sessions.remove(session);
+            }
+            return;
+        } catch (IOException e) {
+            LOG.warn("{}: no cookie within the I/O timeout or the connection failed: {}", from, e.getMessage());
+        } finally {
+            if (!handedOver) {
+                handshakes.decrementAndGet();
+                if (ch != null) {
+                    ch.close();
+                } else {
+                    closeQuietly(s);
+                }
+            }
+        }
+    }
+
+    /** A test waits for TCP data connections with its cookie. */
+    void awaitTcp(String cookie, Iperf3ServerSession s) {
+        awaitingTcp.put(cookie, s);
+    }
+
+    void stopAwaitingTcp(String cookie) {
+        awaitingTcp.remove(cookie);
+    }
+
+    /** @return whether {@code s} is now the one UDP test of its client's address */
+    boolean claimUdp(InetAddress client, Iperf3ServerSession s) {
+        return udpByClient.putIfAbsent(client, s) == null;
+    }
+
+    void releaseUdp(InetAddress client, Iperf3ServerSession s) {
+        udpByClient.remove(client, s);
+    }
+
+    void refusedOne() {
+        refused.incrementAndGet();
+    }
+
+    private void udpLoop() {
+        ByteBuffer b = ByteBuffer.allocate(65536);
+        while (!closed.get()) {
+            SocketAddress src;
+            try {
+                b.clear();
+                src = udp.receive(b);
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                if (closed.get()) {
+                    return;
+                }
+                LOG.debug("UDP receive failed: {}", e.getMessage());
+                continue;
+            }
+            if (!(src instanceof InetSocketAddress from) || b.position() != 4 || !isConnectMessage(b)) {
+                continue; // not a connect message: stray data after a test ended, or noise
+            }
+            if (!config.allowFrom().allows(from.getAddress())) {
+                LOG.warn("ignored a UDP connect message from {}: not in --allow-from {}", from, config.allowFrom());
+                continue;
+            }
+            Iperf3ServerSession s = udpByClient.get(from.getAddress());
+            if (s == null || !s.offerUdp(from)) {
+                LOG.debug("ignored a UDP connect message from {}: no UDP test of that address waits for streams", from);
+            }
+        }
+    }
+
+    private static boolean isConnectMessage(ByteBuffer b) {
+        int v = b.order(ByteOrder.BIG_ENDIAN).getInt(0);
+        return v == Iperf3Wire.UDP_CONNECT_MSG || Integer.reverseBytes(v) == Iperf3Wire.UDP_CONNECT_MSG;
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to do
+        }
+    }
+
+    /**
+     * Stops serving: closes both ports, ends every test (closing its connections) and waits for
+     * their threads, each bounded by the I/O timeout.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        closeQuietly(tcp);
+        closeQuietly(udp);
+        for (Iperf3ServerSession s : sessions) {
+            s.abort();
+        }
+        try {
+            acceptor.join(config.ioTimeout().toMillis());
+            udpDispatcher.join(config.ioTimeout().toMillis());
+            for (Iperf3ServerSession s : sessions) {
+                s.awaitEnd(config.ioTimeout().toMillis() * 2);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("iperf3 server stopped after {} tests ({} refusals)", started.get(), refused.get());
+    }
+}

@@ -1,0 +1,46 @@
+package io.linerate.nio.iperf3;
+
+import io.linerate.nio.agent.AgentLimits;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How linerate serves iperf3 clients ({@code linerate serve --iperf3}).
+ *
+ * @param bind the address of the TCP control port and the UDP port (the same number)
+ * @param port 0 (ephemeral) ..65535; iperf3's own default is {@value #DEFAULT_PORT}
+ * @param allowFrom the client addresses served; required (non-empty) unless {@code bind} is a
+ *     loopback address, since iperf3 clients cannot send linerate's shared secret
+ * @param limits sessions at once, longest test, highest rate and largest write or datagram
+ * @param ioTimeout bound on every control read, every wait for a data stream and every silent
+ *     data stream, at least 1 ms
+ */
+public record Iperf3ServerConfig(InetAddress bind, int port, AllowFrom allowFrom, AgentLimits limits, Duration ioTimeout) {
+    /** iperf3's port. */
+    public static final int DEFAULT_PORT = 5201;
+    /** Default I/O timeout. */
+    public static final Duration DEFAULT_IO_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * @throws IllegalArgumentException for a port out of range, a timeout under 1 ms, or a
+     *     non-loopback bind without {@code --allow-from}
+     */
+    public Iperf3ServerConfig {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(allowFrom, "allowFrom");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(ioTimeout, "ioTimeout");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
+        }
+        if (ioTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms or more");
+        }
+        if (allowFrom.isEmpty() && !bind.isLoopbackAddress()) {
+            throw new IllegalArgumentException("serve --iperf3 binds " + bind.getHostAddress()
+                    + ", which is not a loopback address: it needs --allow-from CIDR[,CIDR...], since iperf3 clients "
+                    + "cannot send linerate's shared secret");
+        }
+    }
+}

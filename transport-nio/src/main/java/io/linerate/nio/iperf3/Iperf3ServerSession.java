@@ -1,0 +1,367 @@
+package io.linerate.nio.iperf3;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One iperf3 client's test, the server's side of iperf3's control protocol: PARAM_EXCHANGE and
+ * the client's parameters; the limits (SERVER_ERROR with iperf3's error code, or ACCESS_DENIED for
+ * a second UDP test of one address); CREATE_STREAMS and the data streams; TEST_START and
+ * TEST_RUNNING; the client's TEST_END, after which each receiving stream reads what is already
+ * there and every stream is closed; EXCHANGE_RESULTS (the client's results, then the server's);
+ * DISPLAY_RESULTS and the client's IPERF_DONE. Runs on the thread that read its cookie.
+ */
+final class Iperf3ServerSession {
+    private static final Logger LOG = LoggerFactory.getLogger(Iperf3ServerSession.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final long POLL_MILLIS = 20;
+
+    private final Iperf3Agent agent;
+    private final Iperf3ServerConfig config;
+    private final BoundedChannel control;
+    private final InetSocketAddress client;
+    private final String cookie;
+    private final long number = IDS.incrementAndGet();
+    private final BlockingQueue<Object> arrivals = new LinkedBlockingQueue<>();
+    private final AtomicInteger offered = new AtomicInteger();
+    private final List<DataStream> streams = new ArrayList<>();
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private volatile int wanted;
+    private volatile boolean udpTest;
+    private volatile boolean aborted;
+    private boolean udpClaimed;
+    private Iperf3TestParams params;
+
+    Iperf3ServerSession(Iperf3Agent agent, BoundedChannel control, InetSocketAddress client, String cookie) {
+        this.agent = agent;
+        this.config = agent.config();
+        this.control = control;
+        this.client = client;
+        this.cookie = cookie;
+    }
+
+    /** @return whether the TCP data connection {@code ch} was taken as one of this test's streams */
+    boolean offerTcp(BoundedChannel ch, InetSocketAddress from) {
+        if (udpTest || offered.incrementAndGet() > wanted) {
+            return false;
+        }
+        return arrivals.offer(ch);
+    }
+
+    /** @return whether the UDP connect message from {@code from} was taken as one of this test's streams */
+    boolean offerUdp(InetSocketAddress from) {
+        if (!udpTest || offered.incrementAndGet() > wanted) {
+            return false;
+        }
+        return arrivals.offer(from);
+    }
+
+    /** Ends the test soon: its connections are closed and its thread fails out of its next wait. */
+    void abort() {
+        aborted = true;
+        control.close();
+        synchronized (streams) {
+            streams.forEach(DataStream::close);
+        }
+    }
+
+    void awaitEnd(long millis) throws InterruptedException {
+        ended.await(Math.max(1, millis), TimeUnit.MILLISECONDS);
+    }
+
+    void run() {
+        String who = "iperf3 test " + number + " from " + client;
+        try {
+            exchangeParameters();
+            Optional<Iperf3TestParams.Refusal> no = params.refusal(config.limits());
+            if (no.isPresent()) {
+                agent.refusedOne();
+                LOG.warn("refused {}: {}; sent SERVER_ERROR", who, no.get().reason());
+                serverError(no.get().iperfErrno());
+                return;
+            }
+            if (params.udp()) {
+                udpClaimed = agent.claimUdp(client.getAddress(), this);
+                if (!udpClaimed) {
+                    agent.refusedOne();
+                    LOG.warn("refused {}: a UDP test of {} is running, and iperf3's UDP connect message carries no "
+                            + "cookie to tell two apart; sent ACCESS_DENIED", who, client.getAddress().getHostAddress());
+                    send(Iperf3State.ACCESS_DENIED);
+                    return;
+                }
+            }
+            createStreams();
+            send(Iperf3State.TEST_START);
+            send(Iperf3State.TEST_RUNNING);
+            synchronized (streams) {
+                for (DataStream s : streams) {
+                    s.start("linerate-iperf3-test-" + number + "-stream-" + s.id);
+                }
+            }
+            if (!runUntilTestEnd(who)) {
+                return;
+            }
+            endStreams();
+            send(Iperf3State.EXCHANGE_RESULTS);
+            JsonNode theirs = readJson("the client's results");
+            Iperf3ServerResults mine = Iperf3ServerResults.of(params, streams, theirs);
+            ObjectNode out = mine.toJson();
+            if (params.serverOutput()) {
+                out.set("server_output_json", mine.report());
+            }
+            control.writeFully(Iperf3Wire.lengthPrefixed(JSON.writeValueAsBytes(out)));
+            send(Iperf3State.DISPLAY_RESULTS);
+            byte done = read("IPERF_DONE");
+            if (done != Iperf3State.IPERF_DONE) {
+                LOG.warn("{}: the client sent {} after the results; expected IPERF_DONE", who, Iperf3State.name(done));
+            }
+            LOG.info("{} done: {}", who, mine.summary());
+        } catch (Iperf3Exception | IOException e) {
+            if (aborted) {
+                LOG.info("{} ended: the server is stopping", who);
+            } else {
+                LOG.warn("{} ended: {}", who, e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            LOG.error("{} failed", who, e);
+        } finally {
+            release();
+        }
+    }
+
+    private void exchangeParameters() throws IOException, Iperf3Exception {
+        control.channel().setOption(StandardSocketOptions.TCP_NODELAY, true);
+        send(Iperf3State.PARAM_EXCHANGE);
+        JsonNode p = readJson("the parameters");
+        try {
+            params = Iperf3TestParams.parse(p);
+        } catch (Iperf3Exception e) {
+            serverError(Iperf3TestParams.IE_RECVPARAMS);
+            throw e;
+        }
+    }
+
+    private void createStreams() throws IOException, Iperf3Exception {
+        wanted = params.streams();
+        udpTest = params.udp();
+        if (!udpTest) {
+            agent.awaitTcp(cookie, this);
+        }
+        try {
+            send(Iperf3State.CREATE_STREAMS);
+            long deadline = System.nanoTime() + config.ioTimeout().toNanos();
+            for (int i = 0; i < wanted; i++) {
+                Object a = arrivals.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (a == null || aborted) {
+                    throw new Iperf3Exception((a == null ? "only " + i + " of " + wanted + " " + (udpTest ? "UDP" : "TCP")
+                            + " streams arrived within the I/O timeout of " + config.ioTimeout().toMillis() + " ms"
+                            : "the server is stopping"));
+                }
+                DataStream s = open(i, a);
+                synchronized (streams) {
+                    streams.add(s);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Iperf3Exception("interrupted while waiting for the streams");
+        } finally {
+            agent.stopAwaitingTcp(cookie);
+            for (Object left; (left = arrivals.poll()) != null; ) {
+                if (left instanceof BoundedChannel c) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** Stream {@code i} in arrival order: iperf3 numbers streams 1, 3, 4, ...; in a bidirectional test the client's senders come first. */
+    private DataStream open(int i, Object arrival) throws IOException {
+        int id = i == 0 ? 1 : i + 2;
+        boolean send = params.bidirectional() ? i >= params.parallel() : params.reverse();
+        int k = params.bidirectional() ? i % params.parallel() : i;
+        long bytes = send ? share(params.bytes(), params.parallel(), k) : 0;
+        long blocks = send ? share(params.blocks(), params.parallel(), k) : 0;
+        long rate = send ? params.rateBitsPerSecond() : 0;
+        if (arrival instanceof BoundedChannel ch) {
+            try {
+                if (params.window() > 0) {
+                    ch.channel().setOption(StandardSocketOptions.SO_SNDBUF, params.window());
+                    ch.channel().setOption(StandardSocketOptions.SO_RCVBUF, params.window());
+                }
+                return DataStream.acceptedTcp(id, ch, send, params.length(), bytes, blocks, rate, config.ioTimeout());
+            } catch (IOException | RuntimeException e) {
+                ch.close();
+                throw e;
+            }
+        }
+        InetSocketAddress from = (InetSocketAddress) arrival;
+        DatagramChannel d = DatagramChannel.open(config.bind() instanceof Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+        try {
+            d.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            if (params.window() > 0) {
+                d.setOption(StandardSocketOptions.SO_SNDBUF, params.window());
+                d.setOption(StandardSocketOptions.SO_RCVBUF, params.window());
+            }
+            d.bind(new InetSocketAddress(config.bind(), agent.address().getPort()));
+            d.connect(from);
+            ByteBuffer reply = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, Iperf3Wire.UDP_CONNECT_REPLY);
+            d.write(reply);
+            return DataStream.acceptedUdp(id, d, send, params.counters64(), params.length(), bytes, blocks, rate,
+                    config.ioTimeout());
+        } catch (IOException | RuntimeException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    private static long share(long total, int n, int i) {
+        return total == 0 ? 0 : total / n + (i < total % n ? 1 : 0);
+    }
+
+    /**
+     * Serves the running test until the client's TEST_END.
+     *
+     * @return false when the client ended the test with CLIENT_TERMINATE
+     */
+    private boolean runUntilTestEnd(String who) throws IOException, Iperf3Exception {
+        long limit = params.duration().isZero()
+                ? config.limits().maxDuration().toNanos()
+                : params.duration().plus(config.ioTimeout()).toNanos();
+        long deadline = System.nanoTime() + limit;
+        while (true) {
+            for (DataStream s : streams) {
+                if (s.failure() != null) {
+                    throw new Iperf3Exception("stream " + s.id + " failed: " + s.failure().getMessage(), s.failure());
+                }
+            }
+            if (control.waitReadable(POLL_MILLIS)) {
+                byte st = read("TEST_END");
+                switch (st) {
+                    case Iperf3State.TEST_END:
+                        return true;
+                    case Iperf3State.CLIENT_TERMINATE:
+                        LOG.info("{} ended: the client terminated it (CLIENT_TERMINATE)", who);
+                        return false;
+                    default:
+                        throw new Iperf3Exception("the client sent " + Iperf3State.name(st) + " during the test; expected TEST_END");
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                agent.refusedOne();
+                throw new Iperf3Exception(params.duration().isZero()
+                        ? "the test ran past the server's duration limit of " + config.limits().maxDuration().toMillis()
+                                + " ms (--max-duration); closed"
+                        : "no TEST_END within the I/O timeout after the test's " + params.duration().toSeconds() + " s; closed");
+            }
+        }
+    }
+
+    /** Stops the senders, lets the receivers read what is already there, waits for all, and closes them. */
+    private void endStreams() throws Iperf3Exception {
+        for (DataStream s : streams) {
+            s.ending();
+            s.stop();
+        }
+        long wait = config.ioTimeout().toMillis() + 1000;
+        try {
+            for (DataStream s : streams) {
+                if (!s.join(wait)) {
+                    throw new Iperf3Exception("stream " + s.id + " did not end within the I/O timeout");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Iperf3Exception("interrupted while ending the streams");
+        }
+        streams.forEach(DataStream::close);
+    }
+
+    private void send(byte state) throws IOException {
+        control.writeFully(ByteBuffer.wrap(new byte[] {state}));
+    }
+
+    private byte read(String step) throws IOException {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        control.readFully(one);
+        return one.get(0);
+    }
+
+    private void serverError(int iperfErrno) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(9);
+        b.put(Iperf3State.SERVER_ERROR).putInt(iperfErrno).putInt(0).flip();
+        control.writeFully(b);
+    }
+
+    private JsonNode readJson(String what) throws IOException, Iperf3Exception {
+        ByteBuffer len = ByteBuffer.allocate(Iperf3Wire.LENGTH_PREFIX_BYTES);
+        control.readFully(len);
+        long n = Integer.toUnsignedLong(len.getInt(0));
+        if (n > Iperf3Wire.MAX_JSON_BYTES) {
+            throw new Iperf3Exception("the client announced " + what + " of " + n + " bytes; allowed: 0.."
+                    + Iperf3Wire.MAX_JSON_BYTES);
+        }
+        ByteBuffer body = ByteBuffer.allocate((int) n);
+        control.readFully(body);
+        JsonNode j;
+        try {
+            j = JSON.readTree(body.array());
+        } catch (IOException e) {
+            throw new Iperf3Exception("the client sent " + what + " that is not JSON: " + e.getMessage(), e);
+        }
+        if (j == null || !j.isObject()) {
+            throw new Iperf3Exception("the client sent " + what + " that is not a JSON object");
+        }
+        return j;
+    }
+
+    private void release() {
+        agent.stopAwaitingTcp(cookie);
+        if (udpClaimed) {
+            agent.releaseUdp(client.getAddress(), this);
+        }
+        synchronized (streams) {
+            streams.forEach(DataStream::close);
+            for (DataStream s : streams) {
+                try {
+                    if (!s.finished()) {
+                        s.join(config.ioTimeout().toMillis());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException ignored) {
+                    // never started
+                }
+            }
+        }
+        for (Object left; (left = arrivals.poll()) != null; ) {
+            if (left instanceof BoundedChannel c) {
+                c.close();
+            }
+        }
+        control.close();
+        ended.countDown();
+    }
+}
