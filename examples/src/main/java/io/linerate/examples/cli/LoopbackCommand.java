@@ -7,6 +7,7 @@ import io.linerate.core.MetricSink;
 import io.linerate.core.Transport;
 import io.linerate.core.Transports;
 import io.linerate.core.live.LiveCounters;
+import io.linerate.core.search.SearchSpec;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.ResultJson;
@@ -16,6 +17,7 @@ import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.LoopbackSuite;
 import io.linerate.nio.LoopbackSuite.Marker;
 import io.linerate.nio.LoopbackSuite.Outcome;
+import io.linerate.nio.LoopbackZeroLoss;
 import io.linerate.nio.NetworkNamespace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -89,6 +91,16 @@ final class LoopbackCommand implements Callable<Integer> {
             + "and everything in it go when linerate ends, however it ends.")
     boolean netns;
 
+    @Option(names = "--zero-loss", description = "Also search each udp marker's zero-loss rate (RFC 2544's throughput, "
+            + "NDR) after its transfer: prints ZPERF-RESULT <marker>_ndr_mbps beside <marker>_mbps, and with --ktap the "
+            + "metric <marker>_ndr_mbps in the marker's test.")
+    boolean zeroLoss;
+
+    @Option(names = "--zero-loss-trial", defaultValue = "500ms", converter = Converters.DurationConverter.class,
+            description = "Measured length of each --zero-loss trial (default: ${DEFAULT-VALUE}, short so that the suite "
+                    + "takes seconds; RFC 2544 asks for 60s).")
+    Duration zeroLossTrial;
+
     @Override
     public Integer call() throws IOException {
         OutputFormat fmt = transfer.outputFormat();
@@ -111,6 +123,7 @@ final class LoopbackCommand implements Callable<Integer> {
                 .ioTimeout(t.ioTimeout)
                 .build();
         config.validate();
+        SearchSpec zeroLossSearch = zeroLoss ? LoopbackZeroLoss.defaultSearch(config, zeroLossTrial) : null;
         PrintWriter out = command.commandLine().getOut();
         PrintWriter err = command.commandLine().getErr();
         if (netns) {
@@ -120,9 +133,9 @@ final class LoopbackCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--netns: " + why.get() + "; without --netns the suite runs on "
                         + "this host's loopback, where the *_frag transfers are skipped with their reason");
             }
-            return runInNamespace(config, err);
+            return runInNamespace(config, zeroLossSearch, err);
         }
-        return runHere(config, tcp, fmt, out);
+        return runHere(config, tcp, fmt, out, zeroLossSearch);
     }
 
     private List<Marker> selectedMarkers() {
@@ -147,7 +160,7 @@ final class LoopbackCommand implements Callable<Integer> {
      * namespace's holder kills the child when this JVM ends, by close, a signal's shutdown hook or
      * SIGKILL, so no suite runs on without its parent.
      */
-    private int runInNamespace(LoopbackSuite.Config config, PrintWriter err) throws IOException {
+    private int runInNamespace(LoopbackSuite.Config config, SearchSpec zeroLossSearch, PrintWriter err) throws IOException {
         List<String> args = new ArrayList<>(Arrays.asList(
                 command.commandLine().getParent().getParseResult().originalArgs().toArray(new String[0])));
         args.removeIf("--netns"::equals);
@@ -158,6 +171,14 @@ final class LoopbackCommand implements Callable<Integer> {
         child.addAll(args);
         long perTransfer = config.warmup().plus(config.duration()).plus(config.ioTimeout().multipliedBy(2)).toSeconds() + 1;
         Duration bound = Duration.ofSeconds(60 + perTransfer * config.markers().size() * config.repeat());
+        if (zeroLossSearch != null) {
+            // a search of one marker: the unlimited trial, its bisection trials and its confirm trials, each bounded as a transfer
+            long perTrial = zeroLossSearch.warmup().plus(zeroLossSearch.trial()).plus(config.ioTimeout().multipliedBy(2))
+                    .toSeconds() + 1;
+            long trials = 1 + zeroLossSearch.maxTrials() + 2L * zeroLossSearch.confirm();
+            long udp = config.markers().stream().filter(LoopbackZeroLoss::applies).count();
+            bound = bound.plusSeconds(perTrial * trials * udp * config.repeat());
+        }
         String name = NETNS_PREFIX + ProcessHandle.current().pid();
         try (NetworkNamespace ns = NetworkNamespace.create(name, LoopbackSuite.FRAG_LOOPBACK_MTU)) {
             err.println("# running in network namespace " + ns.name() + " (loopback MTU "
@@ -167,7 +188,8 @@ final class LoopbackCommand implements Callable<Integer> {
         }
     }
 
-    private int runHere(LoopbackSuite.Config config, LoopbackSuite.TcpPayload tcp, OutputFormat fmt, PrintWriter out) {
+    private int runHere(LoopbackSuite.Config config, LoopbackSuite.TcpPayload tcp, OutputFormat fmt, PrintWriter out,
+                        SearchSpec zeroLossSearch) {
         // before any output: a transport that is missing or cannot run the suite is bad usage
         Transport transport = Transports.select(transportName, config.spec(config.markers().get(0)));
         Clock clock = Clock.system();
@@ -194,6 +216,11 @@ final class LoopbackCommand implements Callable<Integer> {
                     config.rateBitsPerSecond() == 0 ? "unlimited" : config.rateBitsPerSecond() + " bit/s",
                     config.trafficClass(), LoopbackSuite.loopbackMtu().isPresent()
                             ? Long.toString(LoopbackSuite.loopbackMtu().getAsLong()) : "unknown"));
+            LoopbackZeroLoss.unlimitedUdpLossNote(config).ifPresent(n -> out.println("# " + n));
+        }
+        LoopbackZeroLoss zero = zeroLossSearch == null ? null : new LoopbackZeroLoss(transport, clock, zeroLossSearch);
+        if (zero != null && fmt != OutputFormat.json) {
+            out.println("# " + zero.trialLine());
         }
         Tally tally = new Tally();
         LoopbackSuite suite = new LoopbackSuite(transport, clock);
@@ -202,9 +229,9 @@ final class LoopbackCommand implements Callable<Integer> {
             // every run of a marker is the same KTAP test, so that its metrics form one series
             String name = outcome.marker().label();
             if (outcome instanceof Outcome.Completed c) {
-                if (fmt == OutputFormat.json) {
+                if (fmt == OutputFormat.json && zero == null) {
                     out.println(completedJson(c).toJson());
-                } else {
+                } else if (fmt != OutputFormat.json) {
                     out.println(comment + TransferFormat.summaryLine(c.marker().label(), c.result())
                             + (c.fragmentsCreated().isPresent() ? "  fragments " + c.fragmentsCreated().getAsLong() : "")
                             + (c.result().valid() && !c.valid() ? "  INVALID: " + String.join("; ", c.invalidReasons()) : ""));
@@ -218,7 +245,14 @@ final class LoopbackCommand implements Callable<Integer> {
                 if (!c.valid()) {
                     tally.failed = true;
                 }
-                if (doc != null && c.valid()) {
+                String zeroLossFailure = zero == null ? null : ZeroLossOutput.emit(zero, config, c, fmt, out, sink, comment,
+                        (clock.nanoTime() - start) / 1e9);
+                if (zeroLossFailure != null) {
+                    tally.failed = true;
+                }
+                if (doc != null && c.valid() && zeroLossFailure != null) {
+                    doc.fail(name, zeroLossFailure);
+                } else if (doc != null && c.valid()) {
                     doc.ok(name);
                 } else if (doc != null) {
                     doc.fail(name, "invalid: " + String.join("; ", c.invalidReasons()));

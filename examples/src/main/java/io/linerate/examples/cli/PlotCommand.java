@@ -1,14 +1,18 @@
 package io.linerate.examples.cli;
 
+import io.linerate.core.search.LossCurve;
 import io.linerate.regression.Baseline;
 import io.linerate.regression.Environment;
 import io.linerate.regression.Gate;
 import io.linerate.regression.GateFiles;
 import io.linerate.regression.GateReport;
+import io.linerate.regression.LossChart;
 import io.linerate.regression.Policies;
 import io.linerate.regression.Reports;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -24,14 +28,20 @@ import picocli.CommandLine.Spec;
  * stderr), 2 for bad usage or an unreadable or invalid file.
  */
 @Command(name = "plot", mixinStandardHelpOptions = true,
-        description = {"Writes an SVG bar chart of metrics, beside their baseline when one is given.",
+        description = {"Writes an SVG bar chart of metrics, beside their baseline when one is given; with --search, the chart of "
+                + "loss against offered load of a saved search result.",
                 "Exit codes: 0 written, 1 an input had errors (named on stderr; the chart shows the rest), 2 bad usage."})
 public final class PlotCommand implements Callable<Integer>, ExitCodes.UserFiles {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--input", required = true, arity = "1..*", paramLabel = "FILE", description = "Logs or reports to read.")
+    @Option(names = "--input", arity = "1..*", paramLabel = "FILE", description = "Logs or reports to read.")
     List<Path> inputs;
+
+    @Option(names = "--search", paramLabel = "FILE.json",
+            description = "Instead of --input: a saved `search --json` (or `search --loss-sweep --json`) result, drawn as "
+                    + "loss against offered load over its trials with the found rate marked, as `search --plot` does.")
+    Path search;
 
     @Option(names = "--baseline", paramLabel = "FILE", description = "Baseline to draw beside the current values.")
     Path baseline;
@@ -57,6 +67,13 @@ public final class PlotCommand implements Callable<Integer>, ExitCodes.UserFiles
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
+        if ((inputs == null) == (search == null)) {
+            throw new IllegalArgumentException("give exactly one of --input FILE... (metrics) and --search FILE.json "
+                    + "(a saved search result)");
+        }
+        if (search != null) {
+            return plotSearch();
+        }
         if (tolerance != null && !(tolerance >= 0 && tolerance <= 100)) {
             throw new IllegalArgumentException("--tolerance " + GateCommand.number(tolerance)
                     + " is not allowed; allowed: 0 to 100 (percent)");
@@ -79,5 +96,19 @@ public final class PlotCommand implements Callable<Integer>, ExitCodes.UserFiles
         }
         err.flush();
         return errors > 0 ? Linerate.FAILED : Linerate.OK;
+    }
+
+    private int plotSearch() throws IOException {
+        LossCurve curve;
+        try {
+            curve = LossCurve.fromJson(Files.readString(search, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(search + ": " + e.getMessage(), e);
+        }
+        String t = "linerate".equals(title) ? curve.marker() + " " + curve.label() : title;
+        GateFiles.writeReport(output, LossChart.svg(curve, t));
+        spec.commandLine().getOut().println("plot: wrote " + output + " (" + curve.points().size() + " trials)");
+        spec.commandLine().getOut().flush();
+        return Linerate.OK;
     }
 }

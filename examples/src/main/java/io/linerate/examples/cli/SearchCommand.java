@@ -12,8 +12,10 @@ import io.linerate.core.search.SearchResult;
 import io.linerate.core.search.SearchSpec;
 import io.linerate.core.search.UdpStreamTrial;
 import io.linerate.core.sink.KtapDocument;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -109,6 +111,17 @@ final class SearchCommand implements Callable<Integer> {
             description = "Bound on every blocking wait (default: ${DEFAULT-VALUE}).")
     Duration ioTimeout;
 
+    @Option(names = "--plot", paramLabel = "FILE.svg",
+            description = "Also write an SVG of loss against offered load over the trials, the found rate marked "
+                    + "(`linerate plot --search` draws the same from a saved --json result).")
+    Path plot;
+
+    @Option(names = "--loss-sweep",
+            description = "Run RFC 2544's frame loss rate test (section 26.3) instead: trials from the max rate down "
+                    + "in steps of 10%% of it until two successive steps lose nothing; prints each step's offered rate "
+                    + "and loss. Uses --max-rate (default: an unlimited trial), --trial, --warmup and --interval.")
+    boolean lossSweep;
+
     @Mixin
     OutputOptions output;
 
@@ -116,7 +129,7 @@ final class SearchCommand implements Callable<Integer> {
     RawSearchOptions raw;
 
     @Override
-    public Integer call() throws TransferException {
+    public Integer call() throws TransferException, IOException {
         OutputFormat fmt = output.format();
         if (raw.requested()) {
             if (payload != null) {
@@ -143,6 +156,11 @@ final class SearchCommand implements Callable<Integer> {
         UdpStreamTrial udp = new UdpStreamTrial(base, search, transportName, Clock.system());
         udp.specAt(1); // a spec the transfer refuses is bad usage before any trial runs
         String marker = p.label() + f.label();
+        LossSweepRun.checkPlotPath(plot);
+        if (lossSweep) {
+            return LossSweepRun.run(search, udp, marker, String.format(Locale.ROOT, "linerate %s loss sweep: %s payload "
+                    + "%d B", Linerate.version(), marker, base.payloadBytes()), fmt, plot, command.commandLine().getOut());
+        }
         long start = System.nanoTime();
         SearchResult r = RateSearch.run(search, udp);
         double t = (System.nanoTime() - start) / 1e9;
@@ -176,6 +194,9 @@ final class SearchCommand implements Callable<Integer> {
             }
         }
         out.flush();
+        if (plot != null) {
+            LossSweepRun.plot(r, marker, plot);
+        }
         return r.confirmed() ? Linerate.OK : Linerate.FAILED;
     }
 

@@ -247,8 +247,8 @@ public final class SvgChart {
         w.writeCharacters("\n");
     }
 
-    /** @return the smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code x}; 1 for x <= 0 */
-    static double niceCeil(double x) {
+    /** @return the smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code x}; 1 for {@code x <= 0} */
+    public static double niceCeil(double x) {
         if (!(x > 0)) {
             return 1;
         }
