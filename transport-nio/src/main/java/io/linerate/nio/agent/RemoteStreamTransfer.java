@@ -19,14 +19,10 @@ import io.linerate.core.engine.StreamEnd;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.nio.internal.PeerChannel;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -68,33 +64,14 @@ public final class RemoteStreamTransfer implements Transfer {
         if (!(spec.endpoint() instanceof Endpoint.Remote peer)) {
             throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not a remote peer");
         }
-        InetAddress address = resolve(peer, spec.family());
+        InetAddress address = AgentClient.resolve(peer, spec.family());
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis()));
         Control c = null;
         PeerChannel ch = null;
         boolean sending = !options.reverse();
         try {
-            Socket s = new Socket();
-            try {
-                s.connect(new InetSocketAddress(address, peer.port()), timeout);
-                c = new Control(s, timeout);
-            } catch (IOException | RuntimeException e) {
-                s.close();
-                throw e;
-            }
-            JsonNode hello = c.expect("hello");
-            if (hello.hasNonNull("nonce")) {
-                if (options.secret().isEmpty()) {
-                    throw new TransferException("the agent at " + peer + " requires a shared secret: pass --secret-file",
-                            null, true);
-                }
-                byte[] nonce = Base64.getDecoder().decode(hello.get("nonce").asText());
-                c.send(Control.message("auth").put("hmac",
-                        Base64.getEncoder().encodeToString(Hmac.answer(options.secret().get(), nonce))));
-                // the agent's verdict on the answer comes before anything else: a refusal is read here,
-                // not lost to a broken pipe when the spec is sent to a closed session
-                c.expect("authenticated");
-            }
+            c = AgentClient.connect(peer, address, timeout, options);
+            Socket s = c.socket();
             ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
             req.set("spec", SpecJson.node(spec));
             InetAddress local = s.getLocalAddress();
@@ -123,20 +100,6 @@ public final class RemoteStreamTransfer implements Transfer {
             closeQuietly(c);
             throw e;
         }
-    }
-
-    private static InetAddress resolve(Endpoint.Remote peer, AddressFamily family) throws TransferException {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(peer.host())) {
-                if (family == AddressFamily.IPV4 ? a instanceof Inet4Address : a instanceof Inet6Address) {
-                    return a;
-                }
-            }
-        } catch (UnknownHostException e) {
-            throw new TransferException("peer host '" + peer.host() + "' cannot be resolved", e, true);
-        }
-        throw new TransferException("peer host '" + peer.host() + "' has no IPv" + family.label()
-                + " address; pass the other --family or an address of this family", null, true);
     }
 
     @Override
