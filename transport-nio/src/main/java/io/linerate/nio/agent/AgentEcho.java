@@ -114,7 +114,7 @@ final class AgentEcho {
             if (!session.aborted()) {
                 throw e;
             }
-            stopped = "the agent stopped before the client's sweep ended";
+            stopped = AgentSession.STOPPING;
         }
         echo.close();
         var result = Control.message("result").put("echoes", echo.answered()).put("bytes", echo.answeredBytes());

@@ -59,7 +59,7 @@ final class AgentRr {
             if (!session.aborted()) {
                 throw e;
             }
-            stopped = "the agent stopped before the client's run ended";
+            stopped = AgentSession.STOPPING;
         }
         // once the thread has stopped, every response written in full is counted
         server.stop();

@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
 final class AgentSession {
     private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
     private static final AtomicLong IDS = new AtomicLong();
+    /** The reason a session gives its client when the agent stops under it. */
+    static final String STOPPING = "the agent is stopping (SIGTERM, SIGINT or close) and ended the run early";
 
     private final AgentConfig config;
     private final Socket socket;
@@ -145,7 +147,7 @@ final class AgentSession {
                 default -> refuse(c, "request '" + type + "' is unknown; allowed: stream, pingpong, rr");
             }
         } catch (TransferException | IOException | RuntimeException e) {
-            String reason = aborted ? "the agent is stopping: " + e.getMessage() : e.getMessage();
+            String reason = aborted ? STOPPING + ": " + e.getMessage() : e.getMessage();
             LOG.warn("session {} ended: {}", peer, reason);
             if (c != null && !socket.isClosed()) {
                 try {
@@ -223,7 +225,19 @@ final class AgentSession {
             e.abort();
         }
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
-        EndCounters counters = e.run(IntervalListener.NONE, peerSent(c, e));
+        EndCounters counters;
+        try {
+            counters = e.run(IntervalListener.NONE, peerSent(c, e));
+        } catch (TransferException stop) {
+            if (!aborted) {
+                throw stop;
+            }
+            // the client gets the counts so far and why, not only an error
+            c.send(Control.message("stopped").put("reason", STOPPING).put("sender", e.sender())
+                    .put("bytes", e.bytesSoFar()).put("messages", e.messagesSoFar()));
+            LOG.info("session {}: stopped by the agent after {} bytes", peer, e.bytesSoFar());
+            return;
+        }
         c.send(Control.message("result").set("end", EndJson.write(counters, ch.options())));
         LOG.info("session {}: done, {} bytes {}", peer, counters.bytes(), counters.sender() ? "sent" : "received");
     }

@@ -142,7 +142,7 @@ public final class RemoteLatency implements Measurement {
                 outcome.failure = failed;
             }
             // the client's socket is closed: the agent's echo end reads no more
-            c.send(Control.message("done"));
+            sendDone(c);
             c.timeout(timeout + 1000);
             JsonNode r = c.expect("result");
             long echoes = r.path("echoes").asLong(-1);
@@ -194,7 +194,7 @@ public final class RemoteLatency implements Measurement {
             // a flow failed first: the agent's counts, and whether it stopped, say why
             String agent;
             try {
-                c.send(Control.message("done"));
+                sendDone(c);
                 c.timeout(timeout + 1000);
                 JsonNode m = c.expect("result");
                 agent = (m.hasNonNull("stopped") ? m.get("stopped").asText() + "; " : "") + "the agent accepted "
@@ -228,7 +228,7 @@ public final class RemoteLatency implements Measurement {
             @Override
             public long[] finish() throws IOException, TransferException {
                 finished[0] = true;
-                c.send(Control.message("done"));
+                sendDone(c);
                 c.timeout(timeout + 1000);
                 JsonNode m = c.expect("result");
                 long accepts = m.path("accepts").asLong(-1);
@@ -244,6 +244,15 @@ public final class RemoteLatency implements Measurement {
                 return new long[] {accepts, served};
             }
         });
+    }
+
+    /** Says done; an agent that stopped first has sent its counts and closed, which are still read after this. */
+    private static void sendDone(Control c) {
+        try {
+            c.send(Control.message("done"));
+        } catch (IOException e) {
+            // the agent's counts, or its reason, are read next
+        }
     }
 
     private static int port(JsonNode ready) throws IOException {

@@ -130,17 +130,42 @@ public final class RemoteStreamTransfer implements Transfer {
         StreamEnd end = sending ? StreamEnd.sender(spec, clock, data.sendLoop())
                 : StreamEnd.receiver(spec, clock, data.receiveLoop());
         JsonNode[] remote = {null};
+        JsonNode[] early = {null};
+        EndCounters local;
         try {
-            EndCounters local = end.run(listener, sending ? () -> -1 : peerSent(remote, end));
+            local = end.run(listener, sending ? () -> -1 : peerSent(remote, early, end));
+        } catch (TransferException e) {
+            Optional<AgentStoppedException> stopped = agentStopped(early[0], end.bytesSoFar(), e);
+            if (stopped.isPresent()) {
+                throw stopped.get();
+            }
+            throw e;
+        }
+        try {
             AppliedOptions localOptions = data.options();
             if (sending && spec.protocol() == Protocol.UDP) {
                 // a UDP receiver cannot see the end of the stream: it drains until it has this many
-                control.send(Control.message("done").put("messages", local.messages()));
+                try {
+                    control.send(Control.message("done").put("messages", local.messages()));
+                } catch (IOException e) {
+                    // an agent that stopped has closed its end; what it sent before is still read below
+                }
             }
             if (remote[0] == null) {
                 // the agent's end may close its window up to a control round trip after ours, then drain
                 control.timeout((int) Math.min(Integer.MAX_VALUE, 2 * spec.ioTimeout().toMillis() + 1000));
-                remote[0] = control.expect("result").get("end");
+                JsonNode m = early[0] != null ? early[0] : control.receive();
+                Optional<AgentStoppedException> stopped = agentStopped(m, local.bytes(), null);
+                if (stopped.isPresent()) {
+                    throw stopped.get();
+                }
+                String type = m.get("type").asText();
+                if (!type.equals("result")) {
+                    throw new IOException(type.equals("error") || type.equals("refused")
+                            ? m.path("reason").asText("no reason given")
+                            : "expected a \"result\" control message, got \"" + type + "\"");
+                }
+                remote[0] = m.get("end");
             }
             if (remote[0] == null || !remote[0].isObject()) {
                 throw new IOException("the agent's result holds no counters");
@@ -152,14 +177,40 @@ public final class RemoteStreamTransfer implements Transfer {
         }
     }
 
-    /** A UDP receiver here learns the agent's datagram count from its result, which it sends when its sender ends. */
-    private LongSupplier peerSent(JsonNode[] remote, StreamEnd end) {
+    /**
+     * @param m a control message already read, or null to read one now (bounded by the I/O timeout)
+     * @return the agent's stop, with both ends' counts, when {@code m} (or the next message) says it
+     *     stopped; empty otherwise
+     */
+    private Optional<AgentStoppedException> agentStopped(JsonNode m, long localBytes, TransferException cause) {
+        if (m == null) {
+            try {
+                control.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
+                m = control.receive();
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
+        if (!m.get("type").asText().equals("stopped")) {
+            return Optional.empty();
+        }
+        return Optional.of(new AgentStoppedException("stream with the agent at " + spec.endpoint() + " ended early",
+                m.path("reason").asText("no reason given"), localBytes, m.path("bytes").asLong(-1),
+                m.path("messages").asLong(-1), cause));
+    }
+
+    /**
+     * A UDP receiver here learns the agent's datagram count from its result, which it sends when its
+     * sender ends; any other message (an agent that stopped) ends this end and is kept in {@code early}.
+     */
+    private LongSupplier peerSent(JsonNode[] remote, JsonNode[] early, StreamEnd end) {
         return () -> {
-            if (remote[0] == null) {
+            if (remote[0] == null && early[0] == null) {
                 try {
                     JsonNode m = control.poll();
                     if (m != null) {
                         if (!m.get("type").asText().equals("result")) {
+                            early[0] = m;
                             end.abort();
                             return -1;
                         }
