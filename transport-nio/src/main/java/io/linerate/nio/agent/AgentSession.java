@@ -226,9 +226,22 @@ final class AgentSession {
         }
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
         EndCounters counters;
+        boolean[] gone = {false};
+        // a client that went away (killed, its host gone) closed or reset its control connection: that
+        // ends this end at the next interval, not at the deadline (a UDP receiver sees nothing else)
+        IntervalListener watch = sample -> {
+            if (!gone[0] && c.peerGone()) {
+                gone[0] = true;
+                e.abort();
+            }
+        };
         try {
-            counters = e.run(IntervalListener.NONE, peerSent(c, e));
+            counters = e.run(watch, peerSent(c, e));
         } catch (TransferException stop) {
+            if (gone[0]) {
+                throw new IOException("the client went away mid-stream (its control connection closed) after "
+                        + e.bytesSoFar() + " bytes", stop);
+            }
             if (!aborted) {
                 throw stop;
             }
