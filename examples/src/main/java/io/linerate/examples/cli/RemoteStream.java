@@ -43,6 +43,7 @@ final class RemoteStream {
                 out.println(TransferFormat.summaryLine(r.transfer()));
                 out.println(end("local", r.local()));
                 out.println(end("remote", r.remote()));
+                out.println("# clock: " + r.clock() + "; no one-way delay is reported");
             }
         }
         out.flush();

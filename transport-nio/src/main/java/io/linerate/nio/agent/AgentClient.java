@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
 import java.util.Base64;
+import java.util.Optional;
 
 /** The client's side of the control connection up to the request: connect, answer the challenge. */
 final class AgentClient {
@@ -36,15 +37,23 @@ final class AgentClient {
     }
 
     /**
+     * An authenticated control connection and how the agent's clock compares with this host's.
+     *
+     * @param control the connection; the caller closes it
+     * @param clock {@link HostClock#SAME_HOST} or {@link HostClock#UNSYNCHRONISED}
+     */
+    record Connected(Control control, String clock) {}
+
+    /**
      * Connects the control connection and answers the agent's challenge when it sends one; each
      * step bounded by {@code timeoutMillis}.
      *
-     * @return the authenticated control connection; the caller closes it
+     * @return the authenticated control connection and the clock comparison
      * @throws TransferException (usage error) when the agent wants a secret and none is given
      * @throws IOException when the agent cannot be reached or refuses (its reason is the message);
      *     nothing is left open
      */
-    static Control connect(Endpoint.Remote peer, InetAddress address, int timeoutMillis, RemoteOptions options)
+    static Connected connect(Endpoint.Remote peer, InetAddress address, int timeoutMillis, RemoteOptions options)
             throws IOException, TransferException {
         Socket s = new Socket();
         Control c;
@@ -69,7 +78,9 @@ final class AgentClient {
                 // not lost to a broken pipe when the request is sent to a closed session
                 c.expect("authenticated");
             }
-            return c;
+            Optional<String> agentClock = hello.path("clock").isTextual() ? Optional.of(hello.get("clock").asText())
+                    : Optional.empty();
+            return new Connected(c, HostClock.compare(HostClock.identity(), agentClock));
         } catch (IOException | TransferException | RuntimeException e) {
             c.close();
             throw e;

@@ -257,6 +257,8 @@ final class AgentSession {
 
     private boolean authenticate(Control c) throws IOException {
         var hello = Control.message("hello").put("version", 1);
+        // lets the client say whether the two ends read one clock (HostClock)
+        HostClock.identity().ifPresent(id -> hello.put("clock", id));
         if (config.secret().isEmpty()) {
             c.send(hello);
             return true;

@@ -90,7 +90,7 @@ public final class RemoteLatency implements Measurement {
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutMillis));
         InetAddress address = AgentClient.resolve(peer, spec instanceof PingPongSpec p ? p.family() : ((RrSpec) spec).family());
         RunFacts facts = RunFacts.detect(version(), spec.toString());
-        try (Control c = AgentClient.connect(peer, address, timeout, options)) {
+        try (Control c = AgentClient.connect(peer, address, timeout, options).control()) {
             return spec instanceof PingPongSpec p ? pingPong(p, c, address, timeout, facts)
                     : rr((RrSpec) spec, c, address, facts);
         } catch (IOException e) {

@@ -41,11 +41,13 @@ public final class RemoteStreamTransfer implements Transfer {
     private final RemoteOptions options;
     private final Control control;
     private final PeerChannel data;
+    private final String clockComparison;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
-                                 PeerChannel data) {
+                                 PeerChannel data, String clockComparison) {
+        this.clockComparison = clockComparison;
         this.spec = spec;
         this.clock = clock;
         this.options = options;
@@ -68,9 +70,12 @@ public final class RemoteStreamTransfer implements Transfer {
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis()));
         Control c = null;
         PeerChannel ch = null;
+        String clockComparison;
         boolean sending = !options.reverse();
         try {
-            c = AgentClient.connect(peer, address, timeout, options);
+            AgentClient.Connected connected = AgentClient.connect(peer, address, timeout, options);
+            c = connected.control();
+            clockComparison = connected.clock();
             Socket s = c.socket();
             ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
             req.set("spec", SpecJson.node(spec));
@@ -90,7 +95,7 @@ public final class RemoteStreamTransfer implements Transfer {
             } else {
                 ch = PeerChannel.connectTcp(spec, far, sending);
             }
-            return new RemoteStreamTransfer(spec, clock, options, c, ch);
+            return new RemoteStreamTransfer(spec, clock, options, c, ch, clockComparison);
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
             closeQuietly(c);
@@ -171,7 +176,8 @@ public final class RemoteStreamTransfer implements Transfer {
                 throw new IOException("the agent's result holds no counters");
             }
             EndCounters far = EndJson.counters(remote[0]);
-            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote[0])), local, far);
+            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote[0])), local, far,
+                    clockComparison);
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + e.getMessage(), e);
         }
