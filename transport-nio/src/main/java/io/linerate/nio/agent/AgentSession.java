@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client of an {@link Agent}: the challenge and response when a secret is in use, then one
- * stream spec, the agent's end of that stream, and its counters sent back. Runs on a thread of its
+ * request (a stream, a ping-pong or a request/response run), the agent's end of it
+ * ({@link AgentEcho}, {@link AgentRr}), and its counters sent back. Runs on a thread of its
  * own; everything it opened is closed when it ends.
  */
 final class AgentSession {
