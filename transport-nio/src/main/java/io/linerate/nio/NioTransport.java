@@ -6,12 +6,14 @@ import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Pattern;
+import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transport;
+import io.linerate.nio.agent.RemoteLatency;
 import io.linerate.nio.agent.RemoteOptions;
 import io.linerate.nio.agent.RemoteStreamTransfer;
 import io.linerate.nio.internal.NioStreamTransfer;
@@ -28,7 +30,9 @@ import java.util.Set;
  * of the spec's family (127.0.0.1 or ::1) of the network namespace the JVM runs in. A stream whose
  * endpoint is {@link Endpoint.Remote} runs this end here and the other in the peer agent there
  * ({@link RemoteStreamTransfer}: forward, without a secret; use it directly for {@code --reverse}
- * or a secret); the other patterns refuse a remote endpoint until the agent serves them.
+ * or a secret); a TCP or UDP ping-pong or a request/response run with a remote endpoint runs its
+ * client ends here against the agent's echo end or server ({@link RemoteLatency}; use it directly
+ * for a secret).
  * Registered for {@link java.util.ServiceLoader} under the name {@value #NAME}.
  */
 public final class NioTransport implements Transport {
@@ -57,9 +61,10 @@ public final class NioTransport implements Transport {
                 return Optional.of("a stream with remote peer " + peer + " is bounded by a duration, not "
                         + stream.bound() + ": the two ends agree on when to stop by time");
             }
-        } else if (m.endpoint() instanceof Endpoint.Remote peer) {
-            return Optional.of("remote peer " + peer + " runs streams only in this version of linerate: its agent does not"
-                    + " serve " + m.pattern().label() + " yet; run both ends in this JVM (loopback endpoint)");
+        } else if (m instanceof PingPongSpec p && p.endpoint() instanceof Endpoint.Remote peer
+                && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
+            return Optional.of("ping-pong over " + p.protocol().label() + " does not cross hosts: remote peer " + peer
+                    + " echoes tcp and udp");
         }
         if (m instanceof TransferSpec spec && spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
             return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
@@ -85,6 +90,7 @@ public final class NioTransport implements Transport {
                     ? RemoteStreamTransfer.open(t, clock, RemoteOptions.defaults())
                     : NioStreamTransfer.open(t, clock);
         }
-        return LatencyMeasurement.of(spec, clock);
+        return spec.endpoint() instanceof Endpoint.Remote ? RemoteLatency.of(spec, clock, RemoteOptions.defaults())
+                : LatencyMeasurement.of(spec, clock);
     }
 }

@@ -33,23 +33,26 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NioTransportTest {
     static final Endpoint PEER = Endpoint.parse("198.18.0.2:7001");
-    static final String AGENT_REASON = "remote peer 198.18.0.2:7001 runs streams only in this version of linerate:"
-            + " its agent does not serve ";
 
     static Stream<MeasurementSpec> remoteSpecs() {
         return Stream.of(PingPongSpec.builder().endpoint(PEER).build(),
+                PingPongSpec.builder().protocol(PingPongProtocol.UDP).endpoint(PEER).build(),
                 RrSpec.builder().endpoint(PEER).build());
     }
 
     @ParameterizedTest
     @MethodSource("remoteSpecs")
-    void aRemotePeerIsRefusedWithTheReasonForEveryPatternTheAgentDoesNotServe(MeasurementSpec spec) {
-        assertThat(spec.endpoint()).isEqualTo(PEER);
-        String reason = AGENT_REASON + spec.pattern().label() + " yet; run both ends in this JVM (loopback endpoint)";
-        assertThat(new NioTransport().unsupportedReason(spec)).contains(reason);
-        assertThatThrownBy(() -> new NioTransport().open(spec, Clock.system()))
+    void aRemotePeerIsTakenForEveryLatencyPatternTheAgentServes(MeasurementSpec spec) {
+        assertThat(new NioTransport().unsupportedReason(spec)).isEmpty();
+    }
+
+    @Test
+    void aRemotePingPongOverAPipeIsRefusedWithTheReason() {
+        PingPongSpec pipe = PingPongSpec.builder().protocol(PingPongProtocol.PIPE).endpoint(PEER).build();
+        String reason = "ping-pong over pipe does not cross hosts: remote peer 198.18.0.2:7001 echoes tcp and udp";
+        assertThat(new NioTransport().unsupportedReason(pipe)).contains(reason);
+        assertThatThrownBy(() -> new NioTransport().open(pipe, Clock.system()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage(reason);
-        assertThatThrownBy(() -> Transports.forSpec(spec)).hasMessageContaining("nio: " + reason);
     }
 
     @Test

@@ -95,6 +95,24 @@ public final class StreamEnd {
         }
     }
 
+    /** @return whether this end sends */
+    public boolean sender() {
+        return tx != null;
+    }
+
+    /**
+     * @return payload bytes this end has sent or received so far, over the whole stream; readable
+     *     from any thread, also after {@link #run} failed or was aborted (the counts at the stop)
+     */
+    public long bytesSoFar() {
+        return tx != null ? tx.bytes() : rx.bytes();
+    }
+
+    /** @return writes or datagrams sent, or distinct datagrams received, so far; as {@link #bytesSoFar()} */
+    public long messagesSoFar() {
+        return tx != null ? tx.messages() : rx.datagrams();
+    }
+
     /**
      * Runs this end on the calling thread; call once.
      *

@@ -26,6 +26,10 @@ final class PeerOptions {
     @Option(names = {"--reverse", "-R"}, description = "With --peer: the peer sends and this host receives (iperf3's -R).")
     boolean reverse;
 
+    @Option(names = "--bidir", description = "With --peer and linerate's agent: both directions at once (two sessions on "
+            + "the agent), each reported apart (iperf3's --bidir).")
+    boolean bidir;
+
     @Option(names = {"--parallel", "-P"}, defaultValue = "1", paramLabel = "N",
             description = "With --peer: data streams, 1..128 (iperf3's -P); --rate and --bytes are the whole test's.")
     int parallel;
@@ -46,9 +50,16 @@ final class PeerOptions {
         if (!protocol.equals(LINERATE) && !protocol.equals(IPERF3)) {
             throw new IllegalArgumentException("peer protocol '" + protocol + "' is not supported; allowed: linerate, iperf3");
         }
-        if (peer == null && (reverse || secretFile != null || parallel != 1 || udpCounters64Bit || !tcpDrain.isZero())) {
-            throw new IllegalArgumentException("--reverse, --secret-file, --parallel, --udp-counters-64bit and --tcp-drain "
-                    + "apply to a stream with --peer HOST:PORT only");
+        if (peer == null && (reverse || bidir || secretFile != null || parallel != 1 || udpCounters64Bit
+                || !tcpDrain.isZero())) {
+            throw new IllegalArgumentException("--reverse, --bidir, --secret-file, --parallel, --udp-counters-64bit and "
+                    + "--tcp-drain apply to a stream with --peer HOST:PORT only");
+        }
+        if (bidir && reverse) {
+            throw new IllegalArgumentException("--bidir runs both directions; --reverse picks one: give one of them");
+        }
+        if (bidir && protocol.equals(IPERF3)) {
+            throw new IllegalArgumentException("--bidir applies to linerate's agent (--peer-protocol linerate) only");
         }
         if (protocol.equals(LINERATE) && (parallel != 1 || udpCounters64Bit || !tcpDrain.isZero())) {
             throw new IllegalArgumentException("--parallel, --udp-counters-64bit and --tcp-drain apply to "

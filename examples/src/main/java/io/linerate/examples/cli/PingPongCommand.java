@@ -15,6 +15,10 @@ import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.Muxer;
 import io.linerate.core.PingPongProtocol;
+import io.linerate.nio.NioTransport;
+import io.linerate.nio.agent.RemoteLatency;
+import io.linerate.nio.agent.RemoteOptions;
+import io.linerate.nio.agent.RemotePingPongResult;
 import io.linerate.nio.latency.PingPongResult;
 import io.linerate.core.PingPongSpec;
 import java.io.IOException;
@@ -39,7 +43,8 @@ import picocli.CommandLine.Spec;
  * range.
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
-        description = {"Bounces one message between a client and an echo server in this JVM and reports "
+        description = {"Bounces one message between a client and an echo server in this JVM (or on linerate's "
+                + "agent with --peer) and reports "
                 + "mean, min, median, max, a percentile and standard deviation of half the round-trip time "
                 + "(or the round trip with --rtt) per message size, as sfnt-pingpong does.",
                 "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage."})
@@ -52,6 +57,9 @@ public final class PingPongCommand implements Callable<Integer> {
 
     @Mixin
     LatencyOptions latency;
+
+    @Mixin
+    AgentPeerOptions peer;
 
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "PROTO",
             description = "tcp, udp, unix_stream, unix_datagram (unsupported in Java NIO) or pipe (default: ${DEFAULT-VALUE}).")
@@ -153,6 +161,7 @@ public final class PingPongCommand implements Callable<Integer> {
                 .mode(LatencyMode.of(rtt))
                 .idle(idle == null ? null : Idle.parse(idle))
                 .fullLog(fullLog)
+                .endpoint(peer.endpoint())
                 .build();
     }
 
@@ -176,14 +185,18 @@ public final class PingPongCommand implements Callable<Integer> {
         }
         RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                 command.commandLine().getParseResult().originalArgs()));
+        RemoteOptions remote = peer.options();
         Transport transport = Transports.select(transportName, spec);
         MeasurementResult result;
-        try (Measurement m = transport.open(spec, Clock.system())) {
+        try (Measurement m = peer.peer != null && transport.name().equals(NioTransport.NAME)
+                ? RemoteLatency.of(spec, Clock.system(), remote) : transport.open(spec, Clock.system())) {
             result = m.run();
         }
         // the table, the raw logs and the applied options are nio's ping-pong's own; any other
         // transport's result is written through the result contract alone
-        PingPongResult r = result instanceof PingPongResult p ? p.withFacts(facts) : null;
+        RemotePingPongResult agent = result instanceof RemotePingPongResult a ? a : null;
+        PingPongResult r = result instanceof PingPongResult p ? p.withFacts(facts)
+                : agent != null ? agent.local().withFacts(facts) : null;
         if (raw != null) {
             if (r == null) {
                 throw new IOException("--raw: transport " + transport.name() + " gives no raw samples");
@@ -194,15 +207,21 @@ public final class PingPongCommand implements Callable<Integer> {
                 throw new IOException("cannot write the raw samples under " + raw + ": " + e.getMessage(), e);
             }
         }
-        MeasurementResult written = r != null ? r : result;
+        MeasurementResult written = agent != null ? new RemotePingPongResult(r, agent.agentEchoes(), agent.agentEchoedBytes())
+                : r != null ? r : result;
         switch (fmt) {
             case text -> {
                 if (r != null) {
                     r.report().writeTable(out);
                     out.println("# applied: " + r.appliedDescription());
-                    out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", server "
+                    out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", " + (agent != null ? "agent's echo end " : "server ")
                             + waits(spec, spec.serverMuxer()));
                     r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
+                    if (agent != null) {
+                        out.println("# remote: the agent at " + spec.endpoint() + " echoed " + agent.agentEchoes()
+                                + " times, " + agent.agentEchoedBytes() + " bytes, for " + r.roundTrips()
+                                + " round trips of " + agent.bytesSent() + " bytes timed on this host's clock");
+                    }
                 } else {
                     out.println("# linerate " + Linerate.version() + " pingpong on transport " + transport.name());
                     result.metrics().forEach(mt -> out.println(MetricJson.metric(mt)));

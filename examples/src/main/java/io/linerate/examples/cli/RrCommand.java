@@ -12,6 +12,9 @@ import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.Muxer;
+import io.linerate.nio.NioTransport;
+import io.linerate.nio.agent.RemoteLatency;
+import io.linerate.nio.agent.RemoteOptions;
 import io.linerate.nio.latency.RrResult;
 import io.linerate.core.RrSpec;
 import java.io.PrintWriter;
@@ -32,7 +35,8 @@ import picocli.CommandLine.Spec;
  * 0 done, 1 the run failed or its result is invalid, 2 bad usage, with a message naming the value and the allowed range.
  */
 @Command(name = "rr", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
-        description = {"Runs request/response transactions over TCP on loopback, as netperf TCP_RR (or TCP_CRR "
+        description = {"Runs request/response transactions over TCP on loopback (or against linerate's agent with "
+                + "--peer), as netperf TCP_RR (or TCP_CRR "
                 + "with --crr: a new connection per transaction), and reports transactions per second and "
                 + "transaction latency.",
                 "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage."})
@@ -45,6 +49,9 @@ public final class RrCommand implements Callable<Integer> {
 
     @Mixin
     LatencyOptions latency;
+
+    @Mixin
+    AgentPeerOptions peer;
 
     @Option(names = "--flows", defaultValue = "1", paramLabel = "N", description = "Connections at once, 1..1024 (default: ${DEFAULT-VALUE}).")
     int flows;
@@ -112,12 +119,15 @@ public final class RrCommand implements Callable<Integer> {
                 .percentile(latency.percentile)
                 .muxer(Muxer.parse(muxer))
                 .idle(idle == null ? null : Idle.parse(idle))
+                .endpoint(peer.endpoint())
                 .build();
         RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                 command.commandLine().getParseResult().originalArgs()));
+        RemoteOptions remote = peer.options();
         Transport transport = Transports.select(transportName, spec);
         MeasurementResult result;
-        try (Measurement m = transport.open(spec, Clock.system())) {
+        try (Measurement m = peer.peer != null && transport.name().equals(NioTransport.NAME)
+                ? RemoteLatency.of(spec, Clock.system(), remote) : transport.open(spec, Clock.system())) {
             result = m.run();
         }
         MeasurementResult written = result instanceof RrResult r ? r.withFacts(facts) : result;
@@ -125,6 +135,11 @@ public final class RrCommand implements Callable<Integer> {
             case text -> {
                 if (written instanceof RrResult r) {
                     r.report().writeText(out);
+                    if (peer.peer != null) {
+                        out.println("# remote: the agent at " + spec.endpoint() + " accepted " + r.accepts()
+                                + " connections and served " + r.served() + " responses; " + r.completed()
+                                + " transactions completed here");
+                    }
                 } else {
                     out.println("# linerate " + Linerate.version() + " rr on transport " + transport.name());
                     written.metrics().forEach(mt -> out.println(MetricJson.metric(mt)));

@@ -127,6 +127,10 @@ final class StreamCommand implements Callable<Integer> {
                 .fullLog(fullLog)
                 .endpoint(agent ? Endpoint.parse(peer.peer) : Endpoint.loopback())
                 .build();
+        if (agent && peer.bidir) {
+            return RemoteStream.runBidir(command.commandLine().getOut(), fmt, spec,
+                    peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)));
+        }
         if (agent) {
             return RemoteStream.run(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse));

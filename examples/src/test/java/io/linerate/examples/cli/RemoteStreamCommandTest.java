@@ -33,6 +33,33 @@ class RemoteStreamCommandTest {
     }
 
     @Test
+    void streamWithPeerBidirPrintsEachDirectionsEnds() throws Exception {
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
+                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "stream", "--peer",
+                    "127.0.0.1:" + agent.address().getPort(), "--duration", "200ms", "--warmup", "0s",
+                    "--interval", "100ms", "--bidir");
+
+            assertThat(code).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("both directions at once").contains("[fwd] # local  sent")
+                    .contains("[fwd] # remote received").contains("[rev] # local  received").contains("[rev] # remote sent");
+        }
+    }
+
+    @Test
+    void bidirWithReverseIsBadUsage() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "stream", "--peer", "127.0.0.1:7001",
+                "--bidir", "--reverse");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--bidir runs both directions; --reverse picks one: give one of them");
+    }
+
+    @Test
     void serveOffLoopbackWithoutASecretIsBadUsage() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -49,8 +76,8 @@ class RemoteStreamCommandTest {
         int code = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream", "--reverse");
 
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--reverse, --secret-file, --parallel, --udp-counters-64bit and --tcp-drain "
-                + "apply to a stream with --peer HOST:PORT only");
+        assertThat(err.toString()).contains("--reverse, --bidir, --secret-file, --parallel, --udp-counters-64bit and "
+                + "--tcp-drain apply to a stream with --peer HOST:PORT only");
     }
 
     @Test

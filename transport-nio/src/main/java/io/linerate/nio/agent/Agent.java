@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The peer agent ({@code linerate serve}): listens on a TCP control port and runs the far end of
- * each client's stream in a session of its own, up to {@link AgentLimits#maxSessions()} at once. A
+ * each client's stream, ping-pong (the echo end) or request/response run (the server) in a session
+ * of its own, up to {@link AgentLimits#maxSessions()} at once. A
  * session that fails (a wrong answer to the challenge, garbage, an oversized message, a spec over
  * the limits, a client that disappears) ends alone, is logged, and the agent serves on. Each
  * session's sockets and threads are released when it ends, and at the latest at its deadline:

@@ -73,4 +73,25 @@ public record AgentLimits(int maxSessions, Duration maxDuration, long maxRateBit
         }
         return Optional.empty();
     }
+
+    /**
+     * @param pattern names the pattern in the refusal
+     * @param total the longest the client's run can last
+     * @param payloadBytes the largest message
+     * @return why the agent refuses a ping-pong or request/response run, naming the limit; empty
+     *     when it is within them (no rate limit applies: these patterns send one message per answer)
+     */
+    public Optional<String> refusal(String pattern, Duration total, int payloadBytes) {
+        if (total.compareTo(maxDuration) > 0) {
+            return Optional.of(String.format(Locale.ROOT,
+                    "%s run of up to %d ms exceeds the agent's duration limit of %d ms (--max-duration)",
+                    pattern, total.toMillis(), maxDuration.toMillis()));
+        }
+        if (payloadBytes > maxPayloadBytes) {
+            return Optional.of(String.format(Locale.ROOT,
+                    "message of %d bytes exceeds the agent's payload limit of %d bytes (--max-payload)",
+                    payloadBytes, maxPayloadBytes));
+        }
+        return Optional.empty();
+    }
 }

@@ -25,12 +25,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client of an {@link Agent}: the challenge and response when a secret is in use, then one
- * stream spec, the agent's end of that stream, and its counters sent back. Runs on a thread of its
+ * request (a stream, a ping-pong or a request/response run), the agent's end of it
+ * ({@link AgentEcho}, {@link AgentRr}), and its counters sent back. Runs on a thread of its
  * own; everything it opened is closed when it ends.
  */
 final class AgentSession {
     private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
     private static final AtomicLong IDS = new AtomicLong();
+    /** The reason a session gives its client when the agent stops under it. */
+    static final String STOPPING = "the agent is stopping (SIGTERM, SIGINT or close) and ended the run early";
 
     private final AgentConfig config;
     private final Socket socket;
@@ -38,6 +41,8 @@ final class AgentSession {
     private final Thread thread;
     private final String peer;
     private volatile StreamEnd end;
+    private volatile Runnable onAbort;
+    private volatile AutoCloseable data;
     private volatile boolean aborted;
     private volatile long deadlineMillis;
 
@@ -62,6 +67,54 @@ final class AgentSession {
         if (e != null) {
             e.abort();
         }
+        Runnable r = onAbort;
+        if (r != null) {
+            r.run();
+        }
+    }
+
+    /** @return whether the agent asked this session to end */
+    boolean aborted() {
+        return aborted;
+    }
+
+    /** @param r run (on the stopping thread) when the agent asks the session to end, at once if it already has */
+    void onAbort(Runnable r) {
+        onAbort = r;
+        if (aborted) {
+            r.run();
+        }
+    }
+
+    /** @param a closed when the session ends, with the control connection */
+    void holds(AutoCloseable a) {
+        data = a;
+    }
+
+    /** @param millis the longest the session may still run before {@link #join()} closes its socket */
+    void deadline(long millis) {
+        deadlineMillis = millis;
+    }
+
+    /** Ends a wait on the control connection at once (its input is shut down); sends stay possible. */
+    void wakeControlReader() {
+        try {
+            socket.shutdownInput();
+        } catch (IOException e) {
+            LOG.debug("session {}: shutting the control input down reported {}", peer, e.getMessage());
+        }
+    }
+
+    String peer() {
+        return peer;
+    }
+
+    AgentConfig config() {
+        return config;
+    }
+
+    Socket socket() {
+        return socket;
     }
 
     /** Waits for the session's thread, bounded by its deadline; closes its socket if it is still running. */
@@ -81,71 +134,21 @@ final class AgentSession {
 
     private void run() {
         Control c = null;
-        AutoCloseable data = null;
         try {
             c = new Control(socket, (int) Math.max(1, config.handshakeTimeout().toMillis()));
             if (!authenticate(c)) {
                 return;
             }
-            JsonNode req = c.expect("stream");
-            TransferSpec spec;
-            try {
-                spec = SpecJson.read(req.get("spec"));
-            } catch (IllegalArgumentException e) {
-                refuse(c, "spec refused: " + e.getMessage());
-                return;
+            JsonNode req = c.receive();
+            String type = req.get("type").asText();
+            switch (type) {
+                case "stream" -> stream(c, req);
+                case "pingpong" -> AgentEcho.serve(this, c, req);
+                case "rr" -> AgentRr.serve(this, c, req);
+                default -> refuse(c, "request '" + type + "' is unknown; allowed: stream, pingpong, rr");
             }
-            Optional<String> over = config.limits().refusal(spec);
-            if (over.isPresent()) {
-                refuse(c, over.get());
-                return;
-            }
-            String direction = req.path("direction").asText("");
-            if (!direction.equals("forward") && !direction.equals("reverse")) {
-                refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
-                return;
-            }
-            InetAddress local = socket.getLocalAddress();
-            AddressFamily family = local instanceof Inet6Address ? AddressFamily.IPV6 : AddressFamily.IPV4;
-            if (family != spec.family()) {
-                refuse(c, "the spec asks for IPv" + spec.family().label() + " but the control connection is IPv"
-                        + family.label() + "; connect to the agent's IPv" + spec.family().label() + " address");
-                return;
-            }
-            deadlineMillis = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L
-                    + 2 * spec.ioTimeout().toMillis() + config.handshakeTimeout().toMillis();
-            boolean sending = direction.equals("reverse");
-            PeerChannel ch;
-            if (spec.protocol() == Protocol.TCP) {
-                PeerChannel.Listener l = PeerChannel.listenTcp(spec, local, sending);
-                data = l;
-                c.send(Control.message("ready").put("port", l.port()));
-                ch = l.accept(socket.getInetAddress());
-            } else {
-                int clientPort = req.path("udp_port").asInt(0);
-                if (clientPort < 1 || clientPort > 65535) {
-                    refuse(c, "a UDP stream needs the client's \"udp_port\", 1..65535");
-                    return;
-                }
-                ch = PeerChannel.bindUdp(spec, local, sending);
-                data = ch;
-                ch.connectUdp(new InetSocketAddress(socket.getInetAddress(), clientPort));
-                c.send(Control.message("ready").put("port", ch.localPort()));
-            }
-            data = ch;
-            LOG.info("session {}: {} {} stream, {}", peer, direction, spec.protocol().label(), spec);
-            StreamEnd e = sending ? StreamEnd.sender(spec, Clock.system(), ch.sendLoop())
-                    : StreamEnd.receiver(spec, Clock.system(), ch.receiveLoop());
-            end = e;
-            if (aborted) {
-                e.abort();
-            }
-            c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
-            EndCounters counters = e.run(IntervalListener.NONE, peerSent(c, e));
-            c.send(Control.message("result").set("end", EndJson.write(counters, ch.options())));
-            LOG.info("session {}: done, {} bytes {}", peer, counters.bytes(), counters.sender() ? "sent" : "received");
         } catch (TransferException | IOException | RuntimeException e) {
-            String reason = aborted ? "the agent is stopping: " + e.getMessage() : e.getMessage();
+            String reason = aborted ? STOPPING + ": " + e.getMessage() : e.getMessage();
             LOG.warn("session {} ended: {}", peer, reason);
             if (c != null && !socket.isClosed()) {
                 try {
@@ -161,8 +164,102 @@ final class AgentSession {
         }
     }
 
+    /** @return the family of the control connection, when it is the spec's; else refuses and returns null */
+    AddressFamily sameFamily(Control c, AddressFamily asked) {
+        AddressFamily family = socket.getLocalAddress() instanceof Inet6Address ? AddressFamily.IPV6 : AddressFamily.IPV4;
+        if (family != asked) {
+            refuse(c, "the spec asks for IPv" + asked.label() + " but the control connection is IPv"
+                    + family.label() + "; connect to the agent's IPv" + asked.label() + " address");
+            return null;
+        }
+        return family;
+    }
+
+    private void stream(Control c, JsonNode req) throws IOException, TransferException {
+        TransferSpec spec;
+        try {
+            spec = SpecJson.read(req.get("spec"));
+        } catch (IllegalArgumentException e) {
+            refuse(c, "spec refused: " + e.getMessage());
+            return;
+        }
+        Optional<String> over = config.limits().refusal(spec);
+        if (over.isPresent()) {
+            refuse(c, over.get());
+            return;
+        }
+        String direction = req.path("direction").asText("");
+        if (!direction.equals("forward") && !direction.equals("reverse")) {
+            refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
+            return;
+        }
+        InetAddress local = socket.getLocalAddress();
+        if (sameFamily(c, spec.family()) == null) {
+            return;
+        }
+        deadlineMillis = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L
+                + 2 * spec.ioTimeout().toMillis() + config.handshakeTimeout().toMillis();
+        boolean sending = direction.equals("reverse");
+        PeerChannel ch;
+        if (spec.protocol() == Protocol.TCP) {
+            PeerChannel.Listener l = PeerChannel.listenTcp(spec, local, sending);
+            data = l;
+            c.send(Control.message("ready").put("port", l.port()));
+            ch = l.accept(socket.getInetAddress());
+        } else {
+            int clientPort = req.path("udp_port").asInt(0);
+            if (clientPort < 1 || clientPort > 65535) {
+                refuse(c, "a UDP stream needs the client's \"udp_port\", 1..65535");
+                return;
+            }
+            ch = PeerChannel.bindUdp(spec, local, sending);
+            data = ch;
+            ch.connectUdp(new InetSocketAddress(socket.getInetAddress(), clientPort));
+            c.send(Control.message("ready").put("port", ch.localPort()));
+        }
+        data = ch;
+        LOG.info("session {}: {} {} stream, {}", peer, direction, spec.protocol().label(), spec);
+        StreamEnd e = sending ? StreamEnd.sender(spec, Clock.system(), ch.sendLoop())
+                : StreamEnd.receiver(spec, Clock.system(), ch.receiveLoop());
+        end = e;
+        if (aborted) {
+            e.abort();
+        }
+        c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
+        EndCounters counters;
+        boolean[] gone = {false};
+        // a client that went away (killed, its host gone) closed or reset its control connection: that
+        // ends this end at the next interval, not at the deadline (a UDP receiver sees nothing else)
+        IntervalListener watch = sample -> {
+            if (!gone[0] && c.peerGone()) {
+                gone[0] = true;
+                e.abort();
+            }
+        };
+        try {
+            counters = e.run(watch, peerSent(c, e));
+        } catch (TransferException stop) {
+            if (gone[0]) {
+                throw new IOException("the client went away mid-stream (its control connection closed) after "
+                        + e.bytesSoFar() + " bytes", stop);
+            }
+            if (!aborted) {
+                throw stop;
+            }
+            // the client gets the counts so far and why, not only an error
+            c.send(Control.message("stopped").put("reason", STOPPING).put("sender", e.sender())
+                    .put("bytes", e.bytesSoFar()).put("messages", e.messagesSoFar()));
+            LOG.info("session {}: stopped by the agent after {} bytes", peer, e.bytesSoFar());
+            return;
+        }
+        c.send(Control.message("result").set("end", EndJson.write(counters, ch.options())));
+        LOG.info("session {}: done, {} bytes {}", peer, counters.bytes(), counters.sender() ? "sent" : "received");
+    }
+
     private boolean authenticate(Control c) throws IOException {
         var hello = Control.message("hello").put("version", 1);
+        // lets the client say whether the two ends read one clock (HostClock)
+        HostClock.identity().ifPresent(id -> hello.put("clock", id));
         if (config.secret().isEmpty()) {
             c.send(hello);
             return true;
@@ -205,7 +302,7 @@ final class AgentSession {
         };
     }
 
-    private void refuse(Control c, String reason) {
+    void refuse(Control c, String reason) {
         LOG.warn("session {} refused: {}", peer, reason);
         try {
             c.send(Control.message("refused").put("reason", reason));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -24,6 +25,7 @@ final class Control implements Closeable {
     static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final Socket socket;
+    private final BufferedInputStream buffered;
     private final DataInputStream in;
     private final DataOutputStream out;
 
@@ -31,7 +33,8 @@ final class Control implements Closeable {
         this.socket = socket;
         socket.setSoTimeout(timeoutMillis);
         socket.setTcpNoDelay(true);
-        this.in = new DataInputStream(socket.getInputStream());
+        this.buffered = new BufferedInputStream(socket.getInputStream());
+        this.in = new DataInputStream(buffered);
         this.out = new DataOutputStream(socket.getOutputStream());
     }
 
@@ -103,6 +106,36 @@ final class Control implements Closeable {
     /** @return a message that has started to arrive, else null; never blocks for long */
     JsonNode poll() throws IOException {
         return in.available() >= 4 ? receive() : null;
+    }
+
+    /**
+     * Whether the peer has closed or reset the connection, for a side that expects no message now:
+     * waits at most 1 ms, and leaves any byte that did arrive to be read as part of a message.
+     *
+     * @return true when the connection reached its end or failed
+     */
+    synchronized boolean peerGone() {
+        try {
+            if (in.available() > 0) {
+                return false;
+            }
+            int old = socket.getSoTimeout();
+            socket.setSoTimeout(1);
+            try {
+                buffered.mark(1);
+                if (buffered.read() < 0) {
+                    return true;
+                }
+                buffered.reset();
+                return false;
+            } catch (SocketTimeoutException e) {
+                return false;
+            } finally {
+                socket.setSoTimeout(old);
+            }
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     @Override

@@ -26,14 +26,23 @@ import java.util.OptionalDouble;
  * goodput for the receiver), {@code <marker>_cpu_us_per_kb} (service demand as netperf defines it:
  * CPU µs of the end's sending or receiving thread per KiB = 1024 bytes of payload it moved, lower
  * is better, advisory) and, for UDP, {@code <marker>_lost_pct} at the receiver's host. Each end
- * counts by its own clock; no one-way delay is reported, since the two clocks were not compared.
+ * counts by its own clock. {@link #clock()} says how the two clocks compare: {@code "same host"}
+ * (the agent runs on this host's kernel, over loopback or in a network namespace of it, and both
+ * read one monotonic clock) or {@code "unsynchronised"}. No one-way delay is reported: the ends do
+ * not exchange per-datagram timestamps, and across unsynchronised clocks none could be derived.
  *
  * @param transfer both ends joined
  * @param local this host's end
  * @param remote the agent's end
+ * @param clock {@code "same host"} or {@code "unsynchronised"}
  */
-public record RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote)
+public record RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote, String clock)
         implements MeasurementResult {
+
+    /** Both ends, their clocks not compared ({@code "unsynchronised"}). */
+    public RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote) {
+        this(transfer, local, remote, HostClock.UNSYNCHRONISED);
+    }
 
     @Override
     public MeasurementSpec spec() {
@@ -72,7 +81,8 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
 
     @Override
     public JsonObject detailJson() {
-        return ResultJson.transfer(transfer).put("local", endJson(local)).put("remote", endJson(remote));
+        return ResultJson.transfer(transfer).put("local", endJson(local)).put("remote", endJson(remote))
+                .put("clock", clock).put("one_way_delay", "not reported: the ends exchange no per-datagram timestamps");
     }
 
     private static JsonObject endJson(EndCounters e) {
@@ -80,6 +90,6 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
                 .put("messages", e.messages()).put("window_ns", e.windowNanos()).put("window_bytes", e.windowBytes())
                 .put("bits_per_second", e.bitsPerSecond()).put("cpu_ns", e.cpuNanos())
                 .put("service_demand_us_per_kib", serviceDemand(e)).put("cpu_source", "thread")
-                .put("clock", "own, unsynchronised");
+                .put("clock", "own");
     }
 }

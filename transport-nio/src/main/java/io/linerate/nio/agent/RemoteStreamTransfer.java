@@ -19,14 +19,10 @@ import io.linerate.core.engine.StreamEnd;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.nio.internal.PeerChannel;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -45,11 +41,13 @@ public final class RemoteStreamTransfer implements Transfer {
     private final RemoteOptions options;
     private final Control control;
     private final PeerChannel data;
+    private final String clockComparison;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
-                                 PeerChannel data) {
+                                 PeerChannel data, String clockComparison) {
+        this.clockComparison = clockComparison;
         this.spec = spec;
         this.clock = clock;
         this.options = options;
@@ -68,33 +66,17 @@ public final class RemoteStreamTransfer implements Transfer {
         if (!(spec.endpoint() instanceof Endpoint.Remote peer)) {
             throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not a remote peer");
         }
-        InetAddress address = resolve(peer, spec.family());
+        InetAddress address = AgentClient.resolve(peer, spec.family());
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis()));
         Control c = null;
         PeerChannel ch = null;
+        String clockComparison;
         boolean sending = !options.reverse();
         try {
-            Socket s = new Socket();
-            try {
-                s.connect(new InetSocketAddress(address, peer.port()), timeout);
-                c = new Control(s, timeout);
-            } catch (IOException | RuntimeException e) {
-                s.close();
-                throw e;
-            }
-            JsonNode hello = c.expect("hello");
-            if (hello.hasNonNull("nonce")) {
-                if (options.secret().isEmpty()) {
-                    throw new TransferException("the agent at " + peer + " requires a shared secret: pass --secret-file",
-                            null, true);
-                }
-                byte[] nonce = Base64.getDecoder().decode(hello.get("nonce").asText());
-                c.send(Control.message("auth").put("hmac",
-                        Base64.getEncoder().encodeToString(Hmac.answer(options.secret().get(), nonce))));
-                // the agent's verdict on the answer comes before anything else: a refusal is read here,
-                // not lost to a broken pipe when the spec is sent to a closed session
-                c.expect("authenticated");
-            }
+            AgentClient.Connected connected = AgentClient.connect(peer, address, timeout, options);
+            c = connected.control();
+            clockComparison = connected.clock();
+            Socket s = c.socket();
             ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
             req.set("spec", SpecJson.node(spec));
             InetAddress local = s.getLocalAddress();
@@ -113,7 +95,7 @@ public final class RemoteStreamTransfer implements Transfer {
             } else {
                 ch = PeerChannel.connectTcp(spec, far, sending);
             }
-            return new RemoteStreamTransfer(spec, clock, options, c, ch);
+            return new RemoteStreamTransfer(spec, clock, options, c, ch, clockComparison);
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
             closeQuietly(c);
@@ -123,20 +105,6 @@ public final class RemoteStreamTransfer implements Transfer {
             closeQuietly(c);
             throw e;
         }
-    }
-
-    private static InetAddress resolve(Endpoint.Remote peer, AddressFamily family) throws TransferException {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(peer.host())) {
-                if (family == AddressFamily.IPV4 ? a instanceof Inet4Address : a instanceof Inet6Address) {
-                    return a;
-                }
-            }
-        } catch (UnknownHostException e) {
-            throw new TransferException("peer host '" + peer.host() + "' cannot be resolved", e, true);
-        }
-        throw new TransferException("peer host '" + peer.host() + "' has no IPv" + family.label()
-                + " address; pass the other --family or an address of this family", null, true);
     }
 
     @Override
@@ -167,36 +135,88 @@ public final class RemoteStreamTransfer implements Transfer {
         StreamEnd end = sending ? StreamEnd.sender(spec, clock, data.sendLoop())
                 : StreamEnd.receiver(spec, clock, data.receiveLoop());
         JsonNode[] remote = {null};
+        JsonNode[] early = {null};
+        EndCounters local;
         try {
-            EndCounters local = end.run(listener, sending ? () -> -1 : peerSent(remote, end));
+            local = end.run(listener, sending ? () -> -1 : peerSent(remote, early, end));
+        } catch (TransferException e) {
+            Optional<AgentStoppedException> stopped = agentStopped(early[0], end.bytesSoFar(), e);
+            if (stopped.isPresent()) {
+                throw stopped.get();
+            }
+            throw e;
+        }
+        try {
             AppliedOptions localOptions = data.options();
             if (sending && spec.protocol() == Protocol.UDP) {
                 // a UDP receiver cannot see the end of the stream: it drains until it has this many
-                control.send(Control.message("done").put("messages", local.messages()));
+                try {
+                    control.send(Control.message("done").put("messages", local.messages()));
+                } catch (IOException e) {
+                    // an agent that stopped has closed its end; what it sent before is still read below
+                }
             }
             if (remote[0] == null) {
                 // the agent's end may close its window up to a control round trip after ours, then drain
                 control.timeout((int) Math.min(Integer.MAX_VALUE, 2 * spec.ioTimeout().toMillis() + 1000));
-                remote[0] = control.expect("result").get("end");
+                JsonNode m = early[0] != null ? early[0] : control.receive();
+                Optional<AgentStoppedException> stopped = agentStopped(m, local.bytes(), null);
+                if (stopped.isPresent()) {
+                    throw stopped.get();
+                }
+                String type = m.get("type").asText();
+                if (!type.equals("result")) {
+                    throw new IOException(type.equals("error") || type.equals("refused")
+                            ? m.path("reason").asText("no reason given")
+                            : "expected a \"result\" control message, got \"" + type + "\"");
+                }
+                remote[0] = m.get("end");
             }
             if (remote[0] == null || !remote[0].isObject()) {
                 throw new IOException("the agent's result holds no counters");
             }
             EndCounters far = EndJson.counters(remote[0]);
-            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote[0])), local, far);
+            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote[0])), local, far,
+                    clockComparison);
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + e.getMessage(), e);
         }
     }
 
-    /** A UDP receiver here learns the agent's datagram count from its result, which it sends when its sender ends. */
-    private LongSupplier peerSent(JsonNode[] remote, StreamEnd end) {
+    /**
+     * @param m a control message already read, or null to read one now (bounded by the I/O timeout)
+     * @return the agent's stop, with both ends' counts, when {@code m} (or the next message) says it
+     *     stopped; empty otherwise
+     */
+    private Optional<AgentStoppedException> agentStopped(JsonNode m, long localBytes, TransferException cause) {
+        if (m == null) {
+            try {
+                control.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
+                m = control.receive();
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
+        if (!m.get("type").asText().equals("stopped")) {
+            return Optional.empty();
+        }
+        return Optional.of(new AgentStoppedException("stream with the agent at " + spec.endpoint() + " ended early",
+                m.path("reason").asText("no reason given"), localBytes, m.path("bytes").asLong(-1),
+                m.path("messages").asLong(-1), cause));
+    }
+
+    /**
+     * A UDP receiver here learns the agent's datagram count from its result, which it sends when its
+     * sender ends; any other message (an agent that stopped) ends this end and is kept in {@code early}.
+     */
+    private LongSupplier peerSent(JsonNode[] remote, JsonNode[] early, StreamEnd end) {
         return () -> {
-            if (remote[0] == null) {
+            if (remote[0] == null && early[0] == null) {
                 try {
                     JsonNode m = control.poll();
                     if (m != null) {
                         if (!m.get("type").asText().equals("result")) {
+                            early[0] = m;
                             end.abort();
                             return -1;
                         }

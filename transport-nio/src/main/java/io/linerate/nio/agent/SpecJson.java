@@ -93,7 +93,7 @@ public final class SpecJson {
                 .build();
     }
 
-    private static String text(JsonNode n, String field) {
+    static String text(JsonNode n, String field) {
         JsonNode v = n.get(field);
         if (v == null || !v.isTextual()) {
             throw new IllegalArgumentException("spec field \"" + field + "\" is missing or not a string");
@@ -101,7 +101,7 @@ public final class SpecJson {
         return v.asText();
     }
 
-    private static long integer(JsonNode n, String field) {
+    static long integer(JsonNode n, String field) {
         JsonNode v = n.get(field);
         if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
             throw new IllegalArgumentException("spec field \"" + field + "\" is missing or not a 64-bit integer");
@@ -109,7 +109,7 @@ public final class SpecJson {
         return v.asLong();
     }
 
-    private static int toInt(JsonNode n, String field) {
+    static int toInt(JsonNode n, String field) {
         long v = integer(n, field);
         if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("spec field \"" + field + "\" = " + v + " is out of range; allowed: a 32-bit integer");
@@ -117,7 +117,7 @@ public final class SpecJson {
         return (int) v;
     }
 
-    private static boolean bool(JsonNode n, String field) {
+    static boolean bool(JsonNode n, String field) {
         JsonNode v = n.get(field);
         if (v == null || !v.isBoolean()) {
             throw new IllegalArgumentException("spec field \"" + field + "\" is missing or not true/false");

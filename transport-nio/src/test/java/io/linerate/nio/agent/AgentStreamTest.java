@@ -99,4 +99,34 @@ class AgentStreamTest {
         assertThat(u.datagramsReceived()).isEqualTo(r.local().windowMessages());
         assertThat(u.datagramsSent()).isEqualTo(u.datagramsReceived() + u.lost());
     }
+
+    @Test
+    void tcpBidirEachDirectionsReceiverGotEveryByteItsSenderSent() throws Exception {
+        RemoteBidirResult r = RemoteBidir.run(spec(agent, Protocol.TCP).build(), Clock.system(), Optional.of(SECRET),
+                IntervalListener.NONE, IntervalListener.NONE);
+
+        assertThat(r.forward().local().sender()).isTrue();
+        assertThat(r.reverse().local().sender()).isFalse();
+        assertThat(r.forward().local().bytes()).isPositive();
+        assertThat(r.reverse().remote().bytes()).isPositive();
+        assertThat(r.forward().remote().bytes()).isEqualTo(r.forward().local().bytes());
+        assertThat(r.reverse().local().bytes()).isEqualTo(r.reverse().remote().bytes());
+        assertThat(r.invalidReasons()).isEmpty();
+        assertThat(r.metrics()).extracting(m -> m.labels().get("direction") + "/" + m.host())
+                .contains("forward/local", "forward/remote", "reverse/local", "reverse/remote");
+    }
+
+    @Test
+    void udpBidirEachDirectionSentIsReceivedPlusLost() throws Exception {
+        RemoteBidirResult r = RemoteBidir.run(spec(agent, Protocol.UDP).rateBitsPerSecond(20_000_000).build(),
+                Clock.system(), Optional.of(SECRET), IntervalListener.NONE, IntervalListener.NONE);
+
+        for (RemoteStreamResult d : java.util.List.of(r.forward(), r.reverse())) {
+            UdpStats u = d.transfer().udp().orElseThrow();
+            assertThat(u.datagramsSent()).isPositive();
+            assertThat(u.datagramsSent()).isEqualTo(u.datagramsReceived() + u.lost());
+        }
+        assertThat(r.forward().transfer().udp().orElseThrow().datagramsSent()).isEqualTo(r.forward().local().windowMessages());
+        assertThat(r.reverse().transfer().udp().orElseThrow().datagramsSent()).isEqualTo(r.reverse().remote().windowMessages());
+    }
 }

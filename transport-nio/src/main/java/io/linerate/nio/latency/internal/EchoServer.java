@@ -17,6 +17,7 @@ public final class EchoServer implements AutoCloseable {
     private final Thread thread;
     private final int bufferBytes;
     private volatile long answered;
+    private volatile long answeredBytes;
     private volatile Throwable failure;
 
     /**
@@ -50,6 +51,11 @@ public final class EchoServer implements AutoCloseable {
         return answered;
     }
 
+    /** @return bytes echoed so far */
+    public long answeredBytes() {
+        return answeredBytes;
+    }
+
     /** @return why the server ended early, or null */
     public Throwable failure() {
         return failure;
@@ -58,6 +64,7 @@ public final class EchoServer implements AutoCloseable {
     private void serve() {
         ByteBuffer buf = ByteBuffer.allocateDirect(bufferBytes);
         long n = 0;
+        long bytes = 0;
         try {
             while (true) {
                 buf.clear();
@@ -69,6 +76,7 @@ public final class EchoServer implements AutoCloseable {
                     continue;
                 }
                 buf.flip();
+                int size = buf.remaining();
                 s = end.write(buf, System.nanoTime() + timeoutNanos);
                 if (s == Endpoint.TIMEOUT) {
                     throw new IOException(String.format(Locale.ROOT,
@@ -78,6 +86,8 @@ public final class EchoServer implements AutoCloseable {
                 if (s != Endpoint.OK) {
                     return;
                 }
+                bytes += size;
+                answeredBytes = bytes;
                 answered = ++n;
             }
         } catch (Throwable e) {

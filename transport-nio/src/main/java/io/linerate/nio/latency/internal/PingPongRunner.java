@@ -1,5 +1,6 @@
 package io.linerate.nio.latency.internal;
 
+import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.TransferException;
@@ -64,32 +65,55 @@ public final class PingPongRunner {
      */
     public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts, long serverAnswerLimit,
                                      LongConsumer serverAnswers, Path tempParent) throws TransferException {
-        long startMillis = System.currentTimeMillis();
-        FullLog log = openFullLog(spec);
         try (Link link = Link.open(spec, tempParent)) {
             EchoServer server = new EchoServer(link.server(), spec.maxSize(), spec.timeout().toNanos(), serverAnswerLimit);
             PingPongResult result;
             try (EchoServer s = server) {
                 s.start();
-                PingPongRunner runner = new PingPongRunner(spec, clock, link.client(), s, log);
-                long t0 = clock.nanoTime();
-                List<SizeLatency> results = new ArrayList<>();
-                List<PingPongResult.SizeCounts> counts = new ArrayList<>();
-                for (int size : spec.sizes()) {
-                    runner.measure(size, t0, results, counts);
-                }
-                link.client().close();
-                Optional<FullLogSummary> logged = Optional.empty();
-                if (log != null) {
-                    log.finish();
-                    logged = Optional.of(log.closeAndSummarize());
-                }
-                result = new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results),
-                        link.options(), counts, startMillis, logged);
+                result = sweep(spec, clock, facts, link.client(), s, link.options(), new long[1]);
             }
             serverAnswers.accept(server.answered());
             return result;
+        }
+    }
+
+    /**
+     * Runs the sweep from {@code client} against an echo end that is not in this JVM (a peer
+     * agent's); closes {@code client} when the sweep ends, on every path.
+     *
+     * @param options the options as requested and as read back from the client's socket
+     * @param roundTrips receives in its element 0 the round trips completed, also when the sweep fails
+     */
+    public static PingPongResult runAgainst(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
+                                            AppliedOptions options, long[] roundTrips) throws TransferException {
+        try (Endpoint c = client) {
+            return sweep(spec, clock, facts, c, null, options, roundTrips);
+        }
+    }
+
+    private static PingPongResult sweep(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
+                                        EchoServer server, AppliedOptions options, long[] roundTrips)
+            throws TransferException {
+        long startMillis = System.currentTimeMillis();
+        FullLog log = openFullLog(spec);
+        PingPongRunner runner = new PingPongRunner(spec, clock, client, server, log);
+        try {
+            long t0 = clock.nanoTime();
+            List<SizeLatency> results = new ArrayList<>();
+            List<PingPongResult.SizeCounts> counts = new ArrayList<>();
+            for (int size : spec.sizes()) {
+                runner.measure(size, t0, results, counts);
+            }
+            client.close();
+            Optional<FullLogSummary> logged = Optional.empty();
+            if (log != null) {
+                log.finish();
+                logged = Optional.of(log.closeAndSummarize());
+            }
+            return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results),
+                    options, counts, startMillis, logged);
         } finally {
+            roundTrips[0] = runner.roundTrips;
             if (log != null) {
                 log.finish();
                 log.close();
@@ -184,7 +208,7 @@ public final class PingPongRunner {
             case Endpoint.STOPPED -> "the run was stopped";
             default -> "I/O error: " + (e == null ? "unknown" : e.getMessage());
         };
-        Throwable serverFailure = server.failure();
+        Throwable serverFailure = server == null ? null : server.failure();
         return new TransferException(String.format(Locale.ROOT, "%s ping-pong of %d-byte messages ended: %s; "
                         + "%d round trips completed%s", spec.protocol().label(), size, what, roundTrips,
                 serverFailure == null ? "" : "; server: " + serverFailure.getMessage()), e);
@@ -195,7 +219,7 @@ public final class PingPongRunner {
     }
 
     private long serverAllocated() {
-        return ALLOCATION == null || !server.thread().isAlive() ? -1
+        return ALLOCATION == null || server == null || !server.thread().isAlive() ? -1
                 : ALLOCATION.getThreadAllocatedBytes(server.thread().getId());
     }
 

@@ -51,10 +51,64 @@ public final class RrRunner {
             throw new TransferException("cannot set up the " + spec.testName() + " server on "
                     + spec.family().loopbackAddress().getHostAddress() + ": " + e.getMessage(), e);
         }
-        List<RrFlow> flows = new ArrayList<>();
         try (RrServer s = server) {
+            s.start();
+            return run(spec, clock, facts, new ServerSide() {
+                @Override
+                public SocketAddress address() throws IOException {
+                    return s.address();
+                }
+
+                @Override
+                public Throwable failure() {
+                    return s.failure();
+                }
+
+                @Override
+                public long served() {
+                    return s.served();
+                }
+
+                @Override
+                public long[] finish() {
+                    // the server counts a response after writing it, so a flow can finish reading one before it
+                    // is counted: stop the server's thread first, then every completed response is counted
+                    s.stop();
+                    return new long[] {s.accepts(), s.served()};
+                }
+            });
+        }
+    }
+
+    /**
+     * The server end as the coordinator sees it: in this JVM ({@link RrServer}) or a peer agent's.
+     */
+    public interface ServerSide {
+        /** @return where the flows connect */
+        SocketAddress address() throws IOException;
+
+        /** @return why the server ended early, or null (also when it cannot be known during the run) */
+        Throwable failure();
+
+        /** @return responses sent so far, as far as known here (for failure messages) */
+        long served();
+
+        /**
+         * Called once every flow has ended: stops the server's counting.
+         *
+         * @return {accepted connections, responses written in full} over the whole run
+         */
+        long[] finish() throws IOException, TransferException;
+    }
+
+    /**
+     * Runs the flows against a server that is already serving; see {@link #run(RrSpec, Clock, RunFacts)}.
+     */
+    public static RrResult run(RrSpec spec, Clock clock, RunFacts facts, ServerSide server) throws TransferException {
+        List<RrFlow> flows = new ArrayList<>();
+        try {
             try {
-                return measure(spec, clock, facts, s, flows);
+                return measure(spec, clock, facts, server, flows);
             } finally {
                 // flows end before the server closes, so none is left waiting on a closed peer
                 stopAll(flows);
@@ -64,10 +118,9 @@ public final class RrRunner {
         }
     }
 
-    private static RrResult measure(RrSpec spec, Clock clock, RunFacts facts, RrServer s, List<RrFlow> flows)
+    private static RrResult measure(RrSpec spec, Clock clock, RunFacts facts, ServerSide s, List<RrFlow> flows)
             throws IOException, TransferException {
         SocketAddress address = s.address();
-        s.start();
         long t0 = clock.nanoTime();
         long interval = spec.flowIntervalNanos();
         for (int i = 0; i < spec.flows(); i++) {
@@ -137,17 +190,15 @@ public final class RrRunner {
                     report.transactionsPerSecond().orElse(0), spec.rate()));
             report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         }
-        // the server counts a response after writing it, so a flow can finish reading one before it
-        // is counted: stop the server's thread first, then every completed response is counted
-        s.stop();
+        long[] serverCounts = s.finish();
         List<Long> allocated = new ArrayList<>();
         for (RrFlow f : flows) {
             allocated.add(f.windowAllocatedBytes());
         }
-        return new RrResult(spec, report, completed, s.accepts(), s.served(), allocated);
+        return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated);
     }
 
-    private static void waitUntil(Clock clock, long when, List<RrFlow> flows, RrServer server, RrSpec spec)
+    private static void waitUntil(Clock clock, long when, List<RrFlow> flows, ServerSide server, RrSpec spec)
             throws TransferException {
         while (true) {
             checkFailures(flows, server, spec);
@@ -159,7 +210,7 @@ public final class RrRunner {
         }
     }
 
-    private static void checkFailures(List<RrFlow> flows, RrServer server, RrSpec spec) throws TransferException {
+    private static void checkFailures(List<RrFlow> flows, ServerSide server, RrSpec spec) throws TransferException {
         for (int i = 0; i < flows.size(); i++) {
             RrFlow f = flows.get(i);
             Throwable e = f.failure();

@@ -59,11 +59,21 @@ public final class RrServer implements AutoCloseable {
      */
     public static RrServer open(AddressFamily family, int requestBytes, int responseBytes, boolean noDelay,
                                 IdleStrategy idle) throws IOException {
+        return open(family, family.loopbackAddress(), requestBytes, responseBytes, noDelay, idle);
+    }
+
+    /**
+     * As {@link #open(AddressFamily, int, int, boolean, IdleStrategy)}, bound to an ephemeral port
+     * on {@code bind}, an address of the family (the peer agent's end binds the address its client
+     * reached).
+     */
+    public static RrServer open(AddressFamily family, java.net.InetAddress bind, int requestBytes, int responseBytes,
+                                boolean noDelay, IdleStrategy idle) throws IOException {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             ServerSocketChannel l = ServerSocketChannel.open(Sockets.protocolFamily(family));
             opened.add(l);
-            l.bind(new InetSocketAddress(family.loopbackAddress(), 0), 1024);
+            l.bind(new InetSocketAddress(bind, 0), 1024);
             l.configureBlocking(false);
             Selector s = Selector.open();
             opened.add(s);

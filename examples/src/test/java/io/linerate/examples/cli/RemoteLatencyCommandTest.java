@@ -1,0 +1,67 @@
+package io.linerate.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.linerate.nio.agent.Agent;
+import io.linerate.nio.agent.AgentConfig;
+import io.linerate.nio.agent.AgentLimits;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code pingpong --peer} and {@code rr --peer} against an agent in this JVM. */
+@Timeout(60)
+class RemoteLatencyCommandTest {
+    static final byte[] SECRET = "pingpong-secret".getBytes(StandardCharsets.US_ASCII);
+
+    @Test
+    void pingpongWithPeerTimesRoundTripsAgainstTheAgentsEchoEnd(@TempDir Path dir) throws Exception {
+        Path secret = Files.write(dir.resolve("secret"), SECRET);
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(SECRET),
+                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "pingpong", "--peer",
+                    "127.0.0.1:" + agent.address().getPort(), "--secret-file", secret.toString(), "--protocol", "udp",
+                    "--sizes", "32", "--minms", "20", "--maxms", "200", "--miniter", "10", "--maxiter", "50",
+                    "--warmupms", "0", "--warmupiter", "0");
+
+            assertThat(code).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("# remote: the agent at 127.0.0.1:" + agent.address().getPort() + " echoed")
+                    .doesNotContain("# invalid");
+        }
+    }
+
+    @Test
+    void rrWithPeerReportsTheAgentsServerCounts() throws Exception {
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
+                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "rr", "--peer",
+                    "127.0.0.1:" + agent.address().getPort(), "--duration", "200ms", "--warmup", "50ms");
+
+            assertThat(code).as(err.toString()).isZero();
+            // one flow: one connection
+            assertThat(out.toString()).contains("accepted 1 connections and served");
+        }
+    }
+
+    @Test
+    void aSecretWithoutPeerIsBadUsage() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "rr", "--secret-file", "secret");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--secret-file applies with --peer HOST:PORT only");
+    }
+}
