@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Benchmark, not a test: linerate's streams through its agent against iperf3's client and server,
+# between two hosts made of network namespaces joined by a veth pair.
+#
+# Host A (198.18.0.1) runs the clients, host B (198.18.0.2) the servers: `linerate serve` (with a
+# shared secret, as every address but loopback requires) and `iperf3 -s`, both started once. The
+# tools run in turn (A B A B ...) with the same write size and duration; per protocol the script
+# prints the median receiver goodput of each and the ratio linerate / iperf3 (target >= 1.0).
+#   TCP: 128 KiB writes, unlimited rate.
+#   UDP: 1400-byte datagrams, unlimited rate (iperf3 -u -b 0 -l 1400); each round prints the loss
+#        both tools report, and linerate's is checked against its own counts
+#        (datagrams_sent = datagrams_received + lost).
+# The namespaces (linerate-bench-PID-a and -b) and every server are removed on exit, Ctrl-C or error.
+#
+# Needs: root, ip (iproute2), iperf3 (Debian package iperf3), ss, python3, and a built jar
+#   (mvn -B -q package -DskipTests). Traffic stays inside the two namespaces.
+# Usage: examples/bench/agent-vs-iperf3.sh [ROUNDS (default 5)] [SECONDS (default 3)] [MTU (default 1500)]
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+bench_setup iperf3 3 7001 "$@"
+mtu=${3:-1500}
+[ "$(id -u)" -eq 0 ] || { echo "making network namespaces needs root" >&2; exit 2; }
+command -v ip >/dev/null || { echo "ip is not installed: apt-get install iproute2" >&2; exit 2; }
+[ "$mtu" -ge 1280 ] && [ "$mtu" -le 65535 ] || { echo "MTU $mtu is out of range; allowed: 1280..65535" >&2; exit 2; }
+
+ns_a=linerate-bench-$$-a
+ns_b=linerate-bench-$$-b
+addr_a=198.18.0.1
+addr_b=198.18.0.2
+iperf_port=$((port + 1))
+pids=()
+workdir=$(mktemp -d)
+
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  ip netns del "$ns_a" 2>/dev/null || true
+  ip netns del "$ns_b" 2>/dev/null || true
+  rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+in_a() { ip netns exec "$ns_a" "$@"; }
+in_b() { ip netns exec "$ns_b" "$@"; }
+
+ip netns add "$ns_a"
+ip netns add "$ns_b"
+ip -n "$ns_a" link add lr-a type veth peer name lr-b netns "$ns_b"
+ip -n "$ns_a" link set lo up
+ip -n "$ns_b" link set lo up
+ip -n "$ns_a" link set lr-a mtu "$mtu" up
+ip -n "$ns_b" link set lr-b mtu "$mtu" up
+ip -n "$ns_a" addr add "$addr_a/24" dev lr-a
+ip -n "$ns_b" addr add "$addr_b/24" dev lr-b
+
+# listening_in_b PORT: up to 10 s until something listens on TCP PORT in host B (a JVM may start slowly)
+listening_in_b() {
+  for _ in $(seq 100); do [ -n "$(in_b ss -Hltn "sport = :$1")" ] && return 0; sleep 0.1; done
+  echo "nothing listens on port $1 in host B after 10 s" >&2
+  return 1
+}
+
+head -c 32 /dev/urandom | base64 > "$workdir/secret"
+ip netns exec "$ns_b" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret" \
+  >"$workdir/agent.log" 2>&1 & pids+=($!)
+ip netns exec "$ns_b" iperf3 -s -J -B "$addr_b" -p "$iperf_port" >"$workdir/iperf3.log" 2>&1 & pids+=($!)
+listening_in_b "$port"
+listening_in_b "$iperf_port"
+
+json_field() { python3 -c 'import json,sys
+d=json.load(sys.stdin)
+for k in sys.argv[1].split("."):
+    d=d.get(k) if isinstance(d,dict) else None
+    if d is None: break
+print(d if d is not None else "")' "$1"; }
+
+iperf3_run() { # proto -> "bits/s received" and, for UDP, "lost%"
+  local proto=$1 out
+  if [ "$proto" = tcp ]; then
+    out=$(in_a iperf3 -c "$addr_b" -p "$iperf_port" -t "$secs" -O 1 -l 128K -J)
+    echo "$out" | json_field end.sum_received.bits_per_second
+  else
+    # the receiver's own figures, from the server's report: the client's end.sum joins its own count of
+    # datagrams sent after the omitted second with the server's count of lost ones, omitted ones included,
+    # and its lost_percent can exceed 100
+    out=$(in_a iperf3 -c "$addr_b" -p "$iperf_port" -u -b 0 -l 1400 -t "$secs" -O 1 -J --get-server-output)
+    echo "$out" | python3 -c 'import json,sys
+s=json.load(sys.stdin)["server_output_json"]["end"]["sum_received"]
+print(s["bits_per_second"], s["lost_percent"])'
+  fi
+}
+
+linerate_run() { # proto -> "bits/s received" and, for UDP, "lost%"
+  local proto=$1 out
+  out=$(in_a java -jar "$jar" stream --peer "$addr_b:$port" --secret-file "$workdir/secret" --protocol "$proto" \
+    --payload "$([ "$proto" = tcp ] && echo 131072 || echo 1400)" --duration "${secs}s" --warmup 1s --json)
+  if [ "$proto" = tcp ]; then
+    echo "$out" | json_field detail.bits_per_second
+  else
+    local sent recv lost
+    sent=$(echo "$out" | json_field detail.datagrams_sent); recv=$(echo "$out" | json_field detail.datagrams_received)
+    lost=$(echo "$out" | json_field detail.lost)
+    [ $((recv + lost)) -eq "$sent" ] || echo "linerate UDP loss inconsistent: $recv + $lost != $sent" >&2
+    echo "$(echo "$out" | json_field detail.bits_per_second) $(echo "$out" | json_field detail.lost_percent)"
+  fi
+}
+
+echo "two hosts $ns_a ($addr_a) and $ns_b ($addr_b), veth MTU $mtu, $rounds rounds of ${secs} s" >&2
+for proto in tcp udp; do
+  a=(); b=(); al=(); bl=()
+  for i in $(seq "$rounds"); do
+    read -r ra la <<<"$(linerate_run "$proto")"
+    read -r rb lb <<<"$(iperf3_run "$proto")"
+    a+=("$ra"); b+=("$rb"); al+=("${la:-0}"); bl+=("${lb:-0}")
+    if [ "$proto" = tcp ]; then
+      LC_ALL=C printf '%s round %d: linerate %.0f bit/s, iperf3 %.0f bit/s\n' "$proto" "$i" "$ra" "$rb" >&2
+    else
+      LC_ALL=C printf '%s round %d: linerate %.0f bit/s lost %s%%, iperf3 %.0f bit/s lost %s%%\n' \
+        "$proto" "$i" "$ra" "$la" "$rb" "$lb" >&2
+    fi
+  done
+  ma=$(printf '%s\n' "${a[@]}" | median); mb=$(printf '%s\n' "${b[@]}" | median)
+  LC_ALL=C awk -v p="$proto" -v a="$ma" -v b="$mb" \
+    'BEGIN {printf "%s: linerate median %.1f Mbit/s, iperf3 median %.1f Mbit/s, ratio %.3f\n", p, a/1e6, b/1e6, a/b}'
+  if [ "$proto" = udp ]; then
+    echo "udp: median loss linerate $(printf '%s\n' "${al[@]}" | median)%, iperf3 $(printf '%s\n' "${bl[@]}" | median)%"
+  fi
+done

@@ -1,0 +1,252 @@
+package io.linerate.nio.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.linerate.nio.NamespaceProcess;
+import io.linerate.nio.NetworkNamespace;
+import io.linerate.nio.TwoHosts;
+import io.linerate.nio.TwoHostsOptions;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Streams through the agent across a real link: {@link TwoHosts} joins two network namespaces with
+ * a veth pair, the agent runs in a JVM of its own inside host B (bound to 198.18.0.2, so with a
+ * shared secret), and each client runs in a JVM of its own inside host A ({@link TwoHostsAgentPeer}).
+ * Needs Linux and root; skipped with the reason otherwise.
+ *
+ * <p>Every assertion is an identity that holds under any load: the two ends' counts agree with each
+ * other and with the veth interfaces' own counters. The one bound on a rate is the shaped link's:
+ * goodput never exceeds what tbf lets through.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class TwoHostsAgentTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration T = Duration.ofSeconds(120);
+
+    @TempDir
+    static Path dir;
+    private static Path secret;
+    private static TwoHosts hosts;
+    /** Control ports of the two agents in host B: one bound to its IPv4 address, one to its IPv6 address. */
+    private static int port4;
+    private static int port6;
+
+    @BeforeAll
+    static void hostsAndAgent() throws Exception {
+        TwoHostsOptions options = TwoHostsOptions.builder().build(); // MTU 1500, no shaping
+        Optional<String> why = TwoHosts.unavailableReason(options);
+        Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
+        secret = Files.writeString(dir.resolve("secret"), "two hosts share this\n");
+        hosts = TwoHosts.create(options);
+        port4 = startAgent(hosts, TwoHosts.IPV4_B);
+        port6 = startAgent(hosts, TwoHosts.IPV6_B);
+    }
+
+    @AfterAll
+    static void removeHosts() {
+        if (hosts != null) {
+            hosts.close();
+        }
+    }
+
+    /** Starts an agent in host B on {@code bind} (not loopback: it requires the secret) and returns its control port. */
+    private static int startAgent(TwoHosts h, String bind) throws Exception {
+        NamespaceProcess agent = h.startAgent(TwoHosts.javaCommand(TwoHostsAgentPeer.class.getName(),
+                List.of("serve", bind, secret.toString())));
+        drain(agent.process().getErrorStream());
+        BufferedReader out = new BufferedReader(new InputStreamReader(agent.process().getInputStream(), StandardCharsets.UTF_8));
+        String listening = CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(60, TimeUnit.SECONDS);
+        assertThat(listening).as("the agent's first line").startsWith("listening ");
+        drain(agent.process().getInputStream());
+        return Integer.parseInt(listening.substring("listening ".length()));
+    }
+
+    /** Reads a pipe to its end on a daemon thread, so the child never blocks on a full pipe. */
+    private static void drain(InputStream in) {
+        Thread t = new Thread(() -> {
+            try {
+                in.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (IOException ignored) {
+                // the child ended
+            }
+        }, "drain");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * Runs one stream from host A against the agent in host B.
+     *
+     * @return the client's JSON line (see {@link TwoHostsAgentPeer})
+     */
+    private static JsonNode stream(TwoHosts h, String protocol, String direction, String family,
+                                   int payload, long rate, long durationMs, int rcvbuf) throws Exception {
+        String peer = family.equals("6") ? TwoHosts.IPV6_B : TwoHosts.IPV4_B;
+        int agentPort = h == hosts ? (family.equals("6") ? port6 : port4) : shapedPort;
+        NetworkNamespace.Result r = h.exec(h.a(), TwoHosts.javaCommand(TwoHostsAgentPeer.class.getName(), List.of(
+                "stream", peer, Integer.toString(agentPort), secret.toString(), protocol, direction, family,
+                Integer.toString(payload), Long.toString(rate), Long.toString(durationMs), Integer.toString(rcvbuf))), T);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        List<String> lines = r.stdout().strip().lines().toList();
+        return JSON.readTree(lines.get(lines.size() - 1));
+    }
+
+    /** A veth end's own counters, read inside its host from /sys/class/net/IF/statistics. */
+    private record LinkCounters(long txPackets, long txDropped, long rxPackets, long rxBytes) {
+        static LinkCounters read(TwoHosts h, TwoHosts.Host host) throws IOException {
+            String base = "/sys/class/net/" + host.interfaceName() + "/statistics/";
+            NetworkNamespace.Result r = h.exec(host, List.of("cat", base + "tx_packets", base + "tx_dropped",
+                    base + "rx_packets", base + "rx_bytes"), T);
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            long[] v = r.stdout().lines().mapToLong(l -> Long.parseLong(l.strip())).toArray();
+            assertThat(v).hasSize(4);
+            return new LinkCounters(v[0], v[1], v[2], v[3]);
+        }
+
+        LinkCounters since(LinkCounters before) {
+            return new LinkCounters(txPackets - before.txPackets, txDropped - before.txDropped,
+                    rxPackets - before.rxPackets, rxBytes - before.rxBytes);
+        }
+    }
+
+    @ParameterizedTest(name = "TCP {0} over IPv{1}")
+    @CsvSource({"forward,4", "reverse,4", "forward,6", "reverse,6"})
+    void tcpTheReceiverCountsEveryByteTheSenderSentAndTheLinkCarriedThem(String direction, String family)
+            throws Exception {
+        boolean forward = direction.equals("forward");
+        TwoHosts.Host receivingHost = forward ? hosts.b() : hosts.a();
+        LinkCounters rxBefore = LinkCounters.read(hosts, receivingHost);
+
+        JsonNode r = stream(hosts, "tcp", direction, family, 64 * 1024, 0, 1000, 0);
+
+        LinkCounters rx = LinkCounters.read(hosts, receivingHost).since(rxBefore);
+        JsonNode sender = forward ? r.get("local") : r.get("remote");
+        JsonNode receiver = forward ? r.get("remote") : r.get("local");
+        assertThat(sender.get("sender").asBoolean()).isTrue();
+        assertThat(receiver.get("sender").asBoolean()).isFalse();
+        assertThat(sender.get("bytes").asLong()).isPositive();
+        // TCP delivers every byte written before the sender shut its output down, on another host too
+        assertThat(receiver.get("bytes").asLong()).isEqualTo(sender.get("bytes").asLong());
+        assertThat(r.get("invalid")).isEmpty();
+        // every payload byte the receiver read crossed the veth into its host at least once, inside a
+        // frame that counts headers too: the receiving end's rx_bytes grew by at least that much
+        assertThat(rx.rxBytes()).as("%s rx_bytes", receivingHost.interfaceName())
+                .isGreaterThanOrEqualTo(receiver.get("bytes").asLong());
+    }
+
+    @ParameterizedTest(name = "UDP {0} over IPv{1}")
+    @CsvSource({"forward,4", "reverse,4", "forward,6", "reverse,6"})
+    void udpSentIsReceivedPlusLostAndTheVethCountedAtLeastAsMany(String direction, String family) throws Exception {
+        boolean forward = direction.equals("forward");
+        TwoHosts.Host sendingHost = forward ? hosts.a() : hosts.b();
+        TwoHosts.Host receivingHost = forward ? hosts.b() : hosts.a();
+        LinkCounters txBefore = LinkCounters.read(hosts, sendingHost);
+        LinkCounters rxBefore = LinkCounters.read(hosts, receivingHost);
+
+        // 100 Mbit/s of 1400-byte datagrams (1400 + 8 + 40 = 1448 bytes over IPv6: under the 1500 MTU)
+        JsonNode r = stream(hosts, "udp", direction, family, 1400, 100_000_000L, 1000, 0);
+
+        LinkCounters tx = LinkCounters.read(hosts, sendingHost).since(txBefore);
+        LinkCounters rx = LinkCounters.read(hosts, receivingHost).since(rxBefore);
+        JsonNode sender = forward ? r.get("local") : r.get("remote");
+        JsonNode receiver = forward ? r.get("remote") : r.get("local");
+        JsonNode udp = r.get("udp");
+        assertThat(sender.get("sender").asBoolean()).isTrue();
+        assertThat(udp.get("sent").asLong()).isEqualTo(sender.get("window_messages").asLong()).isPositive();
+        assertThat(udp.get("received").asLong()).isEqualTo(receiver.get("window_messages").asLong());
+        assertThat(udp.get("sent").asLong()).isEqualTo(udp.get("received").asLong() + udp.get("lost").asLong());
+        assertThat(receiver.get("foreign").asLong()).isZero();
+        // the receiver counts distinct datagrams: never more than the sender sent
+        assertThat(receiver.get("messages").asLong()).isLessThanOrEqualTo(sender.get("messages").asLong());
+        // each datagram the sender's socket took left its veth end, counted in tx_packets, or was dropped
+        // there when the peer's backlog was full, counted in tx_dropped (veth_xmit); the packets also
+        // hold the control connection's segments, so the sum is at least the datagrams sent
+        assertThat(tx.txPackets() + tx.txDropped()).as("%s tx_packets + tx_dropped", sendingHost.interfaceName())
+                .isGreaterThanOrEqualTo(sender.get("messages").asLong());
+        // each datagram the receiver got came in through its veth end
+        assertThat(rx.rxPackets()).as("%s rx_packets", receivingHost.interfaceName())
+                .isGreaterThanOrEqualTo(receiver.get("messages").asLong());
+    }
+
+    /** tbf's rate on the shaped link: 200 Mbit/s. */
+    private static final long TBF_RATE = 200_000_000L;
+    /** tbf's bucket, bytes. */
+    private static final int TBF_BURST = 64_000;
+    /** tbf's queue, bytes. */
+    private static final int TBF_LIMIT = 256_000;
+    /** SO_RCVBUF asked of the receiver, bytes; the kernel doubles it (socket(7)). */
+    private static final int RCVBUF = 131_072;
+    /** Control port of the agent on the shaped link's host B, while one runs. */
+    private static int shapedPort;
+
+    @ParameterizedTest(name = "TCP {0}")
+    @CsvSource({"forward", "reverse"})
+    void tcpGoodputOverA200MbitTbfLinkNeverExceedsWhatTheLinkCarries(String direction) throws Exception {
+        TwoHostsOptions options = TwoHostsOptions.builder().mtu(1500).tbf(TBF_RATE, TBF_BURST, TBF_LIMIT).build();
+        Optional<String> why = TwoHosts.unavailableReason(options);
+        Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
+        try (TwoHosts shaped = TwoHosts.create(options)) {
+            for (TwoHosts.Host h : List.of(shaped.a(), shaped.b())) {
+                // the bound below counts the 12-byte timestamp option in every segment: both hosts use it
+                assertThat(shaped.exec(h, List.of("cat", "/proc/sys/net/ipv4/tcp_timestamps"), T).stdout().strip())
+                        .isEqualTo("1");
+            }
+            shapedPort = startAgent(shaped, TwoHosts.IPV4_B);
+
+            JsonNode r = stream(shaped, "tcp", direction, "4", 64 * 1024, 0, 3000, RCVBUF);
+
+            JsonNode receiver = direction.equals("forward") ? r.get("remote") : r.get("local");
+            assertThat(r.get("invalid")).isEmpty();
+            // tbf counts each frame as the veth carries it: 14 Ethernet + 20 IPv4 + 20 TCP + 12 timestamps
+            // + payload. At MTU 1500 the MSS is 1500 - 40 - 12 = 1448, so each full segment is 1448 + 66 =
+            // 1514 bytes on the link, and goodput is at most 200e6 * 1448 / 1514 = 191 281 373.8 bit/s
+            int mss = 1500 - 40 - 12;
+            assertThat(mss).isEqualTo(1448);
+            double bound = TBF_RATE * (double) mss / (mss + 66);
+            assertThat(bound).isCloseTo(191_281_373.8, within(0.1));
+            double windowS = receiver.get("window_ns").asLong() / 1e9;
+            double goodput = receiver.get("window_bytes").asLong() * 8 / windowS;
+            // Above the bound: tbf starts with a full bucket, one burst beyond the rate. And the receiver's
+            // window counts what it read inside it, which includes what waited in its socket when the window
+            // opened, at most its applied SO_RCVBUF (the kernel's 2 x 131072 = 262144 bytes, which bound the
+            // queued skbs' memory, itself more than their payload): both over the window, in bit/s
+            long rcvbufApplied = r.get("rcvbuf_applied").asLong();
+            assertThat(rcvbufApplied).isEqualTo(2L * RCVBUF);
+            double allowance = (TBF_BURST + rcvbufApplied) * 8 / windowS;
+            System.out.printf(Locale.ROOT, "tbf 200 Mbit/s, TCP %s: goodput %.3f Mbit/s over %.3f s, bound %.3f Mbit/s"
+                            + " (+ %.3f allowed), found/bound %.4f%n", direction, goodput / 1e6, windowS, bound / 1e6,
+                    allowance / 1e6, goodput / bound);
+            assertThat(goodput).as(r.toString()).isLessThanOrEqualTo(bound + allowance);
+            assertThat(goodput).isPositive();
+        }
+    }
+}
