@@ -43,7 +43,9 @@ import java.util.regex.Pattern;
  * {@link #LOSS_TOLERANCE_PERCENTAGE_POINTS}, so that 0 % to 0.1 % is within it while 0 % to 50 %
  * regresses;</li>
  * <li>jitter (a name word {@code jitter}) is advisory: reported, never failing, because the RFC
- * 3550 estimator follows scheduling noise of the host.</li>
+ * 3550 estimator follows scheduling noise of the host;</li>
+ * <li>CPU time (a name word {@code cpu}, such as service demand) is advisory too: one run's CPU
+ * time per byte moves by 10 % and more with what else the host runs.</li>
  * </ul>
  */
 public final class MetricDefaults {
@@ -103,9 +105,9 @@ public final class MetricDefaults {
         return unit != null && unit.strip().equals("%") && hasWord(name, LOSS);
     }
 
-    /** @return whether the metric's default policy is advisory (jitter) */
+    /** @return whether the metric's default policy is advisory (jitter, CPU time) */
     public static boolean isAdvisory(String name) {
-        return hasWord(name, List.of("jitter"));
+        return hasWord(name, List.of("jitter")) || words(name).contains("cpu");
     }
 
     private static boolean hasWord(String name, List<String> stems) {

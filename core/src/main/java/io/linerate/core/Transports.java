@@ -108,7 +108,7 @@ public final class Transports {
             LOG.debug("transport {} runs {}", t.name(), spec);
             return t;
         }
-        throw new IllegalArgumentException("no transport can run " + spec + "; "
+        throw new IllegalArgumentException("no transport can run " + describe(spec) + "; "
                 + (reasons.isEmpty() ? "no transport is on the class path" : String.join("; ", reasons))
                 + problemsSuffix(d));
     }
@@ -127,13 +127,18 @@ public final class Transports {
         Transport t = byName(name);
         Optional<String> reason = reasonAgainst(t, spec);
         if (reason.isPresent()) {
-            throw new IllegalArgumentException("transport '" + name + "' cannot run " + spec + ": " + reason.get());
+            throw new IllegalArgumentException("transport '" + name + "' cannot run " + describe(spec) + ": " + reason.get());
         }
         Optional<String> cause = t.unavailabilityCause();
         if (cause.isPresent()) {
             throw new IllegalArgumentException("transport '" + name + "' is unavailable on this host: " + cause.get());
         }
         return t;
+    }
+
+    /** A stream spec's one-line description; of another pattern, its name (their records print every field). */
+    private static String describe(MeasurementSpec spec) {
+        return spec instanceof TransferSpec ? spec.toString() : "this " + spec.pattern().label() + " spec";
     }
 
     /** Why {@code t} cannot run {@code spec}: its pattern first, then the transport's own reason. */

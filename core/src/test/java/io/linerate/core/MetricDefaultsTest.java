@@ -66,6 +66,10 @@ class MetricDefaultsTest {
         assertThat(MetricDefaults.isLossPercent("cpu_util", "%")).isFalse();
         assertThat(MetricDefaults.isAdvisory("udp4_jitter_ms")).isTrue();
         assertThat(MetricDefaults.isAdvisory("udp4_lost_pct")).isFalse();
+        // the word cpu: service demand follows what else the host runs
+        assertThat(MetricDefaults.isAdvisory("tcp4_cpu_us_per_kb")).isTrue();
+        assertThat(MetricDefaults.isAdvisory("tcp4_instructions_per_byte")).isFalse();
+        assertThat(MetricDefaults.isAdvisory("cpuset_mbps")).isFalse();
         assertThat(MetricJson.defaultPolicy("udp4_lost_pct", "%", Better.LOWER, false)).isEqualTo(
                 "{\"name\":\"udp4_lost_pct\",\"regression\":{\"better\":\"lower\",\"compare\":\"p50\",\"relative_tolerance\":0.0},"
                         + "\"summarize\":\"distribution\",\"absolute_tolerance\":1.0}");

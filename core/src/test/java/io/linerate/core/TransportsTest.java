@@ -66,6 +66,6 @@ class TransportsTest {
 
         // both fakes keep Transport's default patterns(), stream alone
         assertThatThrownBy(() -> Transports.select("fake-udp", pp))
-                .hasMessage("transport 'fake-udp' cannot run " + pp + ": runs [stream], not ping-pong");
+                .hasMessage("transport 'fake-udp' cannot run this ping-pong spec: runs [stream], not ping-pong");
     }
 }

@@ -31,7 +31,7 @@ class TransferMetricsPolicyTest {
                 "# ktap-metric-json: {\"host\":\"local\",\"name\":\"udp6_jitter_ms\",\"shape\":\"scalar\",\"time\":2.5,\"unit\":\"ms\",\"value\":0.0040005}",
                 "# ktap-metric-policy-json: {\"name\":\"udp6_lost_pct\",\"regression\":{\"better\":\"lower\",\"compare\":\"p50\",\"relative_tolerance\":0.0},\"summarize\":\"distribution\",\"absolute_tolerance\":1.0}",
                 "# ktap-metric-json: {\"host\":\"local\",\"name\":\"udp6_lost_pct\",\"shape\":\"scalar\",\"time\":2.5,\"unit\":\"%\",\"value\":13.96}",
-                "# ktap-metric-policy-json: {\"name\":\"udp6_cpu_us_per_kb\",\"regression\":{\"better\":\"lower\",\"compare\":\"p50\",\"relative_tolerance\":0.05},\"summarize\":\"distribution\"}",
+                "# ktap-metric-policy-json: {\"name\":\"udp6_cpu_us_per_kb\",\"regression\":{\"better\":\"lower\",\"compare\":\"p50\",\"relative_tolerance\":0.05},\"summarize\":\"distribution\",\"advisory\":true}",
                 "# ktap-metric-json: {\"host\":\"local\",\"name\":\"udp6_cpu_us_per_kb\",\"shape\":\"scalar\",\"time\":2.5,\"unit\":\"us/KiB\",\"value\":702.2720206780095}",
                 ""));
     }

@@ -23,9 +23,12 @@ import picocli.CommandLine.ParseResult;
  * </ul>
  *
  * Messages start with {@code linerate: }, or with the command's name for {@link UserFiles}
- * commands ({@code gate: }); none shows a stack trace unless asked.
+ * commands ({@code gate: }); none shows a stack trace unless asked. A command line picocli cannot
+ * parse (an unknown option, a value it cannot convert, a missing one) is bad usage too,
+ * {@value Linerate#USAGE}: one such line, picocli's suggestions for a mistyped option, and where
+ * the options are listed, never the whole usage.
  */
-final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
+final class ExitCodes implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
     /**
      * A command whose every file is one the user named on its command line, so that a file it
      * cannot read or write is bad usage, and whose messages start with its own name.
@@ -37,6 +40,18 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
     /** @param verbose whether an internal error shows its stack trace */
     ExitCodes(boolean verbose) {
         this.verbose = verbose;
+    }
+
+    @Override
+    public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        PrintWriter err = cl.getErr();
+        String prefix = cl.getCommand() instanceof UserFiles ? cl.getCommandName() + ": " : "linerate: ";
+        err.println(prefix + ex.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for its options.");
+        err.flush();
+        return Linerate.USAGE;
     }
 
     @Override

@@ -89,7 +89,9 @@ public final class Linerate {
         cl.registerConverter(Long.class, new Converters.LongConverter());
         cl.registerConverter(Long.TYPE, new Converters.LongConverter());
         cl.setExecutionStrategy(new LiveSession());
-        cl.setExecutionExceptionHandler(new ExitCodes(verbose));
+        ExitCodes codes = new ExitCodes(verbose);
+        cl.setExecutionExceptionHandler(codes);
+        cl.setParameterExceptionHandler(codes);
         return cl;
     }
 

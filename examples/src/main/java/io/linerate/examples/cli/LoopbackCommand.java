@@ -181,8 +181,8 @@ final class LoopbackCommand implements Callable<Integer> {
         }
         String name = NETNS_PREFIX + ProcessHandle.current().pid();
         try (NetworkNamespace ns = NetworkNamespace.create(name, LoopbackSuite.FRAG_LOOPBACK_MTU)) {
-            err.println("# running in network namespace " + ns.name() + " (loopback MTU "
-                    + LoopbackSuite.FRAG_LOOPBACK_MTU + ")");
+            err.println("# running in a network namespace of its own (held by process " + ns.holderPid()
+                    + ", not in ip netns list; it ends with linerate), loopback MTU " + LoopbackSuite.FRAG_LOOPBACK_MTU);
             err.flush();
             return ns.exec(child, bound, command.commandLine().getOut(), err);
         }
