@@ -322,7 +322,9 @@ class StreamEngineTest {
         // and received, not the 15000 that arrived (the count bound of 15000 ends the window at
         // the receiver's last data, so the test does not depend on timing).
         TransferSpec s = spec(Protocol.TCP).payloadBytes(1000).bound(Bound.bytes(15_000))
-                .warmup(Duration.ofMillis(50)).interval(Duration.ofMillis(20)).build();
+                // a warm-up long enough that the sender writes its first messages in it even when a
+                // loaded host starts the sending thread late
+                .warmup(Duration.ofSeconds(1)).interval(Duration.ofMillis(20)).build();
         BlockingQueue<Long> pipe = new ArrayBlockingQueue<>(1024);
         CountDownLatch allWritten = new CountDownLatch(1);
         StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
@@ -362,7 +364,9 @@ class StreamEngineTest {
         // As above with 100-byte datagrams: 10 stamped in the warm-up, 5 in the window, all
         // delivered after the last was sent. The window holds 5 datagrams, 500 bytes.
         TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(15))
-                .warmup(Duration.ofMillis(50)).interval(Duration.ofMillis(20)).build();
+                // a warm-up long enough that the sender stamps its first datagrams in it even when a
+                // loaded host starts the sending thread late
+                .warmup(Duration.ofSeconds(1)).interval(Duration.ofMillis(20)).build();
         BlockingQueue<Long> pipe = new ArrayBlockingQueue<>(1024);
         CountDownLatch allSent = new CountDownLatch(1);
         StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
