@@ -26,8 +26,16 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A sender stops at the end of its window and ends its stream. A TCP receiver reads until the
  * end of the stream; a UDP receiver until the peer's sender has reported how many datagrams it
- * sent and they all arrived, or nothing arrived for {@value #UDP_QUIET_MILLIS} ms after that
- * report. Every wait is bounded: the whole end by warm-up + duration + the spec's I/O timeout
+ * sent inside its window (the header's phase field marks them) and that many of them arrived, or
+ * nothing arrived for {@value #UDP_QUIET_MILLIS} ms after that report.
+ *
+ * <p>A UDP receiver's window counts are those of the sender's window, not of its own: window
+ * bytes and datagrams are the distinct {@link DatagramHeader#WINDOW} datagrams that arrived by the
+ * end of the drain, wherever they arrived. Those that arrived after this end's own window closed
+ * are reported in one last interval sample (from the close to the end of the drain), and those
+ * that arrived during this end's warm-up in its first window sample (the warm-up's sample shows
+ * them too, as part of all it received), so that the window's interval samples add up to the end's
+ * window counts. Every wait is bounded: the whole end by warm-up + duration + the spec's I/O timeout
  * for the stream, and its teardown by one more I/O timeout.
  */
 public final class StreamEnd {
@@ -117,8 +125,8 @@ public final class StreamEnd {
      * Runs this end on the calling thread; call once.
      *
      * @param listener receives this end's interval samples on the calling thread
-     * @param peerSentMessages for a UDP receiver: the datagrams the peer's sender sent over the whole
-     *     stream once it has reported them, -1 before; called every few ms from the calling thread,
+     * @param peerSentMessages for a UDP receiver: the datagrams the peer's sender sent inside its
+     *     window once it has reported them, -1 before; called every few ms from the calling thread,
      *     it must not block. Ignored by the other ends.
      * @return what this end counted
      * @throws TransferException when the loop fails, the end is aborted, or a wait runs past its bound
@@ -181,6 +189,10 @@ public final class StreamEnd {
                         windowStart = r;
                         if (sending) {
                             tx.openWindow(r.nanos);
+                        } else if (udp) {
+                            // the sender's window datagrams that arrived during this end's warm-up are
+                            // the window's too: the first window sample counts them
+                            prev = r.withoutWindow();
                         }
                         nextTick = saturatedAdd(r.nanos, interval);
                         windowDeadline = saturatedAdd(r.nanos, duration);
@@ -203,6 +215,11 @@ public final class StreamEnd {
                 }
             } else if (udp) {
                 drainUdp(peerSentMessages, hardDeadline);
+                Reading drained = read();
+                if (drained.windowDatagrams > windowEnd.windowDatagrams) {
+                    // the sender's window datagrams that arrived after this end's window closed
+                    emit(samples, listener, windowEnd, drained, t0, false);
+                }
             } else {
                 awaitEndOfStream(hardDeadline);
             }
@@ -232,7 +249,7 @@ public final class StreamEnd {
                 if (reportedAt == Long.MIN_VALUE) {
                     reportedAt = now;
                 }
-                if (rx.datagrams() >= sent || now - Math.max(reportedAt, rx.lastDataNanos()) > quiet) {
+                if (rx.windowDatagrams() >= sent || now - Math.max(reportedAt, rx.lastDataNanos()) > quiet) {
                     return;
                 }
             }
@@ -310,7 +327,7 @@ public final class StreamEnd {
         }
         double j = rx.jitterNanos();
         return new EndCounters(false, rx.bytes(), udp ? rx.datagrams() : 0, start.nanos - t0, end.nanos - t0,
-                end.windowBytes - start.windowBytes, udp ? rx.distinct(w) : 0,
+                udp ? rx.windowBytes() : end.windowBytes - start.windowBytes, udp ? rx.distinct(w) : 0,
                 udp ? rx.reordered(w) : 0, udp ? rx.duplicates(w) : 0, udp ? rx.foreign() : 0,
                 udp && !Double.isNaN(j) ? OptionalDouble.of(j) : OptionalDouble.empty(), worker.cpuNanos(), samples);
     }
@@ -323,6 +340,10 @@ public final class StreamEnd {
     /** Counters read together, then the clock. */
     private record Reading(long bytes, long windowBytes, long datagrams, long windowDatagrams, long missing,
                            double jitterNanos, long nanos) {
+        Reading withoutWindow() {
+            return new Reading(bytes, 0, datagrams, 0, missing, jitterNanos, nanos);
+        }
+
         Reading at(long t) {
             return new Reading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitterNanos, t);
         }

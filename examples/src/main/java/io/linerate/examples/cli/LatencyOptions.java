@@ -5,7 +5,7 @@ import picocli.CommandLine.Option;
 
 /** Options the latency commands ({@code pingpong}, {@code rr}) share; a picocli mixin. */
 final class LatencyOptions {
-    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family of tcp and udp (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--family", paramLabel = "4|6", description = "Address family of tcp and udp (default: the --peer address literal's, else 4).")
     String family;
 
     @Option(names = "--nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",

@@ -43,10 +43,21 @@ final class PeerOptions {
     Duration tcpDrain;
 
     /**
+     * @param protocolGiven whether {@code --peer-protocol} was on the command line
+     * @param warmupGiven whether {@code --warmup} was on the command line
      * @throws IllegalArgumentException naming the option when a peer option is given without
      *     {@code --peer}, or the protocol is unknown, or an option belongs to the other protocol
      */
-    void check() {
+    void check(boolean protocolGiven, boolean warmupGiven) {
+        if (peer == null && protocolGiven) {
+            throw new IllegalArgumentException("--peer-protocol " + protocol + " applies to a stream with --peer "
+                    + "HOST:PORT only; without --peer both ends run in this JVM");
+        }
+        if (peer != null && protocol.equals(IPERF3) && warmupGiven) {
+            throw new IllegalArgumentException("--warmup applies to linerate's own ends only: iperf3's server has no "
+                    + "warm-up, and with --peer-protocol iperf3 both ends count the whole test (iperf3's -O omit is "
+                    + "not asked for); leave --warmup out");
+        }
         if (!protocol.equals(LINERATE) && !protocol.equals(IPERF3)) {
             throw new IllegalArgumentException("peer protocol '" + protocol + "' is not supported; allowed: linerate, iperf3");
         }

@@ -138,7 +138,7 @@ public final class PingPongCommand implements Callable<Integer> {
     /** @return the spec the options ask for */
     PingPongSpec spec() {
         PingPongProtocol p = PingPongProtocol.parse(protocol);
-        AddressFamily f = AddressFamily.parse(latency.family);
+        AddressFamily f = PeerFamily.of(latency.family, peer.peer);
         Muxer client = Muxer.parse(muxer);
         int max = p.maxMessageBytes(f);
         if (sizes == null && (maxMsg < 1 || maxMsg > max)) {

@@ -28,9 +28,10 @@ final class RemoteStream {
                 out.println("# linerate " + Linerate.version() + " stream with " + spec.endpoint() + ", "
                         + (options.reverse() ? "reverse (the agent sends)" : "forward (this host sends)") + ": " + spec);
             }
+            boolean localSends = !options.reverse();
             r = t.runBothEnds(s -> {
                 if (fmt == OutputFormat.text) {
-                    out.println(TransferFormat.intervalLine(s, udp));
+                    out.println(line(s, udp, localSends));
                     out.flush();
                 }
             });
@@ -41,8 +42,8 @@ final class RemoteStream {
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 out.println(TransferFormat.summaryLine(r.transfer()));
-                out.println(end("local", r.local()));
-                out.println(end("remote", r.remote()));
+                out.println(end("local", r.local(), r.remote(), udp));
+                out.println(end("remote", r.remote(), r.local(), udp));
                 out.println("# clock: " + r.clock() + "; no one-way delay is reported");
             }
         }
@@ -57,8 +58,8 @@ final class RemoteStream {
             out.println("# linerate " + Linerate.version() + " stream with " + spec.endpoint()
                     + ", both directions at once: " + spec);
         }
-        IntervalListener forward = s -> interval(out, fmt, "[fwd] ", s, udp);
-        IntervalListener reverse = s -> interval(out, fmt, "[rev] ", s, udp);
+        IntervalListener forward = s -> interval(out, fmt, "[fwd] ", s, udp, true);
+        IntervalListener reverse = s -> interval(out, fmt, "[rev] ", s, udp, false);
         RemoteBidirResult r = RemoteBidir.run(spec, Clock.system(), secret, forward, reverse);
         switch (fmt) {
             case json -> out.println(ResultJson.of(r).toJson());
@@ -68,8 +69,8 @@ final class RemoteStream {
                 for (var d : java.util.List.of(r.forward(), r.reverse())) {
                     String tag = d == r.forward() ? "[fwd] " : "[rev] ";
                     out.println(tag + TransferFormat.summaryLine(d.transfer()));
-                    out.println(tag + end("local", d.local()));
-                    out.println(tag + end("remote", d.remote()));
+                    out.println(tag + end("local", d.local(), d.remote(), udp));
+                    out.println(tag + end("remote", d.remote(), d.local(), udp));
                 }
                 r.invalidReasons().forEach(reason -> out.println("# invalid: " + reason));
             }
@@ -79,20 +80,43 @@ final class RemoteStream {
     }
 
     private static void interval(PrintWriter out, OutputFormat fmt, String tag, io.linerate.core.IntervalSample s,
-                                 boolean udp) {
+                                 boolean udp, boolean localSends) {
         if (fmt == OutputFormat.text) {
             synchronized (out) {
-                out.println(tag + TransferFormat.intervalLine(s, udp));
+                out.println(tag + line(s, udp, localSends));
                 out.flush();
             }
         }
     }
 
-    private static String end(String host, EndCounters e) {
-        return String.format(Locale.ROOT, "# %-6s %-8s %d B over the whole stream, %s over its own %.2f s window, cpu %d ms, %s us/KiB",
+    /**
+     * A UDP sender here cannot know loss or jitter (the agent receives): its interval lines say
+     * how many datagrams it sent and n/a for those; the summary takes loss from the receiver's count.
+     */
+    static String line(io.linerate.core.IntervalSample s, boolean udp, boolean localSends) {
+        if (!udp || !localSends) {
+            return TransferFormat.intervalLine(s, udp);
+        }
+        String base = TransferFormat.intervalLine(s, false);
+        String omitted = "  (omitted)";
+        boolean o = base.endsWith(omitted);
+        return (o ? base.substring(0, base.length() - omitted.length()) : base)
+                + String.format(Locale.ROOT, "  %d datagrams sent  jitter n/a  loss n/a (the receiver counts it)",
+                s.datagrams()) + (o ? omitted : "");
+    }
+
+    /**
+     * A UDP receiver counts the datagrams sent inside the sender's window, wherever they arrived:
+     * its goodput is over the sender's window length (as in the summary line).
+     */
+    private static String end(String host, EndCounters e, EndCounters other, boolean udp) {
+        boolean senderWindow = udp && !e.sender();
+        long window = senderWindow ? other.windowNanos() : e.windowNanos();
+        var bps = io.linerate.core.Rates.bitsPerSecond(e.windowBytes(), window);
+        return String.format(Locale.ROOT, "# %-6s %-8s %d B over the whole stream, %s over %s %.2f s window, cpu %d ms, %s us/KiB",
                 host, e.sender() ? "sent" : "received", e.bytes(),
-                e.bitsPerSecond().isPresent() ? String.format(Locale.ROOT, "%.2f Mbits/sec", e.bitsPerSecond().getAsDouble() / 1e6) : "n/a",
-                e.windowNanos() / 1e9, e.cpuNanos() / 1_000_000,
+                bps.isPresent() ? String.format(Locale.ROOT, "%.2f Mbits/sec", bps.getAsDouble() / 1e6) : "n/a",
+                senderWindow ? "the sender's" : "its own", window / 1e9, e.cpuNanos() / 1_000_000,
                 RemoteStreamResult.serviceDemand(e).isPresent()
                         ? String.format(Locale.ROOT, "%.3f", RemoteStreamResult.serviceDemand(e).getAsDouble()) : "n/a");
     }

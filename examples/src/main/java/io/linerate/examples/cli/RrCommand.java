@@ -106,7 +106,7 @@ public final class RrCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         OutputFormat fmt = output.format();
         RrSpec spec = RrSpec.builder()
-                .family(AddressFamily.parse(latency.family))
+                .family(PeerFamily.of(latency.family, peer.peer))
                 .flows(flows)
                 .requestBytes(requestSize)
                 .responseBytes(responseSize)

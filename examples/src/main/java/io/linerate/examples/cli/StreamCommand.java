@@ -48,7 +48,7 @@ final class StreamCommand implements Callable<Integer> {
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "tcp|udp", description = "Protocol (default: ${DEFAULT-VALUE}).")
     String protocol;
 
-    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--family", paramLabel = "4|6", description = "Address family (default: the --peer address literal's, else 4).")
     String family;
 
     @Option(names = "--payload", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
@@ -103,11 +103,18 @@ final class StreamCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws TransferException {
-        peer.check();
+        boolean warmupGiven = command.commandLine().getParseResult().hasMatchedOption("--warmup");
+        peer.check(command.commandLine().getParseResult().hasMatchedOption("--peer-protocol"), warmupGiven);
         boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
+        boolean iperf3 = peer.peer != null && peer.protocol.equals(PeerOptions.IPERF3);
+        if (agent && (bound.bytes != null || bound.messages != null)) {
+            throw new IllegalArgumentException((bound.bytes != null ? "--bytes " + bound.bytes : "--messages "
+                    + bound.messages) + " bounds the stream by a count, but linerate's agent (--peer) takes a "
+                    + "duration bound only (the two ends agree on when to stop by time): give --duration");
+        }
         OutputFormat fmt = transfer.outputFormat();
         Protocol p = Protocol.parse(protocol);
-        AddressFamily f = AddressFamily.parse(family);
+        AddressFamily f = PeerFamily.of(family, peer.peer);
         String payloadNote = payload != null ? "given" : defaultPayloadNote(p, f);
         TransferSpec spec = TransferSpec.builder()
                 .protocol(p)
@@ -116,7 +123,8 @@ final class StreamCommand implements Callable<Integer> {
                 .bound(bound())
                 .rateBitsPerSecond(transfer.rate)
                 .noDelay(noDelay)
-                .warmup(transfer.warmup)
+                // iperf3's server has no warm-up and linerate's client asks for no omitted seconds
+                .warmup(iperf3 ? Duration.ZERO : transfer.warmup)
                 .interval(transfer.interval)
                 .port(transfer.port)
                 .trafficClass(transfer.trafficClass)

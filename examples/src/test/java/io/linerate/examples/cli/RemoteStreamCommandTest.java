@@ -70,6 +70,57 @@ class RemoteStreamCommandTest {
         assertThat(err.toString()).contains("198.18.0.1, which is not a loopback address: it needs a shared secret (--secret-file)");
     }
 
+    private static int run(StringWriter out, StringWriter err, String... args) {
+        return Linerate.execute(new PrintWriter(out), new PrintWriter(err), args);
+    }
+
+    @Test
+    void peerProtocolWithoutPeerIsBadUsage() {
+        StringWriter err = new StringWriter();
+        assertThat(run(new StringWriter(), err, "stream", "--peer-protocol", "iperf3")).isEqualTo(2);
+        assertThat(err.toString()).contains("--peer-protocol iperf3 applies to a stream with --peer HOST:PORT only");
+    }
+
+    @Test
+    void countBoundWithTheAgentIsBadUsageBeforeConnecting() {
+        StringWriter err = new StringWriter();
+        // port 1 has no agent: a refusal after connecting would be exit 1, "connection refused"
+        assertThat(run(new StringWriter(), err, "stream", "--peer", "127.0.0.1:1", "--bytes", "10M")).isEqualTo(2);
+        // 10M = 10 x 1048576 = 10485760 bytes
+        assertThat(err.toString()).contains("--bytes 10485760").contains("takes a duration bound only");
+    }
+
+    @Test
+    void warmupWithIperf3IsBadUsage() {
+        StringWriter err = new StringWriter();
+        assertThat(run(new StringWriter(), err, "stream", "--peer", "127.0.0.1:1", "--peer-protocol", "iperf3",
+                "--warmup", "1s")).isEqualTo(2);
+        assertThat(err.toString()).contains("iperf3's server has no warm-up");
+    }
+
+    @Test
+    void familyContradictingThePeerLiteralIsBadUsageNamingBoth() {
+        for (String cmd : new String[] {"stream", "pingpong", "rr"}) {
+            StringWriter err = new StringWriter();
+            assertThat(run(new StringWriter(), err, cmd, "--peer", "[::1]:1", "--family", "4")).as(cmd).isEqualTo(2);
+            assertThat(err.toString()).as(cmd).contains("--family 4 contradicts --peer [::1]:1, an IPv6 address");
+        }
+    }
+
+    @Test
+    void anIpv6PeerLiteralGivesTheFamily() throws Exception {
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getByName("::1"), 0, Optional.empty(),
+                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = run(out, err, "stream", "--peer", "[::1]:" + agent.address().getPort(), "--duration", "200ms",
+                    "--warmup", "0s", "--interval", "100ms");
+
+            assertThat(code).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("tcp6");
+        }
+    }
+
     @Test
     void reverseWithoutPeerIsBadUsage() {
         StringWriter err = new StringWriter();

@@ -283,7 +283,7 @@ final class AgentSession {
         return true;
     }
 
-    /** A UDP receiver learns the client's datagram count from its {@code done} message. */
+    /** A UDP receiver learns how many datagrams the client sent in its window from its {@code done} message. */
     private LongSupplier peerSent(Control c, StreamEnd e) {
         long[] sent = {-1};
         return () -> {
@@ -291,7 +291,7 @@ final class AgentSession {
                 try {
                     JsonNode m = c.poll();
                     if (m != null && m.get("type").asText().equals("done")) {
-                        sent[0] = m.path("messages").asLong(-1);
+                        sent[0] = m.path("window_messages").asLong(-1);
                     }
                 } catch (IOException ex) {
                     LOG.warn("session {}: control connection failed during the stream: {}", peer, ex.getMessage());

@@ -22,8 +22,10 @@ import java.util.OptionalDouble;
  * them, bytes received as the receiver did, the receiver's window, each end's CPU time, UDP loss
  * as the sender's window datagrams minus the distinct ones the receiver got. {@link #metrics()}
  * reports each end apart, with {@code "host":"local"} or {@code "host":"remote"}:
- * {@code <marker>_mbps} (the end's own figure over its own window: throughput for the sender,
- * goodput for the receiver), {@code <marker>_cpu_us_per_kb} (service demand as netperf defines it:
+ * {@code <marker>_mbps} (the end's own figure: throughput for the sender over its window, goodput
+ * for the receiver; for TCP over the receiver's own window, for UDP the bytes of the datagrams sent
+ * inside the sender's window that arrived, wherever they arrived, over the sender's window length,
+ * as in {@link #transfer()}), {@code <marker>_cpu_us_per_kb} (service demand as netperf defines it:
  * CPU µs of the end's sending or receiving thread per KiB = 1024 bytes of payload it moved, lower
  * is better, advisory) and, for UDP, {@code <marker>_lost_pct} at the receiver's host. Each end
  * counts by its own clock. {@link #clock()} says how the two clocks compare: {@code "same host"}
@@ -58,17 +60,19 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
     public List<Metric> metrics() {
         List<Metric> out = new ArrayList<>();
         String marker = transfer.marker();
-        end(out, marker, local, Metric.LOCAL);
-        end(out, marker, remote, "remote");
         EndCounters receiver = local.sender() ? remote : local;
+        EndCounters sender = local.sender() ? local : remote;
+        boolean udp = transfer.udp().isPresent();
+        end(out, marker, local, Metric.LOCAL, udp && local == receiver ? sender.windowNanos() : local.windowNanos());
+        end(out, marker, remote, "remote", udp && remote == receiver ? sender.windowNanos() : remote.windowNanos());
         transfer.udp().ifPresent(u -> u.lossPercent().ifPresent(l -> out.add(new Metric(marker + "_lost_pct", l, "%",
                 receiver == local ? Metric.LOCAL : "remote", receiver.windowNanos() / 1e9, Map.of(), Better.LOWER))));
         return out;
     }
 
-    private static void end(List<Metric> out, String marker, EndCounters e, String host) {
-        double t = e.windowNanos() / 1e9;
-        e.bitsPerSecond().ifPresent(bps -> out.add(new Metric(marker + "_mbps", Rates.toMbits(bps),
+    private static void end(List<Metric> out, String marker, EndCounters e, String host, long windowNanos) {
+        double t = windowNanos / 1e9;
+        io.linerate.core.Rates.bitsPerSecond(e.windowBytes(), windowNanos).ifPresent(bps -> out.add(new Metric(marker + "_mbps", Rates.toMbits(bps),
                 ResultLineSink.UNIT, host, t, Map.of(), Better.HIGHER)));
         serviceDemand(e).ifPresent(d -> out.add(new Metric(marker + "_cpu_us_per_kb", d, "us/KiB", host, t,
                 Map.of(), Better.LOWER).asAdvisory()));

@@ -149,9 +149,11 @@ public final class RemoteStreamTransfer implements Transfer {
         try {
             AppliedOptions localOptions = data.options();
             if (sending && spec.protocol() == Protocol.UDP) {
-                // a UDP receiver cannot see the end of the stream: it drains until it has this many
+                // a UDP receiver cannot see the end of the stream: it drains until this many of the
+                // datagrams sent in this end's window (their header says so) have arrived
                 try {
-                    control.send(Control.message("done").put("messages", local.messages()));
+                    control.send(Control.message("done").put("messages", local.messages())
+                            .put("window_messages", local.windowMessages()));
                 } catch (IOException e) {
                     // an agent that stopped has closed its end; what it sent before is still read below
                 }
@@ -206,7 +208,7 @@ public final class RemoteStreamTransfer implements Transfer {
     }
 
     /**
-     * A UDP receiver here learns the agent's datagram count from its result, which it sends when its
+     * A UDP receiver here learns the agent's window datagram count from its result, which it sends when its
      * sender ends; any other message (an agent that stopped) ends this end and is kept in {@code early}.
      */
     private LongSupplier peerSent(JsonNode[] remote, JsonNode[] early, StreamEnd end) {
@@ -227,7 +229,7 @@ public final class RemoteStreamTransfer implements Transfer {
                     return -1;
                 }
             }
-            return remote[0] == null ? -1 : remote[0].path("messages").asLong(-1);
+            return remote[0] == null ? -1 : remote[0].path("window_messages").asLong(-1);
         };
     }
 
@@ -269,8 +271,11 @@ public final class RemoteStreamTransfer implements Transfer {
             reasons.add(String.format(Locale.ROOT, "traffic class 0x%02x requested but 0x%02x applied",
                     options.trafficClassRequested(), options.trafficClassApplied()));
         }
+        // a UDP receiver counts the datagrams the sender sent inside the sender's window (the header's
+        // phase), wherever they arrived: their goodput is over that window's length, the sender's
+        long windowEnd = spec.protocol() == Protocol.UDP ? rx.windowStartNanos() + tx.windowNanos() : rx.windowEndNanos();
         return TransferResult.builder(spec).bytesSent(tx.bytes()).messagesSent(tx.messages()).bytesReceived(rx.bytes())
-                .window(rx.windowStartNanos(), rx.windowEndNanos()).windowBytesSent(tx.windowBytes())
+                .window(rx.windowStartNanos(), windowEnd).windowBytesSent(tx.windowBytes())
                 .windowBytesReceived(rx.windowBytes()).udp(udp).intervals(local.intervals()).options(options)
                 .senderCpuNanos(tx.cpuNanos()).receiverCpuNanos(rx.cpuNanos()).invalidReasons(reasons)
                 .instructions(InstructionCount.unavailable("the two ends run in two processes; instructions are "

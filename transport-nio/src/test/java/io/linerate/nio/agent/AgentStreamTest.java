@@ -101,6 +101,40 @@ class AgentStreamTest {
     }
 
     @Test
+    void udpReverseCountsExactlyTheAgentsWindowDatagramsAndItsGoodputIsOverTheSendersWindow() throws Exception {
+        // 20 Mbit/s of 1200 B datagrams: ~625 in the agent's 300 ms window
+        java.util.List<io.linerate.core.IntervalSample> samples = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RemoteStreamResult r;
+        try (RemoteStreamTransfer t = RemoteStreamTransfer.open(spec(agent, Protocol.UDP)
+                .rateBitsPerSecond(20_000_000).build(), Clock.system(), new RemoteOptions(Optional.of(SECRET), true))) {
+            r = t.runBothEnds(samples::add);
+        }
+        UdpStats u = r.transfer().udp().orElseThrow();
+        long sent = r.remote().windowMessages();
+        assertThat(sent).isPositive();
+        // received + lost is the agent's window count exactly: the datagrams' phase says which are the window's
+        assertThat(u.datagramsSent()).isEqualTo(sent);
+        assertThat(u.datagramsReceived() + u.lost()).isEqualTo(sent);
+        // every window datagram carries 1200 payload bytes: the window bytes are the distinct ones that arrived
+        assertThat(r.transfer().windowBytesReceived()).isEqualTo(u.datagramsReceived() * 1200);
+        // the interval lines of the window add up to the summary (those that arrived during this end's
+        // warm-up are in its first window sample, those after its window closed in a last one)
+        assertThat(samples.stream().filter(s -> !s.omitted()).mapToLong(io.linerate.core.IntervalSample::datagrams)
+                .sum()).isEqualTo(u.datagramsReceived());
+        assertThat(samples.stream().filter(s -> !s.omitted()).mapToLong(io.linerate.core.IntervalSample::bytes)
+                .sum()).isEqualTo(r.transfer().windowBytesReceived());
+        // goodput is received window bytes x 8 over the sender's window, so never above what it sent x 8 over it
+        double window = r.remote().windowNanos() / 1e9;
+        assertThat(r.transfer().measuredNanos()).isEqualTo(r.remote().windowNanos());
+        assertThat(r.transfer().bitsPerSecond().orElseThrow())
+                .isCloseTo(u.datagramsReceived() * 1200 * 8 / window, org.assertj.core.data.Offset.offset(1e-3))
+                .isLessThanOrEqualTo(sent * 1200 * 8 / window + 1e-3);
+        assertThat(r.metrics()).filteredOn(m -> m.name().equals("udp4_mbps") && m.host().equals("local"))
+                .singleElement().satisfies(m -> assertThat(m.value())
+                        .isCloseTo(u.datagramsReceived() * 1200 * 8 / window / 1e6, org.assertj.core.data.Offset.offset(1e-6)));
+    }
+
+    @Test
     void tcpBidirEachDirectionsReceiverGotEveryByteItsSenderSent() throws Exception {
         RemoteBidirResult r = RemoteBidir.run(spec(agent, Protocol.TCP).build(), Clock.system(), Optional.of(SECRET),
                 IntervalListener.NONE, IntervalListener.NONE);
