@@ -282,6 +282,11 @@ class Iperf3AgentTest {
             assertThat(faster.exit()).isNotZero();
             assertThat(faster.out()).contains("total required bandwidth is larger than server limit");
             assertThat(a.refusals()).isEqualTo(2);
+            // a refused session ends on the agent's thread after the client has gone: wait for it, bounded
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (a.activeSessions() != 0 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+            }
             assertThat(a.activeSessions()).isZero();
         }
     }
