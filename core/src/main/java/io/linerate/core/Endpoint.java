@@ -53,7 +53,10 @@ public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote {
             host = text.substring(0, colon);
             port = text.substring(colon + 1);
         }
-        if (port.isEmpty() || !port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5) {
+        if (port.isEmpty() || !port.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("peer port '" + port + "' in '" + text + "' is not a number; allowed: 1..65535");
+        }
+        if (port.length() > 5) {
             throw new IllegalArgumentException("peer port '" + port + "' in '" + text + "' is out of range; allowed: 1..65535");
         }
         return remote(host, Integer.parseInt(port));

@@ -27,8 +27,8 @@ class EndpointTest {
         "[2001:2::2]7001|peer '[2001:2::2]7001' is not HOST:PORT; allowed: name:port, IPv4:port or [IPv6]:port, port 1..65535",
         "host:0|peer port 0 is out of range; allowed: 1..65535",
         "host:65536|peer port 65536 is out of range; allowed: 1..65535",
-        "host:x1|peer port 'x1' in 'host:x1' is out of range; allowed: 1..65535",
-        "host:|peer port '' in 'host:' is out of range; allowed: 1..65535",
+        "host:x1|peer port 'x1' in 'host:x1' is not a number; allowed: 1..65535",
+        "host:|peer port '' in 'host:' is not a number; allowed: 1..65535",
         "[]:5|peer host '' is not a host name or address",
     })
     void refusesMalformedPeersNamingTheValue(String text, String message) {

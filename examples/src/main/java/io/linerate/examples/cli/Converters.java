@@ -91,11 +91,15 @@ final class Converters {
     static final class IntConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
+            String v = value.strip();
             try {
-                return Integer.parseInt(value.strip());
+                return Integer.parseInt(v);
             } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("'" + value
-                        + "' is not a whole number; allowed: -2147483648..2147483647 (and the option's own range)");
+                boolean digits = !v.isEmpty() && v.chars().skip(v.charAt(0) == '-' ? 1 : 0).allMatch(Character::isDigit)
+                        && v.length() > (v.charAt(0) == '-' ? 1 : 0);
+                throw new CommandLine.TypeConversionException("'" + value + (digits
+                        ? "' is too large a number for this option; its allowed range is in --help"
+                        : "' is not a whole number; allowed: digits only, within the option's range (see --help)"));
             }
         }
     }

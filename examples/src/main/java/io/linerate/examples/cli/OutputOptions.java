@@ -4,7 +4,7 @@ import picocli.CommandLine.Option;
 
 /** {@code --format} and its shorthands {@code --ktap} and {@code --json}; a picocli mixin. */
 final class OutputOptions {
-    @Option(names = "--format", defaultValue = "text", description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", description = "Output: ${COMPLETION-CANDIDATES} (default: text).")
     OutputFormat format;
 
     @Option(names = "--ktap", description = "Same as --format ktap.")
@@ -21,10 +21,10 @@ final class OutputOptions {
         if (ktap && json) {
             throw new IllegalArgumentException("--ktap and --json exclude each other; choose one output format");
         }
-        if ((ktap || json) && format != OutputFormat.text) {
+        if ((ktap || json) && format != null) {
             throw new IllegalArgumentException("--format " + format + " and --" + (ktap ? "ktap" : "json")
                     + " exclude each other; choose one output format");
         }
-        return ktap ? OutputFormat.ktap : json ? OutputFormat.json : format;
+        return ktap ? OutputFormat.ktap : json ? OutputFormat.json : format != null ? format : OutputFormat.text;
     }
 }

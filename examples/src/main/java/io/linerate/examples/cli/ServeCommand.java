@@ -73,6 +73,10 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         InetAddress address;
+        if (bind.isBlank()) {
+            throw new IllegalArgumentException("--bind is empty; allowed: an address of this host, such as 127.0.0.1 "
+                    + "(the default), ::1 or 198.18.0.2");
+        }
         try {
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {

@@ -104,9 +104,15 @@ public final class NativeLoader {
                     return RESOURCE + " is not on the class path";
                 }
                 Path tmp = Files.createTempFile("liblinerate-afpacket", ".so");
-                tmp.toFile().deleteOnExit();
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-                System.load(tmp.toAbsolutePath().toString());
+                try {
+                    Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                    System.load(tmp.toAbsolutePath().toString());
+                } finally {
+                    // Linux keeps a loaded library mapped after its file is unlinked (as Netty does
+                    // with its native transports), so nothing is left in the temporary directory
+                    // even when the JVM is killed with SIGKILL
+                    Files.deleteIfExists(tmp);
+                }
                 return null;
             } catch (IOException e) {
                 return RESOURCE + " cannot be extracted: " + e;
