@@ -1,5 +1,6 @@
 package io.linerate.nio.agent;
 
+import io.linerate.core.Failures;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
@@ -148,7 +149,7 @@ final class AgentSession {
                 default -> refuse(c, "request '" + type + "' is unknown; allowed: stream, pingpong, rr");
             }
         } catch (TransferException | IOException | RuntimeException e) {
-            String reason = aborted ? STOPPING + ": " + e.getMessage() : e.getMessage();
+            String reason = aborted ? STOPPING + ": " + Failures.describe(e) : Failures.describe(e);
             LOG.warn("session {} ended: {}", peer, reason);
             if (c != null && !socket.isClosed()) {
                 try {
