@@ -1,5 +1,6 @@
 package io.linerate.core.engine;
 
+import io.linerate.core.Failures;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
@@ -279,7 +280,7 @@ public final class StreamEnd {
         long bytes = tx != null ? tx.bytes() : rx.bytes();
         if (e != null) {
             throw new TransferException(String.format(Locale.ROOT, "%s %s failed after %d bytes: %s",
-                    spec.protocol().label(), side, bytes, e.getMessage()), e);
+                    spec.protocol().label(), side, bytes, Failures.describe(e)), e);
         }
         if (aborted) {
             throw new TransferException(String.format(Locale.ROOT, "%s %s stopped after %d bytes: aborted",

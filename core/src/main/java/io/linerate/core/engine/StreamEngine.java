@@ -1,5 +1,6 @@
 package io.linerate.core.engine;
 
+import io.linerate.core.Failures;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
@@ -270,7 +271,7 @@ public final class StreamEngine {
         if (e != null) {
             throw new TransferException(String.format(Locale.ROOT,
                     "%s %s failed after %d bytes sent and %d received: %s",
-                    spec.protocol().label(), side, tx.bytes(), rx.bytes(), e.getMessage()), e);
+                    spec.protocol().label(), side, tx.bytes(), rx.bytes(), Failures.describe(e)), e);
         }
     }
 

@@ -8,6 +8,7 @@ import java.net.SocketException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,8 @@ public final class Agent implements AutoCloseable {
     private final Set<AgentSession> sessions = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong served = new AtomicLong();
+    /** Sessions past their handshake: the ones {@link AgentLimits#maxSessions()} bounds. */
+    private final AtomicInteger admitted = new AtomicInteger();
 
     private Agent(AgentConfig config, ServerSocket server) {
         this.config = config;
@@ -64,9 +67,43 @@ public final class Agent implements AutoCloseable {
         return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
     }
 
-    /** @return sessions running now */
+    /** @return sessions running now past their handshake: those {@link AgentLimits#maxSessions()} bounds */
     public int activeSessions() {
-        return sessions.size();
+        return admitted.get();
+    }
+
+    /** @return connections still in their handshake (hello, challenge, request), not yet counted as sessions */
+    public int connectionsInHandshake() {
+        return Math.max(0, sessions.size() - admitted.get());
+    }
+
+    /** @return the most connections the agent holds in their handshake at once: 4 x max sessions */
+    public int maxHandshakes() {
+        return 4 * config.limits().maxSessions();
+    }
+
+    /**
+     * Counts a session that finished its handshake against {@link AgentLimits#maxSessions()}.
+     *
+     * @return why it is refused (all sessions busy), or null when it is admitted
+     */
+    String admit() {
+        while (true) {
+            int n = admitted.get();
+            if (n >= config.limits().maxSessions()) {
+                return "the agent serves at most " + config.limits().maxSessions()
+                        + " sessions at once (--max-sessions) and all are busy; try again later";
+            }
+            if (admitted.compareAndSet(n, n + 1)) {
+                return null;
+            }
+        }
+    }
+
+    private void ended(AgentSession s) {
+        if (sessions.remove(s) && s.admitted()) {
+            admitted.decrementAndGet();
+        }
     }
 
     /** @return sessions started since the agent started (refused connections not counted) */
@@ -88,11 +125,11 @@ public final class Agent implements AutoCloseable {
                 LOG.warn("accept failed: {}", e.getMessage());
                 continue;
             }
-            if (sessions.size() >= config.limits().maxSessions()) {
+            if (connectionsInHandshake() >= maxHandshakes()) {
                 refuseBusy(s);
                 continue;
             }
-            AgentSession session = new AgentSession(config, s, sessions::remove);
+            AgentSession session = new AgentSession(config, s, this::admit, this::ended);
             sessions.add(session);
             served.incrementAndGet();
             if (closed.get()) {
@@ -103,8 +140,8 @@ public final class Agent implements AutoCloseable {
     }
 
     private void refuseBusy(Socket s) {
-        String reason = "the agent serves at most " + config.limits().maxSessions()
-                + " sessions at once (--max-sessions) and all are busy; try again later";
+        String reason = "the agent holds at most " + maxHandshakes() + " connections in their handshake at once "
+                + "(4 x --max-sessions) and all are taken; try again later";
         LOG.warn("refused {}: {}", s.getRemoteSocketAddress(), reason);
         try (Control c = new Control(s, (int) Math.max(1, config.handshakeTimeout().toMillis()))) {
             c.send(Control.message("refused").put("reason", reason));

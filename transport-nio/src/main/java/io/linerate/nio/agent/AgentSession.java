@@ -1,5 +1,6 @@
 package io.linerate.nio.agent;
 
+import io.linerate.core.Failures;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
@@ -20,6 +21,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +42,9 @@ final class AgentSession {
     private final AgentConfig config;
     private final Socket socket;
     private final Consumer<AgentSession> onEnd;
+    private final Supplier<String> admit;
+    private volatile boolean admitted;
+    private volatile boolean handshaking = true;
     private final Thread thread;
     private final String peer;
     private volatile StreamEnd end;
@@ -46,8 +53,14 @@ final class AgentSession {
     private volatile boolean aborted;
     private volatile long deadlineMillis;
 
-    AgentSession(AgentConfig config, Socket socket, Consumer<AgentSession> onEnd) {
+    /**
+     * @param admit counts the session against the agent's limit once its handshake is over; returns why
+     *     it is refused, or null
+     * @param onEnd run when the session ends
+     */
+    AgentSession(AgentConfig config, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd) {
         this.config = config;
+        this.admit = admit;
         this.socket = socket;
         this.onEnd = onEnd;
         this.peer = String.valueOf(socket.getRemoteSocketAddress());
@@ -71,6 +84,11 @@ final class AgentSession {
         if (r != null) {
             r.run();
         }
+    }
+
+    /** @return whether the session finished its handshake and counts against the agent's limit */
+    boolean admitted() {
+        return admitted;
     }
 
     /** @return whether the agent asked this session to end */
@@ -135,11 +153,27 @@ final class AgentSession {
     private void run() {
         Control c = null;
         try {
-            c = new Control(socket, (int) Math.max(1, config.handshakeTimeout().toMillis()));
+            long handshake = Math.max(1, config.handshakeTimeout().toMillis());
+            c = new Control(socket, (int) handshake);
+            // one deadline for the whole handshake, not one per read: a client that sends a byte now and
+            // then cannot hold the connection past it
+            CompletableFuture.delayedExecutor(handshake, TimeUnit.MILLISECONDS).execute(this::endSlowHandshake);
             if (!authenticate(c)) {
                 return;
             }
             JsonNode req = c.receive();
+            synchronized (this) {
+                if (socket.isClosed()) {
+                    return;
+                }
+                handshaking = false;
+            }
+            String busy = admit.get();
+            if (busy != null) {
+                refuse(c, busy);
+                return;
+            }
+            admitted = true;
             String type = req.get("type").asText();
             switch (type) {
                 case "stream" -> stream(c, req);
@@ -148,7 +182,7 @@ final class AgentSession {
                 default -> refuse(c, "request '" + type + "' is unknown; allowed: stream, pingpong, rr");
             }
         } catch (TransferException | IOException | RuntimeException e) {
-            String reason = aborted ? STOPPING + ": " + e.getMessage() : e.getMessage();
+            String reason = aborted ? STOPPING + ": " + Failures.describe(e) : Failures.describe(e);
             LOG.warn("session {} ended: {}", peer, reason);
             if (c != null && !socket.isClosed()) {
                 try {
@@ -161,6 +195,17 @@ final class AgentSession {
             close(data);
             close(c == null ? socket : c);
             onEnd.accept(this);
+        }
+    }
+
+    private synchronized void endSlowHandshake() {
+        if (handshaking && !socket.isClosed()) {
+            LOG.warn("session {}: the handshake took longer than {} ms; closed", peer, config.handshakeTimeout().toMillis());
+            try {
+                socket.close();
+            } catch (IOException e) {
+                LOG.debug("closing session {} reported {}", peer, e.getMessage());
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.linerate.nio.agent;
 
+import io.linerate.core.Failures;
 import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.TransferException;
@@ -46,7 +47,7 @@ public final class RemoteBidir {
             } catch (TransferException e) {
                 r.close();
                 join(t, spec);
-                throw new TransferException("forward direction: " + e.getMessage(), e);
+                throw new TransferException("forward direction: " + Failures.describe(e), e);
             }
             join(t, spec);
             Object rr = back.get();
@@ -54,7 +55,7 @@ public final class RemoteBidir {
                 return new RemoteBidirResult(fr, ok);
             }
             if (rr instanceof Exception e) {
-                throw new TransferException("reverse direction: " + e.getMessage(), e);
+                throw new TransferException("reverse direction: " + Failures.describe(e), e);
             }
             throw new TransferException("reverse direction: no result within " + waitMillis(spec) + " ms of the "
                     + "forward direction's end", null);
@@ -66,7 +67,7 @@ public final class RemoteBidir {
         try {
             return RemoteStreamTransfer.open(spec, clock, new RemoteOptions(secret, reverse));
         } catch (TransferException e) {
-            throw new TransferException((reverse ? "reverse" : "forward") + " direction: " + e.getMessage(), e,
+            throw new TransferException((reverse ? "reverse" : "forward") + " direction: " + Failures.describe(e), e,
                     e.isUsageError());
         }
     }

@@ -37,6 +37,10 @@ public record RemoteBidirResult(RemoteStreamResult forward, RemoteStreamResult r
     @Override
     public List<Metric> metrics() {
         List<Metric> out = new ArrayList<>();
+        if (!invalidReasons().isEmpty()) {
+            // one invalid direction makes the pair invalid: no numbers to gate on
+            return out;
+        }
         label(out, forward.metrics(), "forward");
         label(out, reverse.metrics(), "reverse");
         return out;

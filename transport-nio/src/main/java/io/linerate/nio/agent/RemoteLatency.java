@@ -1,5 +1,6 @@
 package io.linerate.nio.agent;
 
+import io.linerate.core.Failures;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AppliedOptions;
@@ -94,7 +95,7 @@ public final class RemoteLatency implements Measurement {
             return spec instanceof PingPongSpec p ? pingPong(p, c, address, timeout, facts)
                     : rr((RrSpec) spec, c, address, facts);
         } catch (IOException e) {
-            throw new TransferException(spec.pattern().label() + " with the agent at " + peer + ": " + e.getMessage(), e);
+            throw new TransferException(spec.pattern().label() + " with the agent at " + peer + ": " + Failures.describe(e), e);
         }
     }
 
@@ -159,7 +160,7 @@ public final class RemoteLatency implements Measurement {
             if (outcome.failure != null) {
                 // the control connection failed after the sweep did: the sweep's reason comes first
                 throw new TransferException(outcome.failure.getMessage() + "; the agent's counts are unknown: "
-                        + e.getMessage() + "; this host completed " + trips[0] + " round trips", e);
+                        + Failures.describe(e) + "; this host completed " + trips[0] + " round trips", e);
             }
             throw e;
         } finally {

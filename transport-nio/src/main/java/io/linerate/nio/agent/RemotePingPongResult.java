@@ -52,7 +52,8 @@ public record RemotePingPongResult(PingPongResult local, long agentEchoes, long 
 
     @Override
     public List<Metric> metrics() {
-        return local.metrics();
+        // the agent's counts can make a run invalid that this host's alone would not: no numbers then
+        return invalidReasons().isEmpty() ? local.metrics() : List.of();
     }
 
     @Override

@@ -58,6 +58,10 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
 
     @Override
     public List<Metric> metrics() {
+        if (!invalidReasons().isEmpty()) {
+            // an invalid run has no numbers to gate on, as a local TransferResult's window rules say
+            return List.of();
+        }
         List<Metric> out = new ArrayList<>();
         String marker = transfer.marker();
         EndCounters receiver = local.sender() ? remote : local;

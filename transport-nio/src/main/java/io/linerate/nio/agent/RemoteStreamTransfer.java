@@ -6,6 +6,7 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
+import io.linerate.core.Failures;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
@@ -99,7 +100,7 @@ public final class RemoteStreamTransfer implements Transfer {
         } catch (IOException | RuntimeException e) {
             closeQuietly(ch);
             closeQuietly(c);
-            throw new TransferException("stream with the agent at " + peer + ": " + e.getMessage(), e);
+            throw new TransferException("stream with the agent at " + peer + ": " + Failures.describe(e), e);
         } catch (TransferException e) {
             closeQuietly(ch);
             closeQuietly(c);
@@ -134,17 +135,25 @@ public final class RemoteStreamTransfer implements Transfer {
         boolean sending = !options.reverse();
         StreamEnd end = sending ? StreamEnd.sender(spec, clock, data.sendLoop())
                 : StreamEnd.receiver(spec, clock, data.receiveLoop());
-        JsonNode[] remote = {null};
-        JsonNode[] early = {null};
+        long io = spec.ioTimeout().toMillis();
+        // the agent says nothing until its end is over: its result, or why it ended; the watch reads that
+        // one message while this end runs, so that an agent that stopped or went away (its control
+        // connection closed or reset) ends this end at once, not at this end's deadline
+        long bound = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L + 3 * io + 1000;
+        ControlWatch watch = new ControlWatch(control, (int) Math.min(Integer.MAX_VALUE, bound), end::abort).start();
         EndCounters local;
         try {
-            local = end.run(listener, sending ? () -> -1 : peerSent(remote, early, end));
+            local = end.run(listener, sending ? () -> -1 : peerSent(watch));
         } catch (TransferException e) {
-            Optional<AgentStoppedException> stopped = agentStopped(early[0], end.bytesSoFar(), e);
-            if (stopped.isPresent()) {
-                throw stopped.get();
+            if (!watch.over()) {
+                // this end may have failed first (a reset data socket): the agent's word follows within the I/O timeout
+                try {
+                    watch.await(Math.max(1, io));
+                } catch (IOException ignored) {
+                    // classified below
+                }
             }
-            throw e;
+            throw agentEnded(watch, end.bytesSoFar(), e).orElse(e);
         }
         try {
             AppliedOptions localOptions = data.options();
@@ -158,78 +167,70 @@ public final class RemoteStreamTransfer implements Transfer {
                     // an agent that stopped has closed its end; what it sent before is still read below
                 }
             }
-            if (remote[0] == null) {
-                // the agent's end may close its window up to a control round trip after ours, then drain
-                control.timeout((int) Math.min(Integer.MAX_VALUE, 2 * spec.ioTimeout().toMillis() + 1000));
-                JsonNode m = early[0] != null ? early[0] : control.receive();
-                Optional<AgentStoppedException> stopped = agentStopped(m, local.bytes(), null);
-                if (stopped.isPresent()) {
-                    throw stopped.get();
+            // the agent's end may close its window up to a control round trip after ours, then drain
+            try {
+                watch.await(2 * io + 1000);
+            } catch (IOException e) {
+                if (!watch.over()) {
+                    throw e;
                 }
-                String type = m.get("type").asText();
-                if (!type.equals("result")) {
-                    throw new IOException(type.equals("error") || type.equals("refused")
-                            ? m.path("reason").asText("no reason given")
-                            : "expected a \"result\" control message, got \"" + type + "\"");
-                }
-                remote[0] = m.get("end");
             }
-            if (remote[0] == null || !remote[0].isObject()) {
+            Optional<TransferException> ended = agentEnded(watch, local.bytes(), null);
+            if (ended.isPresent()) {
+                throw ended.get();
+            }
+            JsonNode remote = watch.message().get("end");
+            if (remote == null || !remote.isObject()) {
                 throw new IOException("the agent's result holds no counters");
             }
-            EndCounters far = EndJson.counters(remote[0]);
-            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote[0])), local, far,
+            EndCounters far = EndJson.counters(remote);
+            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote)), local, far,
                     clockComparison);
         } catch (IOException e) {
-            throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + e.getMessage(), e);
+            throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
         }
     }
 
     /**
-     * @param m a control message already read, or null to read one now (bounded by the I/O timeout)
-     * @return the agent's stop, with both ends' counts, when {@code m} (or the next message) says it
-     *     stopped; empty otherwise
+     * @return why the run ended when the agent's control message (or its absence) says so: it stopped
+     *     (with both ends' counts), it reported an error, or it went away (its control connection
+     *     closed or was reset); empty when its {@code result} arrived or nothing is known yet
      */
-    private Optional<AgentStoppedException> agentStopped(JsonNode m, long localBytes, TransferException cause) {
-        if (m == null) {
-            try {
-                control.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
-                m = control.receive();
-            } catch (IOException e) {
-                return Optional.empty();
-            }
-        }
-        if (!m.get("type").asText().equals("stopped")) {
+    private Optional<TransferException> agentEnded(ControlWatch watch, long localBytes, TransferException cause) {
+        if (!watch.over()) {
             return Optional.empty();
         }
-        return Optional.of(new AgentStoppedException("stream with the agent at " + spec.endpoint() + " ended early",
-                m.path("reason").asText("no reason given"), localBytes, m.path("bytes").asLong(-1),
-                m.path("messages").asLong(-1), cause));
+        String at = "stream with the agent at " + spec.endpoint();
+        IOException failure = watch.failure();
+        if (failure != null) {
+            return Optional.of(new TransferException(at + " failed: the agent went away mid-stream (" + Failures.describe(failure)
+                    + ") after " + localBytes + " bytes at this host", failure));
+        }
+        JsonNode m = watch.message();
+        String type = m.get("type").asText();
+        switch (type) {
+            case "result":
+                return Optional.empty();
+            case "stopped":
+                return Optional.of(new AgentStoppedException(at + " ended early", m.path("reason").asText("no reason given"),
+                        localBytes, m.path("bytes").asLong(-1), m.path("messages").asLong(-1), cause));
+            case "error", "refused":
+                return Optional.of(new TransferException(at + " failed: the agent reported: "
+                        + m.path("reason").asText("no reason given"), cause));
+            default:
+                return Optional.of(new TransferException(at + ": expected a \"result\" control message, got \""
+                        + type + "\"", cause));
+        }
     }
 
     /**
      * A UDP receiver here learns the agent's window datagram count from its result, which it sends when its
-     * sender ends; any other message (an agent that stopped) ends this end and is kept in {@code early}.
+     * sender ends; -1 before.
      */
-    private LongSupplier peerSent(JsonNode[] remote, JsonNode[] early, StreamEnd end) {
+    private static LongSupplier peerSent(ControlWatch watch) {
         return () -> {
-            if (remote[0] == null && early[0] == null) {
-                try {
-                    JsonNode m = control.poll();
-                    if (m != null) {
-                        if (!m.get("type").asText().equals("result")) {
-                            early[0] = m;
-                            end.abort();
-                            return -1;
-                        }
-                        remote[0] = m.get("end");
-                    }
-                } catch (IOException e) {
-                    end.abort();
-                    return -1;
-                }
-            }
-            return remote[0] == null ? -1 : remote[0].path("window_messages").asLong(-1);
+            JsonNode m = watch.resultNow();
+            return m == null ? -1 : m.path("end").path("window_messages").asLong(-1);
         };
     }
 

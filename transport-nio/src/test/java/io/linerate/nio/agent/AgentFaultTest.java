@@ -127,15 +127,72 @@ class AgentFaultTest {
     @Test
     void aClientBeyondMaxSessionsIsRefused() throws Exception {
         try (Agent one = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
-                new AgentLimits(1, Duration.ofSeconds(5), 0, 1 << 20), Duration.ofSeconds(5)))) {
-            // the first client holds its session open by not answering anything after the hello
-            try (Socket holder = new Socket()) {
-                holder.connect(one.address(), 5000);
+                new AgentLimits(1, Duration.ofSeconds(30), 0, 1 << 20), Duration.ofSeconds(5)))) {
+            TransferSpec spec = shortTcp().toBuilder()
+                    .endpoint(io.linerate.core.Endpoint.remote("127.0.0.1", one.address().getPort())).build();
+            // the first client holds the one session with a stream of 20 s, rate-limited to stay light
+            TransferSpec holding = spec.toBuilder().duration(Duration.ofSeconds(20)).rateBitsPerSecond(1_000_000).build();
+            try (RemoteStreamTransfer holder = RemoteStreamTransfer.open(holding, Clock.system(), RemoteOptions.defaults())) {
+                java.util.concurrent.CompletableFuture<Object> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return holder.runBothEnds(IntervalListener.NONE);
+                    } catch (Exception e) {
+                        return e;
+                    }
+                });
                 waitUntil(() -> one.activeSessions() == 1);
-                TransferSpec spec = shortTcp().toBuilder()
-                        .endpoint(io.linerate.core.Endpoint.remote("127.0.0.1", one.address().getPort())).build();
                 assertThatThrownBy(() -> RemoteStreamTransfer.open(spec, Clock.system(), RemoteOptions.defaults()))
                         .hasMessageContaining("the agent serves at most 1 sessions at once (--max-sessions)");
+                holder.close();
+                run.join();
+            }
+        }
+    }
+
+    @Test
+    void connectionsSlowInTheirHandshakeHoldNoSessionAndAreClosedAtTheDeadline() throws Exception {
+        // max 1 session, a 2 s handshake deadline: 3 slow connections (fewer than 4 x 1 in handshake)
+        try (Agent one = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(AgentStreamTest.SECRET),
+                new AgentLimits(1, Duration.ofSeconds(30), 0, 1 << 20), Duration.ofSeconds(2)))) {
+            List<Socket> slow = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    Socket s = new Socket();
+                    slow.add(s);
+                    s.connect(one.address(), 5000);
+                    // the first byte of a 4-byte length, then nothing: a client that sends a byte now and then
+                    s.getOutputStream().write(0);
+                    s.getOutputStream().flush();
+                }
+                waitUntil(() -> one.connectionsInHandshake() == 3);
+                assertThat(one.activeSessions()).isZero();
+
+                // a good client is served beside them
+                TransferSpec spec = shortTcp().toBuilder()
+                        .endpoint(io.linerate.core.Endpoint.remote("127.0.0.1", one.address().getPort())).build();
+                RemoteStreamResult r = AgentStreamTest.run(spec, false);
+                assertThat(r.remote().bytes()).isEqualTo(r.local().bytes());
+
+                // the slow ones are closed by the handshake's deadline: each read ends at the end of the stream,
+                // after the hello (the agent's first message) and nothing else
+                for (Socket s : slow) {
+                    s.setSoTimeout(60_000);
+                    java.io.InputStream in = s.getInputStream();
+                    long n = 0;
+                    try {
+                        while (in.read() >= 0) {
+                            n++;
+                        }
+                    } catch (java.net.SocketException reset) {
+                        // a reset also ends it
+                    }
+                    assertThat(n).as("bytes the agent sent a slow client").isPositive();
+                }
+                waitUntil(() -> one.connectionsInHandshake() == 0);
+            } finally {
+                for (Socket s : slow) {
+                    s.close();
+                }
             }
         }
     }
