@@ -95,6 +95,18 @@ final class KtapOutputs {
         result(doc, spec.testName(), result.invalidReasons());
     }
 
+    /**
+     * The document of any one result under one test: a diagnostic line, the result's
+     * {@link MeasurementResult#metrics} (none when it is invalid), {@code ok 1 <test>} or
+     * {@code not ok 1 <test> # invalid: reasons}, and the totals; for runs against a peer.
+     */
+    static void single(PrintWriter out, String test, String diagnostic, MeasurementResult result) {
+        KtapDocument doc = KtapDocument.start(out, 1);
+        doc.diagnostic(diagnostic);
+        result.metrics().forEach(doc.metrics()::accept);
+        result(doc, test, result.invalidReasons());
+    }
+
     private static void result(KtapDocument doc, String test, List<String> invalidReasons) {
         if (invalidReasons.isEmpty()) {
             doc.ok(test);

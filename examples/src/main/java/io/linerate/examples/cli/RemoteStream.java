@@ -38,7 +38,8 @@ final class RemoteStream {
         }
         switch (fmt) {
             case json -> out.println(ResultJson.of(r).toJson());
-            case ktap -> r.metrics().forEach(m -> out.println("# ktap-metric-json: " + io.linerate.core.sink.MetricJson.metric(m)));
+            case ktap -> KtapOutputs.single(out, r.transfer().marker(), "linerate " + Linerate.version() + " stream with "
+                    + spec.endpoint() + (options.reverse() ? ", reverse" : "") + ": " + spec, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 out.println(TransferFormat.summaryLine(r.transfer()));
@@ -63,7 +64,8 @@ final class RemoteStream {
         RemoteBidirResult r = RemoteBidir.run(spec, Clock.system(), secret, forward, reverse);
         switch (fmt) {
             case json -> out.println(ResultJson.of(r).toJson());
-            case ktap -> r.metrics().forEach(m -> out.println("# ktap-metric-json: " + io.linerate.core.sink.MetricJson.metric(m)));
+            case ktap -> KtapOutputs.single(out, r.forward().transfer().marker() + "_bidir", "linerate " + Linerate.version()
+                    + " stream with " + spec.endpoint() + ", both directions at once: " + spec, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 for (var d : java.util.List.of(r.forward(), r.reverse())) {

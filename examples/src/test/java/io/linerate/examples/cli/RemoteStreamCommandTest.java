@@ -33,6 +33,36 @@ class RemoteStreamCommandTest {
     }
 
     @Test
+    void streamWithPeerWritesAKtapDocumentAndTheSendersWindowBytesAreTheWindowsTraffic() throws Exception {
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
+                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+            String peer = "127.0.0.1:" + agent.address().getPort();
+            StringWriter out = new StringWriter();
+            int code = Linerate.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "stream", "--peer", peer,
+                    "--duration", "300ms", "--ktap");
+            String ktap = out.toString();
+            assertThat(ktap).startsWith("KTAP version 1" + System.lineSeparator() + "1..1");
+            // valid (ok, with metric lines) or, on a host too loaded to move a byte, not ok with the reason and none
+            if (code == 0) {
+                assertThat(ktap).contains("ok 1 tcp4").contains("\"name\":\"tcp4_mbps\"");
+            } else {
+                assertThat(ktap).contains("not ok 1 tcp4 # invalid: ").doesNotContain("ktap-metric-json");
+            }
+            assertThat(ktap).contains("# Totals: ");
+
+            StringWriter json = new StringWriter();
+            Linerate.execute(new PrintWriter(json), new PrintWriter(new StringWriter()), "stream", "--peer", peer,
+                    "--duration", "300ms", "--json");
+            com.fasterxml.jackson.databind.JsonNode d = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(json.toString()).get("detail");
+            // a TCP stream is in order and the receiver counted every byte sent, so the bytes the sender
+            // wrote in its window all arrived: the window's traffic, whatever the warm-up left queued
+            assertThat(d.get("bytes_received").asLong()).isEqualTo(d.get("bytes_sent").asLong());
+            assertThat(d.get("window_bytes_received").asLong()).isEqualTo(d.get("window_bytes_sent").asLong());
+        }
+    }
+
+    @Test
     void streamWithPeerBidirPrintsEachDirectionsEnds() throws Exception {
         try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
                 AgentLimits.defaults(), Duration.ofSeconds(5)))) {

@@ -251,7 +251,10 @@ public final class RemoteStreamTransfer implements Transfer {
             if (rx.bytes() != tx.bytes()) {
                 reasons.add("receiver counted " + rx.bytes() + " bytes but the sender sent " + tx.bytes());
             }
-            if (rx.windowBytes() == 0) {
+            if (tx.windowBytes() == 0) {
+                reasons.add("no payload byte was sent in the sender's window of " + tx.windowNanos() + " ns; "
+                        + "lengthen the duration");
+            } else if (rx.windowBytes() == 0) {
                 reasons.add("no byte arrived in the receiver's window");
             }
         } else {
@@ -272,12 +275,17 @@ public final class RemoteStreamTransfer implements Transfer {
             reasons.add(String.format(Locale.ROOT, "traffic class 0x%02x requested but 0x%02x applied",
                     options.trafficClassRequested(), options.trafficClassApplied()));
         }
-        // a UDP receiver counts the datagrams the sender sent inside the sender's window (the header's
-        // phase), wherever they arrived: their goodput is over that window's length, the sender's
-        long windowEnd = spec.protocol() == Protocol.UDP ? rx.windowStartNanos() + tx.windowNanos() : rx.windowEndNanos();
+        // The window is the sender's, as each end's clock is its own. A UDP receiver counts the datagrams
+        // the sender sent inside it (the header's phase), wherever they arrived. A TCP receiver's own window
+        // also holds bytes the sender wrote in its warm-up; the stream is in order and the receiver counted
+        // every byte sent (else the result is invalid above), so the sender's window bytes all arrived and
+        // are the window's traffic. Either way goodput is over the sender's window length.
+        long windowEnd = rx.windowStartNanos() + tx.windowNanos();
+        long windowReceived = spec.protocol() == Protocol.UDP ? rx.windowBytes()
+                : rx.bytes() == tx.bytes() ? tx.windowBytes() : Math.min(rx.windowBytes(), tx.windowBytes());
         return TransferResult.builder(spec).bytesSent(tx.bytes()).messagesSent(tx.messages()).bytesReceived(rx.bytes())
                 .window(rx.windowStartNanos(), windowEnd).windowBytesSent(tx.windowBytes())
-                .windowBytesReceived(rx.windowBytes()).udp(udp).intervals(local.intervals()).options(options)
+                .windowBytesReceived(windowReceived).udp(udp).intervals(local.intervals()).options(options)
                 .senderCpuNanos(tx.cpuNanos()).receiverCpuNanos(rx.cpuNanos()).invalidReasons(reasons)
                 .instructions(InstructionCount.unavailable("the two ends run in two processes; instructions are "
                         + "counted only where both ends run in this one"))
