@@ -22,7 +22,12 @@ import org.slf4j.LoggerFactory;
  * {@code hi − lo} is wider than the resolution at {@code hi} (an absolute rate, or a fraction of
  * {@code hi}) and fewer than {@link SearchSpec#maxTrials()} bisection trials have run, a trial at
  * {@code mid = lo + ⌊(hi − lo) / 2⌋} passes ({@code lo = mid}) or fails ({@code hi = mid}), judged
- * by {@link SearchTrial#judge} with the resolution at {@code hi} as the allowed shortfall. With an
+ * by {@link SearchTrial#judge}. The allowed shortfall of the achieved rate below the offered one is
+ * the resolution at {@code hi} plus one message per trial window
+ * ({@link SearchSpec#messageShortfallBitsPerSecond(long) messageBits / T}, {@link Trial#messageBits()}):
+ * a trial counts whole messages, so at low rates a sender that paced every message on time still
+ * falls short of the offered rate by up to one message, which can exceed the resolution (a 1400 B
+ * payload in a 500 ms trial is 22400 bit/s, more than 1 % of any max below 2.24 Mbit/s). With an
  * absolute resolution {@code r} this takes at most {@code ⌈log2((max − min) / r)⌉} trials: each
  * halves the interval, rounding up, and {@code ⌈w / 2^k⌉ ≤ r} exactly when {@code w / 2^k ≤ r} for a
  * whole {@code r}.</li>
@@ -101,7 +106,7 @@ public final class RateSearch {
             while (hi - lo > resolutionAt(hi) && bisections < spec.maxTrials()) {
                 long mid = lo + (hi - lo) / 2;
                 bisections++;
-                if (runTrial(SearchTrial.Phase.SEARCH, mid, resolutionAt(hi))) {
+                if (runTrial(SearchTrial.Phase.SEARCH, mid, shortfallAt(hi))) {
                     lo = mid;
                     passed.add(mid);
                 } else {
@@ -113,7 +118,7 @@ public final class RateSearch {
                 notes.add(String.format(Locale.ROOT, "stopped after %d search trials (max trials): the interval %d..%d "
                         + "bit/s is wider than the resolution of %d bit/s", bisections, lo, hi, resolutionAt(hi)));
             }
-            if (confirm(lo, resolutionAt(hi))) {
+            if (confirm(lo, shortfallAt(hi))) {
                 return new SearchResult(spec, min, max, trials, OptionalLong.of(lo), hi, converged, notes);
             }
             if (lo == min) {
@@ -155,6 +160,11 @@ public final class RateSearch {
         LOG.debug("trial {} {} at {} bit/s: achieved {} bit/s, sent {}, lost {}: {}", trials.size(), phase.label(), rate,
                 o.achievedBitsPerSecond(), o.sent(), o.lost(), v.label());
         return v == SearchTrial.Verdict.PASS;
+    }
+
+    /** @return the allowed shortfall with upper bound {@code hi}: the resolution plus one message per trial window */
+    private long shortfallAt(long hi) {
+        return resolutionAt(hi) + spec.messageShortfallBitsPerSecond(trial.messageBits());
     }
 
     private long resolutionAt(long hi) {

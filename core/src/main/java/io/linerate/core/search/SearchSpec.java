@@ -30,6 +30,12 @@ public final class SearchSpec {
     /** The default minimum rate when none is given: this fraction of the maximum, 1 %. */
     public static final double DEFAULT_MIN_FRACTION = 0.01;
 
+    /**
+     * The fewest messages (datagrams, frames) a trial at the min or max rate must carry: 2. A rate
+     * below {@link #minCarryingBitsPerSecond(long)} is refused before any trial runs.
+     */
+    public static final int MIN_MESSAGES_PER_TRIAL = 2;
+
     private final long minBitsPerSecond;
     private final long maxBitsPerSecond;
     private final Resolution resolution;
@@ -105,6 +111,41 @@ public final class SearchSpec {
     /** @return the warm-up before each trial's measured window, left out of it */
     public Duration warmup() {
         return warmup;
+    }
+
+    /**
+     * The shortfall one message makes over a trial window: a trial counts whole messages, so at an
+     * offered rate {@code r} its window of {@code T} seconds carries {@code ⌊r × T / b⌋} messages of
+     * {@code b} bits (or one fewer, where the window's edges cut the pacing), and its achieved rate
+     * {@code n × b / T} falls short of {@code r} by up to {@code b / T} with no fault of the sender.
+     * {@link RateSearch} allows this on top of the resolution. For example a 1400 B payload (11200
+     * bit) in a 500 ms trial: 11200 / 0.5 = 22400 bit/s.
+     *
+     * @param messageBits bits per message ({@link Trial#messageBits()}), 0 or more
+     * @return {@code ⌈messageBits / T⌉} bit/s with {@code T} the trial length in seconds; 0 for 0
+     */
+    public long messageShortfallBitsPerSecond(long messageBits) {
+        return ceilDiv(messageBits, trial);
+    }
+
+    /**
+     * The lowest rate at which a trial carries {@value #MIN_MESSAGES_PER_TRIAL} messages:
+     * {@code ⌈2 × messageBits / T⌉} bit/s, {@code T} the trial length in seconds. For example a
+     * 1460 B payload (11680 bit) in a 200 ms trial: 2 × 11680 / 0.2 = 116800 bit/s.
+     *
+     * @param messageBits bits per message ({@link Trial#messageBits()}), 0 or more
+     * @return bit/s; 0 for 0
+     */
+    public long minCarryingBitsPerSecond(long messageBits) {
+        return ceilDiv(MIN_MESSAGES_PER_TRIAL * messageBits, trial);
+    }
+
+    /** @return ⌈bits × 10^9 / trial ns⌉, exact for any bits a message can have */
+    private static long ceilDiv(long bits, Duration trial) {
+        java.math.BigInteger n = java.math.BigInteger.valueOf(bits).multiply(java.math.BigInteger.valueOf(1_000_000_000L));
+        java.math.BigInteger d = java.math.BigInteger.valueOf(trial.toNanos());
+        java.math.BigInteger[] qr = n.divideAndRemainder(d);
+        return qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
     }
 
     @Override
