@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
  * <ol>
  * <li>Range. Without a max rate, one trial at unlimited rate runs first (phase {@code calibration})
  * and what it achieved, rounded down to whole bit/s, is the max rate. Without a min rate, the min
- * is {@value SearchSpec#DEFAULT_MIN_FRACTION} of the max (at least 1 bit/s).</li>
+ * is {@value SearchSpec#DEFAULT_MIN_FRACTION} of the max (at least 1 bit/s), raised to
+ * {@link SearchSpec#minCarryingBitsPerSecond(long)} where that is higher: a trial below it carries
+ * fewer than {@value SearchSpec#MIN_MESSAGES_PER_TRIAL} messages and says nothing. A given min or
+ * max that low is refused before any trial ({@link SearchSpec#checkCarries(long)}).</li>
  * <li>Bisection. {@code lo} starts at the min and {@code hi} at the max, both untested. While
  * {@code hi − lo} is wider than the resolution at {@code hi} (an absolute rate, or a fraction of
  * {@code hi}) and fewer than {@link SearchSpec#maxTrials()} bisection trials have run, a trial at
@@ -71,15 +74,19 @@ public final class RateSearch {
      * @param trial runs one trial at a given offered rate
      * @return the trials and the found rate
      * @throws TransferException when a trial cannot be run, or the unlimited trial moved nothing
-     * @throws IllegalArgumentException when the range derived from the unlimited trial is unusable
-     *     (a given min at or above what it achieved, or an absolute resolution of half of it or more),
-     *     naming the values
+     * @throws IllegalArgumentException before any trial, when a given min or max rate carries fewer
+     *     than {@value SearchSpec#MIN_MESSAGES_PER_TRIAL} of the trial's messages in a trial; and when
+     *     the range derived from the unlimited trial is unusable (a min at or above what it achieved,
+     *     or an absolute resolution of half of it or more); naming the values and where they came from
      */
     public static SearchResult run(SearchSpec spec, Trial trial) throws TransferException {
         return new RateSearch(Objects.requireNonNull(spec, "spec"), Objects.requireNonNull(trial, "trial")).search();
     }
 
     private SearchResult search() throws TransferException {
+        long messageBits = trial.messageBits();
+        spec.checkCarries(messageBits);
+        long floor = spec.minCarryingBitsPerSecond(messageBits);
         long max = spec.maxBitsPerSecond();
         if (max == 0) {
             TrialOutcome o = trial.run(0);
@@ -92,11 +99,24 @@ public final class RateSearch {
             }
             LOG.debug("max rate {} bit/s from an unlimited trial", max);
         }
-        long min = spec.minBitsPerSecond() != 0 ? spec.minBitsPerSecond()
-                : Math.max(1, Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION));
+        long min;
+        String minFrom;
+        if (spec.minBitsPerSecond() != 0) {
+            min = spec.minBitsPerSecond();
+            minFrom = "given";
+        } else if (Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION) >= floor) {
+            min = Math.max(1, Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION));
+            minFrom = "1% of the max, at least 1 bit/s";
+        } else {
+            min = Math.max(1, floor);
+            minFrom = String.format(Locale.ROOT, "the lowest at which a trial of %d ms carries %d messages of %s, above "
+                    + "1%% of the max", spec.trial().toMillis(), SearchSpec.MIN_MESSAGES_PER_TRIAL,
+                    SearchSpec.messageSize(messageBits));
+        }
         if (min >= max) {
-            throw new IllegalArgumentException("min rate " + min + " bit/s is not below the max rate " + max
-                    + " bit/s that the unlimited trial achieved; allowed: min < max");
+            throw new IllegalArgumentException("min rate " + min + " bit/s (" + minFrom + ") is not below the max rate "
+                    + max + " bit/s " + (spec.maxBitsPerSecond() != 0 ? "(given)" : "that the unlimited trial achieved")
+                    + "; allowed: min < max");
         }
         SearchSpec.checkResolution(spec.resolution(), max);
         long lo = min;

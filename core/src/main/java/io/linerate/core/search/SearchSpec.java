@@ -140,6 +140,52 @@ public final class SearchSpec {
         return ceilDiv(MIN_MESSAGES_PER_TRIAL * messageBits, trial);
     }
 
+    /**
+     * Refuses a given min or max rate at which a trial carries fewer than
+     * {@value #MIN_MESSAGES_PER_TRIAL} messages: a trial there sends nothing or one message, and
+     * its loss and achieved rate say nothing. The max must be above {@link #minCarryingBitsPerSecond}
+     * so that a min at or above that rate fits below it. Rates left to be derived (0) are not checked
+     * here; {@link RateSearch} raises a derived min to that rate.
+     *
+     * @param messageBits bits per message ({@link Trial#messageBits()}); 0 checks nothing
+     * @throws IllegalArgumentException naming the rate, the trial, the message size and the smallest
+     *     allowed rate
+     */
+    public void checkCarries(long messageBits) {
+        long floor = minCarryingBitsPerSecond(messageBits);
+        if (messageBits <= 0) {
+            return;
+        }
+        if (minBitsPerSecond != 0 && minBitsPerSecond < floor) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "min rate %d bit/s is out of range "
+                    + "for a trial of %d ms and messages of %s: a trial at it carries fewer than %d messages (%d bit/s x "
+                    + "%s s = %s bit); allowed: %d bit/s or more (%d x %d bit / %s s), or a longer trial",
+                    minBitsPerSecond, trial.toMillis(), messageSize(messageBits), MIN_MESSAGES_PER_TRIAL, minBitsPerSecond,
+                    seconds(), bitsIn(minBitsPerSecond), floor, MIN_MESSAGES_PER_TRIAL, messageBits, seconds()));
+        }
+        if (maxBitsPerSecond != 0 && maxBitsPerSecond <= floor) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "max rate %d bit/s is out of range "
+                    + "for a trial of %d ms and messages of %s: the search needs a min rate below it at which a trial "
+                    + "carries %d messages, %d bit/s or more (%d x %d bit / %s s); allowed: more than %d bit/s, or a "
+                    + "longer trial", maxBitsPerSecond, trial.toMillis(), messageSize(messageBits), MIN_MESSAGES_PER_TRIAL,
+                    floor, MIN_MESSAGES_PER_TRIAL, messageBits, seconds(), floor));
+        }
+    }
+
+    /** @return {@code 1460 B} for a whole number of bytes, else {@code 11681 bit} */
+    static String messageSize(long messageBits) {
+        return messageBits % 8 == 0 ? messageBits / 8 + " B" : messageBits + " bit";
+    }
+
+    private String seconds() {
+        return java.math.BigDecimal.valueOf(trial.toNanos(), 9).stripTrailingZeros().toPlainString();
+    }
+
+    private String bitsIn(long bitsPerSecond) {
+        return java.math.BigDecimal.valueOf(bitsPerSecond).multiply(java.math.BigDecimal.valueOf(trial.toNanos(), 9))
+                .stripTrailingZeros().toPlainString();
+    }
+
     /** @return ⌈bits × 10^9 / trial ns⌉, exact for any bits a message can have */
     private static long ceilDiv(long bits, Duration trial) {
         java.math.BigInteger n = java.math.BigInteger.valueOf(bits).multiply(java.math.BigInteger.valueOf(1_000_000_000L));

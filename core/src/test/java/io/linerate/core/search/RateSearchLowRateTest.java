@@ -3,7 +3,10 @@ package io.linerate.core.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.TransferException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The search at rates where a trial carries few messages, against fake trials that count whole messages. */
@@ -80,5 +83,74 @@ class RateSearchLowRateTest {
         long found = r.found().getAsLong();
         assertThat(found).isLessThanOrEqualTo(614_800L).isGreaterThanOrEqualTo(590_000L);
         assertThat(r.trials()).anySatisfy(t -> assertThat(t.verdict()).isEqualTo(SearchTrial.Verdict.SHORTFALL));
+    }
+
+    /** A lossless sender of {@code bits}-bit messages, paced on time over a 2 s window, that counts its trials. */
+    private static Trial counted(long bits, AtomicInteger runs) {
+        return new Trial() {
+            @Override
+            public TrialOutcome run(long offered) {
+                runs.incrementAndGet();
+                long sent = offered * 2 / bits;
+                return new TrialOutcome(offered, sent * bits / 2.0, sent, sent, 0);
+            }
+
+            @Override
+            public long messageBits() {
+                return bits;
+            }
+        };
+    }
+
+    @Test
+    void aMinRateAtWhichATrialCarriesFewerThanTwoDatagramsIsRefusedBeforeAnyTrial() {
+        AtomicInteger runs = new AtomicInteger();
+        // 1460 B = 11680 bit; 2 datagrams in 0.2 s need 2 × 11680 / 0.2 = 116800 bit/s; 1000 bit/s × 0.2 s = 200 bit
+        SearchSpec s = SearchSpec.builder().minBitsPerSecond(1000).maxBitsPerSecond(3000).trial(Duration.ofMillis(200)).build();
+        assertThat(s.minCarryingBitsPerSecond(11_680)).isEqualTo(116_800L);
+        assertThatThrownBy(() -> RateSearch.run(s, counted(11_680, runs))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("min rate 1000 bit/s is out of range for a trial of 200 ms and messages of 1460 B: a trial at it "
+                        + "carries fewer than 2 messages (1000 bit/s x 0.2 s = 200 bit); allowed: 116800 bit/s or more "
+                        + "(2 x 11680 bit / 0.2 s), or a longer trial");
+        assertThat(runs).hasValue(0);
+    }
+
+    @Test
+    void aMaxRateThatLeavesNoRoomForAMinCarryingTwoDatagramsIsRefusedBeforeAnyTrial() {
+        AtomicInteger runs = new AtomicInteger();
+        // 2 s trial: 2 × 11680 / 2 = 11680 bit/s is the lowest min; the max must be above it
+        SearchSpec s = SearchSpec.builder().maxBitsPerSecond(11_680).build();
+        assertThatThrownBy(() -> RateSearch.run(s, counted(11_680, runs))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("max rate 11680 bit/s is out of range for a trial of 2000 ms and messages of 1460 B: the search "
+                        + "needs a min rate below it at which a trial carries 2 messages, 11680 bit/s or more (2 x 11680 bit "
+                        + "/ 2 s); allowed: more than 11680 bit/s, or a longer trial");
+        assertThat(runs).hasValue(0);
+    }
+
+    @Test
+    void theDefaultMinIsRaisedToTheLowestRateThatCarriesTwoDatagrams() throws TransferException {
+        AtomicInteger runs = new AtomicInteger();
+        SearchResult r = RateSearch.run(SearchSpec.builder().maxBitsPerSecond(50_000).build(), counted(11_680, runs));
+
+        // 1% of 50000 = 500 bit/s carries no datagram in 2 s; the min is 2 × 11680 / 2 = 11680 bit/s instead,
+        // and the first trial is its middle with the max: 11680 + (50000 − 11680) / 2 = 30840 bit/s
+        assertThat(r.minBitsPerSecond()).isEqualTo(11_680L);
+        assertThat(r.trials().get(0).outcome().offeredBitsPerSecond()).isEqualTo(30_840L);
+        // lossless and paced on time: every trial passes (allowed shortfall ≥ one datagram, 11680 / 2 = 5840 bit/s)
+        assertThat(r.trials()).allSatisfy(t -> assertThat(t.verdict()).isEqualTo(SearchTrial.Verdict.PASS));
+        assertThat(r.found()).isPresent();
+    }
+
+    @Test
+    void aMinNotBelowTheMaxSaysWhereEachCameFrom() {
+        // no message size: the default min is 1% of 1 bit/s, raised to 1 bit/s, and the max of 1 bit/s was given
+        Trial noSize = offered -> new TrialOutcome(offered, offered == 0 ? 100 : offered, 1, 1, 0);
+        assertThatThrownBy(() -> RateSearch.run(SearchSpec.builder().maxBitsPerSecond(1).build(), noSize))
+                .hasMessage("min rate 1 bit/s (1% of the max, at least 1 bit/s) is not below the max rate 1 bit/s (given); "
+                        + "allowed: min < max");
+        // the unlimited trial achieved 100 bit/s, below the given min of 500
+        assertThatThrownBy(() -> RateSearch.run(SearchSpec.builder().minBitsPerSecond(500).build(), noSize))
+                .hasMessage("min rate 500 bit/s (given) is not below the max rate 100 bit/s that the unlimited trial "
+                        + "achieved; allowed: min < max");
     }
 }

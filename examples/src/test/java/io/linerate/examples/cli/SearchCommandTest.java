@@ -26,6 +26,14 @@ class SearchCommandTest {
         "search --protocol tcp|protocol 'tcp' cannot be searched",
         "search --payload 16|payload 16 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "search --min-rate 5X|rate '5X' has unknown suffix 'X'",
+        // 1460 B = 11680 bit; 2 datagrams in 200 ms need 2 × 11680 / 0.2 = 116800 bit/s
+        "search --payload 1460 --min-rate 1000 --max-rate 3000 --trial 200ms|min rate 1000 bit/s is out of range for a trial "
+                + "of 200 ms and messages of 1460 B: a trial at it carries fewer than 2 messages (1000 bit/s x 0.2 s = 200 bit); "
+                + "allowed: 116800 bit/s or more (2 x 11680 bit / 0.2 s), or a longer trial",
+        // 1.5 bit/s rounds to 2; in a 2 s trial the min must be 2 × 11680 / 2 = 11680 bit/s or more, and the max above it
+        "search --payload 1460 --max-rate 1.5|max rate 2 bit/s is out of range for a trial of 2000 ms and messages of 1460 B",
+        "search --payload 1460 --max-rate 1|allowed: more than 11680 bit/s, or a longer trial",
+        "search --payload 1460 --loss-sweep --max-rate 10k|max rate 10000 bit/s is out of range for a trial of 2000 ms",
     })
     void badInputNamesTheValueAndExitsTwo(String args, String message) {
         LinerateCliTest.Run r = LinerateCliTest.linerate(args.split(" "));
