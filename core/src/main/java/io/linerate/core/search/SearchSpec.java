@@ -1,5 +1,6 @@
 package io.linerate.core.search;
 
+import io.linerate.core.TransferSpec;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -257,7 +258,7 @@ public final class SearchSpec {
             return this;
         }
 
-        /** @param v the reporting interval, or null (the default) for a tenth of the trial */
+        /** @param v the reporting interval, 10 ms..trial / 5, or null (the default) for a tenth of the trial */
         public Builder interval(Duration v) {
             this.interval = v;
             return this;
@@ -304,11 +305,13 @@ public final class SearchSpec {
                         + MIN_TRIAL.toMillis() + " ms..1 h");
             }
             Duration iv = interval != null ? interval : trial.dividedBy(DEFAULT_INTERVALS_PER_TRIAL);
-            if (iv.isNegative() || iv.isZero() || iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).compareTo(trial) > 0) {
-                throw new IllegalArgumentException("trial " + trial.toMillis() + " ms is shorter than "
-                        + MIN_INTERVALS_PER_TRIAL + " reporting intervals of " + iv.toMillis() + " ms; allowed: a trial of "
-                        + iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or more, or an interval of "
-                        + trial.dividedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or less");
+            Duration longest = trial.dividedBy(MIN_INTERVALS_PER_TRIAL);
+            if (iv.compareTo(TransferSpec.MIN_INTERVAL) < 0 || iv.compareTo(longest) > 0) {
+                throw new IllegalArgumentException("interval " + iv.toMillis() + " ms is out of range for a trial of "
+                        + trial.toMillis() + " ms, which must hold " + MIN_INTERVALS_PER_TRIAL + " reporting intervals; "
+                        + "allowed: " + TransferSpec.MIN_INTERVAL.toMillis() + " ms.." + longest.toMillis() + " ms (the trial / "
+                        + MIN_INTERVALS_PER_TRIAL + ")" + (iv.compareTo(longest) > 0 ? ", or a trial of "
+                        + iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or more" : ""));
             }
             if (warmup.isNegative() || warmup.compareTo(MAX_TRIAL) > 0) {
                 throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 h");
