@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * <li>A failed confirm trial means the loss curve is not monotonic (or a lucky trial decided), or,
  * for a pattern with a validity rule beyond loss, that the trial was not valid
  * ({@link SearchTrial.Verdict#INVALID}: a raw receiver's ring dropped frames). If
- * {@code lo} is the min, the search ends with nothing found: even the min rate loses. Otherwise
+ * {@code lo} is the min, the search ends with nothing found: even the min rate loses; when it
+ * failed by shortfall (the sender could not offer it) a note says so and suggests a lower min. Otherwise
  * {@code lo} is taken as failing: {@code hi = lo}, and {@code lo} becomes the highest rate below it
  * that passed a trial (or the min, when none did); a note says so, and the bisection and confirm
  * steps run again below. Each round lowers {@code hi} strictly, so the search ends; the bisection
@@ -142,8 +143,17 @@ public final class RateSearch {
                 return new SearchResult(spec, min, max, trials, OptionalLong.of(lo), hi, converged, notes);
             }
             if (lo == min) {
-                notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial (loss tolerance %s%%)",
-                        min, tolerance()));
+                SearchTrial failed = trials.get(trials.size() - 1);
+                if (failed.verdict() == SearchTrial.Verdict.SHORTFALL) {
+                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial: the sender "
+                            + "could not offer it, achieving %.0f bit/s, short by more than the allowed %d bit/s; the "
+                            + "rate it can offer is below the min (%s): give a lower --min-rate", min,
+                            failed.outcome().achievedBitsPerSecond(), failed.allowedShortfallBitsPerSecond(),
+                            minFrom));
+                } else {
+                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial (loss tolerance %s%%)",
+                            min, tolerance()));
+                }
                 return new SearchResult(spec, min, max, trials, OptionalLong.empty(), min, converged, notes);
             }
             Long below = passed.lower(lo);

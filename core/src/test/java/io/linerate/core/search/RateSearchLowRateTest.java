@@ -153,4 +153,37 @@ class RateSearchLowRateTest {
                 .hasMessage("min rate 500 bit/s (given) is not below the max rate 100 bit/s that the unlimited trial "
                         + "achieved; allowed: min < max");
     }
+
+    @Test
+    void aMinTheSenderCannotOfferEndsTheSearchSayingSoAndSuggestingALowerMin() throws TransferException {
+        // max 1 Tbit/s given, so the default min is 1% of it, 10 Gbit/s; a lossless sender of 1460 B (11680 bit)
+        // datagrams that tops out at 5 Gbit/s sends ⌊5e9 × 0.2 / 11680⌋ = 85616 in a 200 ms trial at any higher
+        // offered rate: 85616 × 11680 / 0.2 = 4999974400 bit/s, short of 10 Gbit/s by far more than 1% + one datagram
+        long bits = 11_680;
+        Trial capped = new Trial() {
+            @Override
+            public TrialOutcome run(long offered) {
+                long sent = Math.min(offered, 5_000_000_000L) / 5 / bits;
+                return new TrialOutcome(offered, sent * bits * 5.0, sent, sent, 0);
+            }
+
+            @Override
+            public long messageBits() {
+                return bits;
+            }
+        };
+        SearchResult r = RateSearch.run(SearchSpec.builder().maxBitsPerSecond(1_000_000_000_000L)
+                .trial(Duration.ofMillis(200)).build(), capped);
+
+        assertThat(r.found()).isEmpty();
+        assertThat(r.minBitsPerSecond()).isEqualTo(10_000_000_000L);
+        assertThat(r.trials().get(r.trials().size() - 1).verdict()).isEqualTo(SearchTrial.Verdict.SHORTFALL);
+        assertThat(r.notes()).anySatisfy(n -> assertThat(n).startsWith("even the min rate 10000000000 bit/s failed a "
+                + "confirm trial: the sender could not offer it, achieving 4999974400 bit/s").endsWith("the rate it can "
+                + "offer is below the min (1% of the max, at least 1 bit/s): give a lower --min-rate"));
+        assertThat(SearchFormat.foundLine(r)).startsWith("NDR not found: even the min rate 10000.000 Mbit/s failed its "
+                + "confirm trial: the sender could not offer it (achieved 4999.974 Mbit/s").endsWith("a lower --min-rate "
+                + "lets the search start where it can");
+        assertThat(SearchFormat.failReason(r)).isEqualTo("even the min rate failed: the sender could not offer it");
+    }
 }

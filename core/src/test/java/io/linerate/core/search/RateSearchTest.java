@@ -118,6 +118,7 @@ class RateSearchTest {
         assertThat(res.notes()).singleElement().asString().contains("even the min rate 10000000 bit/s");
         assertThat(SearchFormat.foundLine(res)).isEqualTo(
                 "NDR not found: even the min rate 10.000 Mbit/s failed its confirm trial: more than 0% of what was sent was lost");
+        assertThat(SearchFormat.failReason(res)).isEqualTo("even the min rate lost");
         assertThat(SearchFormat.metrics(res, "udp4", 1.0)).isEmpty();
     }
 

@@ -182,7 +182,7 @@ final class SearchCommand implements Callable<Integer> {
                 if (r.confirmed()) {
                     doc.ok(test);
                 } else {
-                    doc.fail(test, "even the min rate lost");
+                    doc.fail(test, SearchFormat.failReason(r));
                 }
                 doc.end();
             }
