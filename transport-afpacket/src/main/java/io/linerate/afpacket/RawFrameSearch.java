@@ -76,7 +76,9 @@ public final class RawFrameSearch {
      * @param each receives each size's result as soon as its search ends
      * @return one result per size, in order
      * @throws TransferException when a trial cannot be run
-     * @throws IllegalArgumentException for a bad frame size or a spec without both ends
+     * @throws IllegalArgumentException for a bad frame size or a spec without both ends, or a given
+     *     min or max rate at which a trial carries fewer than 2 frames of a size
+     *     ({@link SearchSpec#checkCarries(long)})
      */
     public static List<RawSizeResult> run(RawTransferSpec base, List<Integer> frameSizes, SearchSpec search,
                                           String transportName, Clock clock, Consumer<RawSizeResult> each)
@@ -84,6 +86,7 @@ public final class RawFrameSearch {
         Objects.requireNonNull(each, "each");
         new RawFrameTrial(base, search, transportName, clock); // both ends, before anything else
         checkFrameSizes(base, frameSizes);
+        frameSizes.forEach(size -> search.checkCarries(size * 8L)); // every size's rates, before the first search
         LinkSpeed link = LinkSpeed.slower(LinkSpeed.of(base.txInterface().get()), LinkSpeed.of(base.rxInterface().get()));
         List<RawSizeResult> out = new ArrayList<>();
         for (int size : frameSizes) {

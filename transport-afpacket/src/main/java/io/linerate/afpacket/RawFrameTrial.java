@@ -66,6 +66,12 @@ public final class RawFrameTrial implements Trial {
                 b.endpoint());
     }
 
+    /** @return the frame size × 8: the L2 bits of one frame, in the rates the search offers */
+    @Override
+    public long messageBits() {
+        return base.frameSize() * 8L;
+    }
+
     /**
      * @param offeredBitsPerSecond L2 bit/s; 0 for as fast as the sender can
      * @throws TransferException when the run cannot start, or ended early

@@ -74,6 +74,15 @@ class RawFrameTrialTest {
     }
 
     @Test
+    void aMessageIsOneFrameInL2Bits() {
+        // 60 B frames without FCS: 60 × 8 = 480 bit, so a 500 ms trial quantises the achieved rate in steps of 960 bit/s
+        SearchSpec search = SearchSpec.builder().trial(Duration.ofMillis(500)).build();
+        RawFrameTrial t = new RawFrameTrial(SPEC, search, null, Clock.system());
+        assertThat(t.messageBits()).isEqualTo(480);
+        assertThat(search.messageShortfallBitsPerSecond(t.messageBits())).isEqualTo(960);
+    }
+
+    @Test
     void aSpecWithOneEndIsRefused() {
         RawTransferSpec txOnly = RawTransferSpec.txOnly("a0").destinationMac(new byte[] {2, 0, 0, 0, 0, 2}).build();
         assertThatThrownBy(() -> new RawFrameTrial(txOnly, SearchSpec.builder().build(), null, Clock.system()))

@@ -17,12 +17,20 @@ import org.slf4j.LoggerFactory;
  * <ol>
  * <li>Range. Without a max rate, one trial at unlimited rate runs first (phase {@code calibration})
  * and what it achieved, rounded down to whole bit/s, is the max rate. Without a min rate, the min
- * is {@value SearchSpec#DEFAULT_MIN_FRACTION} of the max (at least 1 bit/s).</li>
+ * is {@value SearchSpec#DEFAULT_MIN_FRACTION} of the max (at least 1 bit/s), raised to
+ * {@link SearchSpec#minCarryingBitsPerSecond(long)} where that is higher: a trial below it carries
+ * fewer than {@value SearchSpec#MIN_MESSAGES_PER_TRIAL} messages and says nothing. A given min or
+ * max that low is refused before any trial ({@link SearchSpec#checkCarries(long)}).</li>
  * <li>Bisection. {@code lo} starts at the min and {@code hi} at the max, both untested. While
  * {@code hi − lo} is wider than the resolution at {@code hi} (an absolute rate, or a fraction of
  * {@code hi}) and fewer than {@link SearchSpec#maxTrials()} bisection trials have run, a trial at
  * {@code mid = lo + ⌊(hi − lo) / 2⌋} passes ({@code lo = mid}) or fails ({@code hi = mid}), judged
- * by {@link SearchTrial#judge} with the resolution at {@code hi} as the allowed shortfall. With an
+ * by {@link SearchTrial#judge}. The allowed shortfall of the achieved rate below the offered one is
+ * the resolution at {@code hi} plus one message per trial window
+ * ({@link SearchSpec#messageShortfallBitsPerSecond(long) messageBits / T}, {@link Trial#messageBits()}):
+ * a trial counts whole messages, so at low rates a sender that paced every message on time still
+ * falls short of the offered rate by up to one message, which can exceed the resolution (a 1400 B
+ * payload in a 500 ms trial is 22400 bit/s, more than 1 % of any max below 2.24 Mbit/s). With an
  * absolute resolution {@code r} this takes at most {@code ⌈log2((max − min) / r)⌉} trials: each
  * halves the interval, rounding up, and {@code ⌈w / 2^k⌉ ≤ r} exactly when {@code w / 2^k ≤ r} for a
  * whole {@code r}.</li>
@@ -32,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * <li>A failed confirm trial means the loss curve is not monotonic (or a lucky trial decided), or,
  * for a pattern with a validity rule beyond loss, that the trial was not valid
  * ({@link SearchTrial.Verdict#INVALID}: a raw receiver's ring dropped frames). If
- * {@code lo} is the min, the search ends with nothing found: even the min rate loses. Otherwise
+ * {@code lo} is the min, the search ends with nothing found: even the min rate loses; when it
+ * failed by shortfall (the sender could not offer it) a note says so and suggests a lower min. Otherwise
  * {@code lo} is taken as failing: {@code hi = lo}, and {@code lo} becomes the highest rate below it
  * that passed a trial (or the min, when none did); a note says so, and the bisection and confirm
  * steps run again below. Each round lowers {@code hi} strictly, so the search ends; the bisection
@@ -66,15 +75,19 @@ public final class RateSearch {
      * @param trial runs one trial at a given offered rate
      * @return the trials and the found rate
      * @throws TransferException when a trial cannot be run, or the unlimited trial moved nothing
-     * @throws IllegalArgumentException when the range derived from the unlimited trial is unusable
-     *     (a given min at or above what it achieved, or an absolute resolution of half of it or more),
-     *     naming the values
+     * @throws IllegalArgumentException before any trial, when a given min or max rate carries fewer
+     *     than {@value SearchSpec#MIN_MESSAGES_PER_TRIAL} of the trial's messages in a trial; and when
+     *     the range derived from the unlimited trial is unusable (a min at or above what it achieved,
+     *     or an absolute resolution of half of it or more); naming the values and where they came from
      */
     public static SearchResult run(SearchSpec spec, Trial trial) throws TransferException {
         return new RateSearch(Objects.requireNonNull(spec, "spec"), Objects.requireNonNull(trial, "trial")).search();
     }
 
     private SearchResult search() throws TransferException {
+        long messageBits = trial.messageBits();
+        spec.checkCarries(messageBits);
+        long floor = spec.minCarryingBitsPerSecond(messageBits);
         long max = spec.maxBitsPerSecond();
         if (max == 0) {
             TrialOutcome o = trial.run(0);
@@ -87,11 +100,24 @@ public final class RateSearch {
             }
             LOG.debug("max rate {} bit/s from an unlimited trial", max);
         }
-        long min = spec.minBitsPerSecond() != 0 ? spec.minBitsPerSecond()
-                : Math.max(1, Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION));
+        long min;
+        String minFrom;
+        if (spec.minBitsPerSecond() != 0) {
+            min = spec.minBitsPerSecond();
+            minFrom = "given";
+        } else if (Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION) >= floor) {
+            min = Math.max(1, Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION));
+            minFrom = "1% of the max, at least 1 bit/s";
+        } else {
+            min = Math.max(1, floor);
+            minFrom = String.format(Locale.ROOT, "the lowest at which a trial of %d ms carries %d messages of %s, above "
+                    + "1%% of the max", spec.trial().toMillis(), SearchSpec.MIN_MESSAGES_PER_TRIAL,
+                    SearchSpec.messageSize(messageBits));
+        }
         if (min >= max) {
-            throw new IllegalArgumentException("min rate " + min + " bit/s is not below the max rate " + max
-                    + " bit/s that the unlimited trial achieved; allowed: min < max");
+            throw new IllegalArgumentException("min rate " + min + " bit/s (" + minFrom + ") is not below the max rate "
+                    + max + " bit/s " + (spec.maxBitsPerSecond() != 0 ? "(given)" : "that the unlimited trial achieved")
+                    + "; allowed: min < max");
         }
         SearchSpec.checkResolution(spec.resolution(), max);
         long lo = min;
@@ -101,7 +127,7 @@ public final class RateSearch {
             while (hi - lo > resolutionAt(hi) && bisections < spec.maxTrials()) {
                 long mid = lo + (hi - lo) / 2;
                 bisections++;
-                if (runTrial(SearchTrial.Phase.SEARCH, mid, resolutionAt(hi))) {
+                if (runTrial(SearchTrial.Phase.SEARCH, mid, shortfallAt(hi))) {
                     lo = mid;
                     passed.add(mid);
                 } else {
@@ -113,12 +139,21 @@ public final class RateSearch {
                 notes.add(String.format(Locale.ROOT, "stopped after %d search trials (max trials): the interval %d..%d "
                         + "bit/s is wider than the resolution of %d bit/s", bisections, lo, hi, resolutionAt(hi)));
             }
-            if (confirm(lo, resolutionAt(hi))) {
+            if (confirm(lo, shortfallAt(hi))) {
                 return new SearchResult(spec, min, max, trials, OptionalLong.of(lo), hi, converged, notes);
             }
             if (lo == min) {
-                notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial (loss tolerance %s%%)",
-                        min, tolerance()));
+                SearchTrial failed = trials.get(trials.size() - 1);
+                if (failed.verdict() == SearchTrial.Verdict.SHORTFALL) {
+                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial: the sender "
+                            + "could not offer it, achieving %.0f bit/s, short by more than the allowed %d bit/s; the "
+                            + "rate it can offer is below the min (%s): give a lower --min-rate", min,
+                            failed.outcome().achievedBitsPerSecond(), failed.allowedShortfallBitsPerSecond(),
+                            minFrom));
+                } else {
+                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial (loss tolerance %s%%)",
+                            min, tolerance()));
+                }
                 return new SearchResult(spec, min, max, trials, OptionalLong.empty(), min, converged, notes);
             }
             Long below = passed.lower(lo);
@@ -155,6 +190,11 @@ public final class RateSearch {
         LOG.debug("trial {} {} at {} bit/s: achieved {} bit/s, sent {}, lost {}: {}", trials.size(), phase.label(), rate,
                 o.achievedBitsPerSecond(), o.sent(), o.lost(), v.label());
         return v == SearchTrial.Verdict.PASS;
+    }
+
+    /** @return the allowed shortfall with upper bound {@code hi}: the resolution plus one message per trial window */
+    private long shortfallAt(long hi) {
+        return resolutionAt(hi) + spec.messageShortfallBitsPerSecond(trial.messageBits());
     }
 
     private long resolutionAt(long hi) {

@@ -45,6 +45,16 @@ public final class SearchFormat {
                 rfc ? "RFC 2544's 60 s or more" : "shorter than the 60 s RFC 2544 section 26.1 asks for");
     }
 
+    /**
+     * @return why a search found nothing, short, for a failed test's reason: {@code even the min rate lost},
+     *     or {@code even the min rate failed: the sender could not offer it} when its last trial fell short
+     */
+    public static String failReason(SearchResult r) {
+        boolean shortfall = !r.trials().isEmpty()
+                && r.trials().get(r.trials().size() - 1).verdict() == SearchTrial.Verdict.SHORTFALL;
+        return shortfall ? "even the min rate failed: the sender could not offer it" : "even the min rate lost";
+    }
+
     /** @return {@code NDR 194.000 Mbit/s (...)} or the line saying even the min rate lost */
     public static String foundLine(SearchResult r) {
         String kind = r.kind().toUpperCase(Locale.ROOT);
@@ -52,7 +62,9 @@ public final class SearchFormat {
         if (r.found().isEmpty()) {
             SearchTrial last = r.trials().get(r.trials().size() - 1);
             String why = switch (last.verdict()) {
-                case SHORTFALL -> "the sender fell short of it by more than the resolution";
+                case SHORTFALL -> String.format(Locale.ROOT, "the sender could not offer it (achieved %.3f Mbit/s, short "
+                        + "by more than the allowed %.3f Mbit/s); a lower --min-rate lets the search start where it can",
+                        last.outcome().achievedBitsPerSecond() / 1e6, last.allowedShortfallBitsPerSecond() / 1e6);
                 case NOTHING_SENT -> "nothing was sent";
                 case INVALID -> "it was not valid: " + String.join("; ", last.outcome().validityFailures());
                 default -> "more than " + tol + "% of what was sent was lost";

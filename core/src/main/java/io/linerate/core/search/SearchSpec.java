@@ -1,5 +1,6 @@
 package io.linerate.core.search;
 
+import io.linerate.core.TransferSpec;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -29,6 +30,12 @@ public final class SearchSpec {
     public static final Duration DEFAULT_WARMUP = Duration.ofMillis(250);
     /** The default minimum rate when none is given: this fraction of the maximum, 1 %. */
     public static final double DEFAULT_MIN_FRACTION = 0.01;
+
+    /**
+     * The fewest messages (datagrams, frames) a trial at the min or max rate must carry: 2. A rate
+     * below {@link #minCarryingBitsPerSecond(long)} is refused before any trial runs.
+     */
+    public static final int MIN_MESSAGES_PER_TRIAL = 2;
 
     private final long minBitsPerSecond;
     private final long maxBitsPerSecond;
@@ -107,6 +114,87 @@ public final class SearchSpec {
         return warmup;
     }
 
+    /**
+     * The shortfall one message makes over a trial window: a trial counts whole messages, so at an
+     * offered rate {@code r} its window of {@code T} seconds carries {@code ⌊r × T / b⌋} messages of
+     * {@code b} bits (or one fewer, where the window's edges cut the pacing), and its achieved rate
+     * {@code n × b / T} falls short of {@code r} by up to {@code b / T} with no fault of the sender.
+     * {@link RateSearch} allows this on top of the resolution. For example a 1400 B payload (11200
+     * bit) in a 500 ms trial: 11200 / 0.5 = 22400 bit/s.
+     *
+     * @param messageBits bits per message ({@link Trial#messageBits()}), 0 or more
+     * @return {@code ⌈messageBits / T⌉} bit/s with {@code T} the trial length in seconds; 0 for 0
+     */
+    public long messageShortfallBitsPerSecond(long messageBits) {
+        return ceilDiv(messageBits, trial);
+    }
+
+    /**
+     * The lowest rate at which a trial carries {@value #MIN_MESSAGES_PER_TRIAL} messages:
+     * {@code ⌈2 × messageBits / T⌉} bit/s, {@code T} the trial length in seconds. For example a
+     * 1460 B payload (11680 bit) in a 200 ms trial: 2 × 11680 / 0.2 = 116800 bit/s.
+     *
+     * @param messageBits bits per message ({@link Trial#messageBits()}), 0 or more
+     * @return bit/s; 0 for 0
+     */
+    public long minCarryingBitsPerSecond(long messageBits) {
+        return ceilDiv(MIN_MESSAGES_PER_TRIAL * messageBits, trial);
+    }
+
+    /**
+     * Refuses a given min or max rate at which a trial carries fewer than
+     * {@value #MIN_MESSAGES_PER_TRIAL} messages: a trial there sends nothing or one message, and
+     * its loss and achieved rate say nothing. The max must be above {@link #minCarryingBitsPerSecond}
+     * so that a min at or above that rate fits below it. Rates left to be derived (0) are not checked
+     * here; {@link RateSearch} raises a derived min to that rate.
+     *
+     * @param messageBits bits per message ({@link Trial#messageBits()}); 0 checks nothing
+     * @throws IllegalArgumentException naming the rate, the trial, the message size and the smallest
+     *     allowed rate
+     */
+    public void checkCarries(long messageBits) {
+        long floor = minCarryingBitsPerSecond(messageBits);
+        if (messageBits <= 0) {
+            return;
+        }
+        if (minBitsPerSecond != 0 && minBitsPerSecond < floor) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "min rate %d bit/s is out of range "
+                    + "for a trial of %d ms and messages of %s: a trial at it carries fewer than %d messages (%d bit/s x "
+                    + "%s s = %s bit); allowed: %d bit/s or more (%d x %d bit / %s s), or a longer trial",
+                    minBitsPerSecond, trial.toMillis(), messageSize(messageBits), MIN_MESSAGES_PER_TRIAL, minBitsPerSecond,
+                    seconds(), bitsIn(minBitsPerSecond), floor, MIN_MESSAGES_PER_TRIAL, messageBits, seconds()));
+        }
+        if (maxBitsPerSecond != 0 && maxBitsPerSecond <= floor) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "max rate %d bit/s is out of range "
+                    + "for a trial of %d ms and messages of %s: the search needs a min rate below it at which a trial "
+                    + "carries %d messages, %d bit/s or more (%d x %d bit / %s s); allowed: more than %d bit/s, or a "
+                    + "longer trial", maxBitsPerSecond, trial.toMillis(), messageSize(messageBits), MIN_MESSAGES_PER_TRIAL,
+                    floor, MIN_MESSAGES_PER_TRIAL, messageBits, seconds(), floor));
+        }
+    }
+
+    /** @return {@code 1460 B} for a whole number of bytes, else {@code 11681 bit} */
+    static String messageSize(long messageBits) {
+        return messageBits % 8 == 0 ? messageBits / 8 + " B" : messageBits + " bit";
+    }
+
+    private String seconds() {
+        return java.math.BigDecimal.valueOf(trial.toNanos(), 9).stripTrailingZeros().toPlainString();
+    }
+
+    private String bitsIn(long bitsPerSecond) {
+        return java.math.BigDecimal.valueOf(bitsPerSecond).multiply(java.math.BigDecimal.valueOf(trial.toNanos(), 9))
+                .stripTrailingZeros().toPlainString();
+    }
+
+    /** @return ⌈bits × 10^9 / trial ns⌉, exact for any bits a message can have */
+    private static long ceilDiv(long bits, Duration trial) {
+        java.math.BigInteger n = java.math.BigInteger.valueOf(bits).multiply(java.math.BigInteger.valueOf(1_000_000_000L));
+        java.math.BigInteger d = java.math.BigInteger.valueOf(trial.toNanos());
+        java.math.BigInteger[] qr = n.divideAndRemainder(d);
+        return qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
+    }
+
     @Override
     public String toString() {
         return "search min=" + (minBitsPerSecond == 0 ? "1% of max" : minBitsPerSecond + "bit/s") + " max="
@@ -170,7 +258,7 @@ public final class SearchSpec {
             return this;
         }
 
-        /** @param v the reporting interval, or null (the default) for a tenth of the trial */
+        /** @param v the reporting interval, 10 ms..trial / 5, or null (the default) for a tenth of the trial */
         public Builder interval(Duration v) {
             this.interval = v;
             return this;
@@ -217,11 +305,13 @@ public final class SearchSpec {
                         + MIN_TRIAL.toMillis() + " ms..1 h");
             }
             Duration iv = interval != null ? interval : trial.dividedBy(DEFAULT_INTERVALS_PER_TRIAL);
-            if (iv.isNegative() || iv.isZero() || iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).compareTo(trial) > 0) {
-                throw new IllegalArgumentException("trial " + trial.toMillis() + " ms is shorter than "
-                        + MIN_INTERVALS_PER_TRIAL + " reporting intervals of " + iv.toMillis() + " ms; allowed: a trial of "
-                        + iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or more, or an interval of "
-                        + trial.dividedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or less");
+            Duration longest = trial.dividedBy(MIN_INTERVALS_PER_TRIAL);
+            if (iv.compareTo(TransferSpec.MIN_INTERVAL) < 0 || iv.compareTo(longest) > 0) {
+                throw new IllegalArgumentException("interval " + iv.toMillis() + " ms is out of range for a trial of "
+                        + trial.toMillis() + " ms, which must hold " + MIN_INTERVALS_PER_TRIAL + " reporting intervals; "
+                        + "allowed: " + TransferSpec.MIN_INTERVAL.toMillis() + " ms.." + longest.toMillis() + " ms (the trial / "
+                        + MIN_INTERVALS_PER_TRIAL + ")" + (iv.compareTo(longest) > 0 ? ", or a trial of "
+                        + iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or more" : ""));
             }
             if (warmup.isNegative() || warmup.compareTo(MAX_TRIAL) > 0) {
                 throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 h");

@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param phase why it ran
  * @param outcome what it counted
  * @param allowedShortfallBitsPerSecond how far the achieved rate could fall below the offered one
- *     and still pass, bit/s: the resolution at the time of the trial (0 for the calibration trial)
+ *     and still pass, bit/s: the resolution at the time of the trial plus one message per trial
+ *     window ({@link SearchSpec#messageShortfallBitsPerSecond(long)}); 0 for the calibration trial
  * @param verdict pass, or why not
  */
 public record SearchTrial(int number, Phase phase, TrialOutcome outcome, long allowedShortfallBitsPerSecond,
@@ -39,11 +40,11 @@ public record SearchTrial(int number, Phase phase, TrialOutcome outcome, long al
 
     /** A trial's verdict. */
     public enum Verdict {
-        /** Loss within the tolerance and the offered rate achieved within the resolution. */
+        /** Loss within the tolerance and the offered rate achieved within the allowed shortfall. */
         PASS,
         /** More loss than the tolerance allows. */
         LOSS,
-        /** The sender fell short of the offered rate by more than the resolution: it fails as loss does. */
+        /** The sender fell short of the offered rate by more than the allowed shortfall: it fails as loss does. */
         SHORTFALL,
         /** Nothing was sent in the measured window. */
         NOTHING_SENT,

@@ -52,6 +52,12 @@ public final class UdpStreamTrial implements Trial {
                 .build();
     }
 
+    /** @return the base spec's payload bytes × 8: the bits of one datagram at the rates the search offers */
+    @Override
+    public long messageBits() {
+        return base.payloadBytes() * 8L;
+    }
+
     @Override
     public TrialOutcome run(long offeredBitsPerSecond) throws TransferException {
         TransferSpec spec = specAt(offeredBitsPerSecond);

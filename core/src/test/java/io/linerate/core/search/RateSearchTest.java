@@ -118,6 +118,7 @@ class RateSearchTest {
         assertThat(res.notes()).singleElement().asString().contains("even the min rate 10000000 bit/s");
         assertThat(SearchFormat.foundLine(res)).isEqualTo(
                 "NDR not found: even the min rate 10.000 Mbit/s failed its confirm trial: more than 0% of what was sent was lost");
+        assertThat(SearchFormat.failReason(res)).isEqualTo("even the min rate lost");
         assertThat(SearchFormat.metrics(res, "udp4", 1.0)).isEmpty();
     }
 
@@ -213,8 +214,14 @@ class RateSearchTest {
         assertThatThrownBy(() -> SearchSpec.builder().trial(Duration.ofMillis(199)).build()).hasMessage(
                 "trial 199 ms is out of range; allowed: 200 ms..1 h");
         assertThatThrownBy(() -> SearchSpec.builder().trial(Duration.ofMillis(400)).interval(Duration.ofMillis(100)).build())
-                .hasMessage("trial 400 ms is shorter than 5 reporting intervals of 100 ms; allowed: a trial of 500 ms or "
-                        + "more, or an interval of 80 ms or less");
+                .hasMessage("interval 100 ms is out of range for a trial of 400 ms, which must hold 5 reporting intervals; "
+                        + "allowed: 10 ms..80 ms (the trial / 5), or a trial of 500 ms or more");
+        // 1000 ms / 5 = 200 ms; a zero or too short interval has no longer trial to suggest
+        assertThatThrownBy(() -> SearchSpec.builder().trial(Duration.ofSeconds(1)).interval(Duration.ZERO).build())
+                .hasMessage("interval 0 ms is out of range for a trial of 1000 ms, which must hold 5 reporting intervals; "
+                        + "allowed: 10 ms..200 ms (the trial / 5)");
+        assertThatThrownBy(() -> SearchSpec.builder().interval(Duration.ofMillis(9)).build())
+                .hasMessageStartingWith("interval 9 ms is out of range for a trial of 2000 ms");
         assertThatThrownBy(() -> SearchSpec.builder().confirm(0).build()).hasMessage("confirm 0 is out of range; allowed: 1..100 trials");
         assertThatThrownBy(() -> SearchSpec.builder().maxTrials(0).build()).hasMessage("max trials 0 is out of range; allowed: 1..1000");
         assertThatThrownBy(() -> SearchSpec.builder().lossTolerancePercent(100).build()).hasMessageContaining("loss tolerance 100.0%");

@@ -80,7 +80,7 @@ final class RawSearchRun {
                 if (s.search().confirmed()) {
                     doc.ok(test);
                 } else {
-                    doc.fail(test, "even the min rate lost");
+                    doc.fail(test, SearchFormat.failReason(s.search()));
                 }
                 out.flush();
             };

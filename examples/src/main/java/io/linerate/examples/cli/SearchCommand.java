@@ -155,6 +155,7 @@ final class SearchCommand implements Callable<Integer> {
                 .build();
         UdpStreamTrial udp = new UdpStreamTrial(base, search, transportName, Clock.system());
         udp.specAt(1); // a spec the transfer refuses is bad usage before any trial runs
+        search.checkCarries(udp.messageBits()); // so is a rate at which a trial carries fewer than 2 datagrams
         String marker = p.label() + f.label();
         LossSweepRun.checkPlotPath(plot);
         if (lossSweep) {
@@ -181,7 +182,7 @@ final class SearchCommand implements Callable<Integer> {
                 if (r.confirmed()) {
                     doc.ok(test);
                 } else {
-                    doc.fail(test, "even the min rate lost");
+                    doc.fail(test, SearchFormat.failReason(r));
                 }
                 doc.end();
             }
