@@ -24,7 +24,6 @@ import io.linerate.afpacket.Timestamping;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,13 +31,10 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class RawCommandTest {
-    private static final AtomicInteger NEXT = new AtomicInteger();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     record Outcome(int code, String out, String err) {}
@@ -197,7 +193,7 @@ class RawCommandTest {
     @Test
     void aRunAcrossAVethPairPrintsJsonWithEveryFrameCounted() throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
-        String[] veth = createVeth();
+        String[] veth = VethPair.create('c');
         try {
             Outcome o = run("--tx", veth[0], "--rx", veth[1], "--ethertypes", "0x88b5,0x88b6", "--frame-size", "256",
                     "--rate", "20M", "--duration", "300ms", "--warmup", "100ms", "--batch", "8", "--json");
@@ -269,46 +265,8 @@ class RawCommandTest {
             assertThat(steer.code()).isEqualTo(2);
             assertThat(steer.err()).contains(veth[1]).contains("EOPNOTSUPP").contains("driver veth");
         } finally {
-            ip("link", "del", veth[0]);
+            VethPair.ip("link", "del", veth[0]);
         }
         assertThat(Files.exists(Path.of("/sys/class/net", veth[0]))).isFalse();
-    }
-
-    private static String[] createVeth() throws IOException {
-        String base = "lrt" + ProcessHandle.current().pid() % 100_000 + "c" + NEXT.getAndIncrement();
-        String[] v = {base + "a", base + "b"};
-        ip("link", "add", v[0], "type", "veth", "peer", "name", v[1]);
-        try {
-            for (String n : v) {
-                Path v6 = Path.of("/proc/sys/net/ipv6/conf", n, "disable_ipv6");
-                if (Files.exists(v6)) {
-                    Files.writeString(v6, "1\n", StandardCharsets.US_ASCII);
-                }
-                ip("link", "set", n, "up");
-            }
-        } catch (IOException | RuntimeException e) {
-            ip("link", "del", v[0]);
-            throw e;
-        }
-        return v;
-    }
-
-    private static void ip(String... args) throws IOException {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = "ip";
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        try {
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(String.join(" ", cmd) + " did not finish within 10 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-        if (p.exitValue() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed: " + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-        }
     }
 }

@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.afpacket.AfPacket;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +20,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * counts and says that veth has no line rate.
  */
 class RawSearchCommandTest {
-    private static final AtomicInteger NEXT = new AtomicInteger();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @ParameterizedTest(name = "{0}")
@@ -49,7 +45,7 @@ class RawSearchCommandTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aSearchAcrossAVethPairHoldsItsIdentitiesAndGivesNoLineRate() throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
-        String[] veth = createVeth();
+        String[] veth = VethPair.create('s');
         try {
             String mtuTooBig = "frame size 1515 bytes does not fit interface " + veth[0] + " with MTU 1500; allowed: 60..1514";
             LinerateCliTest.Run big = LinerateCliTest.linerate("search", "--tx", veth[0], "--rx", veth[1], "--frame-sizes", "60,1515");
@@ -107,7 +103,7 @@ class RawSearchCommandTest {
                         .contains("\nok 1 raw_124_ndr\n");
             }
         } finally {
-            ip("link", "del", veth[0]);
+            VethPair.ip("link", "del", veth[0]);
         }
         assertThat(Files.exists(Path.of("/sys/class/net", veth[0]))).isFalse();
     }
@@ -116,43 +112,5 @@ class RawSearchCommandTest {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
-    }
-
-    private static String[] createVeth() throws IOException {
-        String base = "lrt" + ProcessHandle.current().pid() % 100_000 + "s" + NEXT.getAndIncrement();
-        String[] v = {base + "a", base + "b"};
-        ip("link", "add", v[0], "type", "veth", "peer", "name", v[1]);
-        try {
-            for (String n : v) {
-                Path v6 = Path.of("/proc/sys/net/ipv6/conf", n, "disable_ipv6");
-                if (Files.exists(v6)) {
-                    Files.writeString(v6, "1\n", StandardCharsets.US_ASCII);
-                }
-                ip("link", "set", n, "up");
-            }
-        } catch (IOException | RuntimeException e) {
-            ip("link", "del", v[0]);
-            throw e;
-        }
-        return v;
-    }
-
-    private static void ip(String... args) throws IOException {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = "ip";
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        try {
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(String.join(" ", cmd) + " did not finish within 10 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-        if (p.exitValue() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed: " + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-        }
     }
 }

@@ -106,25 +106,10 @@ final class AgentEcho {
         opened.add(0, echo);
         echo.start();
         LOG.info("session {}: {} ping-pong echo, up to {} bytes", session.peer(), spec.protocol().label(), spec.maxSize());
-        c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, waitMillis)));
-        String stopped = null;
-        try {
-            c.expect("done");
-        } catch (IOException e) {
-            if (!session.aborted()) {
-                throw e;
-            }
-            stopped = AgentSession.STOPPING;
-        }
+        String stopped = LatencyEnd.awaitDone(c, session, waitMillis);
         echo.close();
-        var result = Control.message("result").put("echoes", echo.answered()).put("bytes", echo.answeredBytes());
-        if (echo.failure() != null) {
-            result.put("failure", String.valueOf(echo.failure().getMessage()));
-        }
-        if (stopped != null) {
-            result.put("stopped", stopped);
-        }
-        c.send(result);
+        LatencyEnd.sendResult(c, Control.message("result").put("echoes", echo.answered()).put("bytes", echo.answeredBytes()),
+                echo.failure(), stopped);
         LOG.info("session {}: ping-pong done, {} echoes, {} bytes", session.peer(), echo.answered(), echo.answeredBytes());
     }
 

@@ -51,26 +51,11 @@ final class AgentRr {
         c.send(Control.message("ready").put("port", ((InetSocketAddress) server.address()).getPort()));
         LOG.info("session {}: {} server, {} B requests, {} B responses", session.peer(), spec.testName(),
                 spec.requestBytes(), spec.responseBytes());
-        c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, waitMillis)));
-        String stopped = null;
-        try {
-            c.expect("done");
-        } catch (IOException e) {
-            if (!session.aborted()) {
-                throw e;
-            }
-            stopped = AgentSession.STOPPING;
-        }
+        String stopped = LatencyEnd.awaitDone(c, session, waitMillis);
         // once the thread has stopped, every response written in full is counted
         server.stop();
-        var result = Control.message("result").put("accepts", server.accepts()).put("served", server.served());
-        if (server.failure() != null) {
-            result.put("failure", String.valueOf(server.failure().getMessage()));
-        }
-        if (stopped != null) {
-            result.put("stopped", stopped);
-        }
-        c.send(result);
+        LatencyEnd.sendResult(c, Control.message("result").put("accepts", server.accepts()).put("served", server.served()),
+                server.failure(), stopped);
         LOG.info("session {}: {} done, {} accepts, {} served", session.peer(), spec.testName(), server.accepts(),
                 server.served());
     }
