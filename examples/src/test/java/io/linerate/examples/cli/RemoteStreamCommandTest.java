@@ -16,10 +16,15 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class RemoteStreamCommandTest {
 
+    /** An agent on 127.0.0.1, an ephemeral port, no secret, default limits. */
+    private static Agent loopbackAgent() throws java.io.IOException {
+        return Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
+                AgentLimits.defaults(), Duration.ofSeconds(5)));
+    }
+
     @Test
     void streamWithPeerPrintsBothEnds() throws Exception {
-        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
-                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+        try (Agent agent = loopbackAgent()) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "stream", "--peer",
@@ -34,8 +39,7 @@ class RemoteStreamCommandTest {
 
     @Test
     void streamWithPeerWritesAKtapDocumentAndTheSendersWindowBytesAreTheWindowsTraffic() throws Exception {
-        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
-                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+        try (Agent agent = loopbackAgent()) {
             String peer = "127.0.0.1:" + agent.address().getPort();
             StringWriter out = new StringWriter();
             int code = Linerate.execute(new PrintWriter(out), new PrintWriter(new StringWriter()), "stream", "--peer", peer,
@@ -64,8 +68,7 @@ class RemoteStreamCommandTest {
 
     @Test
     void streamWithPeerBidirPrintsEachDirectionsEnds() throws Exception {
-        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
-                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+        try (Agent agent = loopbackAgent()) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "stream", "--peer",

@@ -99,17 +99,7 @@ class AgentStopTest {
                         Duration.ZERO, 0))
                 .timeout(Duration.ofSeconds(5)).endpoint(Endpoint.remote("127.0.0.1", agent.address().getPort()))
                 .build();
-        CompletableFuture<Object> run = CompletableFuture.supplyAsync(() -> {
-            try (RemoteLatency m = RemoteLatency.of(spec, Clock.system(), RemoteOptions.defaults())) {
-                return m.run();
-            } catch (Exception e) {
-                return e;
-            }
-        });
-        waitUntil(() -> agent.activeSessions() == 1);
-        agent.close();
-
-        Object outcome = run.join();
+        Object outcome = runUntilTheAgentStops(spec);
         assertThat(outcome).isInstanceOf(io.linerate.core.TransferException.class);
         assertThat(((Exception) outcome).getMessage()).contains(AgentSession.STOPPING)
                 .contains("round trips, the agent echoed");
@@ -120,6 +110,14 @@ class AgentStopTest {
         RrSpec spec = RrSpec.builder().warmup(Duration.ZERO).duration(Duration.ofSeconds(30))
                 .timeout(Duration.ofSeconds(5)).endpoint(Endpoint.remote("127.0.0.1", agent.address().getPort()))
                 .build();
+        Object outcome = runUntilTheAgentStops(spec);
+        assertThat(outcome).isInstanceOf(io.linerate.core.TransferException.class);
+        assertThat(((Exception) outcome).getMessage()).contains(AgentSession.STOPPING)
+                .contains("connections and served");
+    }
+
+    /** Runs {@code spec} against the agent, stops the agent once the session is up, and returns what the run ended with. */
+    private Object runUntilTheAgentStops(io.linerate.core.MeasurementSpec spec) {
         CompletableFuture<Object> run = CompletableFuture.supplyAsync(() -> {
             try (RemoteLatency m = RemoteLatency.of(spec, Clock.system(), RemoteOptions.defaults())) {
                 return m.run();
@@ -129,11 +127,7 @@ class AgentStopTest {
         });
         waitUntil(() -> agent.activeSessions() == 1);
         agent.close();
-
-        Object outcome = run.join();
-        assertThat(outcome).isInstanceOf(io.linerate.core.TransferException.class);
-        assertThat(((Exception) outcome).getMessage()).contains(AgentSession.STOPPING)
-                .contains("connections and served");
+        return run.join();
     }
 
     /** Polls a condition every 10 ms for at most 20 s; the assertions after it say what failed. */
