@@ -18,64 +18,15 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup iperf3 3 7001 "$@"
-mtu=${3:-1500}
-[ "$(id -u)" -eq 0 ] || { echo "making network namespaces needs root" >&2; exit 2; }
-command -v ip >/dev/null || { echo "ip is not installed: apt-get install iproute2" >&2; exit 2; }
-[ "$mtu" -ge 1280 ] && [ "$mtu" -le 65535 ] || { echo "MTU $mtu is out of range; allowed: 1280..65535" >&2; exit 2; }
-
-ns_a=linerate-bench-$$-a
-ns_b=linerate-bench-$$-b
-addr_a=198.18.0.1
-addr_b=198.18.0.2
+two_hosts "${3:-1500}"
 iperf_port=$((port + 1))
-pids=()
-workdir=$(mktemp -d)
-
-cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  ip netns del "$ns_a" 2>/dev/null || true
-  ip netns del "$ns_b" 2>/dev/null || true
-  rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-in_a() { ip netns exec "$ns_a" "$@"; }
-in_b() { ip netns exec "$ns_b" "$@"; }
-
-ip netns add "$ns_a"
-ip netns add "$ns_b"
-ip -n "$ns_a" link add lr-a type veth peer name lr-b netns "$ns_b"
-ip -n "$ns_a" link set lo up
-ip -n "$ns_b" link set lo up
-ip -n "$ns_a" link set lr-a mtu "$mtu" up
-ip -n "$ns_b" link set lr-b mtu "$mtu" up
-ip -n "$ns_a" addr add "$addr_a/24" dev lr-a
-ip -n "$ns_b" addr add "$addr_b/24" dev lr-b
-
-# listening_in_b PORT: up to 10 s until something listens on TCP PORT in host B (a JVM may start slowly)
-listening_in_b() {
-  for _ in $(seq 100); do [ -n "$(in_b ss -Hltn "sport = :$1")" ] && return 0; sleep 0.1; done
-  echo "nothing listens on port $1 in host B after 10 s" >&2
-  return 1
-}
 
 head -c 32 /dev/urandom | base64 > "$workdir/secret"
 ip netns exec "$ns_b" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret" \
   >"$workdir/agent.log" 2>&1 & pids+=($!)
 ip netns exec "$ns_b" iperf3 -s -J -B "$addr_b" -p "$iperf_port" >"$workdir/iperf3.log" 2>&1 & pids+=($!)
-listening_in_b "$port"
-listening_in_b "$iperf_port"
-
-json_field() { python3 -c 'import json,sys
-d=json.load(sys.stdin)
-for k in sys.argv[1].split("."):
-    d=d.get(k) if isinstance(d,dict) else None
-    if d is None: break
-print(d if d is not None else "")' "$1"; }
+listening_in_b -Hltn "$port"
+listening_in_b -Hltn "$iperf_port"
 
 iperf3_run() { # proto -> "bits/s received" and, for UDP, "lost%"
   local proto=$1 out
@@ -108,7 +59,7 @@ linerate_run() { # proto -> "bits/s received" and, for UDP, "lost%"
   fi
 }
 
-echo "two hosts $ns_a ($addr_a) and $ns_b ($addr_b), veth MTU $mtu, $rounds rounds of ${secs} s" >&2
+echo "two hosts $ns_a ($addr_a) and $ns_b ($addr_b), veth MTU ${3:-1500}, $rounds rounds of ${secs} s" >&2
 for proto in tcp udp; do
   a=(); b=(); al=(); bl=()
   for i in $(seq "$rounds"); do

@@ -35,3 +35,61 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else prin
 
 # col N: the N-th whitespace-separated column of stdin
 col() { awk -v c="$1" '{print $c}'; }
+
+# json_field A.B.C: that field of the JSON document on stdin, or an empty line
+json_field() { python3 -c 'import json,sys
+d=json.load(sys.stdin)
+for k in sys.argv[1].split("."):
+    d=d.get(k) if isinstance(d,dict) else None
+    if d is None: break
+print(d if d is not None else "")' "$1"; }
+
+# two_hosts MTU: host A (198.18.0.1 in namespace linerate-bench-PID-a) and host B (198.18.0.2 in
+# linerate-bench-PID-b), joined by a veth pair with that MTU. Sets ns_a, ns_b, addr_a, addr_b, pids
+# (add every background process to it) and workdir; on exit, Ctrl-C or error, kills the processes in
+# pids and removes both namespaces and workdir.
+two_hosts() {
+  local mtu=$1
+  [ "$(id -u)" -eq 0 ] || { echo "making network namespaces needs root" >&2; exit 2; }
+  command -v ip >/dev/null || { echo "ip is not installed: apt-get install iproute2" >&2; exit 2; }
+  [ "$mtu" -ge 1280 ] && [ "$mtu" -le 65535 ] || { echo "MTU $mtu is out of range; allowed: 1280..65535" >&2; exit 2; }
+  ns_a=linerate-bench-$$-a
+  ns_b=linerate-bench-$$-b
+  addr_a=198.18.0.1
+  addr_b=198.18.0.2
+  pids=()
+  workdir=$(mktemp -d)
+  trap two_hosts_cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  ip netns add "$ns_a"
+  ip netns add "$ns_b"
+  ip -n "$ns_a" link add lr-a type veth peer name lr-b netns "$ns_b"
+  ip -n "$ns_a" link set lo up
+  ip -n "$ns_b" link set lo up
+  ip -n "$ns_a" link set lr-a mtu "$mtu" up
+  ip -n "$ns_b" link set lr-b mtu "$mtu" up
+  ip -n "$ns_a" addr add "$addr_a/24" dev lr-a
+  ip -n "$ns_b" addr add "$addr_b/24" dev lr-b
+}
+
+two_hosts_cleanup() {
+  local p
+  bench_cleanup
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  ip netns del "$ns_a" 2>/dev/null || true
+  ip netns del "$ns_b" 2>/dev/null || true
+  rm -rf "$workdir"
+}
+
+in_a() { ip netns exec "$ns_a" "$@"; }
+in_b() { ip netns exec "$ns_b" "$@"; }
+
+# listening_in_b SS_FLAGS PORT: up to 10 s until something listens on PORT in host B (ss -Hltn for
+# TCP, -Hlun for UDP; a JVM may start slowly)
+listening_in_b() {
+  for _ in $(seq 100); do [ -n "$(in_b ss "$1" "sport = :$2")" ] && return 0; sleep 0.1; done
+  echo "nothing listens on port $2 in host B after 10 s" >&2
+  return 1
+}

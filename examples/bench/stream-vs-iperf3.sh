@@ -14,12 +14,6 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup iperf3 3 5299 "$@"
 
-json_field() { python3 -c 'import json,sys
-d=json.load(sys.stdin)
-for k in sys.argv[1].split("."):
-    d=d.get(k) if isinstance(d,dict) else None
-    if d is None: break
-print(d if d is not None else "")' "$1"; }
 
 iperf3_run() { # proto -> bits/s received
   local proto=$1 out

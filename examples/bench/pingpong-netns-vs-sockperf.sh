@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Benchmark, not a test: linerate's TCP ping-pong through its agent against sockperf's ping-pong,
+# between two hosts made of network namespaces joined by a veth pair.
+#
+# Host B (198.18.0.2) runs both echo ends, started once: `linerate serve` (with a shared secret, as
+# every address but loopback requires) and `sockperf sr --tcp`. Host A (198.18.0.1) runs the clients
+# in turn (A B A B ...), 64-byte messages for SECONDS each: linerate pingpong --peer (client muxer
+# spin, then blocking) and sockperf pp --tcp. Prints the median over the rounds of each one's p50
+# half-RTT and the ratios linerate / sockperf (target <= 1.1). Both report half the round trip.
+# The agent's echo end waits as its own default (blocking) does; sockperf's server uses epoll.
+# The namespaces and the servers are removed on exit, Ctrl-C or error.
+#
+# Needs: root, ip and ss (iproute2), sockperf (Debian package sockperf), python3, and a built jar
+#   (mvn -B -q package -DskipTests). Traffic stays inside the two namespaces.
+# Usage: examples/bench/pingpong-netns-vs-sockperf.sh [ROUNDS (default 5)] [SECONDS (default 3)]
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+bench_setup sockperf 3 7101 "$@"
+two_hosts 1500
+sockperf_port=$((port + 1))
+
+head -c 32 /dev/urandom | base64 > "$workdir/secret"
+in_b java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret" \
+  >"$workdir/agent.log" 2>&1 & pids+=($!)
+in_b sockperf sr --tcp -i "$addr_b" -p "$sockperf_port" >"$workdir/sockperf.log" 2>&1 & pids+=($!)
+listening_in_b -Hltn "$port"
+listening_in_b -Hltn "$sockperf_port"
+
+# linerate MUXER -> p50 half-RTT in usec
+linerate_run() {
+  local ms=$((secs * 1000))
+  in_a java -jar "$jar" pingpong --peer "$addr_b:$port" --secret-file "$workdir/secret" --protocol tcp \
+      --sizes 64 --muxer "$1" --minms "$ms" --maxms "$ms" --miniter 1 --maxiter 100000000 \
+      --warmupms 1000 --warmupiter 10000 --json \
+    | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["detail"]["results"][0]["median"] / 1000.0)'
+}
+
+# sockperf -> p50 half-RTT in usec
+sockperf_run() {
+  in_a sockperf pp --tcp -i "$addr_b" -p "$sockperf_port" -m 64 -t "$secs" 2>&1 \
+    | sed -n 's/.*percentile 50\.000 = *\([0-9.]*\).*/\1/p' | head -1
+}
+
+echo "two hosts $ns_a ($addr_a) and $ns_b ($addr_b), $rounds rounds of ${secs} s, TCP 64 B" >&2
+spin=(); blocking=(); sp=()
+for i in $(seq "$rounds"); do
+  spin+=("$(linerate_run spin)")
+  blocking+=("$(linerate_run blocking)")
+  sp+=("$(sockperf_run)")
+  LC_ALL=C printf 'round %d: p50 half-RTT linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us\n' \
+    "$i" "${spin[-1]}" "${blocking[-1]}" "${sp[-1]}" >&2
+done
+ms=$(printf '%s\n' "${spin[@]}" | median)
+mb=$(printf '%s\n' "${blocking[@]}" | median)
+mp=$(printf '%s\n' "${sp[@]}" | median)
+LC_ALL=C awk -v s="$ms" -v b="$mb" -v k="$mp" -v n="$rounds" 'BEGIN {
+  printf "tcp 64 B across two namespaces, median of %d rounds, p50 half-RTT: linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us; ratio spin %.3f, ratio blocking %.3f\n", n, s, b, k, s/k, b/k }'
