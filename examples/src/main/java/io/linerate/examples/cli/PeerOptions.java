@@ -9,15 +9,18 @@ final class PeerOptions {
     static final String LINERATE = "linerate";
     /** {@code --peer-protocol} of an unmodified iperf3 server. */
     static final String IPERF3 = "iperf3";
+    /** {@code --peer-protocol} of an unmodified iperf 2 server. */
+    static final String IPERF2 = "iperf2";
 
     @Option(names = "--peer", paramLabel = "HOST:PORT",
             description = "Run the far end on a peer at HOST:PORT (name:port, IPv4:port or [IPv6]:port) instead of both "
-                    + "ends in this JVM: linerate's agent (`linerate serve`) or an iperf3 server (--peer-protocol).")
+                    + "ends in this JVM: linerate's agent (`linerate serve`) or an iperf3 or iperf 2 server (--peer-protocol).")
     String peer;
 
-    @Option(names = "--peer-protocol", paramLabel = "linerate|iperf3", defaultValue = LINERATE,
-            description = "What the peer speaks: linerate (the agent of `linerate serve`; takes a duration bound) or iperf3 "
-                    + "(an unmodified iperf3 -s) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--peer-protocol", paramLabel = "linerate|iperf3|iperf2", defaultValue = LINERATE,
+            description = "What the peer speaks: linerate (the agent of `linerate serve`; takes a duration bound), iperf3 "
+                    + "(an unmodified iperf3 -s) or iperf2 (an unmodified iperf -s / iperf -s -u; forward only) "
+                    + "(default: ${DEFAULT-VALUE}).")
     String protocol;
 
     @Option(names = "--secret-file", paramLabel = "FILE", description = "With --peer and the linerate agent: its shared secret.")
@@ -36,6 +39,12 @@ final class PeerOptions {
 
     @Option(names = "--udp-counters-64bit", description = "With --peer: 64-bit UDP sequence numbers (iperf3's --udp-counters-64bit).")
     boolean udpCounters64Bit;
+
+    @Option(names = "--iperf2-header", paramLabel = "seq64|seq32|legacy", defaultValue = "seq64",
+            description = "With --peer-protocol iperf2, UDP: the datagram header sent: seq64 (current iperf 2, 64-bit ids; "
+                    + "Debian's iperf 2 expects it), seq32 (zperf's 16-byte layout, 32-bit ids) or legacy (iperf 2.0.5 "
+                    + "and older, 12 bytes) (default: ${DEFAULT-VALUE}).")
+    String iperf2Header;
 
     @Option(names = "--tcp-drain", defaultValue = "0s", converter = Converters.DurationConverter.class,
             description = "With --peer, TCP, linerate sending: wait this long after the last write before TEST_END, so the "
@@ -58,8 +67,18 @@ final class PeerOptions {
                     + "warm-up, and with --peer-protocol iperf3 both ends count the whole test (iperf3's -O omit is "
                     + "not asked for); leave --warmup out");
         }
-        if (!protocol.equals(LINERATE) && !protocol.equals(IPERF3)) {
-            throw new IllegalArgumentException("peer protocol '" + protocol + "' is not supported; allowed: linerate, iperf3");
+        if (!protocol.equals(LINERATE) && !protocol.equals(IPERF3) && !protocol.equals(IPERF2)) {
+            throw new IllegalArgumentException("peer protocol '" + protocol + "' is not supported; allowed: linerate, iperf3, "
+                    + "iperf2");
+        }
+        if (peer != null && protocol.equals(IPERF2) && warmupGiven) {
+            throw new IllegalArgumentException("--warmup applies to linerate's own ends only: iperf 2's server counts the "
+                    + "whole test; leave --warmup out");
+        }
+        if (protocol.equals(IPERF2) && (reverse || bidir || parallel != 1 || udpCounters64Bit || !tcpDrain.isZero()
+                || secretFile != null)) {
+            throw new IllegalArgumentException("--peer-protocol iperf2 runs one stream forward only: --reverse, --bidir, "
+                    + "--parallel, --udp-counters-64bit, --tcp-drain and --secret-file do not apply");
         }
         if (peer == null && (reverse || bidir || secretFile != null || parallel != 1 || udpCounters64Bit
                 || !tcpDrain.isZero())) {

@@ -4,6 +4,8 @@ import io.linerate.nio.agent.Agent;
 import io.linerate.nio.agent.AgentConfig;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.agent.SecretFile;
+import io.linerate.nio.iperf2.Iperf2Agent;
+import io.linerate.nio.iperf2.Iperf2ServerConfig;
 import io.linerate.nio.iperf3.AllowFrom;
 import io.linerate.nio.iperf3.Iperf3Agent;
 import io.linerate.nio.iperf3.Iperf3ServerConfig;
@@ -65,9 +67,14 @@ final class ServeCommand implements Callable<Integer> {
             description = "Serve iperf3 clients (`iperf3 -c`, TCP and UDP, -R, -P) instead of linerate's; port 5201 unless --port is given.")
     boolean iperf3;
 
+    @Option(names = "--iperf2",
+            description = "Serve iperf 2 clients (`iperf -c`, TCP and -u) and zperf instead of linerate's, answering UDP with "
+                    + "iperf 2's server report; port 5001 unless --port is given.")
+    boolean iperf2;
+
     @Option(names = "--allow-from", paramLabel = "CIDR[,CIDR...]",
-            description = "With --iperf3: the client addresses served, e.g. 198.18.0.0/15,2001:2::/48; others are closed "
-                    + "before anything is read. Required off loopback, as iperf3 clients cannot send the shared secret.")
+            description = "With --iperf3 or --iperf2: the client addresses served, e.g. 198.18.0.0/15,2001:2::/48; others are closed "
+                    + "before anything is read. Required off loopback, as iperf clients cannot send the shared secret.")
     String allowFrom;
 
     @Override
@@ -82,11 +89,17 @@ final class ServeCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("--bind '" + bind + "' is not an address of this host", e);
         }
+        if (iperf3 && iperf2) {
+            throw new IllegalArgumentException("--iperf3 and --iperf2 each serve one protocol: give one of them");
+        }
         if (iperf3) {
             return serveIperf3(address);
         }
+        if (iperf2) {
+            return serveIperf2(address);
+        }
         if (allowFrom != null) {
-            throw new IllegalArgumentException("--allow-from applies to --iperf3 only; linerate's own clients answer "
+            throw new IllegalArgumentException("--allow-from applies to --iperf3 and --iperf2 only; linerate's own clients answer "
                     + "the shared secret's challenge (--secret-file)");
         }
         Optional<byte[]> secret = secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile));
@@ -126,6 +139,30 @@ final class ServeCommand implements Callable<Integer> {
         out.println("# linerate " + Linerate.version() + " iperf3 server on " + address.getHostAddress() + " port "
                 + server.address().getPort() + " (TCP and UDP), clients from " + config.allowFrom()
                 + "; stop with SIGTERM or Ctrl-C");
+        out.flush();
+        stopped.await();
+        return Linerate.OK;
+    }
+
+    private Integer serveIperf2(InetAddress address) throws Exception {
+        if (secretFile != null) {
+            throw new IllegalArgumentException("--secret-file does not apply to --iperf2: iperf 2 clients cannot answer its "
+                    + "challenge; use --allow-from CIDR[,CIDR...]");
+        }
+        boolean portGiven = command.commandLine().getParseResult().hasMatchedOption("--port");
+        Iperf2ServerConfig config = new Iperf2ServerConfig(address, portGiven ? port : Iperf2ServerConfig.DEFAULT_PORT,
+                allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom),
+                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload), Iperf2ServerConfig.DEFAULT_IO_TIMEOUT);
+        Iperf2Agent server = Iperf2Agent.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "linerate-iperf2-stop"));
+        PrintWriter out = command.commandLine().getOut();
+        out.println("# linerate " + Linerate.version() + " iperf 2 server on " + address.getHostAddress() + " port "
+                + server.address().getPort() + " (TCP and UDP), clients from " + config.allowFrom()
+                + "; each test and the UDP header it used are logged; stop with SIGTERM or Ctrl-C");
         out.flush();
         stopped.await();
         return Linerate.OK;

@@ -106,7 +106,8 @@ final class StreamCommand implements Callable<Integer> {
         boolean warmupGiven = command.commandLine().getParseResult().hasMatchedOption("--warmup");
         peer.check(command.commandLine().getParseResult().hasMatchedOption("--peer-protocol"), warmupGiven);
         boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
-        boolean iperf3 = peer.peer != null && peer.protocol.equals(PeerOptions.IPERF3);
+        boolean iperf3 = peer.peer != null && (peer.protocol.equals(PeerOptions.IPERF3)
+                || peer.protocol.equals(PeerOptions.IPERF2));
         if (agent && (bound.bytes != null || bound.messages != null)) {
             throw new IllegalArgumentException((bound.bytes != null ? "--bytes " + bound.bytes : "--messages "
                     + bound.messages) + " bounds the stream by a count, but linerate's agent (--peer) takes a "
@@ -144,6 +145,9 @@ final class StreamCommand implements Callable<Integer> {
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse));
         }
         PrintWriter out = command.commandLine().getOut();
+        if (peer.peer != null && peer.protocol.equals(PeerOptions.IPERF2)) {
+            return Iperf2StreamRun.run(spec, peer, fmt, out);
+        }
         if (peer.peer != null) {
             return Iperf3StreamRun.run(spec, peer, fmt, out);
         }

@@ -1,0 +1,83 @@
+package io.linerate.nio.iperf2;
+
+import java.nio.ByteBuffer;
+
+/**
+ * iperf 2's UDP datagram header, big-endian at the start of every datagram: a signed 32-bit id,
+ * the send time as 32-bit seconds and microseconds, and (16-byte layouts) a fourth word that
+ * {@link Iperf2HeaderVariant#SEQ64} uses as the id's upper 32 bits. A client header
+ * ({@code client_hdr_v1}: flags, threads, port, buffer length, rate, amount; six 32-bit words)
+ * follows it. All methods read and write at absolute offsets, leaving position and limit alone,
+ * and allocate nothing: they are pure functions over the buffer's bytes.
+ */
+public final class Iperf2Datagram {
+    /** Bytes of the client header after the datagram header. */
+    public static final int CLIENT_HEADER_BYTES = 24;
+
+    private Iperf2Datagram() {}
+
+    /** @return the smallest datagram linerate sends in {@code v}: its header and a client header */
+    public static int minBytes(Iperf2HeaderVariant v) {
+        return v.headerBytes() + CLIENT_HEADER_BYTES;
+    }
+
+    /**
+     * Writes the datagram header at offset 0.
+     *
+     * @param buf at least {@link Iperf2HeaderVariant#headerBytes()} bytes
+     * @param v the layout
+     * @param id the sequence number, from 1; the final datagram's is negative; {@link Iperf2HeaderVariant#SEQ64}
+     *     writes all 64 bits, the others the low 32 (and 0 in SEQ32's fourth word)
+     * @param epochMicros send time, microseconds since the Unix epoch (seconds written mod 2^32)
+     */
+    public static void writeHeader(ByteBuffer buf, Iperf2HeaderVariant v, long id, long epochMicros) {
+        buf.putInt(0, (int) id);
+        buf.putInt(4, (int) (epochMicros / 1_000_000L));
+        buf.putInt(8, (int) (epochMicros % 1_000_000L));
+        if (v.headerBytes() == 16) {
+            buf.putInt(12, v == Iperf2HeaderVariant.SEQ64 ? (int) (id >> 32) : 0);
+        }
+    }
+
+    /**
+     * Writes the client header after the datagram header: flags ({@code HEADER_SEQNO64B} for
+     * {@link Iperf2HeaderVariant#SEQ64}, else 0, which tells the server to ignore the rest), one
+     * thread, the server's port, the datagram length, the rate and the amount.
+     *
+     * @param amount iperf 2's {@code mAmount}: bytes when positive, hundredths of a second when negative
+     */
+    public static void writeClientHeader(ByteBuffer buf, Iperf2HeaderVariant v, int port, int payload, long rateBitsPerSecond,
+                                         int amount) {
+        int at = v.headerBytes();
+        buf.putInt(at, v == Iperf2HeaderVariant.SEQ64 ? Iperf2HeaderVariant.HEADER_SEQNO64B : 0);
+        buf.putInt(at + 4, 1);
+        buf.putInt(at + 8, port);
+        buf.putInt(at + 12, payload);
+        buf.putInt(at + 16, (int) Math.min(Integer.MAX_VALUE, rateBitsPerSecond));
+        buf.putInt(at + 20, amount);
+    }
+
+    /**
+     * @param buf a datagram of at least {@link Iperf2HeaderVariant#headerBytes()} bytes
+     * @param v its layout
+     * @return its id, signed: negative for the final datagram; {@link Iperf2HeaderVariant#SEQ64}
+     *     joins the upper word, the others sign-extend the 32-bit id
+     */
+    public static long id(ByteBuffer buf, Iperf2HeaderVariant v) {
+        int low = buf.getInt(0);
+        if (v == Iperf2HeaderVariant.SEQ64) {
+            return ((long) buf.getInt(12) << 32) | Integer.toUnsignedLong(low);
+        }
+        return low;
+    }
+
+    /** @return the send time in microseconds since the Unix epoch, both words read unsigned */
+    public static long sendMicros(ByteBuffer buf) {
+        return Integer.toUnsignedLong(buf.getInt(4)) * 1_000_000L + Integer.toUnsignedLong(buf.getInt(8));
+    }
+
+    /** @return the client header's flags word (0 when the datagram is too short to hold one) */
+    public static int clientFlags(ByteBuffer buf, Iperf2HeaderVariant v) {
+        return buf.limit() >= v.headerBytes() + 4 ? buf.getInt(v.headerBytes()) : 0;
+    }
+}

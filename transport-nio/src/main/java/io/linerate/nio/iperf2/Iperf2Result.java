@@ -1,0 +1,177 @@
+package io.linerate.nio.iperf2;
+
+import io.linerate.core.Better;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Metric;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.sink.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a run against an iperf 2 server measured: linerate's own counts (host {@code local}) and,
+ * for UDP, the server's report (host {@code remote}). iperf 2's TCP server reports nothing back,
+ * so a TCP result has linerate's counts only.
+ *
+ * <p>Metrics, named after {@link #marker()} ({@code iperf2_tcp4}, {@code iperf2_udp6}):
+ * {@code _mbps} (Mbit/s: linerate's bytes over its sending time; the server's bytes over its own
+ * time), and for UDP {@code _lost_pct} (local: datagrams linerate sent less the ones the server
+ * received by its byte count; remote: iperf 2's own errors over its datagram total) and the
+ * server's {@code _jitter_ms} (iperf 2's estimator on its timestamps; advisory).
+ */
+public final class Iperf2Result implements MeasurementResult {
+    private final TransferSpec spec;
+    private final String server;
+    private final Iperf2HeaderVariant header;
+    private final Local local;
+    private final Optional<Iperf2ServerReport> remote;
+    private final List<String> notes;
+
+    /**
+     * linerate's counts.
+     *
+     * @param bytes payload bytes sent (UDP: the final datagram included, as the server counts it)
+     * @param datagrams UDP datagrams sent, the final one included once; TCP: writes
+     * @param nanos from the first send to the last, ns
+     */
+    public record Local(long bytes, long datagrams, long nanos) {}
+
+    Iperf2Result(TransferSpec spec, String server, Iperf2HeaderVariant header, Local local, Optional<Iperf2ServerReport> remote,
+                 String problem) {
+        this.spec = spec;
+        this.server = server;
+        this.header = header;
+        this.local = local;
+        this.remote = remote;
+        List<String> n = new ArrayList<>();
+        if (!problem.isEmpty()) {
+            n.add(problem);
+        }
+        remote.ifPresent(r -> {
+            if (r.errors() != lost()) {
+                n.add(String.format(Locale.ROOT, "loss: linerate counts %d of %d datagrams lost (sent less the %d bytes the "
+                        + "server received over %d bytes each); iperf 2 counts %d of %d from gaps in the ids it saw",
+                        lost(), local.datagrams(), r.bytes(), spec.payloadBytes(), r.errors(), r.datagrams()));
+            }
+        });
+        this.notes = List.copyOf(n);
+    }
+
+    @Override
+    public TransferSpec spec() {
+        return spec;
+    }
+
+    /** @return the server, {@code host:port} */
+    public String server() {
+        return server;
+    }
+
+    /** @return the UDP header layout sent; empty for TCP */
+    public Optional<Iperf2HeaderVariant> header() {
+        return Optional.ofNullable(header);
+    }
+
+    /** @return linerate's counts */
+    public Local local() {
+        return local;
+    }
+
+    /** @return the server's UDP report; empty for TCP or when none arrived */
+    public Optional<Iperf2ServerReport> remote() {
+        return remote;
+    }
+
+    private boolean udp() {
+        return spec.protocol() == Protocol.UDP;
+    }
+
+    /** @return UDP datagrams the server received by its byte count: its bytes over the payload; 0 without a report */
+    public long received() {
+        return remote.map(r -> r.bytes() / spec.payloadBytes()).orElse(0L);
+    }
+
+    /** @return UDP datagrams lost by linerate's count: sent less received; 0 for TCP or without a report */
+    public long lost() {
+        return udp() && remote.isPresent() ? Math.max(0, local.datagrams() - received()) : 0;
+    }
+
+    /** @return {@code iperf2_} then protocol and family */
+    public String marker() {
+        return "iperf2_" + spec.protocol().label() + spec.family().label();
+    }
+
+    /** @return where the two ends disagree or what is missing, and why; empty when they agree */
+    public List<String> notes() {
+        return notes;
+    }
+
+    @Override
+    public List<String> invalidReasons() {
+        if (local.bytes() == 0) {
+            return List.of("no payload byte was sent");
+        }
+        if (udp() && remote.isEmpty()) {
+            return List.of("the iperf 2 server sent no report: loss is unknown");
+        }
+        return List.of();
+    }
+
+    @Override
+    public List<Metric> metrics() {
+        List<Metric> out = new ArrayList<>();
+        if (local.bytes() == 0 || local.nanos() == 0) {
+            return out;
+        }
+        String m = marker();
+        double t = local.nanos() / 1e9;
+        out.add(metric(m + "_mbps", local.bytes() * 8.0 / t / 1e6, "Mbit/s", Metric.LOCAL, t, Better.HIGHER));
+        remote.ifPresent(r -> {
+            if (r.durationMicros() > 0) {
+                out.add(metric(m + "_mbps", r.bytes() * 8.0 / r.durationMicros(), "Mbit/s", "remote", t, Better.HIGHER));
+            }
+            out.add(metric(m + "_lost_pct", 100.0 * lost() / local.datagrams(), "%", Metric.LOCAL, t, Better.LOWER));
+            if (r.datagrams() > 0) {
+                out.add(metric(m + "_lost_pct", 100.0 * r.errors() / r.datagrams(), "%", "remote", t, Better.LOWER));
+            }
+            out.add(metric(m + "_jitter_ms", r.jitterMicros() / 1e3, "ms", "remote", t, Better.LOWER).asAdvisory());
+        });
+        return out;
+    }
+
+    private static Metric metric(String name, double v, String unit, String host, double t, Better better) {
+        return new Metric(name, v, unit, host, t, Map.of(), better);
+    }
+
+    @Override
+    public JsonObject detailJson() {
+        JsonObject d = JsonObject.create();
+        d.put("peer_protocol", "iperf2");
+        d.put("server", server);
+        d.put("marker", marker());
+        d.put("protocol", spec.protocol().label());
+        d.put("family", Integer.parseInt(spec.family().label()));
+        d.put("payload", spec.payloadBytes());
+        d.put("rate_bps", spec.rateBitsPerSecond());
+        if (header != null) {
+            d.put("iperf2_header", header.cliName());
+        }
+        JsonObject l = JsonObject.create().put("host", Metric.LOCAL).put("bytes", local.bytes()).put("seconds", local.nanos() / 1e9);
+        if (udp()) {
+            l.put("datagrams_sent", local.datagrams());
+            if (remote.isPresent()) {
+                l.put("received", received()).put("lost", lost());
+            }
+        }
+        d.put("local", l);
+        remote.ifPresentOrElse(r -> d.put("remote", JsonObject.create().put("host", "remote").put("bytes", r.bytes())
+                .put("datagrams", r.datagrams()).put("errors", r.errors()).put("out_of_order", r.outOfOrder())
+                .put("jitter_ms", r.jitterMicros() / 1e3).put("seconds", r.durationMicros() / 1e6)), () -> d.putNull("remote"));
+        d.putStrings("notes", notes);
+        return d;
+    }
+}

@@ -1,0 +1,116 @@
+package io.linerate.nio.iperf2;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A real iperf 2 process (`iperf`) on 127.0.0.1, a child of the test; close kills it. */
+final class IperfBinary implements AutoCloseable {
+    private final Process process;
+    private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(10_000);
+
+    private IperfBinary(Process process) {
+        this.process = process;
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                    lines.offer(l);
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        }, "iperf2-output");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** @return the path of the iperf (2) binary, or null when it is not installed */
+    static String binary() {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
+            File f = new File(dir, "iperf");
+            if (f.canExecute()) {
+                return f.getPath();
+            }
+        }
+        return null;
+    }
+
+    /** @return a port free for both TCP and UDP just now */
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Runs iperf with {@code args}, its output line-buffered (stdbuf) so lines arrive as they are printed. */
+    static IperfBinary run(List<String> args) throws IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of("stdbuf", "-oL", binary()));
+        cmd.addAll(args);
+        return new IperfBinary(new ProcessBuilder(cmd).redirectErrorStream(true).start());
+    }
+
+    /** Starts `iperf -s [-u] -y C` on 127.0.0.1 and waits (at most 10 s) until its port is bound. */
+    static IperfBinary server(int port, boolean udp) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("-s", "-y", "C", "-B", "127.0.0.1", "-p", Integer.toString(port)));
+        if (udp) {
+            args.add("-u");
+        }
+        IperfBinary b = run(args);
+        String hexPort = String.format(":%04X ", port);
+        Path table = Path.of(udp ? "/proc/net/udp" : "/proc/net/tcp");
+        long until = System.nanoTime() + 10_000_000_000L;
+        while (Files.readAllLines(table).stream().noneMatch(l -> l.contains("0100007F" + hexPort))) {
+            if (System.nanoTime() > until || !b.process.isAlive()) {
+                b.close();
+                throw new IllegalStateException("iperf -s did not bind 127.0.0.1 port " + port + " within 10 s");
+            }
+            Thread.sleep(20);
+        }
+        return b;
+    }
+
+    /** @return the next output line containing {@code text}, waiting at most 15 s */
+    String await(String text) throws InterruptedException {
+        long until = System.nanoTime() + 15_000_000_000L;
+        while (true) {
+            long left = until - System.nanoTime();
+            String l = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+            if (l == null) {
+                throw new IllegalStateException("iperf printed no line with '" + text + "' within 15 s");
+            }
+            if (l.contains(text)) {
+                return l;
+            }
+        }
+    }
+
+    /** @return its exit code, waiting at most 20 s */
+    int waitFor() throws InterruptedException {
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("iperf did not end within 20 s");
+        }
+        return process.exitValue();
+    }
+
+    /** @return every line printed so far */
+    List<String> output() {
+        return List.copyOf(lines);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+}
