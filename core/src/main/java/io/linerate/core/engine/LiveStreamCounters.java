@@ -11,7 +11,9 @@ import io.linerate.core.live.TransferCounters;
  * <p>The engine's monitor thread publishes, never the send or receive loop: at every turn of its
  * loop (at least every 50 ms, and at every interval reading) it copies the counters the loops
  * already publish for it into the file, and at every interval sample the interval's rate. The
- * loops' per-message cost is unchanged, and a reader sees values at most one turn old.
+ * loops' per-message cost is unchanged, and a reader sees values at most one turn old. A
+ * {@link StreamEnd} (one end here, the other on a peer) publishes its own side only: a sending end's
+ * received counters, and a receiving end's sent ones, stay 0.
  */
 final class LiveStreamCounters implements AutoCloseable {
     private final SenderContext tx;
@@ -29,6 +31,18 @@ final class LiveStreamCounters implements AutoCloseable {
         return new LiveStreamCounters(tx, rx, LiveCounters.process().transfer(label(spec)));
     }
 
+    /**
+     * Registers one end of a stream whose other end runs elsewhere; never fails.
+     *
+     * @param tx the sending end's context, or null for a receiving end
+     * @param rx the receiving end's context, or null for a sending end
+     */
+    static LiveStreamCounters openEnd(TransferSpec spec, SenderContext tx, ReceiverContext rx) {
+        String label = label(spec) + ", " + (tx != null ? "sending" : "receiving") + " end"
+                + (spec.endpoint() instanceof io.linerate.core.Endpoint.Remote peer ? " with " + peer : "");
+        return new LiveStreamCounters(tx, rx, LiveCounters.process().transfer(label));
+    }
+
     /** @return {@code stream udp4 1400 B 10.000 s}: pattern, marker, payload and bound */
     static String label(TransferSpec spec) {
         return "stream " + spec.protocol().label() + spec.family().label() + (spec.noDelay() ? "_nodelay" : "")
@@ -37,11 +51,15 @@ final class LiveStreamCounters implements AutoCloseable {
 
     /** Copies the loops' counters into the file; allocation-free. */
     void publish() {
-        live.bytesSent(tx.bytes());
-        live.messagesSent(tx.messages());
-        live.bytesReceived(rx.bytes());
-        live.messagesReceived(rx.datagrams());
-        live.lost(rx.missing());
+        if (tx != null) {
+            live.bytesSent(tx.bytes());
+            live.messagesSent(tx.messages());
+        }
+        if (rx != null) {
+            live.bytesReceived(rx.bytes());
+            live.messagesReceived(rx.datagrams());
+            live.lost(rx.missing());
+        }
         live.heartbeat();
     }
 

@@ -38,6 +38,10 @@ import java.util.concurrent.locks.LockSupport;
  * them too, as part of all it received), so that the window's interval samples add up to the end's
  * window counts. Every wait is bounded: the whole end by warm-up + duration + the spec's I/O timeout
  * for the stream, and its teardown by one more I/O timeout.
+ *
+ * <p>While it runs, the end publishes its counters to the process's live counters (what
+ * {@code linerate stat} reads), as a stream with both ends here does, from this end's measuring
+ * thread.
  */
 public final class StreamEnd {
     /** How long a UDP receiver waits for more datagrams after the peer reported its count, ms. */
@@ -133,6 +137,13 @@ public final class StreamEnd {
      * @throws TransferException when the loop fails, the end is aborted, or a wait runs past its bound
      */
     public EndCounters run(IntervalListener listener, LongSupplier peerSentMessages) throws TransferException {
+        try (LiveStreamCounters live = LiveStreamCounters.openEnd(spec, tx, rx)) {
+            return run(live, live.publishingTo(listener), peerSentMessages);
+        }
+    }
+
+    private EndCounters run(LiveStreamCounters live, IntervalListener listener, LongSupplier peerSentMessages)
+            throws TransferException {
         boolean sending = tx != null;
         boolean udp = spec.protocol() == Protocol.UDP;
         long io = spec.ioTimeout().toNanos();
@@ -162,6 +173,7 @@ public final class StreamEnd {
         try {
             while (true) {
                 failIfFailed();
+                live.publish();
                 long now = clock.nanoTime();
                 if (now >= windowDeadline) {
                     windowEnd = read();
@@ -215,7 +227,7 @@ public final class StreamEnd {
                             spec.ioTimeout().toMillis(), tx.bytes()), null);
                 }
             } else if (udp) {
-                drainUdp(peerSentMessages, hardDeadline);
+                drainUdp(live, peerSentMessages, hardDeadline);
                 Reading drained = read();
                 if (drained.windowDatagrams > windowEnd.windowDatagrams) {
                     // the sender's window datagrams that arrived after this end's window closed
@@ -239,11 +251,12 @@ public final class StreamEnd {
         return counters(samples, windowStart, windowEnd, t0, udp);
     }
 
-    private void drainUdp(LongSupplier peerSent, long hardDeadline) throws TransferException {
+    private void drainUdp(LiveStreamCounters live, LongSupplier peerSent, long hardDeadline) throws TransferException {
         long reportedAt = Long.MIN_VALUE;
         long quiet = UDP_QUIET_MILLIS * 1_000_000L;
         while (!worker.done()) {
             failIfFailed();
+            live.publish();
             long now = clock.nanoTime();
             long sent = peerSent.getAsLong();
             if (sent >= 0) {

@@ -1,5 +1,6 @@
 package io.linerate.examples.cli;
 
+import io.linerate.nio.agent.RemoteOptions;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -34,7 +35,8 @@ final class PeerOptions {
     boolean bidir;
 
     @Option(names = {"--parallel", "-P"}, defaultValue = "1", paramLabel = "N",
-            description = "With --peer: data streams, 1..128 (iperf3's -P); --rate and --bytes are the whole test's.")
+            description = "With --peer: data streams, 1..128 (iperf3's -P), reported per stream and summed; --rate and "
+                    + "--bytes are the whole test's. With linerate's agent: one session of N data connections.")
     int parallel;
 
     @Option(names = "--udp-counters-64bit", description = "With --peer: 64-bit UDP sequence numbers (iperf3's --udp-counters-64bit).")
@@ -91,9 +93,17 @@ final class PeerOptions {
         if (bidir && protocol.equals(IPERF3)) {
             throw new IllegalArgumentException("--bidir applies to linerate's agent (--peer-protocol linerate) only");
         }
-        if (protocol.equals(LINERATE) && (parallel != 1 || udpCounters64Bit || !tcpDrain.isZero())) {
-            throw new IllegalArgumentException("--parallel, --udp-counters-64bit and --tcp-drain apply to "
-                    + "--peer-protocol iperf3 only; linerate's agent runs one stream");
+        if (protocol.equals(LINERATE) && (udpCounters64Bit || !tcpDrain.isZero())) {
+            throw new IllegalArgumentException("--udp-counters-64bit and --tcp-drain apply to "
+                    + "--peer-protocol iperf3 only");
+        }
+        if (protocol.equals(LINERATE) && (parallel < RemoteOptions.MIN_STREAMS || parallel > RemoteOptions.MAX_STREAMS)) {
+            throw new IllegalArgumentException("--parallel " + parallel + " is out of range; allowed: "
+                    + RemoteOptions.MIN_STREAMS + ".." + RemoteOptions.MAX_STREAMS);
+        }
+        if (bidir && parallel != 1) {
+            throw new IllegalArgumentException("--bidir with --parallel " + parallel + " is not supported: --bidir runs "
+                    + "one stream each way; give one of them");
         }
         if (protocol.equals(IPERF3) && secretFile != null) {
             throw new IllegalArgumentException("--secret-file applies to linerate's agent; an iperf3 server takes no secret");

@@ -11,6 +11,7 @@ import io.linerate.core.IntervalListener;
 import io.linerate.nio.agent.RemoteBidir;
 import io.linerate.nio.agent.RemoteBidirResult;
 import io.linerate.nio.agent.RemoteOptions;
+import io.linerate.nio.agent.RemoteParallelResult;
 import io.linerate.nio.agent.RemoteStreamResult;
 import io.linerate.nio.agent.RemoteStreamTransfer;
 import java.io.PrintWriter;
@@ -75,6 +76,53 @@ final class RemoteStream {
                     out.println(tag + end("remote", d.remote(), d.local(), udp));
                 }
                 r.invalidReasons().forEach(reason -> out.println("# invalid: " + reason));
+            }
+        }
+        out.flush();
+        return r.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /**
+     * {@code --parallel N} with linerate's agent: one session of N streams, each stream's interval
+     * lines tagged {@code [  i]}, then each stream's summary and the sum ({@code [SUM]}), as iperf3 prints them.
+     */
+    static int runParallel(PrintWriter out, OutputFormat fmt, TransferSpec spec, RemoteOptions options)
+            throws TransferException {
+        boolean udp = spec.protocol() == Protocol.UDP;
+        boolean localSends = !options.reverse();
+        RemoteParallelResult r;
+        try (RemoteStreamTransfer t = RemoteStreamTransfer.open(spec, Clock.system(), options)) {
+            if (fmt == OutputFormat.text) {
+                out.println("# linerate " + Linerate.version() + " stream with " + spec.endpoint() + ", "
+                        + (options.reverse() ? "reverse (the agent sends)" : "forward (this host sends)") + ", "
+                        + options.streams() + " parallel streams: " + spec);
+            }
+            r = t.runStreams((i, s) -> interval(out, fmt, String.format(Locale.ROOT, "[%3d] ", i), s, udp, localSends));
+        }
+        String title = "linerate " + Linerate.version() + " stream with " + spec.endpoint()
+                + (options.reverse() ? ", reverse" : "") + ", " + options.streams() + " parallel streams: " + spec;
+        switch (fmt) {
+            case json -> out.println(ResultJson.of(r).toJson());
+            case ktap -> KtapOutputs.single(out, r.streams().get(0).transfer().marker() + "_parallel", title, r);
+            case text -> {
+                out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
+                for (int i = 0; i < r.streams().size(); i++) {
+                    RemoteStreamResult d = r.streams().get(i);
+                    String tag = String.format(Locale.ROOT, "[%3d] ", i);
+                    out.println(tag + TransferFormat.summaryLine(d.transfer()));
+                    out.println(tag + end("local", d.local(), d.remote(), udp));
+                    out.println(tag + end("remote", d.remote(), d.local(), udp));
+                }
+                for (io.linerate.core.Metric m : r.metrics()) {
+                    if ("sum".equals(m.labels().get("stream"))) {
+                        out.println(String.format(Locale.ROOT, "[SUM] %-6s %s = %.3f %s", m.host(), m.name(), m.value(), m.unit()));
+                    }
+                }
+                out.println(String.format(Locale.ROOT, "[SUM] local  %d B, remote %d B over the whole streams%s",
+                        r.bytes("local"), r.bytes("remote"), r.udpSum().map(u -> String.format(Locale.ROOT,
+                                "; window datagrams sent %d, received %d, lost %d", u[0], u[1], u[2])).orElse("")));
+                r.invalidReasons().forEach(reason -> out.println("# invalid: " + reason));
+                out.println("# clock: " + r.streams().get(0).clock() + "; no one-way delay is reported");
             }
         }
         out.flush();

@@ -56,12 +56,17 @@ final class ServeCommand implements Callable<Integer> {
     Duration maxDuration;
 
     @Option(names = "--max-rate", defaultValue = "0", converter = Converters.RateConverter.class, paramLabel = "BIT/S",
-            description = "Highest target rate of one stream; 0 = no limit (default). With a limit, unlimited streams are refused.")
+            description = "Highest target rate of one session's streams together; 0 = no limit (default). With a limit, "
+                    + "unlimited streams are refused.")
     long maxRate;
 
     @Option(names = "--max-payload", defaultValue = "1M", converter = Converters.SizeConverter.class, paramLabel = "BYTES",
             description = "Largest write or datagram (default: 1M = 1048576 bytes).")
     int maxPayload;
+
+    @Option(names = "--max-streams", defaultValue = "" + AgentLimits.DEFAULT_MAX_STREAMS, paramLabel = "N",
+            description = "Most data streams in one session (a client's --parallel), 1..128 (default: ${DEFAULT-VALUE}).")
+    int maxStreams;
 
     @Option(names = "--iperf3",
             description = "Serve iperf3 clients (`iperf3 -c`, TCP and UDP, -R, -P) instead of linerate's; port 5201 unless --port is given.")
@@ -104,7 +109,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         Optional<byte[]> secret = secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile));
         AgentConfig config = new AgentConfig(address, port, secret,
-                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload), AgentConfig.DEFAULT_HANDSHAKE_TIMEOUT);
+                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams), AgentConfig.DEFAULT_HANDSHAKE_TIMEOUT);
         Agent agent = Agent.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -140,6 +140,11 @@ final class StreamCommand implements Callable<Integer> {
             return RemoteStream.runBidir(command.commandLine().getOut(), fmt, spec,
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)));
         }
+        if (agent && peer.parallel > 1) {
+            return RemoteStream.runParallel(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
+                    peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse,
+                    peer.parallel));
+        }
         if (agent) {
             return RemoteStream.run(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse));

@@ -167,11 +167,10 @@ class RemoteStreamCommandTest {
     @Test
     void optionsOfOnePeerProtocolAreBadUsageWithTheOther() {
         StringWriter err = new StringWriter();
-        int parallel = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream",
-                "--peer", "127.0.0.1:7001", "--parallel", "2");
-        assertThat(parallel).isEqualTo(2);
-        assertThat(err.toString()).contains("--parallel, --udp-counters-64bit and --tcp-drain apply to "
-                + "--peer-protocol iperf3 only; linerate's agent runs one stream");
+        int drain = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream",
+                "--peer", "127.0.0.1:7001", "--tcp-drain", "1s");
+        assertThat(drain).isEqualTo(2);
+        assertThat(err.toString()).contains("--udp-counters-64bit and --tcp-drain apply to --peer-protocol iperf3 only");
 
         StringWriter err2 = new StringWriter();
         int secret = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err2), "stream",
@@ -184,5 +183,37 @@ class RemoteStreamCommandTest {
                 "--peer", "127.0.0.1:5001", "--peer-protocol", "iperf2");
         assertThat(unknown).isEqualTo(2);
         assertThat(err3.toString()).contains("peer protocol 'iperf2' is not supported; allowed: linerate, iperf3");
+    }
+
+    @Test
+    void parallelWithTheAgentPrintsEachStreamAndTheSum() throws Exception {
+        try (Agent agent = loopbackAgent()) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "stream", "--peer",
+                    "127.0.0.1:" + agent.address().getPort(), "--duration", "200ms", "--warmup", "0s",
+                    "--interval", "100ms", "--parallel", "3");
+
+            assertThat(code).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("3 parallel streams").contains("[  0] # local  sent")
+                    .contains("[  2] # remote received").contains("[SUM] local  tcp4_mbps = ")
+                    .contains("[SUM] remote tcp4_mbps = ").doesNotContain("[  3]");
+        }
+    }
+
+    @Test
+    void parallelOutOfRangeOrWithBidirIsBadUsageNamingTheValue() {
+        for (String n : new String[] {"0", "129"}) {
+            StringWriter err = new StringWriter();
+            int code = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream",
+                    "--peer", "127.0.0.1:7001", "--parallel", n);
+            assertThat(code).isEqualTo(2);
+            assertThat(err.toString()).contains("--parallel " + n + " is out of range; allowed: 1..128");
+        }
+        StringWriter err = new StringWriter();
+        int code = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream",
+                "--peer", "127.0.0.1:7001", "--parallel", "2", "--bidir");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--bidir with --parallel 2 is not supported");
     }
 }

@@ -10,20 +10,24 @@ import java.util.Optional;
  * What an agent accepts: at most {@code maxSessions} at once, each stream at most
  * {@code maxDuration} of warm-up plus measured time, at most {@code maxRateBitsPerSecond} (0 = no
  * limit; with a limit, an unlimited rate is refused) and at most {@code maxPayloadBytes} per write
- * or datagram.
+ * or datagram, and at most {@code maxStreams} data streams in one session ({@code --parallel}).
  *
  * @param maxSessions sessions served at once, 1..1024
  * @param maxDuration warm-up + duration of one stream, 1 ms..1 day
  * @param maxRateBitsPerSecond target rate, bit/s; 0 = no limit
  * @param maxPayloadBytes payload per write or datagram, bytes, at least 1
+ * @param maxStreams data streams of one session, 1..{@value RemoteOptions#MAX_STREAMS}
  */
-public record AgentLimits(int maxSessions, Duration maxDuration, long maxRateBitsPerSecond, int maxPayloadBytes) {
+public record AgentLimits(int maxSessions, Duration maxDuration, long maxRateBitsPerSecond, int maxPayloadBytes,
+                          int maxStreams) {
     /** Default {@code --max-sessions}. */
     public static final int DEFAULT_MAX_SESSIONS = 8;
     /** Default {@code --max-duration}. */
     public static final Duration DEFAULT_MAX_DURATION = Duration.ofMinutes(10);
     /** Default {@code --max-payload}: 1 MiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
+    /** Default {@code --max-streams}: as many as a client may ask for. */
+    public static final int DEFAULT_MAX_STREAMS = RemoteOptions.MAX_STREAMS;
 
     /** @throws IllegalArgumentException naming the value out of range */
     public AgentLimits {
@@ -41,9 +45,18 @@ public record AgentLimits(int maxSessions, Duration maxDuration, long maxRateBit
         if (maxPayloadBytes < 1) {
             throw new IllegalArgumentException("max payload " + maxPayloadBytes + " bytes is out of range; allowed: 1 or more");
         }
+        if (maxStreams < RemoteOptions.MIN_STREAMS || maxStreams > RemoteOptions.MAX_STREAMS) {
+            throw new IllegalArgumentException("max streams " + maxStreams + " is out of range; allowed: "
+                    + RemoteOptions.MIN_STREAMS + ".." + RemoteOptions.MAX_STREAMS);
+        }
     }
 
-    /** @return the defaults: 8 sessions, 10 min, no rate limit, 1 MiB */
+    /** Limits with the default {@code maxStreams}. */
+    public AgentLimits(int maxSessions, Duration maxDuration, long maxRateBitsPerSecond, int maxPayloadBytes) {
+        this(maxSessions, maxDuration, maxRateBitsPerSecond, maxPayloadBytes, DEFAULT_MAX_STREAMS);
+    }
+
+    /** @return the defaults: 8 sessions, 10 min, no rate limit, 1 MiB, 128 streams a session */
     public static AgentLimits defaults() {
         return new AgentLimits(DEFAULT_MAX_SESSIONS, DEFAULT_MAX_DURATION, 0, DEFAULT_MAX_PAYLOAD_BYTES);
     }
@@ -70,6 +83,18 @@ public record AgentLimits(int maxSessions, Duration maxDuration, long maxRateBit
             return Optional.of(String.format(Locale.ROOT,
                     "payload %d bytes exceeds the agent's payload limit of %d bytes (--max-payload)",
                     spec.payloadBytes(), maxPayloadBytes));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param streams the data streams a client asks for in one session
+     * @return why the agent refuses that many, naming the limit; empty when it is within it
+     */
+    public Optional<String> refusal(int streams) {
+        if (streams < RemoteOptions.MIN_STREAMS || streams > maxStreams) {
+            return Optional.of(String.format(Locale.ROOT, "%d parallel streams are out of range; this agent allows "
+                    + "%d..%d (--max-streams)", streams, RemoteOptions.MIN_STREAMS, maxStreams));
         }
         return Optional.empty();
     }

@@ -3,24 +3,13 @@ package io.linerate.nio.agent;
 import io.linerate.core.Failures;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AddressFamily;
-import io.linerate.core.Clock;
-import io.linerate.core.IntervalListener;
-import io.linerate.core.Protocol;
 import io.linerate.core.TransferException;
-import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.EndCounters;
-import io.linerate.core.engine.StreamEnd;
-import io.linerate.nio.internal.PeerChannel;
 import java.io.IOException;
 import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Base64;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One client of an {@link Agent}: the challenge and response when a secret is in use, then one
  * request (a stream, a ping-pong or a request/response run), the agent's end of it
- * ({@link AgentEcho}, {@link AgentRr}), and its counters sent back. Runs on a thread of its
+ * ({@link AgentStreams}, {@link AgentEcho}, {@link AgentRr}), and its counters sent back. Runs on a thread of its
  * own; everything it opened is closed when it ends.
  */
 final class AgentSession {
@@ -47,7 +36,6 @@ final class AgentSession {
     private volatile boolean handshaking = true;
     private final Thread thread;
     private final String peer;
-    private volatile StreamEnd end;
     private volatile Runnable onAbort;
     private volatile AutoCloseable data;
     private volatile boolean aborted;
@@ -76,10 +64,6 @@ final class AgentSession {
     /** Ends the session soon: its stream stops, and its client is told why. */
     void abort() {
         aborted = true;
-        StreamEnd e = end;
-        if (e != null) {
-            e.abort();
-        }
         Runnable r = onAbort;
         if (r != null) {
             r.run();
@@ -176,7 +160,7 @@ final class AgentSession {
             admitted = true;
             String type = req.get("type").asText();
             switch (type) {
-                case "stream" -> stream(c, req);
+                case "stream" -> AgentStreams.serve(this, c, req);
                 case "pingpong" -> AgentEcho.serve(this, c, req);
                 case "rr" -> AgentRr.serve(this, c, req);
                 default -> refuse(c, "request '" + type + "' is unknown; allowed: stream, pingpong, rr");
@@ -220,87 +204,6 @@ final class AgentSession {
         return family;
     }
 
-    private void stream(Control c, JsonNode req) throws IOException, TransferException {
-        TransferSpec spec;
-        try {
-            spec = SpecJson.read(req.get("spec"));
-        } catch (IllegalArgumentException e) {
-            refuse(c, "spec refused: " + e.getMessage());
-            return;
-        }
-        Optional<String> over = config.limits().refusal(spec);
-        if (over.isPresent()) {
-            refuse(c, over.get());
-            return;
-        }
-        String direction = req.path("direction").asText("");
-        if (!direction.equals("forward") && !direction.equals("reverse")) {
-            refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
-            return;
-        }
-        InetAddress local = socket.getLocalAddress();
-        if (sameFamily(c, spec.family()) == null) {
-            return;
-        }
-        deadlineMillis = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L
-                + 2 * spec.ioTimeout().toMillis() + config.handshakeTimeout().toMillis();
-        boolean sending = direction.equals("reverse");
-        PeerChannel ch;
-        if (spec.protocol() == Protocol.TCP) {
-            PeerChannel.Listener l = PeerChannel.listenTcp(spec, local, sending);
-            data = l;
-            c.send(Control.message("ready").put("port", l.port()));
-            ch = l.accept(socket.getInetAddress());
-        } else {
-            int clientPort = req.path("udp_port").asInt(0);
-            if (clientPort < 1 || clientPort > 65535) {
-                refuse(c, "a UDP stream needs the client's \"udp_port\", 1..65535");
-                return;
-            }
-            ch = PeerChannel.bindUdp(spec, local, sending);
-            data = ch;
-            ch.connectUdp(new InetSocketAddress(socket.getInetAddress(), clientPort));
-            c.send(Control.message("ready").put("port", ch.localPort()));
-        }
-        data = ch;
-        LOG.info("session {}: {} {} stream, {}", peer, direction, spec.protocol().label(), spec);
-        StreamEnd e = sending ? StreamEnd.sender(spec, Clock.system(), ch.sendLoop())
-                : StreamEnd.receiver(spec, Clock.system(), ch.receiveLoop());
-        end = e;
-        if (aborted) {
-            e.abort();
-        }
-        c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
-        EndCounters counters;
-        boolean[] gone = {false};
-        // a client that went away (killed, its host gone) closed or reset its control connection: that
-        // ends this end at the next interval, not at the deadline (a UDP receiver sees nothing else)
-        IntervalListener watch = sample -> {
-            if (!gone[0] && c.peerGone()) {
-                gone[0] = true;
-                e.abort();
-            }
-        };
-        try {
-            counters = e.run(watch, peerSent(c, e));
-        } catch (TransferException stop) {
-            if (gone[0]) {
-                throw new IOException("the client went away mid-stream (its control connection closed) after "
-                        + e.bytesSoFar() + " bytes", stop);
-            }
-            if (!aborted) {
-                throw stop;
-            }
-            // the client gets the counts so far and why, not only an error
-            c.send(Control.message("stopped").put("reason", STOPPING).put("sender", e.sender())
-                    .put("bytes", e.bytesSoFar()).put("messages", e.messagesSoFar()));
-            LOG.info("session {}: stopped by the agent after {} bytes", peer, e.bytesSoFar());
-            return;
-        }
-        c.send(Control.message("result").set("end", EndJson.write(counters, ch.options())));
-        LOG.info("session {}: done, {} bytes {}", peer, counters.bytes(), counters.sender() ? "sent" : "received");
-    }
-
     private boolean authenticate(Control c) throws IOException {
         var hello = Control.message("hello").put("version", 1);
         // lets the client say whether the two ends read one clock (HostClock)
@@ -326,25 +229,6 @@ final class AgentSession {
         // said before anything else is read, so that a client learns a refusal before it sends its spec
         c.send(Control.message("authenticated"));
         return true;
-    }
-
-    /** A UDP receiver learns how many datagrams the client sent in its window from its {@code done} message. */
-    private LongSupplier peerSent(Control c, StreamEnd e) {
-        long[] sent = {-1};
-        return () -> {
-            if (sent[0] < 0) {
-                try {
-                    JsonNode m = c.poll();
-                    if (m != null && m.get("type").asText().equals("done")) {
-                        sent[0] = m.path("window_messages").asLong(-1);
-                    }
-                } catch (IOException ex) {
-                    LOG.warn("session {}: control connection failed during the stream: {}", peer, ex.getMessage());
-                    e.abort();
-                }
-            }
-            return sent[0];
-        };
     }
 
     void refuse(Control c, String reason) {

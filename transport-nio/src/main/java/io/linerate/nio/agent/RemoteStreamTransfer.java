@@ -1,6 +1,7 @@
 package io.linerate.nio.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.AppliedOptions;
@@ -8,6 +9,7 @@ import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Failures;
 import io.linerate.core.IntervalListener;
+import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
@@ -33,33 +35,40 @@ import java.util.function.LongSupplier;
 /**
  * One end of a stream in this JVM, the other run by a peer agent ({@link Agent}) reached at the
  * spec's {@link Endpoint.Remote}. Opening connects the control connection, answers the agent's
- * challenge, sends the spec and connects the data socket, each bounded by the spec's I/O timeout.
+ * challenge, sends the spec and connects the data sockets, each bounded by the spec's I/O timeout.
  * The result joins both ends' counts ({@link RemoteStreamResult}).
+ *
+ * <p>With {@link RemoteOptions#streams()} above 1 (iperf3's {@code -P}), one session on the agent
+ * carries that many streams: one control connection, one data socket per stream, all started
+ * together and each counted as a stream of its own ({@link #runStreams}). Stream {@code i} (from 0)
+ * carries stream id {@code spec.streamId() + i}; the spec's rate is the whole transfer's, each
+ * stream sends its share (rate / N, the remainder to stream 0).
  */
 public final class RemoteStreamTransfer implements Transfer {
     private final TransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
     private final Control control;
-    private final PeerChannel data;
+    private final List<PeerChannel> data;
     private final String clockComparison;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
-                                 PeerChannel data, String clockComparison) {
+                                 List<PeerChannel> data, String clockComparison) {
         this.clockComparison = clockComparison;
         this.spec = spec;
         this.clock = clock;
         this.options = options;
         this.control = control;
-        this.data = data;
+        this.data = List.copyOf(data);
     }
 
     /**
      * @param spec a duration-bound TCP or UDP spec whose endpoint is {@link Endpoint.Remote}
      * @throws TransferException when the agent cannot be reached, refuses (its reason is in the
-     *     message), or the data socket cannot be connected; nothing is left open
+     *     message; an agent refuses more streams than its {@code --max-streams}), or a data socket
+     *     cannot be connected; nothing is left open
      * @throws IllegalArgumentException for a loopback endpoint
      */
     public static RemoteStreamTransfer open(TransferSpec spec, Clock clock, RemoteOptions options)
@@ -69,8 +78,9 @@ public final class RemoteStreamTransfer implements Transfer {
         }
         InetAddress address = AgentClient.resolve(peer, spec.family());
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis()));
+        int n = options.streams();
         Control c = null;
-        PeerChannel ch = null;
+        List<PeerChannel> chs = new ArrayList<>();
         String clockComparison;
         boolean sending = !options.reverse();
         try {
@@ -80,29 +90,48 @@ public final class RemoteStreamTransfer implements Transfer {
             Socket s = c.socket();
             ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
             req.set("spec", SpecJson.node(spec));
+            req.put("streams", n);
             InetAddress local = s.getLocalAddress();
             if (spec.protocol() == Protocol.UDP) {
-                ch = PeerChannel.bindUdp(spec, local, sending);
-                req.put("udp_port", ch.localPort());
+                ArrayNode ports = req.putArray("udp_ports");
+                for (int i = 0; i < n; i++) {
+                    PeerChannel ch = PeerChannel.bindUdp(AgentStreams.streamSpec(spec, i, n), local, sending);
+                    chs.add(ch);
+                    ports.add(ch.localPort());
+                }
+                req.put("udp_port", chs.get(0).localPort());
             }
             c.send(req);
-            int port = c.expect("ready").path("port").asInt(0);
-            if (port < 1 || port > 65535) {
-                throw new IOException("the agent named data port " + port + "; allowed: 1..65535");
-            }
-            InetSocketAddress far = new InetSocketAddress(address, port);
-            if (ch != null) {
-                ch.connectUdp(far);
+            JsonNode ready = c.expect("ready");
+            List<Integer> ports = new ArrayList<>();
+            if (ready.path("ports").isArray()) {
+                ready.get("ports").forEach(p -> ports.add(p.asInt(0)));
             } else {
-                ch = PeerChannel.connectTcp(spec, far, sending);
+                ports.add(ready.path("port").asInt(0));
             }
-            return new RemoteStreamTransfer(spec, clock, options, c, ch, clockComparison);
+            if (ports.size() != n) {
+                throw new IOException("the agent named " + ports.size() + " data ports for " + n + " streams"
+                        + (n > 1 && ports.size() == 1 ? "; it runs one stream a session (a version before --parallel)" : ""));
+            }
+            for (int i = 0; i < n; i++) {
+                int port = ports.get(i);
+                if (port < 1 || port > 65535) {
+                    throw new IOException("the agent named data port " + port + "; allowed: 1..65535");
+                }
+                InetSocketAddress far = new InetSocketAddress(address, port);
+                if (spec.protocol() == Protocol.UDP) {
+                    chs.get(i).connectUdp(far);
+                } else {
+                    chs.add(PeerChannel.connectTcp(AgentStreams.streamSpec(spec, i, n), far, sending));
+                }
+            }
+            return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(ch);
+            chs.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(c);
             throw new TransferException("stream with the agent at " + peer + ": " + Failures.describe(e), e);
         } catch (TransferException e) {
-            closeQuietly(ch);
+            chs.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(c);
             throw e;
         }
@@ -119,13 +148,42 @@ public final class RemoteStreamTransfer implements Transfer {
     }
 
     /**
-     * Runs this end and collects the agent's counts; see {@link Transfer#run(IntervalListener)}.
+     * Runs this end of a one-stream transfer and collects the agent's counts; see
+     * {@link Transfer#run(IntervalListener)}.
      *
+     * @param listener this end's interval samples, on a thread of the transfer's
      * @return both ends' counts
      * @throws TransferException when either end fails or the agent reports an error (its reason is in
      *     the message) or says nothing within the I/O timeout after its end should have finished
+     * @throws IllegalStateException when the transfer was opened with several streams (use {@link #runStreams})
      */
     public RemoteStreamResult runBothEnds(IntervalListener listener) throws TransferException {
+        if (data.size() != 1) {
+            throw new IllegalStateException("this transfer runs " + data.size() + " streams; use runStreams");
+        }
+        return runStreams((i, s) -> listener.onInterval(s)).streams().get(0);
+    }
+
+    /** Receives one stream's interval samples; called on that stream's own thread. */
+    @FunctionalInterface
+    public interface StreamListener {
+        /**
+         * @param stream the stream's index, from 0
+         * @param sample its interval
+         */
+        void onInterval(int stream, IntervalSample sample);
+    }
+
+    /**
+     * Runs this end of every stream, each on a thread of its own, and collects the agent's counts.
+     *
+     * @param listener every stream's interval samples, each on its stream's thread
+     * @return every stream's two ends, and their sum
+     * @throws TransferException when any stream fails (the others are ended with it), or the agent
+     *     reports an error (its reason is in the message) or says nothing within the I/O timeout
+     *     after its ends should have finished
+     */
+    public RemoteParallelResult runStreams(StreamListener listener) throws TransferException {
         if (closed.get()) {
             throw new IllegalStateException("transfer is closed");
         }
@@ -133,18 +191,27 @@ public final class RemoteStreamTransfer implements Transfer {
             throw new IllegalStateException("a transfer runs once; open a new one");
         }
         boolean sending = !options.reverse();
-        StreamEnd end = sending ? StreamEnd.sender(spec, clock, data.sendLoop())
-                : StreamEnd.receiver(spec, clock, data.receiveLoop());
+        int n = data.size();
+        List<StreamEnd> ends = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            TransferSpec s = AgentStreams.streamSpec(spec, i, n);
+            ends.add(sending ? StreamEnd.sender(s, clock, data.get(i).sendLoop())
+                    : StreamEnd.receiver(s, clock, data.get(i).receiveLoop()));
+        }
         long io = spec.ioTimeout().toMillis();
-        // the agent says nothing until its end is over: its result, or why it ended; the watch reads that
-        // one message while this end runs, so that an agent that stopped or went away (its control
-        // connection closed or reset) ends this end at once, not at this end's deadline
+        // the agent says nothing until its ends are over: its result, or why it ended; the watch reads that
+        // one message while these ends run, so that an agent that stopped or went away (its control
+        // connection closed or reset) ends them at once, not at their deadline
         long bound = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L + 3 * io + 1000;
-        ControlWatch watch = new ControlWatch(control, (int) Math.min(Integer.MAX_VALUE, bound), end::abort).start();
-        EndCounters local;
-        try {
-            local = end.run(listener, sending ? () -> -1 : peerSent(watch));
-        } catch (TransferException e) {
+        ControlWatch watch = new ControlWatch(control, (int) Math.min(Integer.MAX_VALUE, bound),
+                () -> ends.forEach(StreamEnd::abort)).start();
+        ParallelEnds run = ParallelEnds.start(ends, i -> sending ? () -> -1 : peerSent(watch, i),
+                i -> s -> listener.onInterval(i, s), "linerate-stream-");
+        run.await(bound + io);
+        TransferException failed = run.done() ? run.failure()
+                : new TransferException("the streams did not end within " + (bound + io) + " ms", null);
+        if (failed != null) {
+            run.abortAll();
             if (!watch.over()) {
                 // this end may have failed first (a reset data socket): the agent's word follows within the I/O timeout
                 try {
@@ -153,21 +220,28 @@ public final class RemoteStreamTransfer implements Transfer {
                     // classified below
                 }
             }
-            throw agentEnded(watch, end.bytesSoFar(), e).orElse(e);
+            throw agentEnded(watch, run.bytesSoFar(), failed).orElse(failed);
         }
+        List<EndCounters> local = run.counters();
         try {
-            AppliedOptions localOptions = data.options();
+            List<AppliedOptions> localOptions = new ArrayList<>();
+            for (PeerChannel ch : data) {
+                localOptions.add(ch.options());
+            }
             if (sending && spec.protocol() == Protocol.UDP) {
-                // a UDP receiver cannot see the end of the stream: it drains until this many of the
+                // a UDP receiver cannot see the end of a stream: it drains until this many of the
                 // datagrams sent in this end's window (their header says so) have arrived
+                ObjectNode done = Control.message("done").put("messages", local.get(0).messages())
+                        .put("window_messages", local.get(0).windowMessages());
+                ArrayNode each = done.putArray("window_messages_each");
+                local.forEach(e -> each.add(e.windowMessages()));
                 try {
-                    control.send(Control.message("done").put("messages", local.messages())
-                            .put("window_messages", local.windowMessages()));
+                    control.send(done);
                 } catch (IOException e) {
                     // an agent that stopped has closed its end; what it sent before is still read below
                 }
             }
-            // the agent's end may close its window up to a control round trip after ours, then drain
+            // the agent's ends may close their windows up to a control round trip after ours, then drain
             try {
                 watch.await(2 * io + 1000);
             } catch (IOException e) {
@@ -175,20 +249,34 @@ public final class RemoteStreamTransfer implements Transfer {
                     throw e;
                 }
             }
-            Optional<TransferException> ended = agentEnded(watch, local.bytes(), null);
+            Optional<TransferException> ended = agentEnded(watch, local.stream().mapToLong(EndCounters::bytes).sum(), null);
             if (ended.isPresent()) {
                 throw ended.get();
             }
-            JsonNode remote = watch.message().get("end");
-            if (remote == null || !remote.isObject()) {
-                throw new IOException("the agent's result holds no counters");
+            List<RemoteStreamResult> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                JsonNode remote = farEnd(watch.message(), i, n);
+                EndCounters far = EndJson.counters(remote);
+                out.add(new RemoteStreamResult(join(AgentStreams.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
+                        far, EndJson.options(remote)), local.get(i), far, clockComparison));
             }
-            EndCounters far = EndJson.counters(remote);
-            return new RemoteStreamResult(join(local, localOptions, far, EndJson.options(remote)), local, far,
-                    clockComparison);
+            return new RemoteParallelResult(out);
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
         }
+    }
+
+    /** @return stream i's counters in the agent's result: {@code ends[i]}, or {@code end} from an agent of one stream */
+    private static JsonNode farEnd(JsonNode result, int i, int n) throws IOException {
+        JsonNode ends = result.path("ends");
+        JsonNode e = ends.isArray() ? ends.get(i) : i == 0 ? result.get("end") : null;
+        if (ends.isArray() && ends.size() != n) {
+            throw new IOException("the agent's result holds " + ends.size() + " streams' counters, not " + n);
+        }
+        if (e == null || !e.isObject()) {
+            throw new IOException("the agent's result holds no counters for stream " + i);
+        }
+        return e;
     }
 
     /**
@@ -224,17 +312,21 @@ public final class RemoteStreamTransfer implements Transfer {
     }
 
     /**
-     * A UDP receiver here learns the agent's window datagram count from its result, which it sends when its
-     * sender ends; -1 before.
+     * A UDP receiver here learns the agent's window datagram count of stream {@code i} from its result,
+     * which it sends when its senders end; -1 before.
      */
-    private static LongSupplier peerSent(ControlWatch watch) {
+    private static LongSupplier peerSent(ControlWatch watch, int i) {
         return () -> {
             JsonNode m = watch.resultNow();
-            return m == null ? -1 : m.path("end").path("window_messages").asLong(-1);
+            if (m == null) {
+                return -1;
+            }
+            JsonNode e = m.path("ends").isArray() ? m.get("ends").path(i) : i == 0 ? m.path("end") : m.path("none");
+            return e.path("window_messages").asLong(-1);
         };
     }
 
-    private TransferResult join(EndCounters local, AppliedOptions lo, EndCounters far, int[] fo) {
+    private static TransferResult join(TransferSpec spec, EndCounters local, AppliedOptions lo, EndCounters far, int[] fo) {
         boolean localSends = local.sender();
         EndCounters tx = localSends ? local : far;
         EndCounters rx = localSends ? far : local;
@@ -295,7 +387,7 @@ public final class RemoteStreamTransfer implements Transfer {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            closeQuietly(data);
+            data.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(control);
         }
     }

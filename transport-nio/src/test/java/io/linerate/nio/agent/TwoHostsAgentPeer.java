@@ -6,12 +6,18 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.IntervalListener;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.RrSpec;
+import io.linerate.core.latency.IterationPolicy;
+import io.linerate.nio.latency.RrResult;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.engine.EndCounters;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,7 +32,15 @@ import java.util.Optional;
  *       {@code sender}, {@code bytes}, {@code messages}, {@code window_bytes}, {@code window_messages},
  *       {@code window_ns}), {@code udp} ({@code sent}, {@code received}, {@code lost}) for UDP,
  *       {@code rcvbuf_applied} (the receiving end's SO_RCVBUF as the kernel applied it, bytes) and
- *       {@code invalid}, the joined result's invalid reasons.
+ *       {@code invalid}, the joined result's invalid reasons. With {@code bidir} for the direction:
+ *       {@code forward} and {@code reverse}, each such an object. With {@code forward-N} or
+ *       {@code reverse-N}: N streams in one session, {@code streams} (each such an object) and
+ *       {@code sum} ({@code local_bytes}, {@code remote_bytes}, for UDP {@code udp}).
+ *   <li>{@code pingpong HOST PORT SECRET_FILE tcp|udp}: a ping-pong of 32 and 64 B over IPv4;
+ *       prints {@code round_trips}, {@code bytes} (of those round trips), {@code agent_echoes},
+ *       {@code agent_echoed_bytes} and {@code invalid}.
+ *   <li>{@code rr HOST PORT SECRET_FILE FLOWS}: request/response, 100 B requests and 200 B
+ *       responses, over IPv4; prints {@code completed}, {@code served}, {@code accepts} and {@code invalid}.
  * </ul>
  */
 public final class TwoHostsAgentPeer {
@@ -45,8 +59,13 @@ public final class TwoHostsAgentPeer {
             }
             return;
         }
+        if (args[0].equals("pingpong") || args[0].equals("rr")) {
+            System.out.println(JSON.writeValueAsString(latency(args)));
+            return;
+        }
         Protocol protocol = args[4].equals("tcp") ? Protocol.TCP : Protocol.UDP;
-        boolean reverse = args[5].equals("reverse");
+        String direction = args[5];
+        boolean reverse = direction.startsWith("reverse");
         TransferSpec.Builder b = TransferSpec.builder().protocol(protocol)
                 .family(args[6].equals("6") ? AddressFamily.IPV6 : AddressFamily.IPV4)
                 .payloadBytes(Integer.parseInt(args[7]))
@@ -61,11 +80,38 @@ public final class TwoHostsAgentPeer {
         if (rcvbuf > 0) {
             b.receiveBufferBytes(rcvbuf);
         }
-        RemoteStreamResult r;
-        try (RemoteStreamTransfer t = RemoteStreamTransfer.open(b.build(), Clock.system(),
-                new RemoteOptions(Optional.of(SecretFile.read(Path.of(args[3]))), reverse))) {
-            r = t.runBothEnds(IntervalListener.NONE);
+        TransferSpec spec = b.build();
+        Optional<byte[]> secret = Optional.of(SecretFile.read(Path.of(args[3])));
+        ObjectNode out;
+        if (direction.equals("bidir")) {
+            RemoteBidirResult r = RemoteBidir.run(spec, Clock.system(), secret, IntervalListener.NONE, IntervalListener.NONE);
+            out = JSON.createObjectNode();
+            out.set("forward", stream(r.forward()));
+            out.set("reverse", stream(r.reverse()));
+            r.invalidReasons().forEach(out.putArray("invalid")::add);
+        } else if (direction.contains("-")) {
+            int n = Integer.parseInt(direction.substring(direction.indexOf('-') + 1));
+            RemoteParallelResult r;
+            try (RemoteStreamTransfer t = RemoteStreamTransfer.open(spec, Clock.system(), new RemoteOptions(secret, reverse, n))) {
+                r = t.runStreams((i, sample) -> { });
+            }
+            out = JSON.createObjectNode();
+            var streams = out.putArray("streams");
+            r.streams().forEach(x -> streams.add(stream(x)));
+            ObjectNode sum = out.putObject("sum").put("local_bytes", r.bytes("local")).put("remote_bytes", r.bytes("remote"));
+            r.udpSum().ifPresent(u -> sum.putObject("udp").put("sent", u[0]).put("received", u[1]).put("lost", u[2]));
+            r.invalidReasons().forEach(out.putArray("invalid")::add);
+        } else {
+            RemoteStreamResult r;
+            try (RemoteStreamTransfer t = RemoteStreamTransfer.open(spec, Clock.system(), new RemoteOptions(secret, reverse))) {
+                r = t.runBothEnds(IntervalListener.NONE);
+            }
+            out = stream(r);
         }
+        System.out.println(JSON.writeValueAsString(out));
+    }
+
+    private static ObjectNode stream(RemoteStreamResult r) {
         ObjectNode out = JSON.createObjectNode();
         out.set("local", end(r.local()));
         out.set("remote", end(r.remote()));
@@ -73,7 +119,40 @@ public final class TwoHostsAgentPeer {
                 .put("received", u.datagramsReceived()).put("lost", u.lost()));
         out.put("rcvbuf_applied", r.transfer().options().receiveBufferApplied());
         r.transfer().invalidReasons().forEach(out.putArray("invalid")::add);
-        System.out.println(JSON.writeValueAsString(out));
+        return out;
+    }
+
+    /** At most 200 round trips per size after 20, within 50..300 ms. */
+    private static final IterationPolicy SHORT = new IterationPolicy(Duration.ofMillis(50), Duration.ofMillis(300), 20,
+            200, Duration.ZERO, 0);
+
+    private static ObjectNode latency(String[] args) throws Exception {
+        Endpoint peer = Endpoint.remote(args[1], Integer.parseInt(args[2]));
+        RemoteOptions options = new RemoteOptions(Optional.of(SecretFile.read(Path.of(args[3]))), false);
+        ObjectNode out = JSON.createObjectNode();
+        if (args[0].equals("pingpong")) {
+            PingPongSpec spec = PingPongSpec.builder().protocol(args[4].equals("tcp") ? PingPongProtocol.TCP
+                            : PingPongProtocol.UDP).sizes(List.of(32, 64)).policy(SHORT).timeout(Duration.ofSeconds(5))
+                    .endpoint(peer).build();
+            RemotePingPongResult r;
+            try (RemoteLatency m = RemoteLatency.of(spec, Clock.system(), options)) {
+                r = (RemotePingPongResult) m.run();
+            }
+            out.put("round_trips", r.local().roundTrips()).put("bytes", r.bytesSent())
+                    .put("agent_echoes", r.agentEchoes()).put("agent_echoed_bytes", r.agentEchoedBytes());
+            r.invalidReasons().forEach(out.putArray("invalid")::add);
+        } else {
+            RrSpec spec = RrSpec.builder().flows(Integer.parseInt(args[4])).requestBytes(100).responseBytes(200)
+                    .warmup(Duration.ofMillis(100)).duration(Duration.ofMillis(500)).timeout(Duration.ofSeconds(5))
+                    .endpoint(peer).build();
+            RrResult r;
+            try (RemoteLatency m = RemoteLatency.of(spec, Clock.system(), options)) {
+                r = (RrResult) m.run();
+            }
+            out.put("completed", r.completed()).put("served", r.served()).put("accepts", r.accepts());
+            r.invalidReasons().forEach(out.putArray("invalid")::add);
+        }
+        return out;
     }
 
     private static ObjectNode end(EndCounters e) {

@@ -38,7 +38,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Needs Linux and root; skipped with the reason otherwise.
  *
  * <p>Every assertion is an identity that holds under any load: the two ends' counts agree with each
- * other and with the veth interfaces' own counters. The one bound on a rate is the shaped link's:
+ * other and with the veth interfaces' own counters: streams forward, reverse, both at once
+ * ({@code --bidir}) and several in one session ({@code --parallel}); ping-pong (the agent echoed the
+ * bytes of every round trip); request/response (the agent served every completed transaction). The one bound on a rate is the shaped link's:
  * goodput never exceeds what tbf lets through.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -195,6 +197,129 @@ class TwoHostsAgentTest {
         // each datagram the receiver got came in through its veth end
         assertThat(rx.rxPackets()).as("%s rx_packets", receivingHost.interfaceName())
                 .isGreaterThanOrEqualTo(receiver.get("messages").asLong());
+    }
+
+    /** Runs a ping-pong or rr client in host A against the IPv4 agent in host B; returns its JSON line. */
+    private static JsonNode latency(String mode, String arg) throws Exception {
+        NetworkNamespace.Result r = hosts.exec(hosts.a(), TwoHosts.javaCommand(TwoHostsAgentPeer.class.getName(), List.of(
+                mode, TwoHosts.IPV4_B, Integer.toString(port4), secret.toString(), arg)), T);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        List<String> lines = r.stdout().strip().lines().toList();
+        return JSON.readTree(lines.get(lines.size() - 1));
+    }
+
+    /** The two ends of one TCP stream agree: the receiver counted every byte the sender sent. */
+    private static void tcpEndsAgree(JsonNode r) {
+        JsonNode sender = r.get("local").get("sender").asBoolean() ? r.get("local") : r.get("remote");
+        JsonNode receiver = sender == r.get("local") ? r.get("remote") : r.get("local");
+        assertThat(receiver.get("sender").asBoolean()).isFalse();
+        assertThat(sender.get("bytes").asLong()).isPositive();
+        assertThat(receiver.get("bytes").asLong()).isEqualTo(sender.get("bytes").asLong());
+        assertThat(r.get("invalid")).isEmpty();
+    }
+
+    /** The two ends of one UDP stream agree: the sender's window datagrams are those received plus those lost. */
+    private static void udpEndsAgree(JsonNode r) {
+        JsonNode sender = r.get("local").get("sender").asBoolean() ? r.get("local") : r.get("remote");
+        JsonNode receiver = sender == r.get("local") ? r.get("remote") : r.get("local");
+        JsonNode udp = r.get("udp");
+        assertThat(udp.get("sent").asLong()).isEqualTo(sender.get("window_messages").asLong()).isPositive();
+        assertThat(udp.get("received").asLong()).isEqualTo(receiver.get("window_messages").asLong());
+        assertThat(udp.get("sent").asLong()).isEqualTo(udp.get("received").asLong() + udp.get("lost").asLong());
+        assertThat(receiver.get("foreign").asLong()).isZero();
+    }
+
+    @Test
+    void tcpBidirEachDirectionsReceiverCountsEveryByteItsSenderSent() throws Exception {
+        JsonNode r = stream(hosts, "tcp", "bidir", "4", 64 * 1024, 0, 1000, 0);
+
+        // forward: this host (A) sends; reverse: the agent (B) sends
+        assertThat(r.get("forward").get("local").get("sender").asBoolean()).isTrue();
+        assertThat(r.get("reverse").get("remote").get("sender").asBoolean()).isTrue();
+        tcpEndsAgree(r.get("forward"));
+        tcpEndsAgree(r.get("reverse"));
+    }
+
+    @Test
+    void udpBidirEachDirectionsSentIsReceivedPlusLost() throws Exception {
+        // 50 Mbit/s of 1400-byte datagrams each way
+        JsonNode r = stream(hosts, "udp", "bidir", "4", 1400, 50_000_000L, 1000, 0);
+
+        assertThat(r.get("forward").get("local").get("sender").asBoolean()).isTrue();
+        assertThat(r.get("reverse").get("remote").get("sender").asBoolean()).isTrue();
+        udpEndsAgree(r.get("forward"));
+        udpEndsAgree(r.get("reverse"));
+    }
+
+    @Test
+    void tcpParallelEveryStreamsEndsAgreeAndTheSumIsTheirs() throws Exception {
+        JsonNode r = stream(hosts, "tcp", "forward-3", "4", 64 * 1024, 0, 1000, 0);
+
+        assertThat(r.get("streams")).hasSize(3);
+        long sum = 0;
+        for (JsonNode s : r.get("streams")) {
+            assertThat(s.get("local").get("sender").asBoolean()).isTrue();
+            tcpEndsAgree(s);
+            sum += s.get("local").get("bytes").asLong();
+        }
+        // both hosts' sums are the streams' bytes added up; TCP: equal at both ends
+        assertThat(r.get("sum").get("local_bytes").asLong()).isEqualTo(sum);
+        assertThat(r.get("sum").get("remote_bytes").asLong()).isEqualTo(sum);
+        assertThat(r.get("invalid")).isEmpty();
+    }
+
+    @Test
+    void udpParallelReverseEveryStreamsSentIsReceivedPlusLostAndSoIsTheSum() throws Exception {
+        // 90 Mbit/s for the session, 30 Mbit/s a stream, sent by the agent
+        JsonNode r = stream(hosts, "udp", "reverse-3", "4", 1400, 90_000_000L, 1000, 0);
+
+        assertThat(r.get("streams")).hasSize(3);
+        long sent = 0;
+        long received = 0;
+        long lost = 0;
+        for (JsonNode s : r.get("streams")) {
+            assertThat(s.get("remote").get("sender").asBoolean()).isTrue();
+            udpEndsAgree(s);
+            sent += s.get("udp").get("sent").asLong();
+            received += s.get("udp").get("received").asLong();
+            lost += s.get("udp").get("lost").asLong();
+        }
+        JsonNode sum = r.get("sum").get("udp");
+        assertThat(sum.get("sent").asLong()).isEqualTo(sent).isEqualTo(received + lost);
+        assertThat(sum.get("received").asLong()).isEqualTo(received);
+        assertThat(sum.get("lost").asLong()).isEqualTo(lost);
+    }
+
+    @ParameterizedTest(name = "{0} ping-pong")
+    @CsvSource({"tcp", "udp"})
+    void pingPongTheAgentEchoedEveryRoundTripThisHostCounted(String protocol) throws Exception {
+        JsonNode r = latency("pingpong", protocol);
+
+        long trips = r.get("round_trips").asLong();
+        assertThat(trips).isPositive();
+        // each round trip carries one message, echoed whole: the agent echoed the bytes of every round trip
+        // (32 B per trip of the first size, 64 B of the second, summed by the client)
+        assertThat(r.get("agent_echoed_bytes").asLong()).isEqualTo(r.get("bytes").asLong());
+        // one message in flight at a time, of 32 or 64 B: one datagram, or one TCP segment that arrives
+        // in one piece across the veth, so the agent answered one read per round trip
+        assertThat(r.get("agent_echoes").asLong()).isEqualTo(trips);
+        assertThat(r.get("invalid")).isEmpty();
+    }
+
+    @Test
+    void rrTheAgentServedEveryCompletedTransactionAndAtMostOneMorePerFlow() throws Exception {
+        JsonNode r = latency("rr", "2");
+
+        long completed = r.get("completed").asLong();
+        long served = r.get("served").asLong();
+        assertThat(completed).isPositive();
+        // a transaction completes when its response, which the agent wrote first, has arrived; each flow
+        // has at most one request outstanding when it stops, answered by the agent but not read: so
+        // completed <= served <= completed + 2 flows
+        assertThat(served).isBetween(completed, completed + 2);
+        // one connection per flow
+        assertThat(r.get("accepts").asLong()).isEqualTo(2);
+        assertThat(r.get("invalid")).isEmpty();
     }
 
     /** tbf's rate on the shaped link: 200 Mbit/s. */

@@ -1,0 +1,226 @@
+package io.linerate.nio.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.linerate.core.Clock;
+import io.linerate.core.Protocol;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.engine.EndCounters;
+import io.linerate.core.engine.StreamEnd;
+import io.linerate.nio.internal.PeerChannel;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's end of a stream request: one session, {@code streams} data sockets (1 unless the
+ * client runs {@code --parallel}), each stream's end on a thread of its own, all started together.
+ * The session's thread watches the control connection meanwhile: a UDP sender's {@code done}
+ * (its window datagram count per stream), or the client gone, which ends every stream.
+ *
+ * <p>Stream {@code i} (from 0) carries stream id {@code spec.streamId() + i} in its datagram
+ * headers, on both ends, and its share of the spec's rate, which is the whole session's (the
+ * agent's rate limit applies to that whole). The {@code result} holds every stream's counters in {@code ends} (in
+ * order) and, for a client that knows one stream only, the first one's in {@code end}.
+ */
+final class AgentStreams {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentStreams.class);
+    private static final long WATCH_NANOS = 20_000_000L;
+
+    private AgentStreams() {}
+
+    /**
+     * @param spec the session's spec; its rate is the whole session's
+     * @param i the stream's index, from 0
+     * @param n the session's streams
+     * @return the spec of stream {@code i}: its stream id moved on by {@code i}, and its share of the
+     *     rate (the rate / n, the remainder to stream 0; 0 stays unlimited)
+     */
+    static TransferSpec streamSpec(TransferSpec spec, int i, int n) {
+        if (n == 1) {
+            return spec;
+        }
+        long rate = spec.rateBitsPerSecond();
+        long share = rate == 0 ? 0 : Math.max(1, rate / n + (i == 0 ? rate % n : 0));
+        return spec.toBuilder().streamId(spec.streamId() + i).rateBitsPerSecond(share).build();
+    }
+
+    static void serve(AgentSession session, Control c, JsonNode req) throws IOException, TransferException {
+        TransferSpec spec;
+        try {
+            spec = SpecJson.read(req.get("spec"));
+        } catch (IllegalArgumentException e) {
+            session.refuse(c, "spec refused: " + e.getMessage());
+            return;
+        }
+        AgentLimits limits = session.config().limits();
+        Optional<String> over = limits.refusal(spec);
+        JsonNode streamsField = req.path("streams");
+        if (over.isEmpty() && !streamsField.isMissingNode() && !streamsField.canConvertToInt()) {
+            over = Optional.of("\"streams\" " + streamsField + " is not a 32-bit integer");
+        }
+        int n = streamsField.asInt(1);
+        over = over.or(() -> limits.refusal(n));
+        if (over.isPresent()) {
+            session.refuse(c, over.get());
+            return;
+        }
+        String direction = req.path("direction").asText("");
+        if (!direction.equals("forward") && !direction.equals("reverse")) {
+            session.refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
+            return;
+        }
+        if (session.sameFamily(c, spec.family()) == null) {
+            return;
+        }
+        session.deadline(spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L
+                + 2 * spec.ioTimeout().toMillis() + session.config().handshakeTimeout().toMillis());
+        boolean sending = direction.equals("reverse");
+        List<AutoCloseable> opened = new ArrayList<>();
+        session.holds(() -> closeAll(opened));
+        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened);
+        if (channels == null) {
+            return;
+        }
+        LOG.info("session {}: {} {} stream x{}, {}", session.peer(), direction, spec.protocol().label(), n, spec);
+        List<StreamEnd> ends = new ArrayList<>();
+        long[] peerSent = new long[n];
+        java.util.Arrays.fill(peerSent, -1);
+        for (int i = 0; i < n; i++) {
+            TransferSpec s = streamSpec(spec, i, n);
+            ends.add(sending ? StreamEnd.sender(s, Clock.system(), channels.get(i).sendLoop())
+                    : StreamEnd.receiver(s, Clock.system(), channels.get(i).receiveLoop()));
+        }
+        session.onAbort(() -> ends.forEach(StreamEnd::abort));
+        c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
+        ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
+                i -> io.linerate.core.IntervalListener.NONE, "linerate-agent-stream-");
+        boolean gone = false;
+        while (!run.done()) {
+            // a client that went away (killed, its host gone) closed or reset its control connection: that
+            // ends every stream now, not at the deadline (a UDP receiver sees nothing else)
+            try {
+                JsonNode m = c.poll();
+                if (m != null && m.get("type").asText().equals("done")) {
+                    readSent(m, peerSent);
+                } else if (m == null && !gone && c.peerGone()) {
+                    gone = true;
+                    run.abortAll();
+                }
+            } catch (IOException ex) {
+                LOG.warn("session {}: control connection failed during the stream: {}", session.peer(), ex.getMessage());
+                gone = true;
+                run.abortAll();
+            }
+            LockSupport.parkNanos(WATCH_NANOS);
+        }
+        TransferException failure = run.failure();
+        if (failure != null) {
+            if (gone) {
+                throw new IOException("the client went away mid-stream (its control connection closed) after "
+                        + run.bytesSoFar() + " bytes", failure);
+            }
+            if (!session.aborted()) {
+                throw failure;
+            }
+            // the client gets the counts so far and why, not only an error
+            c.send(Control.message("stopped").put("reason", AgentSession.STOPPING).put("sender", sending)
+                    .put("bytes", run.bytesSoFar()).put("messages", run.messagesSoFar()));
+            LOG.info("session {}: stopped by the agent after {} bytes", session.peer(), run.bytesSoFar());
+            return;
+        }
+        List<EndCounters> counters = run.counters();
+        var result = Control.message("result");
+        ArrayNode all = result.putArray("ends");
+        for (int i = 0; i < n; i++) {
+            all.add(EndJson.write(counters.get(i), channels.get(i).options()));
+        }
+        result.set("end", all.get(0));
+        c.send(result);
+        LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
+    }
+
+    /** @return the data channels, connected; null when the request was refused (the client was told) */
+    private static List<PeerChannel> connect(AgentSession session, Control c, JsonNode req, TransferSpec spec, int n,
+                                             boolean sending, List<AutoCloseable> opened) throws IOException {
+        InetAddress local = c.socket().getLocalAddress();
+        InetAddress client = c.socket().getInetAddress();
+        List<PeerChannel> channels = new ArrayList<>();
+        var ready = Control.message("ready");
+        ArrayNode ports = ready.putArray("ports");
+        if (spec.protocol() == Protocol.TCP) {
+            List<PeerChannel.Listener> listeners = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                PeerChannel.Listener l = PeerChannel.listenTcp(streamSpec(spec, i, n), local, sending);
+                opened.add(l);
+                listeners.add(l);
+                ports.add(l.port());
+            }
+            c.send(ready.put("port", listeners.get(0).port()));
+            for (PeerChannel.Listener l : listeners) {
+                PeerChannel ch = l.accept(client);
+                opened.add(ch);
+                channels.add(ch);
+            }
+            return channels;
+        }
+        List<Integer> clientPorts = new ArrayList<>();
+        JsonNode each = req.path("udp_ports");
+        if (each.isArray()) {
+            each.forEach(p -> clientPorts.add(p.canConvertToInt() ? p.asInt() : 0));
+        } else {
+            clientPorts.add(req.path("udp_port").asInt(0));
+        }
+        if (clientPorts.size() != n || clientPorts.stream().anyMatch(p -> p < 1 || p > 65535)) {
+            session.refuse(c, "a UDP stream needs the client's \"udp_port\" (or one \"udp_ports\" entry per stream, "
+                    + n + " here), each 1..65535; got " + clientPorts);
+            return null;
+        }
+        for (int i = 0; i < n; i++) {
+            PeerChannel ch = PeerChannel.bindUdp(streamSpec(spec, i, n), local, sending);
+            opened.add(ch);
+            ch.connectUdp(new InetSocketAddress(client, clientPorts.get(i)));
+            channels.add(ch);
+            ports.add(ch.localPort());
+        }
+        c.send(ready.put("port", channels.get(0).localPort()));
+        return channels;
+    }
+
+    /** A UDP sender's {@code done}: {@code window_messages_each} per stream, or {@code window_messages} for one. */
+    private static void readSent(JsonNode m, long[] sent) {
+        JsonNode each = m.path("window_messages_each");
+        synchronized (sent) {
+            if (each.isArray()) {
+                for (int i = 0; i < sent.length && i < each.size(); i++) {
+                    sent[i] = each.get(i).asLong(-1);
+                }
+            } else {
+                sent[0] = m.path("window_messages").asLong(-1);
+            }
+        }
+    }
+
+    private static long sentOf(long[] sent, int i) {
+        synchronized (sent) {
+            return sent[i];
+        }
+    }
+
+    private static void closeAll(List<AutoCloseable> opened) {
+        for (AutoCloseable a : opened) {
+            try {
+                a.close();
+            } catch (Exception e) {
+                LOG.debug("closing a data socket reported {}", e.getMessage());
+            }
+        }
+    }
+}
