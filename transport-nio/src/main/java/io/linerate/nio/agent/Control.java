@@ -63,13 +63,28 @@ final class Control implements Closeable {
      *     oversized or not such an object; the message says which
      */
     JsonNode receive() throws IOException {
+        try {
+            return read(in);
+        } catch (SocketTimeoutException e) {
+            throw new SocketTimeoutException("no control message within " + socket.getSoTimeout() + " ms");
+        }
+    }
+
+    /**
+     * Reads one message: its 4-byte big-endian length, checked before anything is allocated for
+     * it, then that many bytes of JSON.
+     *
+     * @param in the control connection's bytes
+     * @return the message, an object with a text {@code type}
+     * @throws IOException when the stream ends, or the message is oversized or not such an object;
+     *     the message says which
+     */
+    static JsonNode read(DataInputStream in) throws IOException {
         int n;
         try {
             n = in.readInt();
         } catch (EOFException e) {
             throw new EOFException("the peer closed the control connection");
-        } catch (SocketTimeoutException e) {
-            throw new SocketTimeoutException("no control message within " + socket.getSoTimeout() + " ms");
         }
         if (n < 0 || n > MAX_MESSAGE_BYTES) {
             throw new IOException(String.format(Locale.ROOT,
@@ -77,7 +92,11 @@ final class Control implements Closeable {
                     MAX_MESSAGE_BYTES));
         }
         byte[] b = new byte[n];
-        in.readFully(b);
+        try {
+            in.readFully(b);
+        } catch (EOFException e) {
+            throw new EOFException("the peer closed the control connection within a message of " + n + " bytes");
+        }
         JsonNode node;
         try {
             node = MAPPER.readTree(b);

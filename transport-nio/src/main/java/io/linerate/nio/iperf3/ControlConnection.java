@@ -117,21 +117,15 @@ final class ControlConnection implements Closeable {
         }
     }
 
-    /** @return the next length-prefixed JSON object */
+    /** @return the next length-prefixed JSON object; every error names the server and {@code what} */
     JsonNode readJson(String what) throws Iperf3Exception {
         ByteBuffer len = ByteBuffer.allocate(Iperf3Wire.LENGTH_PREFIX_BYTES);
         try {
             channel.readFully(len);
             ByteBuffer body = ByteBuffer.allocate(Iperf3Wire.jsonLength(len.flip()));
             channel.readFully(body);
-            JsonNode n = JSON.readTree(body.array());
-            if (n == null || !n.isObject()) {
-                throw new Iperf3Exception("iperf3 server " + server + " sent " + what + " that is not a JSON object");
-            }
-            return n;
-        } catch (Iperf3Exception e) {
-            throw e;
-        } catch (IOException e) {
+            return Iperf3Wire.jsonObject(body.array());
+        } catch (Iperf3Exception | IOException e) {
             throw new Iperf3Exception("iperf3 server " + server + ": reading the " + what + " failed: " + e.getMessage(), e);
         }
     }

@@ -330,8 +330,8 @@ final class DataStream implements Runnable, Closeable {
                 lastData = now;
                 endNanos = now;
                 if (n >= header) {
-                    long seq = Iperf3DatagramHeader.sequence(buf, counters64);
-                    tracker.onArrival(seq - 1);
+                    // a sequence number iperf3 never sends (0, or a negative 64-bit one) is -1: ignored
+                    tracker.onArrival(Iperf3DatagramHeader.index(buf, counters64));
                     jitter.onArrival(Iperf3DatagramHeader.sendMicros(buf) * 1000L, (epochMicrosBase * 1000L) + now);
                 }
                 continue;

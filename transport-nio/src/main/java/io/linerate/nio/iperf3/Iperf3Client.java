@@ -323,20 +323,11 @@ public final class Iperf3Client {
         }
 
         private List<Iperf3RemoteStream> parseResults(JsonNode j) throws Iperf3Exception {
-            JsonNode arr = j.get("streams");
-            if (arr == null || !arr.isArray()) {
-                throw new Iperf3Exception("iperf3 server " + control.server() + " sent results without a streams array");
+            try {
+                return Iperf3RemoteStream.fromResults(j);
+            } catch (Iperf3Exception e) {
+                throw new Iperf3Exception("iperf3 server " + control.server() + " sent " + e.getMessage(), e);
             }
-            List<Iperf3RemoteStream> out = new ArrayList<>();
-            for (JsonNode s : arr) {
-                if (!s.isObject() || !s.path("id").canConvertToInt() || !s.path("bytes").isNumber()) {
-                    throw new Iperf3Exception("iperf3 server " + control.server() + " sent a stream result without id or bytes: " + s);
-                }
-                double seconds = s.path("end_time").asDouble(0) - s.path("start_time").asDouble(0);
-                out.add(new Iperf3RemoteStream(s.get("id").asInt(), s.get("bytes").asLong(), s.path("packets").asLong(0),
-                        s.path("errors").asLong(0), s.path("jitter").asDouble(0), s.path("retransmits").asLong(-1), seconds));
-            }
-            return out;
         }
 
         private String partial() {

@@ -50,6 +50,22 @@ public final class Iperf3DatagramHeader {
     }
 
     /**
+     * The datagram's place in its stream, as a {@link io.linerate.core.SequenceTracker} counts it:
+     * iperf3's first datagram carries sequence number 1, so the index is the sequence number less
+     * one. A 64-bit number below 1 (0, or 2^63 and above, negative as a signed long) is no number
+     * iperf3 sends and gives -1, which the tracker ignores; a 32-bit one is unsigned, so it is -1
+     * only for 0.
+     *
+     * @param buf a received datagram of at least {@link #bytes} bytes from offset 0
+     * @param counters64 whether the sequence number is 64-bit
+     * @return its 0-based index, 0..2^63 - 2, or -1 when the sequence number is not one iperf3 sends
+     */
+    public static long index(ByteBuffer buf, boolean counters64) {
+        long seq = sequence(buf, counters64);
+        return seq < 1 ? -1 : seq - 1;
+    }
+
+    /**
      * @param buf a received datagram
      * @return its send time in microseconds since the Unix epoch, seconds read unsigned
      */

@@ -318,23 +318,14 @@ final class Iperf3ServerSession {
     private JsonNode readJson(String what) throws IOException, Iperf3Exception {
         ByteBuffer len = ByteBuffer.allocate(Iperf3Wire.LENGTH_PREFIX_BYTES);
         control.readFully(len);
-        long n = Integer.toUnsignedLong(len.getInt(0));
-        if (n > Iperf3Wire.MAX_JSON_BYTES) {
-            throw new Iperf3Exception("the client announced " + what + " of " + n + " bytes; allowed: 0.."
-                    + Iperf3Wire.MAX_JSON_BYTES);
-        }
-        ByteBuffer body = ByteBuffer.allocate((int) n);
-        control.readFully(body);
-        JsonNode j;
         try {
-            j = JSON.readTree(body.array());
-        } catch (IOException e) {
-            throw new Iperf3Exception("the client sent " + what + " that is not JSON: " + e.getMessage(), e);
+            // the length is checked before its body is allocated
+            ByteBuffer body = ByteBuffer.allocate(Iperf3Wire.jsonLength(len.flip()));
+            control.readFully(body);
+            return Iperf3Wire.jsonObject(body.array());
+        } catch (Iperf3Exception e) {
+            throw new Iperf3Exception("the client sent " + what + " that the server refuses: " + e.getMessage(), e);
         }
-        if (j == null || !j.isObject()) {
-            throw new Iperf3Exception("the client sent " + what + " that is not a JSON object");
-        }
-        return j;
     }
 
     private void release() {

@@ -1,5 +1,8 @@
 package io.linerate.nio.iperf3;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +34,7 @@ public final class Iperf3Wire {
     /** The reply older servers send. */
     public static final int LEGACY_UDP_CONNECT_REPLY = 987654321;
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] COOKIE_CHARS = "abcdefghijklmnopqrstuvwxyz234567".getBytes(StandardCharsets.US_ASCII);
 
     private Iperf3Wire() {}
@@ -63,17 +67,37 @@ public final class Iperf3Wire {
     }
 
     /**
-     * @param prefix the 4 received length bytes (big-endian), from its position
-     * @return the length they give
+     * Reads a JSON object's length before anything is allocated for it, so a length of 2^31 costs
+     * nothing but this error.
+     *
+     * @param prefix the 4 received length bytes (big-endian, read unsigned), from its position
+     * @return the length they give, bytes
      * @throws Iperf3Exception when it is outside 0..{@value #MAX_JSON_BYTES}
      */
     public static int jsonLength(ByteBuffer prefix) throws Iperf3Exception {
         long n = Integer.toUnsignedLong(prefix.getInt(prefix.position()));
         if (n > MAX_JSON_BYTES) {
-            throw new Iperf3Exception("the server announced a JSON object of " + n
-                    + " bytes; allowed: 0.." + MAX_JSON_BYTES);
+            throw new Iperf3Exception("a JSON object of " + n + " bytes was announced; allowed: 0.." + MAX_JSON_BYTES);
         }
         return (int) n;
+    }
+
+    /**
+     * @param body the bytes a length prefix announced
+     * @return them as a JSON object
+     * @throws Iperf3Exception when they are not JSON, or JSON but not an object
+     */
+    static JsonNode jsonObject(byte[] body) throws Iperf3Exception {
+        JsonNode n;
+        try {
+            n = JSON.readTree(body);
+        } catch (IOException e) {
+            throw new Iperf3Exception("not JSON: " + e.getMessage(), e);
+        }
+        if (n == null || !n.isObject()) {
+            throw new Iperf3Exception("not a JSON object");
+        }
+        return n;
     }
 
     /** @return the UDP connect message in this host's byte order, as iperf3's client writes it */

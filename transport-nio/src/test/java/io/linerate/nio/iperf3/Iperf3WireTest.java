@@ -46,7 +46,7 @@ class Iperf3WireTest {
         assertThat(Iperf3Wire.jsonLength(bytes(0, 0, 1, 0x10))).isEqualTo(272); // 0x110
         assertThat(Iperf3Wire.jsonLength(bytes(0, 0x10, 0, 0))).isEqualTo(1 << 20); // the largest accepted
         assertThatThrownBy(() -> Iperf3Wire.jsonLength(bytes(0, 0x10, 0, 1)))
-                .isInstanceOf(Iperf3Exception.class).hasMessageContaining("1048577 bytes; allowed: 0..1048576");
+                .isInstanceOf(Iperf3Exception.class).hasMessageContaining("1048577 bytes was announced; allowed: 0..1048576");
         // 2^31, negative as a signed int, is read unsigned and refused
         assertThatThrownBy(() -> Iperf3Wire.jsonLength(bytes(0x80, 0, 0, 0)))
                 .isInstanceOf(Iperf3Exception.class).hasMessageContaining("2147483648 bytes");
@@ -101,5 +101,21 @@ class Iperf3WireTest {
         assertThat(Iperf3DatagramHeader.sequence(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2), true))
                 .isEqualTo(4_294_967_298L);
         assertThat(Iperf3DatagramHeader.bytes(true)).isEqualTo(16);
+    }
+
+    @Test
+    void datagramIndexIsTheSequenceNumberLessOneAndMinusOneForNumbersIperf3NeverSends() {
+        // 32-bit 1 is iperf3's first datagram: index 0; unsigned 0xffffffff = 4294967295: index 4294967294
+        assertThat(Iperf3DatagramHeader.index(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), false)).isZero();
+        assertThat(Iperf3DatagramHeader.index(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff), false))
+                .isEqualTo(4_294_967_294L);
+        // sequence 0 is never sent
+        assertThat(Iperf3DatagramHeader.index(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), false)).isEqualTo(-1);
+        // 64-bit 0x8000000000000000 is -2^63 as a signed long; less one it would wrap to 2^63 - 1
+        assertThat(Iperf3DatagramHeader.index(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0), true))
+                .isEqualTo(-1);
+        // 64-bit 0x7fffffffffffffff = 2^63 - 1, the largest: index 2^63 - 2
+        assertThat(Iperf3DatagramHeader.index(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff),
+                true)).isEqualTo(Long.MAX_VALUE - 1);
     }
 }
