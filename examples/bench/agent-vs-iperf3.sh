@@ -22,9 +22,8 @@ two_hosts "${3:-1500}"
 iperf_port=$((port + 1))
 
 head -c 32 /dev/urandom | base64 > "$workdir/secret"
-ip netns exec "$ns_b" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret" \
-  >"$workdir/agent.log" 2>&1 & pids+=($!)
-ip netns exec "$ns_b" iperf3 -s -J -B "$addr_b" -p "$iperf_port" >"$workdir/iperf3.log" 2>&1 & pids+=($!)
+serve_in_b "$workdir/agent.log" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
+serve_in_b "$workdir/iperf3.log" iperf3 -s -J -B "$addr_b" -p "$iperf_port"
 listening_in_b -Hltn "$port"
 listening_in_b -Hltn "$iperf_port"
 

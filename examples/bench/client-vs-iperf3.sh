@@ -23,7 +23,7 @@ case "$where" in
             iperf3 -s -J -B "$server" -p "$port" >/dev/null 2>&1 & server_pid=$!
             wait_listening -Hltn ;;
   netns)    two_hosts 1500; server=$addr_b; client() { in_a "$@"; }
-            in_b iperf3 -s -J -B "$server" -p "$port" >/dev/null 2>&1 & pids+=($!)
+            serve_in_b /dev/null iperf3 -s -J -B "$server" -p "$port"
             listening_in_b -Hltn "$port" ;;
   *) echo "WHERE '$where' is not known; allowed: loopback, netns" >&2; exit 2 ;;
 esac

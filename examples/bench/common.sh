@@ -86,6 +86,15 @@ two_hosts_cleanup() {
 in_a() { ip netns exec "$ns_a" "$@"; }
 in_b() { ip netns exec "$ns_b" "$@"; }
 
+# serve_in_b LOG COMMAND...: start COMMAND in host B in the background, output to LOG, its pid in
+# pids (ip netns exec execs into COMMAND, so that pid is the command's own)
+serve_in_b() {
+  local log=$1
+  shift
+  ip netns exec "$ns_b" "$@" >"$log" 2>&1 &
+  pids+=($!)
+}
+
 # listening_in_b SS_FLAGS PORT: up to 10 s until something listens on PORT in host B (ss -Hltn for
 # TCP, -Hlun for UDP; a JVM may start slowly)
 listening_in_b() {

@@ -20,9 +20,8 @@ two_hosts 1500
 sockperf_port=$((port + 1))
 
 head -c 32 /dev/urandom | base64 > "$workdir/secret"
-in_b java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret" \
-  >"$workdir/agent.log" 2>&1 & pids+=($!)
-in_b sockperf sr --tcp -i "$addr_b" -p "$sockperf_port" >"$workdir/sockperf.log" 2>&1 & pids+=($!)
+serve_in_b "$workdir/agent.log" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
+serve_in_b "$workdir/sockperf.log" sockperf sr --tcp -i "$addr_b" -p "$sockperf_port"
 listening_in_b -Hltn "$port"
 listening_in_b -Hltn "$sockperf_port"
 
