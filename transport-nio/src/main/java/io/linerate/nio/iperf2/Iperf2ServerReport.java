@@ -40,7 +40,8 @@ public record Iperf2ServerReport(int flags, long bytes, long durationMicros, lon
      * @param headerBytes the datagram header's length before the report: 16 or 12
      * @return the report
      * @throws IllegalArgumentException when the datagram is shorter than the header and the ten
-     *     base words, or its flags lack {@code HEADER_VERSION1} (not a report)
+     *     base words, its flags lack {@code HEADER_VERSION1} (not a report), or a 64-bit count (bytes;
+     *     lost, out-of-order and all datagrams with their upper words) is 2^63 or more
      */
     public static Iperf2ServerReport parse(ByteBuffer buf, int headerBytes) {
         if (headerBytes != 12 && headerBytes != 16) {
@@ -58,6 +59,7 @@ public record Iperf2ServerReport(int flags, long bytes, long durationMicros, lon
                     + "server report", flags));
         }
         long bytes = (Integer.toUnsignedLong(buf.getInt(at + 4)) << 32) | Integer.toUnsignedLong(buf.getInt(at + 8));
+        countInRange("bytes", bytes);
         long duration = Integer.toUnsignedLong(buf.getInt(at + 12)) * 1_000_000L + Integer.toUnsignedLong(buf.getInt(at + 16));
         long errors = Integer.toUnsignedLong(buf.getInt(at + 20));
         long outOfOrder = Integer.toUnsignedLong(buf.getInt(at + 24));
@@ -68,8 +70,19 @@ public record Iperf2ServerReport(int flags, long bytes, long durationMicros, lon
             errors |= Integer.toUnsignedLong(buf.getInt(upper)) << 32;
             outOfOrder |= Integer.toUnsignedLong(buf.getInt(upper + 4)) << 32;
             datagrams |= Integer.toUnsignedLong(buf.getInt(upper + 8)) << 32;
+            countInRange("lost datagrams", errors);
+            countInRange("out-of-order datagrams", outOfOrder);
+            countInRange("datagrams", datagrams);
         }
         return new Iperf2ServerReport(flags, bytes, duration, errors, outOfOrder, datagrams, jitter);
+    }
+
+    /** A 64-bit count read unsigned must fit a long: no peer counts 2^63 of anything. */
+    private static void countInRange(String what, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("an iperf 2 server report of " + Long.toUnsignedString(value) + " " + what
+                    + " is out of range; allowed: 0.." + Long.MAX_VALUE);
+        }
     }
 
     /**

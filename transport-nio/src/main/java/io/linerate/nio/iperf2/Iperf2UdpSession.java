@@ -32,11 +32,14 @@ final class Iperf2UdpSession {
     /**
      * Counts one datagram.
      *
-     * @param buf the datagram, from 0 to its limit, at least the header's length
+     * @param buf the datagram, from 0 to its limit; one shorter than the test's header is ignored
      * @param epochNanos its arrival, ns since the Unix epoch
      * @return whether it was the final datagram (negative id)
      */
     boolean onDatagram(ByteBuffer buf, long nowNanos, long epochNanos) {
+        if (buf.limit() < header.headerBytes()) {
+            return false; // too short for this test's header (a 16-byte layout's first datagram set it): not iperf 2's
+        }
         lastNanos = nowNanos;
         bytes += buf.limit();
         datagrams++;
@@ -57,7 +60,8 @@ final class Iperf2UdpSession {
      * data ids received and the final one.
      */
     Iperf2ServerReport report(long finalId) {
-        long total = -finalId;
+        // -(2^63) has no positive counterpart: no client sends 2^63 datagrams, so cap it
+        long total = finalId == Long.MIN_VALUE ? Long.MAX_VALUE : -finalId;
         long errors = Math.max(0, total - tracker.distinct() - 1);
         return new Iperf2ServerReport(0, bytes, Math.max(0, lastNanos - firstNanos) / 1000L, errors, tracker.reordered(), total,
                 Math.round(jitter.nanos() / 1000.0));
