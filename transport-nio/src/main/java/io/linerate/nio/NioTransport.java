@@ -30,7 +30,7 @@ import java.util.Set;
  * of the spec's family (127.0.0.1 or ::1) of the network namespace the JVM runs in. A stream whose
  * endpoint is {@link Endpoint.Remote} runs this end here and the other in the peer agent there
  * ({@link RemoteStreamTransfer}: forward, without a secret; use it directly for {@code --reverse}
- * or a secret); a TCP or UDP ping-pong or a request/response run with a remote endpoint runs its
+ * or a secret, and {@link io.linerate.nio.agent.RemoteUdpTrial} for a rate search with them); a TCP or UDP ping-pong or a request/response run with a remote endpoint runs its
  * client ends here against the agent's echo end or server ({@link RemoteLatency}; use it directly
  * for a secret).
  * Registered for {@link java.util.ServiceLoader} under the name {@value #NAME}.

@@ -13,15 +13,30 @@ import java.util.Objects;
 /**
  * The trial of a rate search over a UDP stream: one transfer per trial, built from a base spec with
  * the offered rate, the search's trial length as its duration bound, its reporting interval and its
- * warm-up (left out of the measured window), opened through {@link Transports#select} and run. Loss
- * is {@link UdpStats#lost()} of the measured window; the achieved rate is the sender's over that
- * window ({@link TransferResult#senderBitsPerSecond()}), 0 for an empty window.
+ * warm-up (left out of the measured window), opened through {@link Transports#select} (or an
+ * {@link Opener} of the caller's, such as one that runs each trial against a peer agent with its
+ * secret) and run. Loss is {@link UdpStats#lost()} of the measured window; the achieved rate is the
+ * sender's over that window ({@link TransferResult#senderBitsPerSecond()}), 0 for an empty window.
  */
 public final class UdpStreamTrial implements Trial {
+    /**
+     * Opens the transfer of one trial. What it needs beyond the spec (a transport, a clock, a
+     * peer's shared secret) it holds itself, so none of it enters the spec, which is printed and
+     * written to JSON.
+     */
+    @FunctionalInterface
+    public interface Opener {
+        /**
+         * @param spec one trial's spec ({@link #specAt})
+         * @return the transfer, ready to run; the trial closes it
+         * @throws TransferException when the transfer cannot be set up
+         */
+        Transfer open(TransferSpec spec) throws TransferException;
+    }
+
     private final TransferSpec base;
     private final SearchSpec search;
-    private final String transportName;
-    private final Clock clock;
+    private final Opener opener;
 
     /**
      * @param base the transfer to repeat: protocol UDP, family, payload, endpoint, options; its rate,
@@ -32,14 +47,27 @@ public final class UdpStreamTrial implements Trial {
      * @throws IllegalArgumentException when the base spec is not UDP
      */
     public UdpStreamTrial(TransferSpec base, SearchSpec search, String transportName, Clock clock) {
+        this(base, search, opener(transportName, Objects.requireNonNull(clock, "clock")));
+    }
+
+    /**
+     * @param base the transfer to repeat, as for the other constructor
+     * @param search gives the trial length, interval and warm-up
+     * @param opener opens each trial's transfer
+     * @throws IllegalArgumentException when the base spec is not UDP
+     */
+    public UdpStreamTrial(TransferSpec base, SearchSpec search, Opener opener) {
         this.base = Objects.requireNonNull(base, "base");
         this.search = Objects.requireNonNull(search, "search");
-        this.transportName = transportName;
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.opener = Objects.requireNonNull(opener, "opener");
         if (base.protocol() != Protocol.UDP) {
             throw new IllegalArgumentException("a rate search over a stream needs UDP, which counts loss; got "
                     + base.protocol().label());
         }
+    }
+
+    private static Opener opener(String transportName, Clock clock) {
+        return spec -> Transports.select(transportName, spec).open(spec, clock);
     }
 
     /** @return the spec of one trial at {@code offeredBitsPerSecond} (0: unlimited) */
@@ -62,7 +90,7 @@ public final class UdpStreamTrial implements Trial {
     public TrialOutcome run(long offeredBitsPerSecond) throws TransferException {
         TransferSpec spec = specAt(offeredBitsPerSecond);
         TransferResult r;
-        try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
+        try (Transfer t = opener.open(spec)) {
             r = t.run();
         }
         UdpStats u = r.udp().orElseThrow(() -> new IllegalStateException("a UDP transfer returned no datagram counts"));

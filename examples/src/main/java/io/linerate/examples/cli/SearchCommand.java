@@ -11,7 +11,9 @@ import io.linerate.core.search.SearchFormat;
 import io.linerate.core.search.SearchResult;
 import io.linerate.core.search.SearchSpec;
 import io.linerate.core.search.UdpStreamTrial;
+import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.KtapDocument;
+import io.linerate.nio.agent.RemoteUdpTrial;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
@@ -27,13 +29,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code linerate search}: RFC 2544's throughput test (section 26.1) over a UDP stream on loopback,
- * searched by bisection as TRex's NDR/PDR search does ({@link RateSearch}); with {@code --tx/--rx},
- * over raw frames per frame size ({@link RawSearchRun}).
+ * or with {@code --peer} through linerate's agent ({@link RemoteUdpTrial}), searched by bisection as
+ * TRex's NDR/PDR search does ({@link RateSearch}); with {@code --tx/--rx}, over raw frames per frame
+ * size ({@link RawSearchRun}).
  */
 @Command(name = "search", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Finds the highest rate a UDP stream over loopback carries with no loss (NDR), or with at most "
                 + "--loss-tolerance percent lost (PDR): RFC 2544's throughput test (section 26.1), by bisection as "
                 + "TRex's NDR search. Prints the trials table, the found rate and the trial duration used.",
+                "With --peer HOST:PORT: each trial is a UDP stream through linerate's agent (`linerate serve`), this host "
+                        + "sending and the agent counting the loss (--reverse: the other way).",
                 "With --tx IF --rx IF: the same over raw frames through AF_PACKET (needs CAP_NET_RAW), one search per "
                         + "--frame-sizes size, rates in L2 bit/s; per size frames/s, bit/s at L2 and on the wire, and the "
                         + "percentage of line rate where the link is real (not veth).",
@@ -47,12 +52,12 @@ final class SearchCommand implements Callable<Integer> {
             description = "Protocol (default: ${DEFAULT-VALUE}); only UDP counts loss per datagram.")
     String protocol;
 
-    @Option(names = "--family", defaultValue = "4", paramLabel = "4|6", description = "Address family (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--family", paramLabel = "4|6", description = "Address family (default: the --peer address literal's, else 4).")
     String family;
 
     @Option(names = "--payload", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
             description = "Bytes per datagram, 32-byte header included (default: the largest that does not fragment at "
-                    + "the loopback MTU, at most 1460).")
+                    + "the loopback MTU, at most 1460; with --peer, give the path's: MTU - 28 over IPv4, - 48 over IPv6).")
     Integer payload;
 
     @Option(names = "--trial", defaultValue = "2s", converter = Converters.DurationConverter.class,
@@ -128,9 +133,13 @@ final class SearchCommand implements Callable<Integer> {
     @Mixin
     RawSearchOptions raw;
 
+    @Mixin
+    SearchPeerOptions peer;
+
     @Override
     public Integer call() throws TransferException, IOException {
         OutputFormat fmt = output.format();
+        peer.check(raw.requested(), transportName);
         if (raw.requested()) {
             if (payload != null) {
                 throw new IllegalArgumentException("--payload " + payload + " sizes a UDP datagram; a search over raw frames "
@@ -143,7 +152,7 @@ final class SearchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("protocol '" + protocol + "' cannot be searched: its loss is not counted per "
                     + "datagram; allowed: udp");
         }
-        AddressFamily f = AddressFamily.parse(family);
+        AddressFamily f = PeerFamily.of(family, peer.peer);
         SearchSpec search = searchSpec();
         TransferSpec base = TransferSpec.builder()
                 .protocol(p)
@@ -152,24 +161,33 @@ final class SearchCommand implements Callable<Integer> {
                 .sendBufferBytes(sendBuffer)
                 .receiveBufferBytes(receiveBuffer)
                 .ioTimeout(ioTimeout)
+                .endpoint(peer.endpoint())
                 .build();
-        UdpStreamTrial udp = new UdpStreamTrial(base, search, transportName, Clock.system());
+        // the secret stays in the trial's options: it is in no spec, so in nothing printed or written
+        UdpStreamTrial udp = peer.given() ? RemoteUdpTrial.of(base, search, Clock.system(), peer.options())
+                : new UdpStreamTrial(base, search, transportName, Clock.system());
         udp.specAt(1); // a spec the transfer refuses is bad usage before any trial runs
         search.checkCarries(udp.messageBits()); // so is a rate at which a trial carries fewer than 2 datagrams
         String marker = p.label() + f.label();
         LossSweepRun.checkPlotPath(plot);
         if (lossSweep) {
             return LossSweepRun.run(search, udp, marker, String.format(Locale.ROOT, "linerate %s loss sweep: %s payload "
-                    + "%d B", Linerate.version(), marker, base.payloadBytes()), fmt, plot, command.commandLine().getOut());
+                    + "%d B%s", Linerate.version(), marker, base.payloadBytes(), where()), fmt, plot, command.commandLine().getOut());
         }
         long start = System.nanoTime();
         SearchResult r = RateSearch.run(search, udp);
         double t = (System.nanoTime() - start) / 1e9;
         PrintWriter out = command.commandLine().getOut();
-        String header = String.format(Locale.ROOT, "linerate %s search: %s payload %d B, %s", Linerate.version(), marker,
-                base.payloadBytes(), search);
+        String header = String.format(Locale.ROOT, "linerate %s search: %s payload %d B%s, %s", Linerate.version(), marker,
+                base.payloadBytes(), where(), search);
         switch (fmt) {
-            case json -> out.println(SearchFormat.json(r, marker).put("payload", base.payloadBytes()).toJson());
+            case json -> {
+                JsonObject json = SearchFormat.json(r, marker).put("payload", base.payloadBytes());
+                if (peer.given()) {
+                    json.put("peer", peer.endpoint().toString()).put("direction", peer.reverse ? "reverse" : "forward");
+                }
+                out.println(json.toJson());
+            }
             case ktap -> {
                 KtapDocument doc = KtapDocument.start(out, 1);
                 doc.diagnostic(header);
@@ -199,6 +217,15 @@ final class SearchCommand implements Callable<Integer> {
             LossSweepRun.plot(r, marker, plot);
         }
         return r.confirmed() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** @return where the trials run, for the header: empty on loopback */
+    private String where() {
+        if (!peer.given()) {
+            return "";
+        }
+        return " through the agent at " + peer.endpoint() + ", " + (peer.reverse ? "reverse (the agent sends)"
+                : "forward (this host sends)");
     }
 
     /** @return the search's parameters from the options (rates: UDP payload bit/s, or L2 bit/s over raw frames) */
