@@ -15,8 +15,6 @@ import io.linerate.core.Transports;
 import io.linerate.core.sink.ResultJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -75,7 +73,7 @@ final class AgentRaw {
         try (Measurement m = transport.open(spec, Clock.system())) {
             session.holds(m);
             if (spec.receives()) {
-                ObjectNode ready = Control.message("ready").put("mac", mac(iface));
+                ObjectNode ready = Control.message("ready").put("mac", RawSpecJson.macOf(iface).map(RawSpecJson::mac).orElse(null));
                 Runnable say = () -> {
                     try {
                         c.send(ready);
@@ -100,17 +98,6 @@ final class AgentRaw {
         }
         c.send(resultMessage(result));
         LOG.info("session {}: raw end done, valid {}", session.peer(), result.valid());
-    }
-
-    /** @return the MAC of {@code iface} as {@code 02:00:00:00:00:01}, or null when it has none this JVM can read */
-    private static String mac(String iface) {
-        try {
-            NetworkInterface n = NetworkInterface.getByName(iface);
-            byte[] a = n == null ? null : n.getHardwareAddress();
-            return a == null || a.length != 6 ? null : RawSpecJson.mac(a);
-        } catch (SocketException e) {
-            return null;
-        }
     }
 
     static ObjectNode resultMessage(MeasurementResult r) throws IOException {

@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Idle;
 import io.linerate.core.RawTransferSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -88,6 +92,23 @@ final class RawSpecJson {
         optionalText(n, "src_mac").ifPresent(m -> b.sourceMac(RawTransferSpec.parseMac(m)));
         optionalText(n, "idle").ifPresent(i -> b.idle(Idle.parse(i)));
         return b.build();
+    }
+
+    /**
+     * @param iface an interface of this host
+     * @return its MAC, read from {@code /sys/class/net/IF/address} (Java's {@code NetworkInterface}
+     *     does not list an interface without an IP address, as a raw-frame link often is), or empty
+     *     when it has none that can be read
+     */
+    static Optional<byte[]> macOf(String iface) {
+        try {
+            RawTransferSpec.checkInterfaceName(iface);
+            byte[] mac = RawTransferSpec.parseMac(Files.readString(Path.of("/sys/class/net", iface, "address"),
+                    StandardCharsets.US_ASCII));
+            return Optional.of(mac);
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** @return six octets as {@code 02:00:00:00:00:01} */

@@ -15,8 +15,6 @@ import io.linerate.core.Transports;
 import io.linerate.core.sink.ResultJson;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
@@ -231,17 +229,8 @@ public final class RemoteRaw implements Measurement {
     }
 
     private static byte[] localMac(String iface) throws TransferException {
-        try {
-            NetworkInterface n = NetworkInterface.getByName(iface);
-            byte[] a = n == null ? null : n.getHardwareAddress();
-            if (a != null && a.length == 6) {
-                return a;
-            }
-        } catch (SocketException e) {
-            // said below
-        }
-        throw new TransferException("cannot read the address of interface " + iface + " for the agent to send to; "
-                + "give the destination MAC (--dst-mac)", null, true);
+        return RawSpecJson.macOf(iface).orElseThrow(() -> new TransferException("cannot read the address of interface "
+                + iface + " for the agent to send to; give the destination MAC (--dst-mac)", null, true));
     }
 
     /** Nothing to release: {@link #run()} releases everything before it returns. */
