@@ -167,10 +167,15 @@ public final class RemoteRaw implements Measurement {
             runner.setDaemon(true);
             runner.start();
             try {
+                long openBy = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONTROL_TIMEOUT_MS);
                 while (!open.await(10, TimeUnit.MILLISECONDS)) {
                     if (mine.isDone()) {
                         mine.get(); // this end ended before it listened: its failure is the reason
                         throw new TransferException("this host's receiving end ended before it opened", null);
+                    }
+                    if (System.nanoTime() - openBy > 0) {
+                        throw new TransferException("this host's receiving end did not open within " + CONTROL_TIMEOUT_MS
+                                + " ms", null);
                     }
                 }
                 c.send(Control.message("go"));
