@@ -180,6 +180,20 @@ class RawPeerNetnsTest {
     }
 
     @Test
+    void theTextOutputNamesEachEndAndItsHost() throws Exception {
+        NetworkNamespace.Result r = hosts.exec(hosts.a(), java(List.of("raw", "--tx", TX_IF, "--peer",
+                TwoHosts.IPV4_B + ":" + port, "--peer-interface", RX_IF, "--secret-file", secret.toString(),
+                "--frame-size", "200", "--rate", "5M", "--warmup", "100ms", "--duration", "300ms", "--no-hw-timestamps")), T);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isIn(0, 1);
+        assertThat(r.stdout()).contains("raw with the agent at " + TwoHosts.IPV4_B + ":" + port + ": " + TX_IF + " (local) -> "
+                        + RX_IF + " (remote)")
+                .contains("stream ethertype 0x88b5: tx ").contains("(local), rx ").contains("(remote), lost ")
+                .contains("# local  sent on " + TX_IF).contains("# remote received on " + RX_IF)
+                .contains("# clocks: same host");
+        assertThat(r.stdout().strip().lines().reduce((x, y) -> y).orElseThrow()).matches("VALID|INVALID: .*");
+    }
+
+    @Test
     void anInterfaceTheAgentDoesNotHaveFailsTheRunNamingIt() throws Exception {
         NetworkNamespace.Result r = hosts.exec(hosts.a(), java(List.of("raw", "--tx", TX_IF, "--peer",
                 TwoHosts.IPV4_B + ":" + port, "--peer-interface", "lr-nope", "--secret-file", secret.toString(),
