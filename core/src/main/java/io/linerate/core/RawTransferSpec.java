@@ -21,6 +21,12 @@ import java.util.Optional;
  * (the raw result's {@code lossUnknown()}). Start the RX-only end first and let it listen longer than
  * the sender sends: it counts only what arrives while it listens.
  *
+ * <p>With a {@linkplain Endpoint.Remote remote endpoint}, a one-ended spec names this host's end and
+ * {@code peerInterface} the peer's: a TX-only spec sends here to the peer's agent receiving on
+ * {@code peerInterface}, an RX-only spec receives here what the agent sends from it. The
+ * destination MAC of a TX-only spec with a remote endpoint may be left out: the agent tells it (the
+ * address of {@code peerInterface}).
+ *
  * @param txInterface the sending interface; empty for an RX-only run
  * @param rxInterface the receiving interface; empty for a TX-only run
  * @param etherTypes one stream per ethertype, each 0x0600..0xffff, distinct, 1..16 of them
@@ -45,12 +51,15 @@ import java.util.Optional;
  *     yields, the receiver sleeps in poll(2))
  * @param endpoint where the far end runs: {@link Endpoint#loopback()} (both interfaces driven by
  *     this JVM, the default) or a remote peer whose agent drives the other end
+ * @param peerInterface the peer's interface, the agent's end of a run with a remote endpoint;
+ *     present exactly then
  */
 public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxInterface, List<Integer> etherTypes, int frameSize,
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
-                              Duration drainTimeout, boolean txRing, Optional<Idle> idle, Endpoint endpoint)
+                              Duration drainTimeout, boolean txRing, Optional<Idle> idle, Endpoint endpoint,
+                              Optional<String> peerInterface)
         implements MeasurementSpec {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
@@ -93,7 +102,24 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         }
         destinationMac = checkMac(destinationMac, "destination");
         sourceMac = checkMac(sourceMac, "source");
-        if (rxInterface.isEmpty() && destinationMac.isEmpty()) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(peerInterface, "peerInterface");
+        boolean remote = endpoint instanceof Endpoint.Remote;
+        if (remote && peerInterface.isEmpty()) {
+            throw new IllegalArgumentException("remote peer " + endpoint + " has no interface named; allowed: the peer's "
+                    + "interface, on which its agent receives (this host sends) or from which it sends (this host receives)");
+        }
+        if (!remote && peerInterface.isPresent()) {
+            throw new IllegalArgumentException("peer interface '" + peerInterface.get()
+                    + "' applies to a remote endpoint only; this run drives both interfaces here");
+        }
+        peerInterface.ifPresent(RawTransferSpec::checkInterfaceName);
+        if (remote && txInterface.isPresent() == rxInterface.isPresent()) {
+            throw new IllegalArgumentException("a run with remote peer " + endpoint + " has one end here and one at the "
+                    + "peer; allowed: a TX interface (the peer receives on '" + peerInterface.get() + "') or an RX "
+                    + "interface (the peer sends from it), not both");
+        }
+        if (rxInterface.isEmpty() && destinationMac.isEmpty() && !remote) {
             throw new IllegalArgumentException("a TX-only run has no RX interface to take the destination MAC from; "
                     + "allowed: the MAC of the receiving interface at the other end, such as 02:00:00:00:00:01");
         }
@@ -113,7 +139,6 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
             throw new IllegalArgumentException("batch " + batch + " is out of range; allowed: 1.." + MAX_BATCH);
         }
         Objects.requireNonNull(idle, "idle");
-        Objects.requireNonNull(endpoint, "endpoint");
     }
 
     /**
@@ -235,6 +260,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         private boolean txRing;
         private Idle idle;
         private Endpoint endpoint = Endpoint.loopback();
+        private String peerInterface;
 
         Builder(String tx, String rx) {
             this.tx = tx;
@@ -279,12 +305,14 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
          * @throws NullPointerException if {@code v} is null
          */
         public Builder endpoint(Endpoint v) { endpoint = Objects.requireNonNull(v, "endpoint"); return this; }
+        /** Sets the peer's interface, the agent's end of a run with a remote {@link #endpoint} (default: none). */
+        public Builder peerInterface(String v) { peerInterface = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
         public RawTransferSpec build() {
             return new RawTransferSpec(Optional.ofNullable(tx), Optional.ofNullable(rx), etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
                     duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing,
-                    Optional.ofNullable(idle), endpoint);
+                    Optional.ofNullable(idle), endpoint, Optional.ofNullable(peerInterface));
         }
     }
 

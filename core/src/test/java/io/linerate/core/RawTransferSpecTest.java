@@ -78,7 +78,7 @@ class RawTransferSpecTest {
         assertThatThrownBy(() -> new RawTransferSpec(java.util.Optional.empty(), java.util.Optional.empty(), List.of(0x88b5), 60,
                 java.util.Optional.empty(), java.util.Optional.empty(), 0, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(1),
                 1, false, false, false, Duration.ofMillis(10), Duration.ofSeconds(1), false, java.util.Optional.empty(),
-                Endpoint.loopback()))
+                Endpoint.loopback(), java.util.Optional.empty()))
                 .hasMessage("no interface given; allowed: a TX interface, an RX interface or both");
     }
 
@@ -87,10 +87,27 @@ class RawTransferSpecTest {
         assertThat(b().build().endpoint()).isEqualTo(Endpoint.loopback());
         // the spec carries the peer as given; whether a transport can reach it is the transport's to say
         Endpoint peer = Endpoint.remote("198.18.0.2", 7001);
-        RawTransferSpec remote = b().endpoint(peer).build();
+        RawTransferSpec remote = RawTransferSpec.txOnly("lrt0a").endpoint(peer).peerInterface("eth1").build();
         assertThat(remote.endpoint()).isEqualTo(peer);
         assertThat(((MeasurementSpec) remote).endpoint()).isEqualTo(peer);
+        assertThat(remote.peerInterface()).contains("eth1");
+        // the agent tells the MAC of its interface: a remote TX-only spec needs none
+        assertThat(remote.destinationMac()).isEmpty();
+        assertThat(RawTransferSpec.rxOnly("lrt0b").endpoint(peer).peerInterface("eth1").build().receives()).isTrue();
         assertThatThrownBy(() -> b().endpoint(null)).isInstanceOf(NullPointerException.class).hasMessage("endpoint");
+    }
+
+    @Test
+    void aRemotePeerNeedsItsInterfaceAndOneEndHere() {
+        Endpoint peer = Endpoint.remote("198.18.0.2", 7001);
+        assertThatThrownBy(() -> RawTransferSpec.txOnly("lrt0a").endpoint(peer).build()).hasMessageStartingWith(
+                "remote peer 198.18.0.2:7001 has no interface named");
+        assertThatThrownBy(() -> b().endpoint(peer).peerInterface("eth1").build()).hasMessageStartingWith(
+                "a run with remote peer 198.18.0.2:7001 has one end here and one at the peer");
+        assertThatThrownBy(() -> b().peerInterface("eth1").build()).hasMessage(
+                "peer interface 'eth1' applies to a remote endpoint only; this run drives both interfaces here");
+        assertThatThrownBy(() -> RawTransferSpec.txOnly("lrt0a").endpoint(peer).peerInterface("a/b").build())
+                .hasMessage("interface name 'a/b' is not valid; allowed: 1..15 ASCII characters without '/'");
     }
 
     @Test

@@ -93,9 +93,10 @@ public final class AfPacketTransport implements Transport {
     }
 
     /**
-     * @return why the spec cannot run here: another pattern, or a remote endpoint (a peer's agent
-     *     would drive the far interface, and linerate has none yet); empty for a raw-frame spec whose
-     *     interfaces this JVM drives
+     * @return why the spec cannot run here: another pattern, or a remote endpoint (the peer's agent
+     *     drives the far interface, through {@code io.linerate.nio.agent.RemoteRaw}, which opens this
+     *     host's end here with a loopback endpoint); empty for a raw-frame spec whose interfaces this
+     *     JVM drives
      */
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec spec) {
@@ -103,9 +104,9 @@ public final class AfPacketTransport implements Transport {
             return Optional.of("the afpacket transport runs " + Pattern.RAW_FRAMES.label() + ", not " + spec.pattern().label());
         }
         if (raw.endpoint() instanceof Endpoint.Remote peer) {
-            return Optional.of("remote peer " + peer + ": the peer agent does not serve raw frames yet;"
-                    + " drive both interfaces from this JVM (loopback endpoint), or one of them (TX-only or RX-only) with"
-                    + " another tool at the far end");
+            return Optional.of("remote peer " + peer + ": the afpacket transport drives this host's interfaces only;"
+                    + " a run with the peer's agent at the far end goes through io.linerate.nio.agent.RemoteRaw"
+                    + " (linerate raw --peer), which runs this host's end here");
         }
         return Optional.empty();
     }

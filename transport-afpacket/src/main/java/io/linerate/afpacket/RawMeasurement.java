@@ -1,6 +1,7 @@
 package io.linerate.afpacket;
 
 import io.linerate.core.Clock;
+import io.linerate.core.Listening;
 import io.linerate.core.Measurement;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
@@ -13,14 +14,16 @@ import java.util.function.Consumer;
  * {@link RawTransfer#run(RawTransferSpec, Clock, Consumer)}, which checks the interfaces, opens
  * the rings and sockets, sends, drains and releases everything it opened before it returns, on
  * every path. So {@link #close()} has nothing left to release; closed before it runs, the
- * measurement refuses to run.
+ * measurement refuses to run. With a receiving end, {@link #whenListening} says when its rings are
+ * open and the interface counters have their baseline.
  */
-public final class RawMeasurement implements Measurement {
+public final class RawMeasurement implements Measurement, Listening {
     private final RawTransferSpec spec;
     private final Clock clock;
     private final AtomicBoolean used = new AtomicBoolean();
     private volatile boolean closed;
     private volatile Consumer<RawInterval> intervals = i -> { };
+    private volatile Runnable listening = () -> { };
 
     RawMeasurement(RawTransferSpec spec, Clock clock) {
         this.spec = Objects.requireNonNull(spec, "spec");
@@ -35,6 +38,16 @@ public final class RawMeasurement implements Measurement {
     public RawMeasurement onInterval(Consumer<RawInterval> listener) {
         this.intervals = Objects.requireNonNull(listener, "listener");
         return this;
+    }
+
+    /**
+     * @param signal run once, from the thread that calls {@link #run()}, when the receiving end's rings
+     *     are open and the interface counters have their baseline, before the run's clock starts;
+     *     never in a run without a receiving end
+     */
+    @Override
+    public void whenListening(Runnable signal) {
+        this.listening = Objects.requireNonNull(signal, "signal");
     }
 
     @Override
@@ -56,7 +69,7 @@ public final class RawMeasurement implements Measurement {
         if (!used.compareAndSet(false, true)) {
             throw new IllegalStateException("this raw measurement has run; open another one to run again");
         }
-        return RawTransfer.run(spec, clock, intervals);
+        return RawTransfer.run(spec, clock, intervals, null, listening);
     }
 
     @Override

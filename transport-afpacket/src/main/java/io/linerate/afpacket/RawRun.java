@@ -38,14 +38,16 @@ final class RawRun {
     private final byte[] dst;
     private final byte[] src;
     private final EthtoolIoctl ethtool;
+    private final Runnable listening;
     private Throwable lateError;
 
     /**
      * @param txIf the sending interface, or null for a run without a sender
      * @param rxIf the receiving interface, or null for a run without a receiver
+     * @param listening run once the receiver's rings are open and the counters have their baseline
      */
     RawRun(RawTransferSpec spec, Clock clock, Consumer<RawInterval> intervals, RawTransfer.Interface txIf,
-           RawTransfer.Interface rxIf, byte[] dst, byte[] src, EthtoolIoctl ethtool) {
+           RawTransfer.Interface rxIf, byte[] dst, byte[] src, EthtoolIoctl ethtool, Runnable listening) {
         this.spec = spec;
         this.clock = clock;
         this.intervals = intervals;
@@ -54,6 +56,7 @@ final class RawRun {
         this.dst = dst;
         this.src = src;
         this.ethtool = ethtool;
+        this.listening = listening;
     }
 
     RawResult execute() throws TransferException {
@@ -80,6 +83,10 @@ final class RawRun {
 
             // live counters for other processes (linerate stat), made before the clock starts
             LiveRawCounters live = closer.add(LiveRawCounters.open(spec, streams, receiver));
+            if (receiver != null) {
+                // a sender elsewhere may start now: its frames are counted by the ring and the baselines
+                listening.run();
+            }
             RunSchedule schedule = RunSchedule.start(clock.nanoTime(), spec);
             TxEnd tx = null;
             RxEnd rx = null;

@@ -63,6 +63,12 @@ public final class RawTransfer {
      */
     public static RawResult run(RawTransferSpec spec, Clock clock, Consumer<RawInterval> intervals, EthtoolIoctl ethtool)
             throws TransferException {
+        return run(spec, clock, intervals, ethtool, () -> { });
+    }
+
+    /** As {@link #run(RawTransferSpec, Clock, Consumer, EthtoolIoctl)}, with {@code listening} run once the receiving end is open. */
+    static RawResult run(RawTransferSpec spec, Clock clock, Consumer<RawInterval> intervals, EthtoolIoctl ethtool,
+                         Runnable listening) throws TransferException {
         Optional<String> why = AfPacket.unavailabilityCause();
         if (why.isPresent()) {
             throw new TransferException("AF_PACKET is not available: " + why.get(), null, why.get().contains("CAP_NET_RAW"));
@@ -71,7 +77,7 @@ public final class RawTransfer {
         Interface rx = spec.rxInterface().isPresent() ? checkInterface(spec.rxInterface().get(), spec.frameSize()) : null;
         byte[] dst = spec.destinationMac().orElseGet(() -> macOf(spec.rxInterface().orElseThrow()));
         byte[] src = spec.sourceMac().orElseGet(() -> spec.txInterface().map(RawTransfer::macOf).orElse(FALLBACK_MAC));
-        return new RawRun(spec, clock, intervals, tx, rx, dst, src, ethtool).execute();
+        return new RawRun(spec, clock, intervals, tx, rx, dst, src, ethtool, listening).execute();
     }
 
     private static byte[] macOf(String ifname) {

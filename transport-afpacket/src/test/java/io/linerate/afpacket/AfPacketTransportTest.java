@@ -96,10 +96,11 @@ class AfPacketTransportTest {
     void aRemoteEndpointOrAnotherPatternIsRefusedWithAReason() {
         AfPacketTransport t = transport(LINUX, List.of(DOCKER_DEFAULT), Optional.empty());
         RawTransferSpec local = RawTransferSpec.builder("lrt0a", "lrt0b").build();
-        RawTransferSpec remote = RawTransferSpec.builder("lrt0a", "lrt0b").endpoint(Endpoint.remote("198.18.0.2", 7001)).build();
+        RawTransferSpec remote = RawTransferSpec.txOnly("lrt0a").endpoint(Endpoint.remote("198.18.0.2", 7001))
+                .peerInterface("eth1").build();
         assertThat(t.unsupportedReason(local)).isEmpty();
         assertThat(t.unsupportedReason(remote)).hasValueSatisfying(r -> assertThat(r)
-                .startsWith("remote peer 198.18.0.2:7001: the peer agent does not serve raw frames yet;"));
+                .startsWith("remote peer 198.18.0.2:7001: the afpacket transport drives this host's interfaces only;"));
         assertThatThrownBy(() -> t.open(remote, Clock.system())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("remote peer 198.18.0.2:7001");
         assertThat(t.unsupportedReason(PingPongSpec.builder().build())).contains("the afpacket transport runs raw-frames, not ping-pong");

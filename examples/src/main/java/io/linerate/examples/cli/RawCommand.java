@@ -9,6 +9,7 @@ import io.linerate.afpacket.RawRate;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawStreamResult;
 import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
 import io.linerate.core.Idle;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
@@ -19,6 +20,12 @@ import io.linerate.core.Transport;
 import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.ResultJson;
+import io.linerate.nio.agent.RawEndReport;
+import io.linerate.nio.agent.RemoteOptions;
+import io.linerate.nio.agent.RemoteRaw;
+import io.linerate.nio.agent.RemoteRawResult;
+import io.linerate.nio.agent.SecretFile;
+import java.nio.file.Path;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +55,9 @@ import picocli.CommandLine.Spec;
                 "With --tx alone it only sends (give --dst-mac) and reports what it sent; with --rx alone it only "
                 + "receives, for --warmup + --duration, and reports what it counted. Loss needs both ends: a run "
                 + "with one end reports it as unknown.",
+                "With --peer HOST:PORT the other end runs on linerate's agent (`linerate serve`) on its interface "
+                + "--peer-interface: --tx alone sends to it, --rx alone receives from it; both ends' counts are "
+                + "reported, host local and host remote.",
                 "Exit codes: 0 valid, 1 the run failed or is not valid (any loss), 2 bad usage."})
 public final class RawCommand implements Callable<Integer> {
     @Spec
@@ -116,6 +126,18 @@ public final class RawCommand implements Callable<Integer> {
     @Option(names = "--no-hw-timestamps", description = "Do not try hardware RX timestamps (SIOCSHWTSTAMP).")
     boolean noHwTimestamps;
 
+    @Option(names = "--peer", paramLabel = "HOST:PORT",
+            description = "Run the other end on linerate's agent (`linerate serve`) at HOST:PORT (name:port, IPv4:port or "
+                    + "[IPv6]:port), on its interface --peer-interface; give --tx or --rx for this host's end.")
+    String peer;
+
+    @Option(names = "--peer-interface", paramLabel = "IF",
+            description = "With --peer: the agent's interface, which receives (with --tx) or sends (with --rx).")
+    String peerInterface;
+
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "With --peer: the agent's shared secret.")
+    Path secretFile;
+
     @Option(names = "--transport", paramLabel = "NAME",
             description = "Transport to run on, by name (see `linerate transports`); default: the first available that "
                     + "runs raw frames (afpacket).")
@@ -157,7 +179,21 @@ public final class RawCommand implements Callable<Integer> {
         if (tx == null && rx == null) {
             throw new IllegalArgumentException("no interface given; allowed: --tx IF, --rx IF or both");
         }
-        if (rx == null && dstMac == null) {
+        if (peer == null && (peerInterface != null || secretFile != null)) {
+            throw new IllegalArgumentException("--peer-interface and --secret-file apply with --peer HOST:PORT only");
+        }
+        if (peer != null && peerInterface == null) {
+            throw new IllegalArgumentException("--peer needs --peer-interface IF, the agent's interface at the other end");
+        }
+        if (peer != null && tx != null && rx != null) {
+            throw new IllegalArgumentException("with --peer this host runs one end: give --tx (the agent receives on "
+                    + peerInterface + ") or --rx (the agent sends from it), not both");
+        }
+        if (peer != null && transportName != null) {
+            throw new IllegalArgumentException("--transport applies without --peer only; with --peer each end takes the "
+                    + "first available transport that runs raw frames");
+        }
+        if (rx == null && dstMac == null && peer == null) {
             throw new IllegalArgumentException("--tx without --rx needs --dst-mac MAC, the address of the receiving interface "
                     + "at the other end");
         }
@@ -181,7 +217,13 @@ public final class RawCommand implements Callable<Integer> {
         if (srcMac != null) {
             b.sourceMac(RawTransferSpec.parseMac(srcMac));
         }
+        if (peer != null) {
+            b.endpoint(Endpoint.parse(peer)).peerInterface(peerInterface);
+        }
         RawTransferSpec spec = b.build();
+        if (peer != null) {
+            return runRemote(out, fmt, spec);
+        }
         Transport transport = Transports.select(transportName, spec);
         KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
         if (fmt == OutputFormat.text) {
@@ -237,6 +279,70 @@ public final class RawCommand implements Callable<Integer> {
             }
         }
         return result.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** Runs this host's end against the agent's ({@link RemoteRaw}) and writes both ends' counts. */
+    private int runRemote(PrintWriter out, OutputFormat fmt, RawTransferSpec spec) throws TransferException {
+        RemoteOptions options = new RemoteOptions(secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)),
+                false);
+        KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
+        if (fmt == OutputFormat.text) {
+            out.println(String.format(Locale.ROOT, "# linerate %s raw with the agent at %s: %s -> %s, ethertypes %s, "
+                    + "%d-byte frames, rate %s, warm-up %d ms, duration %d ms", Linerate.version(), spec.endpoint(),
+                    tx != null ? tx + " (local)" : peerInterface + " (remote)", rx != null ? rx + " (local)" : peerInterface + " (remote)",
+                    etherTypeList(spec), spec.frameSize(),
+                    spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
+                    spec.warmup().toMillis(), spec.duration().toMillis()));
+        }
+        RemoteRawResult result;
+        try (RemoteRaw m = RemoteRaw.of(spec, Clock.system(), options)) {
+            result = m.run();
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        for (int e : spec.etherTypes()) {
+            lines.add(remoteStreamLine(result, e));
+        }
+        lines.add(endLine(result.local(), "local "));
+        lines.add(endLine(result.remote(), "remote"));
+        lines.add("clocks: " + result.clock() + " (each end counts by its own; frames belong to the window by the phase "
+                + "the sender wrote in them)");
+        switch (fmt) {
+            case json -> out.println(ResultJson.of(result).toJson());
+            case ktap -> {
+                lines.forEach(doc::diagnostic);
+                result.metrics().forEach(doc.metrics()::accept);
+                if (result.valid()) {
+                    doc.ok("raw");
+                } else {
+                    doc.fail("raw", "invalid: " + String.join("; ", result.invalidReasons()));
+                }
+                doc.end();
+            }
+            case text -> {
+                out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
+                lines.forEach(l -> out.println(l.startsWith("stream") ? l : "# " + l));
+                out.println(result.valid() ? "VALID" : "INVALID: " + String.join("; ", result.invalidReasons()));
+            }
+        }
+        return result.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    private static String remoteStreamLine(RemoteRawResult r, int etherType) {
+        String tx = r.sender().stream(etherType).map(c -> String.format(Locale.ROOT, "tx %d frames %d bytes", c.windowFrames(),
+                c.windowBytes())).orElse("tx -");
+        String rx = r.receiver().stream(etherType).map(c -> String.format(Locale.ROOT, "rx %d frames %d bytes", c.windowFrames(),
+                c.windowBytes())).orElse("rx -");
+        return String.format(Locale.ROOT, "stream ethertype %s: %s (%s), %s (%s), lost %s", hex(etherType), tx,
+                r.local().sender() ? "local" : "remote", rx, r.local().sender() ? "remote" : "local",
+                r.lost(etherType).isPresent() ? Long.toString(r.lost(etherType).getAsLong()) : "unknown");
+    }
+
+    private static String endLine(RawEndReport e, String host) {
+        String frames = e.streams().stream().mapToLong(RawEndReport.StreamCounts::totalFrames).sum() + " frames";
+        return String.format(Locale.ROOT, "%s %s on %s: %s in all (warm-up included), cpu %.3f s, interface %s %s",
+                host, e.sender() ? "sent" : "received", e.interfaceName(), frames, e.cpuNanos() / 1e9,
+                e.sender() ? "tx_packets" : "rx_packets",
+                e.nicPackets().isPresent() ? Long.toString(e.nicPackets().getAsLong()) : "unread");
     }
 
     /** A metric of a provider's own result type, which has no raw fields to print. */

@@ -22,10 +22,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code linerate serve}: the peer agent that runs the far end of streams, ping-pong and rr for clients on other hosts. */
+/** {@code linerate serve}: the peer agent that runs the far end of streams, ping-pong, rr and raw frames for clients on other hosts. */
 @Command(name = "serve", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Runs the peer agent: listens on a TCP control port and runs the far end of each client's "
-                + "stream, ping-pong or rr (`linerate stream|pingpong|rr --peer HOST:PORT`), up to --max-sessions at once, "
+                + "stream, ping-pong, rr or raw-frame run (`linerate stream|pingpong|rr|raw --peer HOST:PORT`), up to --max-sessions at once, "
                 + "until SIGTERM or SIGINT, which end running sessions with their counts so far.",
                 "On an address other than loopback it requires --secret-file: clients answer a challenge with "
                         + "HMAC-SHA256 of the shared secret.",

@@ -64,6 +64,24 @@ class RawCommandTest {
     }
 
     @Test
+    void peerOptionsThatDoNotFitAreUsageErrorsBeforeAnyAgentIsContacted() {
+        // port 1 has no agent: a refusal after connecting would be exit 1, "connection refused"
+        Outcome noIf = run("--tx", "a0", "--peer", "127.0.0.1:1");
+        assertThat(noIf.code()).isEqualTo(2);
+        assertThat(noIf.err()).contains("--peer needs --peer-interface IF, the agent's interface at the other end");
+        Outcome both = run("--tx", "a0", "--rx", "b0", "--peer", "127.0.0.1:1", "--peer-interface", "eth1");
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("with --peer this host runs one end: give --tx (the agent receives on eth1) or "
+                + "--rx (the agent sends from it), not both");
+        Outcome noPeer = run("--tx", "a0", "--rx", "b0", "--peer-interface", "eth1");
+        assertThat(noPeer.code()).isEqualTo(2);
+        assertThat(noPeer.err()).contains("--peer-interface and --secret-file apply with --peer HOST:PORT only");
+        Outcome badPeer = run("--tx", "a0", "--peer", "nohostport", "--peer-interface", "eth1");
+        assertThat(badPeer.code()).isEqualTo(2);
+        assertThat(badPeer.err()).contains("peer 'nohostport' is not HOST:PORT");
+    }
+
+    @Test
     void otherBadValuesAreUsageErrors() {
         assertThat(run("--tx", "a0", "--rx", "b0", "--batch", "0").err()).contains("batch 0 is out of range; allowed: 1..1024");
         assertThat(run("--tx", "a0", "--rx", "b0", "--dst-mac", "01:02").err()).contains("MAC '01:02' is not valid");

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client of an {@link Agent}: the challenge and response when a secret is in use, then one
- * request (a stream, a ping-pong or a request/response run), the agent's end of it
- * ({@link AgentStreams}, {@link AgentEcho}, {@link AgentRr}), and its counters sent back. Runs on a thread of its
+ * request (a stream, a ping-pong, a request/response or a raw-frame run), the agent's end of it
+ * ({@link AgentStreams}, {@link AgentEcho}, {@link AgentRr}, {@link AgentRaw}), and its counters sent back. Runs on a thread of its
  * own; everything it opened is closed when it ends.
  */
 final class AgentSession {
@@ -163,7 +163,8 @@ final class AgentSession {
                 case "stream" -> AgentStreams.serve(this, c, req);
                 case "pingpong" -> AgentEcho.serve(this, c, req);
                 case "rr" -> AgentRr.serve(this, c, req);
-                default -> refuse(c, "request '" + type + "' is unknown; allowed: stream, pingpong, rr");
+                case "raw" -> AgentRaw.serve(this, c, req);
+                default -> refuse(c, "request '" + type + "' is unknown; allowed: stream, pingpong, rr, raw");
             }
         } catch (TransferException | IOException | RuntimeException e) {
             String reason = aborted ? STOPPING + ": " + Failures.describe(e) : Failures.describe(e);
