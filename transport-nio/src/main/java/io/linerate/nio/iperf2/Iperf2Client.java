@@ -50,7 +50,8 @@ public final class Iperf2Client {
      * @param spec protocol, family, payload, bound, rate, socket options, I/O timeout
      * @param header the UDP header layout to send (ignored for TCP); Debian's iperf 2 expects {@link Iperf2HeaderVariant#SEQ64}
      * @return linerate's counts and, for UDP, the server's report
-     * @throws Iperf2Exception when the server cannot be reached or stops taking data
+     * @throws Iperf2Exception when the server cannot be reached, or stops taking data or goes away mid-test (the
+     *     message then ends with what linerate had sent: "(partial: linerate had sent B bytes in N writes|datagrams)")
      * @throws IllegalArgumentException when the port is out of range or a UDP payload cannot hold the headers
      */
     public static Iperf2Result run(String host, int port, TransferSpec spec, Iperf2HeaderVariant header) throws Iperf2Exception {
@@ -72,12 +73,21 @@ public final class Iperf2Client {
         String server = host + ":" + port;
         try {
             return spec.protocol() == Protocol.UDP ? udp(to, server, spec, header) : tcp(to, server, spec);
-        } catch (PortUnreachableException e) {
-            throw new Iperf2Exception("iperf 2 server " + server + ": its UDP port refused datagrams (ICMP port unreachable): "
-                    + "is `iperf -s -u` running?", e);
         } catch (IOException e) {
-            throw new Iperf2Exception("iperf 2 server " + server + ": " + e.getMessage(), e);
+            throw failure(server, e, "");
         }
+    }
+
+    /** @return the error for {@code e}, naming the server, with {@code partial} (what was sent before it) appended */
+    private static Iperf2Exception failure(String server, IOException e, String partial) {
+        String what = e instanceof PortUnreachableException
+                ? "its UDP port refused datagrams (ICMP port unreachable): is `iperf -s -u` running?" : e.getMessage();
+        return new Iperf2Exception("iperf 2 server " + server + ": " + what + partial, e);
+    }
+
+    /** @return " (partial: linerate had sent B bytes in N writes|datagrams)", for an error mid-test */
+    private static String partial(long bytes, long count, String unit) {
+        return " (partial: linerate had sent " + bytes + " bytes in " + count + " " + unit + ")";
     }
 
     private static long budgetBytes(TransferSpec spec) {
@@ -93,7 +103,7 @@ public final class Iperf2Client {
         return spec.bound().kind() == Bound.Kind.DURATION ? start + spec.bound().amount() : Long.MAX_VALUE;
     }
 
-    private static Iperf2Result tcp(InetSocketAddress to, String server, TransferSpec spec) throws IOException {
+    private static Iperf2Result tcp(InetSocketAddress to, String server, TransferSpec spec) throws IOException, Iperf2Exception {
         Clock clock = Clock.system();
         long timeoutNanos = spec.ioTimeout().toNanos();
         long timeoutMillis = Math.max(1, spec.ioTimeout().toMillis());
@@ -112,39 +122,44 @@ public final class Iperf2Client {
             long bytes = 0;
             long writes = 0;
             long lastProgress = start;
-            while (bytes < budget) {
-                long now = clock.nanoTime();
-                if (now >= end) {
-                    break;
-                }
-                long w = pacer.nanosUntilNext(bytes + spec.payloadBytes(), now);
-                if (w > 0) {
-                    wait.step(now, w);
-                    continue;
-                }
-                buf.clear().limit((int) Math.min(spec.payloadBytes(), budget - bytes));
-                while (buf.hasRemaining()) {
-                    int n = ch.writeSome(buf, 10);
-                    now = clock.nanoTime();
-                    if (n > 0) {
-                        bytes += n;
-                        lastProgress = now;
-                    } else if (now - lastProgress > timeoutNanos) {
-                        throw new SocketTimeoutException("the server took no data for " + timeoutMillis + " ms (the I/O timeout), "
-                                + "after " + bytes + " bytes");
-                    }
-                }
-                writes++;
-            }
-            long sentNanos = clock.nanoTime() - start;
-            ch.channel().shutdownOutput();
-            // iperf 2's server reads to the end of the stream and then closes: its close means it has read all
-            ByteBuffer sink = ByteBuffer.allocate(4096);
-            long waitUntil = clock.nanoTime() + timeoutNanos;
+            long sentNanos;
             boolean closed = false;
-            while (!closed && clock.nanoTime() < waitUntil) {
-                sink.clear();
-                closed = ch.readSome(sink, Math.max(1, (waitUntil - clock.nanoTime()) / 1_000_000)) < 0;
+            try {
+                while (bytes < budget) {
+                    long now = clock.nanoTime();
+                    if (now >= end) {
+                        break;
+                    }
+                    long w = pacer.nanosUntilNext(bytes + spec.payloadBytes(), now);
+                    if (w > 0) {
+                        wait.step(now, w);
+                        continue;
+                    }
+                    buf.clear().limit((int) Math.min(spec.payloadBytes(), budget - bytes));
+                    while (buf.hasRemaining()) {
+                        int n = ch.writeSome(buf, 10);
+                        now = clock.nanoTime();
+                        if (n > 0) {
+                            bytes += n;
+                            lastProgress = now;
+                        } else if (now - lastProgress > timeoutNanos) {
+                            throw new SocketTimeoutException("the server took no data for " + timeoutMillis + " ms (the I/O timeout)");
+                        }
+                    }
+                    writes++;
+                }
+                sentNanos = clock.nanoTime() - start;
+                ch.channel().shutdownOutput();
+                // iperf 2's server reads to the end of the stream and then closes: its close means it has read all
+                ByteBuffer sink = ByteBuffer.allocate(4096);
+                long waitUntil = clock.nanoTime() + timeoutNanos;
+                while (!closed && clock.nanoTime() < waitUntil) {
+                    sink.clear();
+                    closed = ch.readSome(sink, Math.max(1, (waitUntil - clock.nanoTime()) / 1_000_000)) < 0;
+                }
+            } catch (IOException e) {
+                // the server went away or stopped taking data mid-test: say what had gone before
+                throw failure(server, e, partial(bytes, writes, "writes"));
             }
             return new Iperf2Result(spec, server, null, new Iperf2Result.Local(bytes, writes, sentNanos), Optional.empty(),
                     closed ? "" : "the server did not close the connection within the I/O timeout after linerate's last byte");
@@ -152,7 +167,7 @@ public final class Iperf2Client {
     }
 
     private static Iperf2Result udp(InetSocketAddress to, String server, TransferSpec spec, Iperf2HeaderVariant v)
-            throws IOException {
+            throws IOException, Iperf2Exception {
         Clock clock = Clock.system();
         long timeoutNanos = spec.ioTimeout().toNanos();
         int payload = spec.payloadBytes();
@@ -182,31 +197,38 @@ public final class Iperf2Client {
             long id = 1;
             long bytes = 0;
             long lastProgress = start;
-            // the final datagram carries payload too, and the server counts it: leave room for it in a byte budget
-            while (budget - bytes >= 2L * payload) {
-                long now = clock.nanoTime();
-                if (now >= end) {
-                    break;
+            long sentNanos;
+            Optional<Iperf2ServerReport> report;
+            try {
+                // the final datagram carries payload too, and the server counts it: leave room for it in a byte budget
+                while (budget - bytes >= 2L * payload) {
+                    long now = clock.nanoTime();
+                    if (now >= end) {
+                        break;
+                    }
+                    long w = pacer.nanosUntilNext(bytes + payload, now);
+                    if (w > 0) {
+                        wait.step(now, w);
+                        continue;
+                    }
+                    Iperf2Datagram.writeHeader(buf, v, id, epochBase + now / 1000L);
+                    buf.position(0).limit(payload);
+                    if (ch.write(buf) > 0) {
+                        id++;
+                        bytes += payload;
+                        lastProgress = now;
+                    } else if (now - lastProgress > timeoutNanos) {
+                        throw new SocketTimeoutException("no datagram could be sent for " + timeoutNanos / 1_000_000
+                                + " ms (the I/O timeout)");
+                    }
                 }
-                long w = pacer.nanosUntilNext(bytes + payload, now);
-                if (w > 0) {
-                    wait.step(now, w);
-                    continue;
-                }
-                Iperf2Datagram.writeHeader(buf, v, id, epochBase + now / 1000L);
-                buf.position(0).limit(payload);
-                if (ch.write(buf) > 0) {
-                    id++;
-                    bytes += payload;
-                    lastProgress = now;
-                } else if (now - lastProgress > timeoutNanos) {
-                    throw new SocketTimeoutException("no datagram could be sent for " + timeoutNanos / 1_000_000
-                            + " ms (the I/O timeout)");
-                }
+                sentNanos = clock.nanoTime() - start;
+                report = finish(ch, sel, buf, v, id, payload, epochBase, clock, timeoutNanos);
+            } catch (IOException e) {
+                // the server went away mid-test (ICMP port unreachable on a later send or read): say what had gone before
+                throw failure(server, e, partial(bytes, id - 1, "datagrams"));
             }
-            long sentNanos = clock.nanoTime() - start;
             long datagrams = id; // id - 1 data datagrams and the final one
-            Optional<Iperf2ServerReport> report = finish(ch, sel, buf, v, id, payload, epochBase, clock, timeoutNanos);
             return new Iperf2Result(spec, server, v, new Iperf2Result.Local(bytes + payload, datagrams, sentNanos), report,
                     report.isPresent() ? "" : "the server sent no report for the final datagram after " + FINAL_TRIES
                             + " tries (or within the I/O timeout)");
