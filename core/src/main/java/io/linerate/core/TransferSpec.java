@@ -184,13 +184,13 @@ public final class TransferSpec implements MeasurementSpec {
         return streamId;
     }
 
-    /** @return where the far end runs: loopback in this JVM (the default) or a remote peer */
     /** @return {@link Pattern#STREAM} */
     @Override
     public Pattern pattern() {
         return Pattern.STREAM;
     }
 
+    /** @return where the far end runs: loopback in this JVM (the default) or a remote peer */
     @Override
     public Endpoint endpoint() {
         return endpoint;
@@ -374,55 +374,7 @@ public final class TransferSpec implements MeasurementSpec {
          * @throws IllegalArgumentException naming the first bad value and its allowed range
          */
         public TransferSpec build() {
-            int min = minPayloadBytes(protocol);
-            int max = maxPayloadBytes(protocol, family);
-            if (payloadBytes < min || payloadBytes > max) {
-                String what = protocol == Protocol.UDP
-                        ? "UDP over IPv" + family.label()
-                        : "TCP";
-                throw new IllegalArgumentException("payload " + payloadBytes + " bytes is out of range: "
-                        + what + " allows " + min + ".." + max + " bytes");
-            }
-            if (rateBitsPerSecond < 0) {
-                throw new IllegalArgumentException("rate " + rateBitsPerSecond
-                        + " bit/s is out of range; allowed: 0 (unlimited) or more");
-            }
-            if (trafficClass < 0 || trafficClass > 255) {
-                throw new IllegalArgumentException("traffic class " + trafficClass + " is out of range; allowed: 0..255");
-            }
-            if (sendBufferBytes < 0) {
-                throw new IllegalArgumentException("send buffer " + sendBufferBytes
-                        + " bytes is out of range; allowed: 0 (kernel default) or more");
-            }
-            if (receiveBufferBytes < 0) {
-                throw new IllegalArgumentException("receive buffer " + receiveBufferBytes
-                        + " bytes is out of range; allowed: 0 (kernel default) or more");
-            }
-            if (warmup.isNegative() || warmup.compareTo(Bound.MAX_DURATION) > 0) {
-                throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 day");
-            }
-            if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(Bound.MAX_DURATION) > 0) {
-                throw new IllegalArgumentException("interval " + interval.toMillis() + " ms is out of range; allowed: 10 ms..1 day");
-            }
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
-            }
-            if (ioTimeout.toMillis() < 1 || ioTimeout.compareTo(MAX_IO_TIMEOUT) > 0) {
-                throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms..10 min");
-            }
-            if (pacingTimer.isNegative() || pacingTimer.compareTo(MAX_PACING_TIMER) > 0) {
-                String v = pacingTimer.abs().compareTo(Bound.MAX_DURATION) > 0 ? pacingTimer.toString() : pacingTimer.toNanos() + " ns";
-                throw new IllegalArgumentException("pacing timer " + v + " is out of range; "
-                        + "allowed: 0 (a wake-up per message).." + MAX_PACING_TIMER.toNanos() + " ns (10 ms)");
-            }
-            if (fullLog.isPresent() && protocol != Protocol.UDP) {
-                throw new IllegalArgumentException("a full log applies to UDP only: its entries are sequence-numbered "
-                        + "datagrams, and " + protocol.label() + " has none");
-            }
-            if (protocol != Protocol.TCP && noDelay) {
-                throw new IllegalArgumentException("TCP_NODELAY applies to TCP only, not " + protocol.label());
-            }
-            return new TransferSpec(this);
+            return TransferSpecRanges.check(new TransferSpec(this));
         }
     }
 }

@@ -6,7 +6,6 @@ import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.Pattern;
 import io.linerate.core.Protocol;
-import io.linerate.core.TcpMss;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
@@ -14,8 +13,6 @@ import io.linerate.core.TransferSpec;
 import io.linerate.core.Transport;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.live.RunProgress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,24 +63,8 @@ public final class LoopbackSuite {
      *     loopback MSS of IPv4 and IPv6 where that is below 1220 (see the class comment)
      */
     public static TcpPayload defaultTcpPayload() {
-        return defaultTcpPayload(PathFacts.loopbackTcpMss(AddressFamily.IPV4), PathFacts.loopbackTcpMss(AddressFamily.IPV6));
-    }
-
-    /** The rule of {@link #defaultTcpPayload()} applied to the two families' MSS, where known. */
-    static TcpPayload defaultTcpPayload(Optional<TcpMss> ipv4, Optional<TcpMss> ipv6) {
-        if (ipv4.isEmpty() || ipv6.isEmpty()) {
-            return new TcpPayload(ZPERF_PAYLOAD_BYTES, "zperf's; the loopback MSS could not be derived");
-        }
-        int v4 = ipv4.get().bytes();
-        int v6 = ipv6.get().bytes();
-        int smaller = Math.min(v4, v6);
-        String both = String.format(Locale.ROOT, "IPv4 %d B, IPv6 %d B at loopback MTU %d%s", v4, v6,
-                ipv6.get().pathMtu(), ipv6.get().optionBytes() > 0 ? " with TCP timestamps" : "");
-        if (smaller < ZPERF_PAYLOAD_BYTES) {
-            return new TcpPayload(smaller, "the smaller MSS of the two families (" + both
-                    + "), below zperf's " + ZPERF_PAYLOAD_BYTES + " B, so that no write leaves a runt segment");
-        }
-        return new TcpPayload(ZPERF_PAYLOAD_BYTES, "zperf's; the smaller MSS of the two families is larger (" + both + ")");
+        return LoopbackRules.tcpPayload(PathFacts.loopbackTcpMss(AddressFamily.IPV4),
+                PathFacts.loopbackTcpMss(AddressFamily.IPV6));
     }
 
     /** One transfer of the suite, named as zperf names its result lines. */
@@ -388,25 +369,21 @@ public final class LoopbackSuite {
     private Outcome runOne(Config config, Marker m, int run, Listener listener) {
         TransferSpec spec = config.spec(m);
         if (m.fragmenting()) {
-            Optional<String> why = fragmentationUnavailable(m, spec.payloadBytes());
+            Optional<String> why = LoopbackRules.fragmentationUnavailable(m, spec.payloadBytes());
             if (why.isPresent()) {
                 return new Outcome.Skipped(m, run, why.get());
             }
         }
         listener.onStart(m, run, spec);
-        Optional<FragmentCounters> before = counters(m.family());
+        Optional<FragmentCounters> before = LoopbackRules.fragmentCounters(m.family());
         IntervalListener intervals = s -> listener.onInterval(m, run, s);
         try (Transfer t = transport.open(spec, clock)) {
             TransferResult r = t.run(intervals);
-            Optional<FragmentCounters> after = counters(m.family());
+            Optional<FragmentCounters> after = LoopbackRules.fragmentCounters(m.family());
             List<String> reasons = new ArrayList<>(r.invalidReasons());
-            OptionalLong created = OptionalLong.empty();
-            if (m.fragmenting() && before.isPresent() && after.isPresent()) {
-                long c = after.get().fragmentsCreated() - before.get().fragmentsCreated();
-                created = OptionalLong.of(c);
-                if (c <= 0) {
-                    reasons.add("no IP fragments were created: the datagrams were not fragmented");
-                }
+            OptionalLong created = m.fragmenting() ? LoopbackRules.fragmentsCreated(before, after) : OptionalLong.empty();
+            if (created.isPresent() && created.getAsLong() <= 0) {
+                reasons.add(LoopbackRules.NO_FRAGMENTS);
             }
             return new Outcome.Completed(m, run, r, created, reasons);
         } catch (TransferException e) {
@@ -414,39 +391,8 @@ public final class LoopbackSuite {
         }
     }
 
-    /**
-     * @return why a fragmenting marker cannot fragment here, or empty when the loopback MTU is below
-     *     its datagram size
-     */
-    static Optional<String> fragmentationUnavailable(Marker m, int payloadBytes) {
-        int datagram = payloadBytes + m.family().ipHeaderBytes() + io.linerate.core.AddressFamily.UDP_HEADER_BYTES;
-        OptionalLong mtu = loopbackMtu();
-        if (mtu.isEmpty()) {
-            return Optional.of("the loopback interface's MTU cannot be read, so fragmentation cannot be ensured");
-        }
-        if (mtu.getAsLong() >= datagram) {
-            return Optional.of(String.format(Locale.ROOT,
-                    "loopback MTU %d carries a %d-byte datagram whole, so it would not fragment; "
-                            + "run with --netns (root) for a loopback MTU of %d",
-                    mtu.getAsLong(), datagram, FRAG_LOOPBACK_MTU));
-        }
-        return Optional.empty();
-    }
-
     /** @return the MTU of this namespace's loopback interface, if it can be read */
     public static OptionalLong loopbackMtu() {
-        try {
-            NetworkInterface lo = NetworkInterface.getByName("lo");
-            if (lo == null) {
-                return OptionalLong.empty();
-            }
-            return OptionalLong.of(lo.getMTU());
-        } catch (SocketException e) {
-            return OptionalLong.empty();
-        }
-    }
-
-    private static Optional<FragmentCounters> counters(AddressFamily f) {
-        return f == AddressFamily.IPV4 ? FragmentCounters.ipv4() : FragmentCounters.ipv6();
+        return LoopbackRules.loopbackMtu();
     }
 }

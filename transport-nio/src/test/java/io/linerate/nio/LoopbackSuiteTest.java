@@ -38,21 +38,21 @@ class LoopbackSuiteTest {
     @Test
     void theTcpPayloadIsTheSmallerMssWhereThatIsBelowZperfs() {
         // the namespace of --netns: MTU 1280 with timestamps, MSS 1228 (IPv4) and 1208 (IPv6): 1208
-        LoopbackSuite.TcpPayload ns = LoopbackSuite.defaultTcpPayload(
+        LoopbackSuite.TcpPayload ns = LoopbackRules.tcpPayload(
                 Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, true)));
         assertThat(ns.bytes()).isEqualTo(1208);
         assertThat(ns.reason()).isEqualTo("the smaller MSS of the two families (IPv4 1228 B, IPv6 1208 B at loopback MTU "
                 + "1280 with TCP timestamps), below zperf's 1220 B, so that no write leaves a runt segment");
         // the host's loopback, MTU 65536: MSS 65483 and 65464, so zperf's 1220 stays
-        LoopbackSuite.TcpPayload host = LoopbackSuite.defaultTcpPayload(
+        LoopbackSuite.TcpPayload host = LoopbackRules.tcpPayload(
                 Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 65536, true)));
         assertThat(host.bytes()).isEqualTo(1220);
         assertThat(host.reason()).isEqualTo("zperf's; the smaller MSS of the two families is larger "
                 + "(IPv4 65483 B, IPv6 65464 B at loopback MTU 65536 with TCP timestamps)");
         // MTU 1280 without timestamps: 1240 and 1220, neither below 1220
-        assertThat(LoopbackSuite.defaultTcpPayload(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, false)),
+        assertThat(LoopbackRules.tcpPayload(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, false)),
                 Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, false))).bytes()).isEqualTo(1220);
-        assertThat(LoopbackSuite.defaultTcpPayload(Optional.empty(), Optional.empty()).bytes()).isEqualTo(1220);
+        assertThat(LoopbackRules.tcpPayload(Optional.empty(), Optional.empty()).bytes()).isEqualTo(1220);
     }
 
     @Test
@@ -108,7 +108,7 @@ class LoopbackSuiteTest {
     void fragmentingMarkersAreSkippedWhereLoopbackCarriesTheDatagramWhole() {
         long mtu = LoopbackSuite.loopbackMtu().orElseThrow();
         Assumptions.assumeTrue(mtu >= 2048, "this namespace's loopback MTU is " + mtu + ", below a 2000-byte datagram");
-        Optional<String> why = LoopbackSuite.fragmentationUnavailable(Marker.UDP6_FRAG, 2000);
+        Optional<String> why = LoopbackRules.fragmentationUnavailable(Marker.UDP6_FRAG, 2000);
         assertThat(why).hasValue("loopback MTU " + mtu + " carries a 2048-byte datagram whole, so it would not "
                 + "fragment; run with --netns (root) for a loopback MTU of 1280");
     }

@@ -172,7 +172,7 @@ public final class StreamEngine {
                     break;
                 }
                 if (!durationBound && txDoneAt != Long.MIN_VALUE && received(now, txDoneAt, ioTimeout)) {
-                    Reading last = read().at(Math.max(prev.nanos, rx.lastDataNanos()));
+                    Reading last = read().at(Math.max(prev.nanos(), rx.lastDataNanos()));
                     tx.phase(DatagramHeader.AFTER);
                     windowEnd = last;
                     emit(samples, listener, prev, last, t0, windowStart == null);
@@ -184,13 +184,13 @@ public final class StreamEngine {
                     prev = r;
                     if (windowStart == null && nextTick >= warmupEnd) {
                         windowStart = r;
-                        tx.openWindow(r.nanos);
-                        nextTick = saturatedAdd(r.nanos, interval);
+                        tx.openWindow(r.nanos());
+                        nextTick = saturatedAdd(r.nanos(), interval);
                         if (durationBound) {
-                            windowDeadline = saturatedAdd(r.nanos, bound.amount());
+                            windowDeadline = saturatedAdd(r.nanos(), bound.amount());
                         }
                     } else {
-                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos, interval,
+                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos(), interval,
                                 windowStart == null, warmupEnd);
                     }
                     nextTick = Math.min(nextTick, windowDeadline);
@@ -275,43 +275,13 @@ public final class StreamEngine {
         }
     }
 
-    /**
-     * Reads every counter, then the clock. The window's traffic is what the sender sent after it
-     * took the window up ({@link SenderContext#windowBaseBytes()}): for TCP the stream's bytes
-     * after that base, for UDP the datagrams stamped with the window's phase. Bytes sent in the
-     * warm-up that arrive inside the window are not the window's, so neither a late receiver nor
-     * data a sender queued in the warm-up lifts the window above what was sent inside it. The base
-     * is read after the receiver's count: when it is not yet set, no byte of the window had been
-     * written, so none had arrived.
-     */
     private Reading read() {
-        long bytes = rx.bytes();
-        long datagrams = rx.datagrams();
-        long windowDatagrams = rx.windowDatagrams();
-        long windowUdpBytes = rx.windowBytes();
-        long missing = rx.missing();
-        long sent = tx.bytes();
-        long base = tx.windowBaseBytes();
-        double jitter = rx.jitterNanos();
-        long txAlloc = sender.allocatedBytes();
-        long rxAlloc = receiver.allocatedBytes();
-        long windowReceived = spec.protocol() == Protocol.UDP ? windowUdpBytes : base < 0 ? 0 : Math.max(0, bytes - base);
-        long windowSent = base < 0 ? 0 : Math.max(0, sent - base);
-        return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, sent, windowSent, jitter,
-                txAlloc, rxAlloc, clock.nanoTime());
+        return Reading.take(spec.protocol(), tx, rx, sender, receiver, clock);
     }
 
     private void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to,
                       long t0, boolean omitted) {
-        // a warm-up interval counts every arrival; a window interval the window's traffic, so that
-        // the window's intervals add up to the window's total
-        long bytes = omitted ? to.bytes - from.bytes : to.windowReceived - from.windowReceived;
-        long datagrams = omitted ? to.datagrams - from.datagrams : to.windowDatagrams - from.windowDatagrams;
-        // the jitter of an interval without datagrams does not exist: absent, never 0
-        OptionalDouble jitter = datagrams > 0 && !Double.isNaN(to.jitterNanos)
-                ? OptionalDouble.of(to.jitterNanos) : OptionalDouble.empty();
-        IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, bytes,
-                datagrams, to.missing - from.missing, jitter, omitted);
+        IntervalSample s = to.sampleSince(from, t0, omitted);
         out.add(s);
         listener.onInterval(s);
     }
@@ -322,14 +292,14 @@ public final class StreamEngine {
         long bytesSent = tx.bytes();
         long messagesSent = tx.messages();
         long bytesReceived = rx.bytes();
-        long windowNanos = end.nanos - start.nanos;
+        long windowNanos = end.nanos() - start.nanos();
         if (windowNanos <= 0) {
             reasons.add(spec.bound().kind() == Bound.Kind.DURATION
                     ? "the measured window has no length"
                     : "the transfer ended inside the warm-up of " + spec.warmup().toMillis()
                             + " ms: raise the count or lower --warmup");
-        } else if (spec.protocol() == Protocol.TCP && end.windowReceived == start.windowReceived) {
-            reasons.add(EmptyWindow.tcp(windowNanos, end.windowSent - start.windowSent, spec.payloadBytes(),
+        } else if (spec.protocol() == Protocol.TCP && end.windowReceived() == start.windowReceived()) {
+            reasons.add(EmptyWindow.tcp(windowNanos, end.windowSent() - start.windowSent(), spec.payloadBytes(),
                     spec.rateBitsPerSecond()));
         }
         Optional<UdpStats> udp = Optional.empty();
@@ -342,8 +312,8 @@ public final class StreamEngine {
             int w = DatagramHeader.WINDOW;
             long sent = tx.messages(w);
             long got = rx.distinct(w);
-            OptionalDouble jitter = got > 0 && !Double.isNaN(end.jitterNanos)
-                    ? OptionalDouble.of(end.jitterNanos) : OptionalDouble.empty();
+            OptionalDouble jitter = got > 0 && !Double.isNaN(end.jitterNanos())
+                    ? OptionalDouble.of(end.jitterNanos()) : OptionalDouble.empty();
             udp = Optional.of(new UdpStats(sent, got, Math.max(0, sent - got), rx.reordered(w), rx.duplicates(w),
                     jitter, rx.delay(w).copy()));
             if (windowNanos > 0 && got == 0) {
@@ -360,13 +330,13 @@ public final class StreamEngine {
                     options.trafficClassRequested(), options.trafficClassApplied()));
         }
         return TransferResult.builder(spec).bytesSent(bytesSent).messagesSent(messagesSent)
-                .bytesReceived(bytesReceived).window(start.nanos - t0, end.nanos - t0)
-                .windowBytesSent(end.windowSent - start.windowSent)
-                .windowBytesReceived(end.windowReceived - start.windowReceived).udp(udp)
+                .bytesReceived(bytesReceived).window(start.nanos() - t0, end.nanos() - t0)
+                .windowBytesSent(end.windowSent() - start.windowSent())
+                .windowBytesReceived(end.windowReceived() - start.windowReceived()).udp(udp)
                 .intervals(samples).options(options).senderCpuNanos(sender.cpuNanos())
                 .receiverCpuNanos(receiver.cpuNanos())
-                .senderAllocatedBytes(allocatedBetween(start.txAllocated, end.txAllocated))
-                .receiverAllocatedBytes(allocatedBetween(start.rxAllocated, end.rxAllocated))
+                .senderAllocatedBytes(allocatedBetween(start.txAllocated(), end.txAllocated()))
+                .receiverAllocatedBytes(allocatedBetween(start.rxAllocated(), end.rxAllocated()))
                 .invalidReasons(reasons).fullLog(logged)
                 .processCpuNanos(ProcessCpu.between(processCpuAtStart, ProcessCpu.nanos()))
                 .instructions(instructions()).build();
@@ -384,16 +354,6 @@ public final class StreamEngine {
     private static long saturatedAdd(long a, long b) {
         long r = a + b;
         return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
-    }
-
-    /** Counters read together, then the clock. */
-    private record Reading(long bytes, long windowReceived, long datagrams, long windowDatagrams, long missing,
-                           long sent, long windowSent, double jitterNanos, long txAllocated, long rxAllocated,
-                           long nanos) {
-        Reading at(long t) {
-            return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, sent, windowSent,
-                    jitterNanos, txAllocated, rxAllocated, t);
-        }
     }
 
     private static long allocatedBetween(long start, long end) {

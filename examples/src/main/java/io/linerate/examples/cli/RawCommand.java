@@ -1,11 +1,7 @@
 package io.linerate.examples.cli;
 
 import io.linerate.afpacket.NicCounter;
-import io.linerate.afpacket.NicCounters;
-import io.linerate.afpacket.RawInterval;
 import io.linerate.afpacket.RawMeasurement;
-import io.linerate.afpacket.RawMetrics;
-import io.linerate.afpacket.RawRate;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawStreamResult;
 import io.linerate.core.Clock;
@@ -13,14 +9,12 @@ import io.linerate.core.Endpoint;
 import io.linerate.core.Idle;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
-import io.linerate.core.Metric;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.Transport;
 import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.ResultJson;
-import io.linerate.nio.agent.RawEndReport;
 import io.linerate.nio.agent.RemoteOptions;
 import io.linerate.nio.agent.RemoteRaw;
 import io.linerate.nio.agent.RemoteRawResult;
@@ -31,7 +25,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -229,7 +222,7 @@ public final class RawCommand implements Callable<Integer> {
         if (fmt == OutputFormat.text) {
             out.println(String.format(Locale.ROOT, "# linerate %s raw on %s: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
                     + "warm-up %d ms, duration %d ms", Linerate.version(), transport.name(), tx == null ? "(not sent here)" : tx,
-                    rx == null ? "(not received here)" : rx, etherTypeList(spec), spec.frameSize(),
+                    rx == null ? "(not received here)" : rx, RawFormat.etherTypeList(spec), spec.frameSize(),
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
         }
@@ -237,7 +230,7 @@ public final class RawCommand implements Callable<Integer> {
         try (Measurement m = transport.open(spec, Clock.system())) {
             if (m instanceof RawMeasurement raw && fmt != OutputFormat.json) {
                 raw.onInterval(i -> {
-                    out.println((fmt == OutputFormat.ktap ? "# " : "") + intervalLine(i));
+                    out.println((fmt == OutputFormat.ktap ? "# " : "") + RawFormat.intervalLine(i));
                     out.flush();
                 });
             }
@@ -248,7 +241,7 @@ public final class RawCommand implements Callable<Integer> {
             case ktap -> {
                 if (result instanceof RawResult r) {
                     for (RawStreamResult s : r.streams()) {
-                        doc.diagnostic(streamLine(s));
+                        doc.diagnostic(RawFormat.streamLine(s));
                     }
                     r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
                     r.lossUnknown().ifPresent(doc::diagnostic);
@@ -265,15 +258,17 @@ public final class RawCommand implements Callable<Integer> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 if (result instanceof RawResult r) {
                     for (RawStreamResult s : r.streams()) {
-                        out.println(streamLine(s));
+                        out.println(RawFormat.streamLine(s));
                     }
-                    out.println(cpuLine(r));
-                    r.txNic().ifPresent(d -> out.println(nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES, NicCounter.TX_DROPPED)));
-                    r.rxNic().ifPresent(d -> out.println(nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES, NicCounter.RX_DROPPED)));
+                    out.println(RawFormat.cpuLine(r));
+                    r.txNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES,
+                            NicCounter.TX_DROPPED)));
+                    r.rxNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES,
+                            NicCounter.RX_DROPPED)));
                     r.counterNotes().forEach(n -> out.println("# counters: " + n));
                     r.lossUnknown().ifPresent(n -> out.println("# " + n));
                 } else {
-                    result.metrics().forEach(m -> out.println(metricLine(m)));
+                    result.metrics().forEach(m -> out.println(RawFormat.metricLine(m)));
                 }
                 out.println(result.valid() ? "VALID" : "INVALID: " + String.join("; ", result.invalidReasons()));
             }
@@ -290,7 +285,7 @@ public final class RawCommand implements Callable<Integer> {
             out.println(String.format(Locale.ROOT, "# linerate %s raw with the agent at %s: %s -> %s, ethertypes %s, "
                     + "%d-byte frames, rate %s, warm-up %d ms, duration %d ms", Linerate.version(), spec.endpoint(),
                     tx != null ? tx + " (local)" : peerInterface + " (remote)", rx != null ? rx + " (local)" : peerInterface + " (remote)",
-                    etherTypeList(spec), spec.frameSize(),
+                    RawFormat.etherTypeList(spec), spec.frameSize(),
                     spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
                     spec.warmup().toMillis(), spec.duration().toMillis()));
         }
@@ -300,10 +295,10 @@ public final class RawCommand implements Callable<Integer> {
         }
         List<String> lines = new java.util.ArrayList<>();
         for (int e : spec.etherTypes()) {
-            lines.add(remoteStreamLine(result, e));
+            lines.add(RawFormat.remoteStreamLine(result, e));
         }
-        lines.add(endLine(result.local(), "local "));
-        lines.add(endLine(result.remote(), "remote"));
+        lines.add(RawFormat.endLine(result.local(), "local "));
+        lines.add(RawFormat.endLine(result.remote(), "remote"));
         lines.add("clocks: " + result.clock() + " (each end counts by its own; frames belong to the window by the phase "
                 + "the sender wrote in them)");
         switch (fmt) {
@@ -325,89 +320,5 @@ public final class RawCommand implements Callable<Integer> {
             }
         }
         return result.valid() ? Linerate.OK : Linerate.FAILED;
-    }
-
-    private static String remoteStreamLine(RemoteRawResult r, int etherType) {
-        String tx = r.sender().stream(etherType).map(c -> String.format(Locale.ROOT, "tx %d frames %d bytes", c.windowFrames(),
-                c.windowBytes())).orElse("tx -");
-        String rx = r.receiver().stream(etherType).map(c -> String.format(Locale.ROOT, "rx %d frames %d bytes", c.windowFrames(),
-                c.windowBytes())).orElse("rx -");
-        return String.format(Locale.ROOT, "stream ethertype %s: %s (%s), %s (%s), lost %s", hex(etherType), tx,
-                r.local().sender() ? "local" : "remote", rx, r.local().sender() ? "remote" : "local",
-                r.lost(etherType).isPresent() ? Long.toString(r.lost(etherType).getAsLong()) : "unknown");
-    }
-
-    private static String endLine(RawEndReport e, String host) {
-        String frames = e.streams().stream().mapToLong(RawEndReport.StreamCounts::totalFrames).sum() + " frames";
-        return String.format(Locale.ROOT, "%s %s on %s: %s in all (warm-up included), cpu %.3f s, interface %s %s",
-                host, e.sender() ? "sent" : "received", e.interfaceName(), frames, e.cpuNanos() / 1e9,
-                e.sender() ? "tx_packets" : "rx_packets",
-                e.nicPackets().isPresent() ? Long.toString(e.nicPackets().getAsLong()) : "unread");
-    }
-
-    /** A metric of a provider's own result type, which has no raw fields to print. */
-    private static String metricLine(Metric m) {
-        return String.format(Locale.ROOT, "%s%s %s %s", m.name(), m.labels().isEmpty() ? "" : m.labels(), m.value(), m.unit());
-    }
-
-    private static String etherTypeList(RawTransferSpec spec) {
-        StringBuilder sb = new StringBuilder();
-        for (int e : spec.etherTypes()) {
-            sb.append(sb.length() == 0 ? "" : ",").append(hex(e));
-        }
-        return sb.toString();
-    }
-
-    static String hex(int etherType) {
-        return RawMetrics.hex(etherType);
-    }
-
-    static String intervalLine(RawInterval i) {
-        return String.format(Locale.ROOT, "%5.2f-%5.2f sec  %s  %s  (%d-byte frames)%s",
-                i.startSeconds(), i.endSeconds(), intervalSide("tx", i.tx()), intervalSide("rx", i.rx()),
-                i.frameSize(), i.omitted() ? "  (omitted)" : "");
-    }
-
-    private static String intervalSide(String side, Optional<RawRate> r) {
-        return r.map(x -> String.format(Locale.ROOT, "%s %d frames %s", side, x.frames(), rate(x.framesPerSecond(), x.bitsPerSecond())))
-                .orElse(side + " -");
-    }
-
-    static String streamLine(RawStreamResult s) {
-        String tx = s.tx().map(t -> String.format(Locale.ROOT, "tx %d frames %d bytes", t.window().frames(), t.window().bytes()))
-                .orElse("tx - (no sender in this run)");
-        String rx = s.rx().map(r -> String.format(Locale.ROOT, "rx %d frames %d bytes", r.window().frames(), r.window().bytes()))
-                .orElse("rx - (no receiver in this run)");
-        // no frame sent in the window: no loss to report (n/a, not 0); one end only: loss unknown
-        String lost = s.lossPercent().isPresent() ? Long.toString(s.lost().getAsLong())
-                : s.lost().isPresent() ? "n/a" : "unknown (one end only)";
-        String order = s.rx().map(r -> String.format(Locale.ROOT, ", reordered %d, duplicates %d", r.reordered(), r.duplicates()))
-                .orElse("");
-        String rates = String.format(Locale.ROOT, "tx %s, rx %s",
-                s.tx().map(t -> rate(t.framesPerSecond(), t.bitsPerSecond())).orElse("-"),
-                s.rx().map(r -> rate(r.framesPerSecond(), r.bitsPerSecond())).orElse("-"));
-        String drops = s.rx().map(r -> ", kernel drops " + r.ring().drops()).orElse("");
-        return String.format(Locale.ROOT, "stream %d ethertype %s: %s, %s, lost %s%s, %s (%d-byte frames)%s, queue %s",
-                s.streamId(), hex(s.etherType()), tx, rx, lost, order, rates, s.frameSize(), drops,
-                s.queue() < 0 ? "not steered" : Long.toString(s.queue()));
-    }
-
-    private static String cpuLine(RawResult r) {
-        String tx = r.sender().map(x -> String.format(Locale.ROOT, "sender %.3f s", x.cpuNanos() / 1e9)).orElse("no sender");
-        String rx = r.receiver().map(x -> String.format(Locale.ROOT, "receiver %.3f s; rx timestamps: %s; steering: %s",
-                x.cpuNanos() / 1e9, x.timestamping().label(), x.steering().note())).orElse("no receiver");
-        return "# cpu: " + tx + ", " + rx;
-    }
-
-    private static String nicLine(NicCounters.Delta d, NicCounter packets, NicCounter bytes, NicCounter dropped) {
-        return String.format(Locale.ROOT, "# %s counters over the run: %s %d, %s %d, %s %d", d.interfaceName(),
-                packets.file(), d.get(packets), bytes.file(), d.get(bytes), dropped.file(), d.get(dropped));
-    }
-
-    private static String rate(OptionalDouble fps, OptionalDouble bps) {
-        if (fps.isEmpty() || bps.isEmpty()) {
-            return "- frames/s";
-        }
-        return String.format(Locale.ROOT, "%.0f frames/s %.3f Mbit/s", fps.getAsDouble(), bps.getAsDouble() / 1e6);
     }
 }

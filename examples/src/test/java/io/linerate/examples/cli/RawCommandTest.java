@@ -117,8 +117,8 @@ class RawCommandTest {
         JsonNode streams = JSON.readTree(r.detailJson().toJson()).get("streams");
         assertThat(streams.get(0).get("lost").isNull()).isTrue();
         assertThat(streams.get(1).get("lost").asLong()).isZero();
-        assertThat(RawCommand.streamLine(idle)).contains("lost n/a");
-        assertThat(RawCommand.streamLine(busy)).contains("lost 0,");
+        assertThat(RawFormat.streamLine(idle)).contains("lost n/a");
+        assertThat(RawFormat.streamLine(busy)).contains("lost 0,");
     }
 
     private static RawStreamResult stream(int id, int etherType, long tx, long rx) {
@@ -149,7 +149,7 @@ class RawCommandTest {
         assertThat(j.get("streams").get(0).get("lost").isNull()).isTrue();
         assertThat(j.get("streams").get(0).get("rx_frames").isNull()).isTrue();
         assertThat(j.get("streams").get(0).get("tx_frames").asLong()).isEqualTo(100);
-        assertThat(RawCommand.streamLine(s)).contains("lost unknown (one end only)").contains("rx - (no receiver in this run)");
+        assertThat(RawFormat.streamLine(s)).contains("lost unknown (one end only)").contains("rx - (no receiver in this run)");
     }
 
     @Test

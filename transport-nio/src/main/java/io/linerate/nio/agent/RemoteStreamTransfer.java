@@ -14,12 +14,9 @@ import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
-import io.linerate.core.cost.InstructionCount;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.UdpStats;
 import io.linerate.core.engine.EndCounters;
 import io.linerate.core.engine.StreamEnd;
-import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.nio.internal.PeerChannel;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -27,7 +24,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -257,7 +253,7 @@ public final class RemoteStreamTransfer implements Transfer {
             for (int i = 0; i < n; i++) {
                 JsonNode remote = farEnd(watch.message(), i, n);
                 EndCounters far = EndJson.counters(remote);
-                out.add(new RemoteStreamResult(join(AgentStreams.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
+                out.add(new RemoteStreamResult(EndsJoin.join(AgentStreams.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
                         far, EndJson.options(remote)), local.get(i), far, clockComparison));
             }
             return new RemoteParallelResult(out);
@@ -324,64 +320,6 @@ public final class RemoteStreamTransfer implements Transfer {
             JsonNode e = m.path("ends").isArray() ? m.get("ends").path(i) : i == 0 ? m.path("end") : m.path("none");
             return e.path("window_messages").asLong(-1);
         };
-    }
-
-    private static TransferResult join(TransferSpec spec, EndCounters local, AppliedOptions lo, EndCounters far, int[] fo) {
-        boolean localSends = local.sender();
-        EndCounters tx = localSends ? local : far;
-        EndCounters rx = localSends ? far : local;
-        int tclass = localSends ? lo.trafficClassApplied() : fo[0];
-        int sndbuf = localSends ? lo.sendBufferApplied() : fo[1];
-        int rcvbuf = localSends ? fo[2] : lo.receiveBufferApplied();
-        boolean nodelay = localSends ? lo.noDelayApplied() : fo[3] == 1;
-        AppliedOptions options = new AppliedOptions(spec.trafficClass(), tclass, spec.sendBufferBytes(), sndbuf,
-                spec.receiveBufferBytes(), rcvbuf, spec.noDelay(), nodelay,
-                localSends ? lo.tcpMss() : Optional.empty());
-        List<String> reasons = new ArrayList<>();
-        Optional<UdpStats> udp = Optional.empty();
-        if (spec.protocol() == Protocol.TCP) {
-            if (rx.bytes() != tx.bytes()) {
-                reasons.add("receiver counted " + rx.bytes() + " bytes but the sender sent " + tx.bytes());
-            }
-            if (tx.windowBytes() == 0) {
-                reasons.add("no payload byte was sent in the sender's window of " + tx.windowNanos() + " ns; "
-                        + "lengthen the duration");
-            } else if (rx.windowBytes() == 0) {
-                reasons.add("no byte arrived in the receiver's window");
-            }
-        } else {
-            long sent = tx.windowMessages();
-            long got = rx.windowMessages();
-            udp = Optional.of(new UdpStats(sent, got, Math.max(0, sent - got), rx.reordered(), rx.duplicates(),
-                    got > 0 ? rx.jitterNanos() : java.util.OptionalDouble.empty(),
-                    // one-way delay needs the two clocks compared, which they are not
-                    new ExactRangeHistogram(1, 60_000_000_000L, 3)));
-            if (got == 0) {
-                reasons.add("no datagram of the window arrived (" + sent + " sent in it)");
-            }
-            if (rx.foreign() > 0) {
-                reasons.add(rx.foreign() + " datagrams of another stream or without a linerate header arrived");
-            }
-        }
-        if (options.trafficClassApplied() != options.trafficClassRequested()) {
-            reasons.add(String.format(Locale.ROOT, "traffic class 0x%02x requested but 0x%02x applied",
-                    options.trafficClassRequested(), options.trafficClassApplied()));
-        }
-        // The window is the sender's, as each end's clock is its own. A UDP receiver counts the datagrams
-        // the sender sent inside it (the header's phase), wherever they arrived. A TCP receiver's own window
-        // also holds bytes the sender wrote in its warm-up; the stream is in order and the receiver counted
-        // every byte sent (else the result is invalid above), so the sender's window bytes all arrived and
-        // are the window's traffic. Either way goodput is over the sender's window length.
-        long windowEnd = rx.windowStartNanos() + tx.windowNanos();
-        long windowReceived = spec.protocol() == Protocol.UDP ? rx.windowBytes()
-                : rx.bytes() == tx.bytes() ? tx.windowBytes() : Math.min(rx.windowBytes(), tx.windowBytes());
-        return TransferResult.builder(spec).bytesSent(tx.bytes()).messagesSent(tx.messages()).bytesReceived(rx.bytes())
-                .window(rx.windowStartNanos(), windowEnd).windowBytesSent(tx.windowBytes())
-                .windowBytesReceived(windowReceived).udp(udp).intervals(local.intervals()).options(options)
-                .senderCpuNanos(tx.cpuNanos()).receiverCpuNanos(rx.cpuNanos()).invalidReasons(reasons)
-                .instructions(InstructionCount.unavailable("the two ends run in two processes; instructions are "
-                        + "counted only where both ends run in this one"))
-                .build();
     }
 
     @Override

@@ -80,19 +80,10 @@ final class DataStream implements Runnable, Closeable {
     static DataStream tcp(int id, InetSocketAddress to, byte[] cookie, boolean sender, int payload, long budgetBytes,
                           long budgetMessages, long rate, Duration ioTimeout, int sndbuf, int rcvbuf, boolean noDelay,
                           int trafficClass) throws IOException {
-        BoundedChannel ch = BoundedChannel.connect(to, ioTimeout);
+        BoundedChannel ch = DataConnect.tcp(to, cookie, ioTimeout, sndbuf, rcvbuf, noDelay, trafficClass);
         try {
-            ch.channel().setOption(java.net.StandardSocketOptions.IP_TOS, trafficClass);
-            if (sndbuf > 0) {
-                ch.channel().setOption(java.net.StandardSocketOptions.SO_SNDBUF, sndbuf);
-            }
-            if (rcvbuf > 0) {
-                ch.channel().setOption(java.net.StandardSocketOptions.SO_RCVBUF, rcvbuf);
-            }
-            ch.channel().setOption(java.net.StandardSocketOptions.TCP_NODELAY, noDelay);
-            ch.writeFully(ByteBuffer.wrap(cookie));
             return new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, rate, ioTimeout);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             ch.close();
             throw e;
         }
@@ -106,39 +97,14 @@ final class DataStream implements Runnable, Closeable {
                 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
         Selector sel = null;
         try {
-            ch.setOption(java.net.StandardSocketOptions.IP_TOS, trafficClass);
-            if (sndbuf > 0) {
-                ch.setOption(java.net.StandardSocketOptions.SO_SNDBUF, sndbuf);
-            }
-            if (rcvbuf > 0) {
-                ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, rcvbuf);
-            }
+            DataConnect.udpOptions(ch, sndbuf, rcvbuf, trafficClass);
             ch.configureBlocking(false);
             ch.connect(to);
             sel = Selector.open();
             ch.register(sel, SelectionKey.OP_READ);
-            ch.write(Iperf3Wire.udpConnectMessage());
-            ByteBuffer reply = ByteBuffer.allocate(65536);
-            long deadline = System.nanoTime() + ioTimeout.toNanos();
-            // in reverse mode a few data datagrams may come before the reply; skip a bounded number
-            for (int seen = 0; seen < 64; ) {
-                reply.clear();
-                if (ch.read(reply) > 0) {
-                    seen++;
-                    if (reply.position() == 4 && Iperf3Wire.isUdpConnectReply(reply)) {
-                        return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes,
-                                budgetMessages, rate, ioTimeout);
-                    }
-                    continue;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new SocketTimeoutException("no UDP connect reply within " + ioTimeout.toMillis() + " ms (the I/O timeout)");
-                }
-                sel.selectedKeys().clear();
-                sel.select(Math.max(1, left / 1_000_000));
-            }
-            throw new IOException("no UDP connect reply among the first 64 datagrams");
+            DataConnect.udpHandshake(ch, sel, ioTimeout);
+            return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes,
+                    budgetMessages, rate, ioTimeout);
         } catch (IOException | RuntimeException e) {
             ch.close();
             if (sel != null) {
