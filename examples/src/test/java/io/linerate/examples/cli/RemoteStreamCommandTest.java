@@ -180,9 +180,9 @@ class RemoteStreamCommandTest {
 
         StringWriter err3 = new StringWriter();
         int unknown = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err3), "stream",
-                "--peer", "127.0.0.1:5001", "--peer-protocol", "iperf2");
+                "--peer", "127.0.0.1:12865", "--peer-protocol", "netperf");
         assertThat(unknown).isEqualTo(2);
-        assertThat(err3.toString()).contains("peer protocol 'iperf2' is not supported; allowed: linerate, iperf3");
+        assertThat(err3.toString()).contains("peer protocol 'netperf' is not supported; allowed: linerate, iperf3, iperf2");
     }
 
     @Test

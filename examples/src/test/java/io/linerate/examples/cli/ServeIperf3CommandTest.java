@@ -32,7 +32,7 @@ class ServeIperf3CommandTest {
     void allowFromAndSecretFileBelongToOneKindOfClientEach() {
         StringWriter err = new StringWriter();
         assertThat(run(err, "serve", "--allow-from", "127.0.0.0/8")).isEqualTo(2);
-        assertThat(err.toString()).contains("--allow-from applies to --iperf3 only");
+        assertThat(err.toString()).contains("--allow-from applies to --iperf3 and --iperf2 only");
         StringWriter err2 = new StringWriter();
         assertThat(run(err2, "serve", "--iperf3", "--secret-file", "/nonexistent")).isEqualTo(2);
         assertThat(err2.toString()).contains("--secret-file does not apply to --iperf3");
