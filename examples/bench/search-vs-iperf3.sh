@@ -21,64 +21,22 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup iperf3 2 7001 "$@"
 shape=${SHAPE_MBIT:-}
-[ "$(id -u)" -eq 0 ] || { echo "making network namespaces needs root" >&2; exit 2; }
-command -v ip >/dev/null || { echo "ip is not installed: apt-get install iproute2" >&2; exit 2; }
 if [ -n "$shape" ]; then
   command -v tc >/dev/null || { echo "tc is not installed: apt-get install iproute2" >&2; exit 2; }
   [ "$shape" -ge 10 ] && [ "$shape" -le 10000 ] || { echo "SHAPE_MBIT $shape is out of range; allowed: 10..10000" >&2; exit 2; }
 fi
-
-ns_a=linerate-bench-$$-a
-ns_b=linerate-bench-$$-b
-addr_a=198.18.0.1
-addr_b=198.18.0.2
+two_hosts 1500
 iperf_port=$((port + 1))
-pids=()
-workdir=$(mktemp -d)
-
-cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  ip netns del "$ns_a" 2>/dev/null || true
-  ip netns del "$ns_b" 2>/dev/null || true
-  rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-in_a() { ip netns exec "$ns_a" "$@"; }
-in_b() { ip netns exec "$ns_b" "$@"; }
-
-ip netns add "$ns_a"
-ip netns add "$ns_b"
-ip -n "$ns_a" link add lr-a type veth peer name lr-b netns "$ns_b"
-ip -n "$ns_a" link set lo up
-ip -n "$ns_b" link set lo up
-ip -n "$ns_a" link set lr-a mtu 1500 up
-ip -n "$ns_b" link set lr-b mtu 1500 up
-ip -n "$ns_a" addr add "$addr_a/24" dev lr-a
-ip -n "$ns_b" addr add "$addr_b/24" dev lr-b
 if [ -n "$shape" ]; then
-  for pair in "$ns_a lr-a" "$ns_b lr-b"; do
-    read -r ns dev <<<"$pair"
-    ip netns exec "$ns" tc qdisc add dev "$dev" root tbf rate "${shape}mbit" burst 16kb limit 512kb
-  done
+  in_a tc qdisc add dev lr-a root tbf rate "${shape}mbit" burst 16kb limit 512kb
+  in_b tc qdisc add dev lr-b root tbf rate "${shape}mbit" burst 16kb limit 512kb
 fi
 
-listening_in_b() {
-  for _ in $(seq 100); do [ -n "$(in_b ss -Hltn "sport = :$1")" ] && return 0; sleep 0.1; done
-  echo "nothing listens on port $1 in host B after 10 s" >&2
-  return 1
-}
-
 head -c 32 /dev/urandom | base64 > "$workdir/secret"
-ip netns exec "$ns_b" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret" \
-  >"$workdir/agent.log" 2>&1 & pids+=($!)
-ip netns exec "$ns_b" iperf3 -s -J -B "$addr_b" -p "$iperf_port" >"$workdir/iperf3.log" 2>&1 & pids+=($!)
-listening_in_b "$port"
-listening_in_b "$iperf_port"
+serve_in_b "$workdir/agent.log" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
+serve_in_b "$workdir/iperf3.log" iperf3 -s -J -B "$addr_b" -p "$iperf_port"
+listening_in_b -Hltn "$port"
+listening_in_b -Hltn "$iperf_port"
 
 range=()
 [ -n "$shape" ] && range=(--min-rate 20M --max-rate "$((shape * 2))M")
