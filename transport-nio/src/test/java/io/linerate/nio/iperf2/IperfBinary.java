@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 final class IperfBinary implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(10_000);
+    private final Thread reader;
 
     private IperfBinary(Process process) {
         this.process = process;
@@ -31,6 +32,7 @@ final class IperfBinary implements AutoCloseable {
         }, "iperf2-output");
         t.setDaemon(true);
         t.start();
+        this.reader = t;
     }
 
     /** @return the path of the iperf (2) binary, or null when it is not installed */
@@ -93,10 +95,15 @@ final class IperfBinary implements AutoCloseable {
         }
     }
 
-    /** @return its exit code, waiting at most 20 s */
+    /** @return its exit code, waiting at most 20 s for it to end and 5 s more for its last lines to be read */
     int waitFor() throws InterruptedException {
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
             throw new IllegalStateException("iperf did not end within 20 s");
+        }
+        // the process may end before the reader has taken its last lines: output() must hold them all
+        reader.join(5_000);
+        if (reader.isAlive()) {
+            throw new IllegalStateException("iperf's output was not read to its end within 5 s of its exit");
         }
         return process.exitValue();
     }
