@@ -1,7 +1,7 @@
 package io.linerate.nio.iperf2;
 
 import io.linerate.nio.agent.AgentLimits;
-import io.linerate.nio.iperf3.AllowFrom;
+import io.linerate.nio.peer.AllowFrom;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,6 +1,7 @@
 package io.linerate.nio.iperf3;
 
 import io.linerate.nio.agent.AgentLimits;
+import io.linerate.nio.peer.AllowFrom;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;

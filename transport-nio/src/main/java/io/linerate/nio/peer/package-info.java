@@ -1,0 +1,5 @@
+/**
+ * What linerate's servers for unmodified peer tools (iperf3, iperf 2) share: the client addresses
+ * served ({@link io.linerate.nio.peer.AllowFrom}).
+ */
+package io.linerate.nio.peer;
