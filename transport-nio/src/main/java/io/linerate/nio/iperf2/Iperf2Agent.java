@@ -1,16 +1,14 @@
 package io.linerate.nio.iperf2;
 
+import io.linerate.nio.peer.SamePortListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,9 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,27 +41,17 @@ public final class Iperf2Agent implements AutoCloseable {
     private static final long TICK_MILLIS = 50;
 
     private final Iperf2ServerConfig config;
-    private final ServerSocketChannel tcp;
+    private final SamePortListener ports;
     private final DatagramChannel udp;
-    private final int port;
-    private final Thread acceptor;
-    private final Thread udpLoop;
-    private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicInteger active = new AtomicInteger();
-    private final AtomicLong refused = new AtomicLong();
     private final List<SocketChannel> tcpOpen = new CopyOnWriteArrayList<>();
     private final List<Thread> tcpThreads = new CopyOnWriteArrayList<>();
     private final List<Iperf2ServedTest> completed = new CopyOnWriteArrayList<>();
 
-    private Iperf2Agent(Iperf2ServerConfig config, ServerSocketChannel tcp, DatagramChannel udp) throws IOException {
+    private Iperf2Agent(Iperf2ServerConfig config, SamePortListener ports) {
         this.config = config;
-        this.tcp = tcp;
-        this.udp = udp;
-        this.port = ((InetSocketAddress) tcp.getLocalAddress()).getPort();
-        this.acceptor = new Thread(this::acceptLoop, "linerate-iperf2-accept");
-        this.acceptor.setDaemon(true);
-        this.udpLoop = new Thread(this::udpLoop, "linerate-iperf2-udp");
-        this.udpLoop.setDaemon(true);
+        this.ports = ports;
+        this.udp = ports.udp();
     }
 
     /**
@@ -74,35 +60,15 @@ public final class Iperf2Agent implements AutoCloseable {
      * @throws IOException when either cannot be bound; the message names address and port
      */
     public static Iperf2Agent start(Iperf2ServerConfig config) throws IOException {
-        ServerSocketChannel t = ServerSocketChannel.open();
-        DatagramChannel u = null;
-        try {
-            t.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            t.bind(new InetSocketAddress(config.bind(), config.port()), 64);
-            int p = ((InetSocketAddress) t.getLocalAddress()).getPort();
-            u = DatagramChannel.open(config.bind() instanceof java.net.Inet6Address
-                    ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-            u.bind(new InetSocketAddress(config.bind(), p));
-            u.configureBlocking(false);
-        } catch (IOException e) {
-            t.close();
-            if (u != null) {
-                u.close();
-            }
-            throw new IOException("cannot listen for iperf 2 clients on " + config.bind().getHostAddress() + " port "
-                    + config.port() + ": " + e.getMessage(), e);
-        }
-        Iperf2Agent a = new Iperf2Agent(config, t, u);
-        a.acceptor.start();
-        a.udpLoop.start();
-        LOG.info("iperf 2 server listening on {} port {} (TCP and UDP), clients from {}, at most {} tests at once",
-                config.bind().getHostAddress(), a.port, config.allowFrom(), config.limits().maxSessions());
+        SamePortListener ports = SamePortListener.open(config, "iperf 2", u -> u.configureBlocking(false), LOG);
+        Iperf2Agent a = new Iperf2Agent(config, ports);
+        ports.start("linerate-iperf2", a::admit, a::udpLoop);
         return a;
     }
 
     /** @return the address served, with the port the kernel chose for port 0 */
     public InetSocketAddress address() {
-        return new InetSocketAddress(config.bind(), port);
+        return ports.address();
     }
 
     /** @return tests running now */
@@ -112,7 +78,7 @@ public final class Iperf2Agent implements AutoCloseable {
 
     /** @return connections and clients refused: not allowed, busy, over a limit */
     public long refusals() {
-        return refused.get();
+        return ports.refusals();
     }
 
     /** @return the tests that ended, oldest first */
@@ -123,51 +89,25 @@ public final class Iperf2Agent implements AutoCloseable {
     private boolean claim() {
         if (active.incrementAndGet() > config.limits().maxSessions()) {
             active.decrementAndGet();
-            refused.incrementAndGet();
+            ports.refuse();
             return false;
         }
         return true;
     }
 
-    private void acceptLoop() {
-        while (!closed.get()) {
-            SocketChannel s;
-            try {
-                s = tcp.accept();
-            } catch (ClosedChannelException e) {
-                return;
-            } catch (IOException e) {
-                if (closed.get()) {
-                    return;
-                }
-                LOG.warn("accept failed: {}", e.getMessage());
-                continue;
-            }
-            InetSocketAddress from;
-            try {
-                from = (InetSocketAddress) s.getRemoteAddress();
-            } catch (IOException e) {
-                closeQuietly(s);
-                continue;
-            }
-            if (!config.allowFrom().allows(from.getAddress())) {
-                refused.incrementAndGet();
-                LOG.warn("refused {}: not in --allow-from {}; closed before reading", from, config.allowFrom());
-                closeQuietly(s);
-                continue;
-            }
-            if (!claim()) {
-                LOG.warn("refused {}: the server runs at most {} tests at once (--max-sessions); closed before reading",
-                        from, config.limits().maxSessions());
-                closeQuietly(s);
-                continue;
-            }
-            tcpOpen.add(s);
-            Thread t = new Thread(() -> serveTcp(s, from), "linerate-iperf2-tcp");
-            t.setDaemon(true);
-            tcpThreads.add(t);
-            t.start();
+    /** An allowed connection: read on a thread of its own, if a test may start. */
+    private void admit(SocketChannel s, InetSocketAddress from) {
+        if (!claim()) {
+            LOG.warn("refused {}: the server runs at most {} tests at once (--max-sessions); closed before reading",
+                    from, config.limits().maxSessions());
+            SamePortListener.closeQuietly(s);
+            return;
         }
+        tcpOpen.add(s);
+        Thread t = new Thread(() -> serveTcp(s, from), "linerate-iperf2-tcp");
+        t.setDaemon(true);
+        tcpThreads.add(t);
+        t.start();
     }
 
     private void serveTcp(SocketChannel s, InetSocketAddress from) {
@@ -238,7 +178,7 @@ public final class Iperf2Agent implements AutoCloseable {
         SocketAddress lastAllowed = null;
         try (Selector sel = Selector.open()) {
             udp.register(sel, SelectionKey.OP_READ);
-            while (!closed.get()) {
+            while (!ports.isClosed()) {
                 buf.clear();
                 SocketAddress src = udp.receive(buf);
                 long now = System.nanoTime();
@@ -297,7 +237,7 @@ public final class Iperf2Agent implements AutoCloseable {
         } catch (ClosedChannelException e) {
             // closing
         } catch (IOException | RuntimeException e) {
-            if (!closed.get()) {
+            if (!ports.isClosed()) {
                 LOG.warn("the UDP port failed: {}", e.getMessage());
             }
         } finally {
@@ -352,35 +292,24 @@ public final class Iperf2Agent implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(java.io.Closeable c) {
-        try {
-            c.close();
-        } catch (IOException ignored) {
-            // closing
-        }
-    }
-
     /** Stops serving: closes both ports and every TCP test's connection, and waits for their threads (bounded). */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!ports.closePorts()) {
             return;
         }
-        closeQuietly(tcp);
-        closeQuietly(udp);
         for (SocketChannel s : tcpOpen) {
-            closeQuietly(s);
+            SamePortListener.closeQuietly(s);
         }
         long wait = config.ioTimeout().toMillis();
         try {
-            acceptor.join(wait);
-            udpLoop.join(wait);
+            ports.join(wait);
             for (Thread t : tcpThreads) {
                 t.join(wait);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOG.info("iperf 2 server stopped after {} tests ({} refusals)", completed.size(), refused.get());
+        LOG.info("iperf 2 server stopped after {} tests ({} refusals)", completed.size(), ports.refusals());
     }
 }

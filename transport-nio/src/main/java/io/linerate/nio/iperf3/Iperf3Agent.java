@@ -1,22 +1,20 @@
 package io.linerate.nio.iperf3;
 
+import io.linerate.nio.peer.SamePortListener;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -43,28 +41,18 @@ public final class Iperf3Agent implements AutoCloseable {
     static final int MAX_HANDSHAKES = 256;
 
     private final Iperf3ServerConfig config;
-    private final ServerSocketChannel tcp;
+    private final SamePortListener ports;
     private final DatagramChannel udp;
-    private final int port;
-    private final Thread acceptor;
-    private final Thread udpDispatcher;
     private final Set<Iperf3ServerSession> sessions = ConcurrentHashMap.newKeySet();
     private final Map<String, Iperf3ServerSession> awaitingTcp = new ConcurrentHashMap<>();
     private final Map<InetAddress, Iperf3ServerSession> udpByClient = new ConcurrentHashMap<>();
     private final AtomicInteger handshakes = new AtomicInteger();
-    private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong started = new AtomicLong();
-    private final AtomicLong refused = new AtomicLong();
 
-    private Iperf3Agent(Iperf3ServerConfig config, ServerSocketChannel tcp, DatagramChannel udp) throws IOException {
+    private Iperf3Agent(Iperf3ServerConfig config, SamePortListener ports) {
         this.config = config;
-        this.tcp = tcp;
-        this.udp = udp;
-        this.port = ((InetSocketAddress) tcp.getLocalAddress()).getPort();
-        this.acceptor = new Thread(this::acceptLoop, "linerate-iperf3-accept");
-        this.acceptor.setDaemon(true);
-        this.udpDispatcher = new Thread(this::udpLoop, "linerate-iperf3-udp");
-        this.udpDispatcher.setDaemon(true);
+        this.ports = ports;
+        this.udp = ports.udp();
     }
 
     /**
@@ -73,36 +61,17 @@ public final class Iperf3Agent implements AutoCloseable {
      * @throws IOException when either cannot be bound; the message names address and port
      */
     public static Iperf3Agent start(Iperf3ServerConfig config) throws IOException {
-        ServerSocketChannel t = ServerSocketChannel.open();
-        DatagramChannel u = null;
-        try {
-            t.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            t.bind(new InetSocketAddress(config.bind(), config.port()), 64);
-            int p = ((InetSocketAddress) t.getLocalAddress()).getPort();
-            u = DatagramChannel.open(config.bind() instanceof java.net.Inet6Address
-                    ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-            // the data sockets of UDP tests bind the same port, each connected to its client
-            u.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            u.bind(new InetSocketAddress(config.bind(), p));
-        } catch (IOException e) {
-            t.close();
-            if (u != null) {
-                u.close();
-            }
-            throw new IOException("cannot listen for iperf3 clients on " + config.bind().getHostAddress() + " port "
-                    + config.port() + ": " + e.getMessage(), e);
-        }
-        Iperf3Agent a = new Iperf3Agent(config, t, u);
-        a.acceptor.start();
-        a.udpDispatcher.start();
-        LOG.info("iperf3 server listening on {} port {} (TCP and UDP), clients from {}, at most {} tests at once",
-                config.bind().getHostAddress(), a.port, config.allowFrom(), config.limits().maxSessions());
+        // the data sockets of UDP tests bind the same port, each connected to its client
+        SamePortListener ports = SamePortListener.open(config, "iperf3",
+                u -> u.setOption(StandardSocketOptions.SO_REUSEADDR, true), LOG);
+        Iperf3Agent a = new Iperf3Agent(config, ports);
+        ports.start("linerate-iperf3", a::admit, a::udpLoop);
         return a;
     }
 
     /** @return the TCP port's address, with the port the kernel chose for port 0 */
     public InetSocketAddress address() {
-        return new InetSocketAddress(config.bind(), port);
+        return ports.address();
     }
 
     /** @return tests running now */
@@ -117,51 +86,25 @@ public final class Iperf3Agent implements AutoCloseable {
 
     /** @return connections and tests refused: not allowed, busy, over a limit */
     public long refusals() {
-        return refused.get();
+        return ports.refusals();
     }
 
     Iperf3ServerConfig config() {
         return config;
     }
 
-    private void acceptLoop() {
-        while (!closed.get()) {
-            SocketChannel s;
-            try {
-                s = tcp.accept();
-            } catch (ClosedChannelException e) {
-                return;
-            } catch (IOException e) {
-                if (closed.get()) {
-                    return;
-                }
-                LOG.warn("accept failed: {}", e.getMessage());
-                continue;
-            }
-            InetSocketAddress from;
-            try {
-                from = (InetSocketAddress) s.getRemoteAddress();
-            } catch (IOException e) {
-                closeQuietly(s);
-                continue;
-            }
-            if (!config.allowFrom().allows(from.getAddress())) {
-                refused.incrementAndGet();
-                LOG.warn("refused {}: not in --allow-from {}; closed before reading", from, config.allowFrom());
-                closeQuietly(s);
-                continue;
-            }
-            if (handshakes.incrementAndGet() > MAX_HANDSHAKES) {
-                handshakes.decrementAndGet();
-                refused.incrementAndGet();
-                LOG.warn("refused {}: {} connections are already sending their cookie", from, MAX_HANDSHAKES);
-                closeQuietly(s);
-                continue;
-            }
-            Thread t = new Thread(() -> handshake(s, from), "linerate-iperf3-conn");
-            t.setDaemon(true);
-            t.start();
+    /** An allowed connection: its cookie is read on a thread of its own, up to {@link #MAX_HANDSHAKES} at once. */
+    private void admit(SocketChannel s, InetSocketAddress from) {
+        if (handshakes.incrementAndGet() > MAX_HANDSHAKES) {
+            handshakes.decrementAndGet();
+            ports.refuse();
+            LOG.warn("refused {}: {} connections are already sending their cookie", from, MAX_HANDSHAKES);
+            SamePortListener.closeQuietly(s);
+            return;
         }
+        Thread t = new Thread(() -> handshake(s, from), "linerate-iperf3-conn");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** Reads the cookie: a waiting test's data stream joins it, any other cookie starts a test. */
@@ -181,8 +124,8 @@ public final class Iperf3Agent implements AutoCloseable {
                 }
                 return;
             }
-            if (closed.get() || sessions.size() >= config.limits().maxSessions()) {
-                refused.incrementAndGet();
+            if (ports.isClosed() || sessions.size() >= config.limits().maxSessions()) {
+                ports.refuse();
                 LOG.warn("refused {}: the server runs at most {} tests at once (--max-sessions) and all are busy; "
                         + "sent ACCESS_DENIED", from, config.limits().maxSessions());
                 ch.writeFully(ByteBuffer.wrap(new byte[] {Iperf3State.ACCESS_DENIED}));
@@ -207,7 +150,7 @@ public final class Iperf3Agent implements AutoCloseable {
                 if (ch != null) {
                     ch.close();
                 } else {
-                    closeQuietly(s);
+                    SamePortListener.closeQuietly(s);
                 }
             }
         }
@@ -232,12 +175,12 @@ public final class Iperf3Agent implements AutoCloseable {
     }
 
     void refusedOne() {
-        refused.incrementAndGet();
+        ports.refuse();
     }
 
     private void udpLoop() {
         ByteBuffer b = ByteBuffer.allocate(65536);
-        while (!closed.get()) {
+        while (!ports.isClosed()) {
             SocketAddress src;
             try {
                 b.clear();
@@ -245,7 +188,7 @@ public final class Iperf3Agent implements AutoCloseable {
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
-                if (closed.get()) {
+                if (ports.isClosed()) {
                     return;
                 }
                 LOG.debug("UDP receive failed: {}", e.getMessage());
@@ -270,37 +213,26 @@ public final class Iperf3Agent implements AutoCloseable {
         return v == Iperf3Wire.UDP_CONNECT_MSG || Integer.reverseBytes(v) == Iperf3Wire.UDP_CONNECT_MSG;
     }
 
-    private static void closeQuietly(java.io.Closeable c) {
-        try {
-            c.close();
-        } catch (IOException ignored) {
-            // closing: nothing left to do
-        }
-    }
-
     /**
      * Stops serving: closes both ports, ends every test (closing its connections) and waits for
      * their threads, each bounded by the I/O timeout.
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!ports.closePorts()) {
             return;
         }
-        closeQuietly(tcp);
-        closeQuietly(udp);
         for (Iperf3ServerSession s : sessions) {
             s.abort();
         }
         try {
-            acceptor.join(config.ioTimeout().toMillis());
-            udpDispatcher.join(config.ioTimeout().toMillis());
+            ports.join(config.ioTimeout().toMillis());
             for (Iperf3ServerSession s : sessions) {
                 s.awaitEnd(config.ioTimeout().toMillis() * 2);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOG.info("iperf3 server stopped after {} tests ({} refusals)", started.get(), refused.get());
+        LOG.info("iperf3 server stopped after {} tests ({} refusals)", started.get(), ports.refusals());
     }
 }

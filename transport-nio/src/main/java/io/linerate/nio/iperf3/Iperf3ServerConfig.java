@@ -1,9 +1,10 @@
 package io.linerate.nio.iperf3;
 
 import io.linerate.nio.agent.AgentLimits;
+import io.linerate.nio.peer.AllowFrom;
+import io.linerate.nio.peer.PeerServerConfig;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How linerate serves iperf3 clients ({@code linerate serve --iperf3}).
@@ -16,7 +17,8 @@ import java.util.Objects;
  * @param ioTimeout bound on every control read, every wait for a data stream and every silent
  *     data stream, at least 1 ms
  */
-public record Iperf3ServerConfig(InetAddress bind, int port, AllowFrom allowFrom, AgentLimits limits, Duration ioTimeout) {
+public record Iperf3ServerConfig(InetAddress bind, int port, AllowFrom allowFrom, AgentLimits limits, Duration ioTimeout)
+        implements PeerServerConfig {
     /** iperf3's port. */
     public static final int DEFAULT_PORT = 5201;
     /** Default I/O timeout. */
@@ -27,20 +29,6 @@ public record Iperf3ServerConfig(InetAddress bind, int port, AllowFrom allowFrom
      *     non-loopback bind without {@code --allow-from}
      */
     public Iperf3ServerConfig {
-        Objects.requireNonNull(bind, "bind");
-        Objects.requireNonNull(allowFrom, "allowFrom");
-        Objects.requireNonNull(limits, "limits");
-        Objects.requireNonNull(ioTimeout, "ioTimeout");
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
-        }
-        if (ioTimeout.toMillis() < 1) {
-            throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms or more");
-        }
-        if (allowFrom.isEmpty() && !bind.isLoopbackAddress()) {
-            throw new IllegalArgumentException("serve --iperf3 binds " + bind.getHostAddress()
-                    + ", which is not a loopback address: it needs --allow-from CIDR[,CIDR...], since iperf3 clients "
-                    + "cannot send linerate's shared secret");
-        }
+        PeerServerConfig.check("serve --iperf3", "iperf3", bind, port, allowFrom, limits, ioTimeout);
     }
 }

@@ -7,7 +7,7 @@ import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.nio.agent.AgentLimits;
-import io.linerate.nio.iperf3.AllowFrom;
+import io.linerate.nio.peer.AllowFrom;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.linerate.nio.agent.AgentLimits;
+import io.linerate.nio.peer.AllowFrom;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

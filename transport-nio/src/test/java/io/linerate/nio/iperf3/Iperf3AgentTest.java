@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.nio.agent.AgentLimits;
+import io.linerate.nio.peer.AllowFrom;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

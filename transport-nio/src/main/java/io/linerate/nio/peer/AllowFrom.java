@@ -1,4 +1,4 @@
-package io.linerate.nio.iperf3;
+package io.linerate.nio.peer;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.linerate.nio.iperf3;
+package io.linerate.nio.peer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,0 +1,59 @@
+package io.linerate.nio.peer;
+
+import io.linerate.nio.agent.AgentLimits;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings every linerate server for an unmodified peer tool's clients has (iperf3's
+ * {@code Iperf3ServerConfig}, iperf 2's {@code Iperf2ServerConfig}), checked the same way by
+ * {@link #check}.
+ */
+public interface PeerServerConfig {
+    /** @return the address of the TCP and UDP ports (the same number) */
+    InetAddress bind();
+
+    /** @return the port number, 0 (ephemeral)..65535 */
+    int port();
+
+    /** @return the client addresses served */
+    AllowFrom allowFrom();
+
+    /** @return tests at once, longest test, highest rate, largest write or datagram */
+    AgentLimits limits();
+
+    /** @return how long a silent read or test may wait, at least 1 ms */
+    Duration ioTimeout();
+
+    /**
+     * Checks a server's settings: none null, the port in range, the timeout at least 1 ms, and a
+     * non-empty {@code allowFrom} unless {@code bind} is a loopback address, since the tool's
+     * clients cannot send linerate's shared secret.
+     *
+     * @param command the command line that serves the tool, named in the error, e.g. {@code serve --iperf3}
+     * @param tool the tool whose clients are served, e.g. {@code iperf3} or {@code iperf 2}
+     * @throws NullPointerException naming a null setting
+     * @throws IllegalArgumentException for a port outside 0..65535, a timeout under 1 ms, or a
+     *     non-loopback bind without {@code --allow-from}; the message names the value and the
+     *     allowed range
+     */
+    static void check(String command, String tool, InetAddress bind, int port, AllowFrom allowFrom, AgentLimits limits,
+                      Duration ioTimeout) {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(allowFrom, "allowFrom");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(ioTimeout, "ioTimeout");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
+        }
+        if (ioTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms or more");
+        }
+        if (allowFrom.isEmpty() && !bind.isLoopbackAddress()) {
+            throw new IllegalArgumentException(command + " binds " + bind.getHostAddress()
+                    + ", which is not a loopback address: it needs --allow-from CIDR[,CIDR...], since " + tool + " clients "
+                    + "cannot send linerate's shared secret");
+        }
+    }
+}
