@@ -1,10 +1,12 @@
 package io.linerate.examples.cli;
 
 import io.linerate.core.Endpoint;
+import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.ResultJson;
+import io.linerate.nio.iperf3.Iperf3BidirResult;
 import io.linerate.nio.iperf3.Iperf3Client;
 import io.linerate.nio.iperf3.Iperf3Exception;
 import io.linerate.nio.iperf3.Iperf3Options;
@@ -12,7 +14,10 @@ import io.linerate.nio.iperf3.Iperf3Result;
 import java.io.PrintWriter;
 import java.util.Locale;
 
-/** {@code stream --peer HOST:PORT --peer-protocol iperf3}: one test against an unmodified iperf3 server. */
+/**
+ * {@code stream --peer HOST:PORT --peer-protocol iperf3}: one test against an unmodified iperf3 server;
+ * with {@code --bidir} iperf3's bidirectional test, each direction's lines tagged {@code [fwd]} or {@code [rev]}.
+ */
 final class Iperf3StreamRun {
     private Iperf3StreamRun() {}
 
@@ -29,30 +34,50 @@ final class Iperf3StreamRun {
         Iperf3Options options = new Iperf3Options(peer.reverse, peer.parallel, peer.udpCounters64Bit, peer.tcpDrain);
         if (fmt == OutputFormat.text) {
             out.println("# linerate " + Linerate.version() + " stream against iperf3 at " + peer.peer + ": " + spec
-                    + (peer.reverse ? " reverse" : "") + " parallel=" + peer.parallel);
+                    + (peer.reverse ? " reverse" : "") + (peer.bidir ? " both directions at once" : "")
+                    + " parallel=" + peer.parallel + (peer.bidir ? " each way" : ""));
             out.flush();
         }
-        Iperf3Result r = Iperf3Client.run(at.host(), at.port(), spec, options);
+        MeasurementResult r;
+        if (peer.bidir) {
+            Iperf3BidirResult b = Iperf3Client.runBidir(at.host(), at.port(), spec, options);
+            if (fmt == OutputFormat.text) {
+                ends(out, "[fwd] ", b.forward(), spec);
+                ends(out, "[rev] ", b.reverse(), spec);
+                for (Metric m : b.metrics()) {
+                    String tag = "forward".equals(m.labels().get("direction")) ? "[fwd] " : "[rev] ";
+                    out.println(String.format(Locale.ROOT, "%s%-6s %s = %.3f %s", tag, m.host(), m.name(), m.value(), m.unit()));
+                }
+                b.notes().forEach(n -> out.println("# note: " + n));
+            }
+            r = b;
+        } else {
+            Iperf3Result one = Iperf3Client.run(at.host(), at.port(), spec, options);
+            if (fmt == OutputFormat.text) {
+                ends(out, "", one, spec);
+                for (Metric m : one.metrics()) {
+                    out.println(String.format(Locale.ROOT, "%-6s %s = %.3f %s", m.host(), m.name(), m.value(), m.unit()));
+                }
+                one.notes().forEach(n -> out.println("# note: " + n));
+            }
+            r = one;
+        }
         if (fmt == OutputFormat.json) {
             out.println(ResultJson.of(r).toJson());
         } else {
-            boolean udp = spec.protocol() == Protocol.UDP;
-            out.println(String.format(Locale.ROOT, "local  %s %d bytes in %.3f s%s", peer.reverse ? "received" : "sent",
-                    r.local().bytes(), r.local().nanos() / 1e9,
-                    udp ? ", " + r.local().datagrams() + " datagrams" : ""));
-            out.println(String.format(Locale.ROOT, "remote %s %d bytes%s", peer.reverse ? "sent" : "received", r.remoteBytes(),
-                    udp ? ", packets " + r.remotePackets() + ", errors " + r.remoteErrors() : ""));
-            for (Metric m : r.metrics()) {
-                out.println(String.format(Locale.ROOT, "%-6s %s = %.3f %s", m.host(), m.name(), m.value(), m.unit()));
-            }
-            for (String n : r.notes()) {
-                out.println("# note: " + n);
-            }
-            for (String n : r.invalidReasons()) {
-                out.println("# invalid: " + n);
-            }
+            r.invalidReasons().forEach(n -> out.println("# invalid: " + n));
         }
         out.flush();
         return r.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** Prints one direction's two ends, each line after {@code tag}: what linerate moved, what the server counted. */
+    private static void ends(PrintWriter out, String tag, Iperf3Result r, TransferSpec spec) {
+        boolean udp = spec.protocol() == Protocol.UDP;
+        boolean reverse = r.options().reverse();
+        out.println(String.format(Locale.ROOT, "%slocal  %s %d bytes in %.3f s%s", tag, reverse ? "received" : "sent",
+                r.local().bytes(), r.local().nanos() / 1e9, udp ? ", " + r.local().datagrams() + " datagrams" : ""));
+        out.println(String.format(Locale.ROOT, "%sremote %s %d bytes%s", tag, reverse ? "sent" : "received", r.remoteBytes(),
+                udp ? ", packets " + r.remotePackets() + ", errors " + r.remoteErrors() : ""));
     }
 }

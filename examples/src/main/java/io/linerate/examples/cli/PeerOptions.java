@@ -30,8 +30,9 @@ final class PeerOptions {
     @Option(names = {"--reverse", "-R"}, description = "With --peer: the peer sends and this host receives (iperf3's -R).")
     boolean reverse;
 
-    @Option(names = "--bidir", description = "With --peer and linerate's agent: both directions at once (two sessions on "
-            + "the agent), each reported apart (iperf3's --bidir).")
+    @Option(names = "--bidir", description = "With --peer: both directions at once, each reported apart (iperf3's "
+            + "--bidir). With linerate's agent: two sessions on the agent; with an iperf3 server: iperf3's bidirectional "
+            + "test, --parallel streams each way.")
     boolean bidir;
 
     @Option(names = {"--parallel", "-P"}, defaultValue = "1", paramLabel = "N",
@@ -90,9 +91,6 @@ final class PeerOptions {
         if (bidir && reverse) {
             throw new IllegalArgumentException("--bidir runs both directions; --reverse picks one: give one of them");
         }
-        if (bidir && protocol.equals(IPERF3)) {
-            throw new IllegalArgumentException("--bidir applies to linerate's agent (--peer-protocol linerate) only");
-        }
         if (protocol.equals(LINERATE) && (udpCounters64Bit || !tcpDrain.isZero())) {
             throw new IllegalArgumentException("--udp-counters-64bit and --tcp-drain apply to "
                     + "--peer-protocol iperf3 only");
@@ -101,9 +99,9 @@ final class PeerOptions {
             throw new IllegalArgumentException("--parallel " + parallel + " is out of range; allowed: "
                     + RemoteOptions.MIN_STREAMS + ".." + RemoteOptions.MAX_STREAMS);
         }
-        if (bidir && parallel != 1) {
+        if (bidir && parallel != 1 && protocol.equals(LINERATE)) {
             throw new IllegalArgumentException("--bidir with --parallel " + parallel + " is not supported: --bidir runs "
-                    + "one stream each way; give one of them");
+                    + "one stream each way with linerate's agent; give one of them");
         }
         if (protocol.equals(IPERF3) && secretFile != null) {
             throw new IllegalArgumentException("--secret-file applies to linerate's agent; an iperf3 server takes no secret");

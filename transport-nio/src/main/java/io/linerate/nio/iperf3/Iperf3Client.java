@@ -1,7 +1,6 @@
 package io.linerate.nio.iperf3;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
@@ -12,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
 
 /**
  * linerate as a client of an unmodified iperf3 server ({@code iperf3 -s}), speaking iperf3's
@@ -21,7 +19,8 @@ import java.util.OptionalDouble;
  * parameters and both ends' results as length-prefixed JSON, the cookie again first on every TCP
  * data connection, and UDP's connect message and reply. UDP datagrams carry iperf3's header
  * ({@link Iperf3DatagramHeader}); receiving ({@link Iperf3Options#reverse()}), linerate counts loss,
- * reordering and RFC 3550 jitter from it.
+ * reordering and RFC 3550 jitter from it. {@link #runBidir} runs iperf3's bidirectional test
+ * (iperf3 3.7+, its {@code --bidir}): both send at once over {@code parallel} streams each way.
  *
  * <p>Every connect, read and write is bounded by the spec's I/O timeout. A busy server
  * (ACCESS_DENIED), a server error, and a server that stops or goes away mid-test each end the run
@@ -46,6 +45,39 @@ public final class Iperf3Client {
      * @throws IllegalArgumentException when the port is out of range or the UDP payload cannot hold iperf3's header
      */
     public static Iperf3Result run(String host, int port, TransferSpec spec, Iperf3Options options) throws Iperf3Exception {
+        return new Session(resolve(host, port, spec, options), spec, options, false).run().get(0);
+    }
+
+    /**
+     * Runs iperf3's bidirectional test (its {@code --bidir}, iperf3 3.7 and later) against an iperf3
+     * server: linerate opens {@code options.parallel()} streams on which it sends, then as many on
+     * which the server sends, and both directions run at once. The spec's rate and byte or message
+     * count apply to each direction, split evenly over its streams; a count-bounded test ends when
+     * both directions reached it.
+     *
+     * @param host the server's host name or address
+     * @param port its port, 1..65535
+     * @param spec what each direction sends
+     * @param options parallel streams per direction, UDP counter width, TCP drain; {@code reverse}
+     *     must be false (the test runs both directions)
+     * @return each direction's counts from both ends
+     * @throws Iperf3Exception when the server refuses, fails, stops or cannot be reached
+     * @throws IllegalArgumentException when {@code options.reverse()} is set, the port is out of
+     *     range or the UDP payload cannot hold iperf3's header
+     */
+    public static Iperf3BidirResult runBidir(String host, int port, TransferSpec spec, Iperf3Options options)
+            throws Iperf3Exception {
+        Objects.requireNonNull(options, "options");
+        if (options.reverse()) {
+            throw new IllegalArgumentException("reverse is set, but a bidirectional test runs both directions; "
+                    + "allowed: reverse false");
+        }
+        List<Iperf3Result> r = new Session(resolve(host, port, spec, options), spec, options, true).run();
+        return new Iperf3BidirResult(r.get(0), r.get(1));
+    }
+
+    private static InetSocketAddress resolve(String host, int port, TransferSpec spec, Iperf3Options options)
+            throws Iperf3Exception {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(options, "options");
@@ -61,7 +93,7 @@ public final class Iperf3Client {
         if (to.isUnresolved()) {
             throw new Iperf3Exception("cannot resolve the iperf3 server's host '" + host + "'");
         }
-        return new Session(to, spec, options).run();
+        return to;
     }
 
     /** One test's state; closes everything it opened. */
@@ -70,20 +102,24 @@ public final class Iperf3Client {
         private final TransferSpec spec;
         private final Iperf3Options options;
         private final boolean udp;
+        /** Both directions at once: the first {@code parallel} streams send, the rest receive. */
+        private final boolean bidir;
         private final byte[] cookie = Iperf3Wire.newCookie();
         private final List<DataStream> streams = new ArrayList<>();
         private final long timeoutMillis;
         private ControlConnection control;
 
-        Session(InetSocketAddress to, TransferSpec spec, Iperf3Options options) {
+        Session(InetSocketAddress to, TransferSpec spec, Iperf3Options options, boolean bidir) {
             this.to = to;
             this.spec = spec;
             this.options = options;
             this.udp = spec.protocol() == Protocol.UDP;
+            this.bidir = bidir;
             this.timeoutMillis = Math.max(1, spec.ioTimeout().toMillis());
         }
 
-        Iperf3Result run() throws Iperf3Exception {
+        /** @return one result, or for a bidirectional test the forward one then the reverse one */
+        List<Iperf3Result> run() throws Iperf3Exception {
             boolean started = false;
             try {
                 control = ControlConnection.open(to, spec.ioTimeout(), cookie);
@@ -124,6 +160,9 @@ public final class Iperf3Client {
             if (options.reverse()) {
                 p.put("reverse", true);
             }
+            if (bidir) {
+                p.put("bidirectional", true);
+            }
             if (spec.sendBufferBytes() > 0) {
                 p.put("window", spec.sendBufferBytes());
             }
@@ -141,15 +180,18 @@ public final class Iperf3Client {
             return p;
         }
 
+        /** iperf3 3.7+ opens a bidirectional test's sending streams first, then its receiving ones. */
         private void createStreams() throws Iperf3Exception {
             int n = options.parallel();
+            int total = bidir ? 2 * n : n;
             Bound b = spec.bound();
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < total; i++) {
                 int id = i == 0 ? 1 : i + 2; // iperf3 numbers its streams 1, 3, 4, ...
-                long bytes = b.kind() == Bound.Kind.BYTES && !options.reverse() ? share(b.amount(), n, i) : 0;
-                long msgs = b.kind() == Bound.Kind.MESSAGES && !options.reverse() ? share(b.amount(), n, i) : 0;
-                long rate = spec.rateBitsPerSecond() == 0 ? 0 : Math.max(1, share(spec.rateBitsPerSecond(), n, i));
-                boolean send = !options.reverse();
+                boolean send = bidir ? i < n : !options.reverse();
+                int k = i % n;
+                long bytes = b.kind() == Bound.Kind.BYTES && send ? share(b.amount(), n, k) : 0;
+                long msgs = b.kind() == Bound.Kind.MESSAGES && send ? share(b.amount(), n, k) : 0;
+                long rate = spec.rateBitsPerSecond() == 0 ? 0 : Math.max(1, share(spec.rateBitsPerSecond(), n, k));
                 try {
                     streams.add(udp
                             ? DataStream.udp(id, to, send, options.udpCounters64Bit(), spec.payloadBytes(), bytes, msgs, rate,
@@ -158,7 +200,7 @@ public final class Iperf3Client {
                                     spec.sendBufferBytes(), spec.receiveBufferBytes(), spec.noDelay(), spec.trafficClass()));
                 } catch (IOException e) {
                     throw new Iperf3Exception("iperf3 server " + control.server() + ": opening " + spec.protocol().label()
-                            + " stream " + (i + 1) + " of " + n + " failed: " + e.getMessage(), e);
+                            + " stream " + (i + 1) + " of " + total + " failed: " + e.getMessage(), e);
                 }
             }
         }
@@ -167,12 +209,22 @@ public final class Iperf3Client {
             return total / n + (i < total % n ? 1 : 0);
         }
 
+        private boolean any(boolean senders) {
+            return streams.stream().anyMatch(s -> s.sender() == senders);
+        }
+
+        /**
+         * Waits for the bound: a duration's end; or, counted, every sender's budget spent and the
+         * receivers' count reached (in a bidirectional test, both).
+         */
         private void runUntilBound() throws Iperf3Exception {
             Bound b = spec.bound();
             long start = System.nanoTime();
             long deadline = b.kind() == Bound.Kind.DURATION ? start + b.amount() : Long.MAX_VALUE;
+            boolean sending = any(true);
+            boolean receiving = any(false);
             while (true) {
-                boolean allDone = true;
+                boolean sendersDone = true;
                 long bytes = 0;
                 long msgs = 0;
                 for (DataStream s : streams) {
@@ -180,15 +232,17 @@ public final class Iperf3Client {
                         throw new Iperf3Exception("iperf3 server " + control.server() + ": stream " + s.id + " failed: "
                                 + s.failure().getMessage(), s.failure());
                     }
-                    allDone &= s.finished();
-                    bytes += s.bytes;
-                    msgs += s.messages;
+                    if (s.sender()) {
+                        sendersDone &= s.finished();
+                    } else {
+                        bytes += s.bytes;
+                        msgs += s.messages;
+                    }
                 }
-                if (!options.reverse() && allDone) {
-                    return; // every sender spent its budget
-                }
-                if (options.reverse() && ((b.kind() == Bound.Kind.BYTES && bytes >= b.amount())
-                        || (b.kind() == Bound.Kind.MESSAGES && msgs >= b.amount()))) {
+                boolean receiversDone = (b.kind() == Bound.Kind.BYTES && bytes >= b.amount())
+                        || (b.kind() == Bound.Kind.MESSAGES && msgs >= b.amount());
+                // a duration-bound sender only ends by failing, caught above
+                if ((!sending || sendersDone) && (!receiving || receiversDone)) {
                     return;
                 }
                 long now = System.nanoTime();
@@ -208,15 +262,16 @@ public final class Iperf3Client {
             }
         }
 
-        private Iperf3Result finish() throws Iperf3Exception {
+        private List<Iperf3Result> finish() throws Iperf3Exception {
+            boolean sending = any(true);
             for (DataStream s : streams) {
                 s.ending();
-                if (!options.reverse()) {
+                if (s.sender()) {
                     s.stop();
                 }
             }
-            if (!options.reverse()) {
-                joinAll();
+            if (sending) {
+                joinAll(true);
                 if (!udp && !options.tcpDrain().isZero()) {
                     try {
                         Thread.sleep(options.tcpDrain().toMillis());
@@ -228,22 +283,25 @@ public final class Iperf3Client {
             }
             control.send(Iperf3State.TEST_END);
             control.expect(Iperf3State.EXCHANGE_RESULTS, "TEST_END");
-            if (options.reverse()) {
-                // the server closed its streams before EXCHANGE_RESULTS: what it sent is here or lost
-                for (DataStream s : streams) {
+            // the server closed its streams before EXCHANGE_RESULTS: what it sent is here or lost
+            for (DataStream s : streams) {
+                if (!s.sender()) {
                     s.stop();
                 }
-                joinAll();
             }
-            control.sendJson(results(), "client results");
+            joinAll(false);
+            control.sendJson(ClientCounts.results(streams, udp, options.reverse()), "client results");
             List<Iperf3RemoteStream> remote = parseResults(control.readJson("server results"));
             control.expect(Iperf3State.DISPLAY_RESULTS, "the results");
             control.send(Iperf3State.IPERF_DONE);
             Optional<Boolean> readAll = Optional.empty();
-            if (!udp && !options.reverse()) {
+            if (!udp && sending) {
                 boolean all = true;
                 boolean known = true;
                 for (DataStream s : streams) {
+                    if (!s.sender()) {
+                        continue;
+                    }
                     s.checkServerReadAll(timeoutMillis);
                     if (s.serverReadAll == null) {
                         known = false;
@@ -253,11 +311,27 @@ public final class Iperf3Client {
                 }
                 readAll = !all ? Optional.of(false) : known ? Optional.of(true) : Optional.empty();
             }
-            return new Iperf3Result(spec, options, control.server(), local(), remote, readAll);
+            List<Iperf3Result> out = new ArrayList<>();
+            if (!bidir) {
+                out.add(new Iperf3Result(spec, options, control.server(), ClientCounts.local(streams, udp), remote, readAll,
+                        false));
+                return out;
+            }
+            List<DataStream> fwd = streams.stream().filter(DataStream::sender).toList();
+            List<DataStream> rev = streams.stream().filter(s -> !s.sender()).toList();
+            out.add(new Iperf3Result(spec, options, control.server(), ClientCounts.local(fwd, udp),
+                    ClientCounts.remoteOf(fwd, streams, remote, control.server()), readAll, true));
+            out.add(new Iperf3Result(spec, options.withReverse(true), control.server(), ClientCounts.local(rev, udp),
+                    ClientCounts.remoteOf(rev, streams, remote, control.server()), Optional.empty(), true));
+            return out;
         }
 
-        private void joinAll() throws Iperf3Exception {
+        /** Waits for the senders' threads ({@code senders}) or the receivers' to end, each within the I/O timeout. */
+        private void joinAll(boolean senders) throws Iperf3Exception {
             for (DataStream s : streams) {
+                if (s.sender() != senders) {
+                    continue;
+                }
                 try {
                     if (!s.join(timeoutMillis + 1000)) {
                         throw new Iperf3Exception("iperf3 stream " + s.id + " did not end within the I/O timeout");
@@ -273,55 +347,6 @@ public final class Iperf3Client {
             }
         }
 
-        private Iperf3Result.Local local() {
-            long bytes = 0;
-            long msgs = 0;
-            long distinct = 0;
-            long reordered = 0;
-            long dups = 0;
-            long nanos = 0;
-            double jitterSum = 0;
-            int jitterStreams = 0;
-            for (DataStream s : streams) {
-                bytes += s.bytes;
-                msgs += s.messages;
-                distinct += s.tracker.distinct();
-                reordered += s.tracker.reordered();
-                dups += s.tracker.duplicates();
-                nanos = Math.max(nanos, s.activeNanos());
-                if (s.jitter.samples() > 0) {
-                    jitterSum += s.jitter.nanos();
-                    jitterStreams++;
-                }
-            }
-            boolean reverseUdp = udp && options.reverse();
-            return new Iperf3Result.Local(bytes, msgs, reverseUdp ? distinct : 0, reverseUdp ? reordered : 0,
-                    reverseUdp ? dups : 0, jitterStreams > 0 ? OptionalDouble.of(jitterSum / jitterStreams) : OptionalDouble.empty(),
-                    nanos);
-        }
-
-        private ObjectNode results() {
-            ObjectNode r = ControlConnection.object();
-            r.put("cpu_util_total", 0.0);
-            r.put("cpu_util_user", 0.0);
-            r.put("cpu_util_system", 0.0);
-            r.put("sender_has_retransmits", options.reverse() ? -1 : 0);
-            ArrayNode a = r.putArray("streams");
-            for (DataStream s : streams) {
-                ObjectNode o = a.addObject();
-                o.put("id", s.id);
-                o.put("bytes", s.bytes);
-                o.put("retransmits", -1);
-                boolean rx = udp && options.reverse();
-                o.put("jitter", rx ? s.jitter.nanos() / 1e9 : 0.0);
-                o.put("errors", rx ? s.tracker.missingSoFar() : 0);
-                o.put("packets", udp ? (rx ? s.tracker.highest() + 1 : s.messages) : 0);
-                o.put("start_time", 0.0);
-                o.put("end_time", s.activeNanos() / 1e9);
-            }
-            return r;
-        }
-
         private List<Iperf3RemoteStream> parseResults(JsonNode j) throws Iperf3Exception {
             try {
                 return Iperf3RemoteStream.fromResults(j);
@@ -331,11 +356,19 @@ public final class Iperf3Client {
         }
 
         private String partial() {
-            long bytes = 0;
+            long sent = 0;
+            long received = 0;
             for (DataStream s : streams) {
-                bytes += s.bytes;
+                if (s.sender()) {
+                    sent += s.bytes;
+                } else {
+                    received += s.bytes;
+                }
             }
-            return "partial: linerate had " + (options.reverse() ? "received " : "sent ") + bytes + " bytes";
+            if (bidir) {
+                return "partial: linerate had sent " + sent + " bytes and received " + received + " bytes";
+            }
+            return "partial: linerate had " + (options.reverse() ? "received " + received : "sent " + sent) + " bytes";
         }
 
         private void terminate() {

@@ -33,6 +33,7 @@ public final class Iperf3Result implements MeasurementResult {
     private final Local local;
     private final List<Iperf3RemoteStream> remote;
     private final Optional<Boolean> serverReadAll;
+    private final boolean bidir;
     private final List<String> notes;
 
     /**
@@ -50,13 +51,14 @@ public final class Iperf3Result implements MeasurementResult {
                         OptionalDouble jitterNanos, long nanos) {}
 
     Iperf3Result(TransferSpec spec, Iperf3Options options, String server, Local local, List<Iperf3RemoteStream> remote,
-                 Optional<Boolean> serverReadAll) {
+                 Optional<Boolean> serverReadAll, boolean bidir) {
         this.spec = spec;
         this.options = options;
         this.server = server;
         this.local = local;
         this.remote = List.copyOf(remote);
         this.serverReadAll = serverReadAll;
+        this.bidir = bidir;
         this.notes = List.copyOf(notes());
     }
 
@@ -129,9 +131,18 @@ public final class Iperf3Result implements MeasurementResult {
                 : Math.max(0, local.datagrams() - remoteDatagramsReceived());
     }
 
-    /** @return {@code iperf3_} then protocol and family, then {@code _reverse} when the server sent */
+    /**
+     * @return {@code iperf3_} then protocol and family, then {@code _reverse} when the server sent;
+     *     one direction of a bidirectional test has no {@code _reverse} (its metrics carry the label
+     *     {@code direction} instead, see {@link Iperf3BidirResult})
+     */
     public String marker() {
-        return "iperf3_" + spec.protocol().label() + spec.family().label() + (options.reverse() ? "_reverse" : "");
+        return "iperf3_" + spec.protocol().label() + spec.family().label() + (options.reverse() && !bidir ? "_reverse" : "");
+    }
+
+    /** @return whether this is one direction of a bidirectional test ({@link Iperf3Client#runBidir}) */
+    public boolean bidir() {
+        return bidir;
     }
 
     /** @return where the two ends' counts disagree, by how much and why; empty when they agree */
@@ -229,6 +240,7 @@ public final class Iperf3Result implements MeasurementResult {
         d.put("payload", spec.payloadBytes());
         d.put("rate_bps", spec.rateBitsPerSecond());
         d.put("reverse", options.reverse());
+        d.put("bidir", bidir);
         d.put("parallel", options.parallel());
         d.put("udp_counters_64bit", options.udpCounters64Bit());
         d.put("tcp_drain_s", options.tcpDrain().toNanos() / 1e9);

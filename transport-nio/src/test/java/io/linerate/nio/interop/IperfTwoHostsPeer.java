@@ -12,6 +12,7 @@ import io.linerate.nio.iperf2.Iperf2Result;
 import io.linerate.nio.iperf2.Iperf2ServedTest;
 import io.linerate.nio.iperf2.Iperf2ServerConfig;
 import io.linerate.nio.iperf3.Iperf3Agent;
+import io.linerate.nio.iperf3.Iperf3BidirResult;
 import io.linerate.nio.iperf3.Iperf3Client;
 import io.linerate.nio.iperf3.Iperf3Options;
 import io.linerate.nio.iperf3.Iperf3Result;
@@ -34,7 +35,7 @@ import java.time.Duration;
  *       then answers {@code iperf2-test N} with the N-th test the iperf 2 server completed (waiting
  *       at most 15 s for it), until its standard input ends.
  *   <li>{@code client}: prints {@code ready}, then runs one test a line against a real server:
- *       {@code iperf3 HOST PORT tcp|udp forward|reverse PARALLEL RATE PAYLOAD} or
+ *       {@code iperf3 HOST PORT tcp|udp forward|reverse|bidir PARALLEL RATE PAYLOAD} or
  *       {@code iperf2 HOST PORT tcp|udp RATE PAYLOAD}, 1 s each (RATE 0 is unlimited), and prints
  *       linerate's counts and the server's, or {@code {"error": message}}.
  * </ul>
@@ -103,14 +104,28 @@ public final class IperfTwoHostsPeer {
         return b;
     }
 
-    /** {@code iperf3 HOST PORT tcp|udp forward|reverse PARALLEL RATE PAYLOAD}. */
+    /**
+     * {@code iperf3 HOST PORT tcp|udp forward|reverse|bidir PARALLEL RATE PAYLOAD}; for bidir, one
+     * object per direction under {@code forward} and {@code reverse}.
+     */
     private static ObjectNode iperf3(String[] f) throws Exception {
         boolean reverse = f[4].equals("reverse");
+        boolean bidir = f[4].equals("bidir");
         // a TCP sender waits 500 ms before TEST_END, so that iperf3's server reads what is in flight
         Iperf3Options o = Iperf3Options.defaults().withReverse(reverse).withParallel(Integer.parseInt(f[5]))
                 .withTcpDrain(Duration.ofMillis(f[3].equals("tcp") && !reverse ? 500 : 0));
-        Iperf3Result r = Iperf3Client.run(f[1], Integer.parseInt(f[2]),
-                spec(f[3], Long.parseLong(f[6]), Integer.parseInt(f[7])).build(), o);
+        TransferSpec spec = spec(f[3], Long.parseLong(f[6]), Integer.parseInt(f[7])).build();
+        if (bidir) {
+            Iperf3BidirResult r = Iperf3Client.runBidir(f[1], Integer.parseInt(f[2]), spec, o);
+            ObjectNode out = JSON.createObjectNode();
+            out.set("forward", describe(r.forward()));
+            out.set("reverse", describe(r.reverse()));
+            return out;
+        }
+        return describe(Iperf3Client.run(f[1], Integer.parseInt(f[2]), spec, o));
+    }
+
+    private static ObjectNode describe(Iperf3Result r) {
         ObjectNode out = JSON.createObjectNode();
         out.putObject("local").put("bytes", r.local().bytes()).put("datagrams", r.local().datagrams())
                 .put("distinct", r.local().distinct()).put("duplicates", r.local().duplicates());

@@ -43,8 +43,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>Every assertion is an identity that holds under any load: both tools' counts of the same bytes
  * agree exactly, UDP's sent = received + lost by linerate's count, and the peer's own report (its
  * {@code -J} JSON or {@code -y C} CSV) carries the same numbers linerate saw exchanged. None expects
- * zero loss or a rate. linerate's iperf3 client has no {@code --bidir} (it applies to linerate's
- * own agent only), so bidirectional tests run with the real client against linerate's server only.
+ * zero loss or a rate. Bidirectional tests run both ways round: linerate's client against
+ * {@code iperf3 -s}, and {@code iperf3 -c --bidir} against linerate's server.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class IperfTwoHostsTest {
@@ -223,17 +223,48 @@ class IperfTwoHostsTest {
         JsonNode r = client.ask(String.join(" ", "iperf3", B, Integer.toString(port), protocol, direction,
                 Integer.toString(parallel), udp ? "50000000" : "0", udp ? Integer.toString(UDP_LEN) : "131072"));
         JsonNode end = JSON.readTree(srv.finish()).path("end");
-        JsonNode local = r.path("local");
-        JsonNode remote = r.path("remote");
         System.out.printf(Locale.ROOT, "linerate iperf3 client %s %s x%d: %s%n", protocol, direction, parallel, r);
 
         // the server's own report has one entry per stream, as it exchanged them
         assertThat(end.path("streams")).hasSize(parallel);
-        assertThat(remote.path("streams").asInt()).isEqualTo(parallel);
         boolean forward = direction.equals("forward");
+        assertDirection(udp, forward, parallel, r, end.path(forward ? "sum_received" : "sum_sent"));
+    }
+
+    /**
+     * linerate's iperf3 client running iperf3's bidirectional test: {@code parallel} streams each way.
+     * Each direction holds the same identities as a one-way test of it.
+     */
+    @ParameterizedTest(name = "linerate iperf3 client, {0} bidir x{1}, against iperf3 -s")
+    @CsvSource({"tcp,1", "tcp,2", "udp,1", "udp,2"})
+    void linerateIperf3ClientBidirAgainstIperf3Server(String protocol, int parallel) throws Exception {
+        int port = port();
+        Peer srv = Peer.command(hosts.b(), List.of(onPath("iperf3"), "-s", "-1", "-J", "-B", B, "-p", Integer.toString(port)))
+                .awaitBound(port, false);
+        boolean udp = protocol.equals("udp");
+        JsonNode r = client.ask(String.join(" ", "iperf3", B, Integer.toString(port), protocol, "bidir",
+                Integer.toString(parallel), udp ? "50000000" : "0", udp ? Integer.toString(UDP_LEN) : "131072"));
+        JsonNode end = JSON.readTree(srv.finish()).path("end");
+        System.out.printf(Locale.ROOT, "linerate iperf3 client %s bidir x%d: %s%n", protocol, parallel, r);
+        // the server opened parallel streams each way
+        assertThat(end.path("streams")).hasSize(2 * parallel);
+        // iperf3 3.12's server -J (seen running it): what it received of the client's streams is sum_received, what
+        // it sent on its own is sum_sent_bidir_reverse (its sum_sent and sum_received_bidir_reverse are zeros)
+        assertDirection(udp, true, parallel, r.path("forward"), end.path("sum_received"));
+        assertDirection(udp, false, parallel, r.path("reverse"), end.path("sum_sent_bidir_reverse"));
+    }
+
+    /**
+     * One direction's identities between linerate's counts ({@code r}: local, remote as exchanged) and
+     * the server's own -J sum for it ({@code got}: what it received when linerate sent, else what it sent).
+     */
+    private static void assertDirection(boolean udp, boolean forward, int parallel, JsonNode r, JsonNode got) {
+        JsonNode local = r.path("local");
+        JsonNode remote = r.path("remote");
+        assertThat(remote.path("streams").asInt()).isEqualTo(parallel);
         if (!udp && forward) {
             // the server's -J is the count it exchanged: the same bytes, counted once
-            assertThat(bytes(end.path("sum_received"))).isEqualTo(bytes(remote)).isPositive();
+            assertThat(bytes(got)).isEqualTo(bytes(remote)).isPositive();
             if (r.path("server_read_all").asText().equals("true")) {
                 // it closed cleanly, having read every byte linerate wrote: exact over the whole transfer
                 assertThat(bytes(remote)).isEqualTo(bytes(local));
@@ -244,9 +275,8 @@ class IperfTwoHostsTest {
             }
         } else if (!udp) {
             // linerate reads each stream to the server's close after TEST_END: every byte the server wrote
-            assertThat(bytes(end.path("sum_sent"))).isEqualTo(bytes(remote)).isEqualTo(bytes(local)).isPositive();
+            assertThat(bytes(got)).isEqualTo(bytes(remote)).isEqualTo(bytes(local)).isPositive();
         } else if (forward) {
-            JsonNode got = end.path("sum_received");
             assertThat(bytes(got)).isEqualTo(bytes(remote));
             assertThat(got.path("packets").asLong()).isEqualTo(remote.path("packets").asLong());
             assertThat(got.path("lost_packets").asLong()).isEqualTo(remote.path("errors").asLong());
@@ -261,10 +291,9 @@ class IperfTwoHostsTest {
             assertThat(remote.path("packets").asLong()).isLessThanOrEqualTo(sent);
             assertThat(received).isEqualTo(remote.path("packets").asLong() - remote.path("errors").asLong());
         } else {
-            JsonNode sent = end.path("sum_sent");
-            long serverSent = sent.path("packets").asLong();
+            long serverSent = got.path("packets").asLong();
             assertThat(serverSent).isEqualTo(remote.path("packets").asLong()).isPositive();
-            assertThat(bytes(sent)).isEqualTo(bytes(remote)).isEqualTo(serverSent * UDP_LEN);
+            assertThat(bytes(got)).isEqualTo(bytes(remote)).isEqualTo(serverSent * UDP_LEN);
             assertThat(local.path("duplicates").asLong()).isZero();
             assertThat(bytes(local)).isEqualTo(local.path("datagrams").asLong() * UDP_LEN);
             // linerate's loss: the server's sent = received (distinct) + lost

@@ -138,6 +138,91 @@ class Iperf3ClientTest {
     }
 
     @Test
+    void tcpBidirEachDirectionCountsTheSameBytesAtBothEnds() throws Exception {
+        tcpBidir(1);
+    }
+
+    @Test
+    void tcpBidirWithParallelStreamsRunsThatManyEachWay() throws Exception {
+        tcpBidir(2);
+    }
+
+    private void tcpBidir(int parallel) throws Exception {
+        try (Iperf3Server srv = Iperf3Server.start(true)) {
+            // a drain of 500 ms lets the server read what is in flight before TEST_END
+            Iperf3BidirResult r = Iperf3Client.runBidir("127.0.0.1", srv.port, spec(Protocol.TCP, 128 * 1024).build(),
+                    Iperf3Options.defaults().withParallel(parallel).withTcpDrain(Duration.ofMillis(500)));
+            // iperf3 numbers streams 1, 3, 4, ... in the order they open, linerate's sending ones first:
+            // -P 1: forward 1, reverse 3; -P 2: forward 1 and 3, reverse 4 and 5
+            assertThat(r.forward().remote()).extracting(Iperf3RemoteStream::id)
+                    .containsExactlyInAnyOrder(parallel == 1 ? new Integer[] {1} : new Integer[] {1, 3});
+            assertThat(r.reverse().remote()).extracting(Iperf3RemoteStream::id)
+                    .containsExactlyInAnyOrder(parallel == 1 ? new Integer[] {3} : new Integer[] {4, 5});
+            Iperf3Result fwd = r.forward();
+            assertThat(fwd.local().bytes()).isPositive();
+            if (fwd.serverReadAll().orElse(false)) {
+                // the server closed cleanly, so it read every byte linerate sent
+                assertThat(fwd.remoteBytes()).isEqualTo(fwd.local().bytes());
+            } else {
+                assertThat(fwd.remoteBytes()).isLessThan(fwd.local().bytes());
+                assertThat(fwd.notes()).singleElement().asString()
+                        .contains((fwd.local().bytes() - fwd.remoteBytes()) + " fewer");
+            }
+            // linerate reads the server's streams to their close after TEST_END: every byte it wrote
+            assertThat(r.reverse().local().bytes()).isPositive().isEqualTo(r.reverse().remoteBytes());
+            assertThat(r.reverse().notes()).isEmpty();
+            assertThat(r.reverse().serverReadAll()).isEmpty();
+            // one metric name for both directions, told apart by the label, as linerate's own --bidir
+            assertThat(fwd.marker()).isEqualTo("iperf3_tcp4");
+            assertThat(r.reverse().marker()).isEqualTo("iperf3_tcp4");
+            assertThat(r.metrics()).filteredOn(m -> m.name().equals("iperf3_tcp4_mbps"))
+                    .extracting(m -> m.labels().get("direction") + "/" + m.host())
+                    .containsExactlyInAnyOrder("forward/local", "forward/remote", "reverse/local", "reverse/remote");
+            String json = ResultJson.of(r).toJson();
+            assertThat(json).contains("\"direction\":\"forward\"").contains("\"direction\":\"reverse\"")
+                    .contains("\"forward\":{").contains("\"reverse\":{").contains("\"bidir\":true");
+        }
+    }
+
+    @Test
+    void udpBidirEachDirectionSentIsReceivedPlusLost() throws Exception {
+        try (Iperf3Server srv = Iperf3Server.start(true)) {
+            // 50 Mbit/s each way, 1400-byte datagrams
+            TransferSpec s = spec(Protocol.UDP, 1400).rateBitsPerSecond(50_000_000).build();
+            Iperf3BidirResult r = Iperf3Client.runBidir("127.0.0.1", srv.port, s, Iperf3Options.defaults());
+            Iperf3Result fwd = r.forward();
+            long sent = fwd.local().datagrams();
+            assertThat(sent).isPositive();
+            assertThat(fwd.local().bytes()).isEqualTo(sent * 1400);
+            assertThat(fwd.remoteBytes() % 1400).isZero();
+            assertThat(fwd.remotePackets()).isPositive().isLessThanOrEqualTo(sent);
+            // no duplicates on loopback: the server received its highest sequence number less its gaps
+            assertThat(fwd.remoteDatagramsReceived()).isEqualTo(fwd.remotePackets() - fwd.remoteErrors());
+            assertThat(fwd.remoteDatagramsReceived() + fwd.lost()).isEqualTo(sent);
+
+            Iperf3Result rev = r.reverse();
+            long serverSent = rev.remotePackets();
+            assertThat(serverSent).isPositive();
+            assertThat(rev.remoteBytes()).isEqualTo(serverSent * 1400);
+            assertThat(rev.local().duplicates()).isZero();
+            assertThat(rev.local().bytes()).isEqualTo(rev.local().datagrams() * 1400);
+            assertThat(rev.local().distinct() + rev.lost()).isEqualTo(serverSent);
+            assertThat(rev.local().jitterNanos()).isPresent();
+            assertThat(r.metrics()).extracting(m -> m.name() + "/" + m.labels().get("direction") + "/" + m.host())
+                    .contains("iperf3_udp4_lost_pct/forward/local", "iperf3_udp4_lost_pct/forward/remote",
+                            "iperf3_udp4_lost_pct/reverse/local", "iperf3_udp4_jitter_ms/reverse/local");
+        }
+    }
+
+    @Test
+    void bidirWithReverseIsRefusedNamingTheValue() {
+        assertThatThrownBy(() -> Iperf3Client.runBidir("127.0.0.1", 5201, spec(Protocol.TCP, 1024).build(),
+                Iperf3Options.defaults().withReverse(true)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("reverse is set, but a bidirectional test runs both directions");
+    }
+
+    @Test
     void busyServerIsAClearErrorAndLeavesNothingOpen() throws Exception {
         byte[] cookie = Iperf3Wire.cookie(new java.util.Random(7));
         try (Iperf3Server srv = Iperf3Server.start(false);
