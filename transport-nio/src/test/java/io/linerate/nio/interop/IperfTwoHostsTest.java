@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.linerate.nio.PeerTool;
 import io.linerate.nio.NamespaceProcess;
 import io.linerate.nio.NetworkNamespace;
 import io.linerate.nio.TwoHosts;
 import io.linerate.nio.TwoHostsOptions;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -71,8 +71,8 @@ class IperfTwoHostsTest {
 
     @BeforeAll
     static void hostsAndServers() throws Exception {
-        Assumptions.assumeTrue(onPath("iperf3") != null, "skipped: iperf3 is not installed (Debian package iperf3)");
-        Assumptions.assumeTrue(onPath("iperf") != null, "skipped: iperf (iperf 2) is not installed (Debian package iperf)");
+        PeerTool.require("iperf3", "iperf3");
+        PeerTool.require("iperf", "iperf");
         TwoHostsOptions options = TwoHostsOptions.builder().build(); // MTU 1500, no shaping
         Optional<String> why = TwoHosts.unavailableReason(options);
         Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
@@ -95,15 +95,6 @@ class IperfTwoHostsTest {
         }
     }
 
-    private static String onPath(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
-            File f = new File(dir, name);
-            if (f.canExecute()) {
-                return f.getPath();
-            }
-        }
-        return null;
-    }
 
     private static long thirdField(TwoHosts.Host host, String file) throws IOException {
         NetworkNamespace.Result r = hosts.exec(host, List.of("cat", file), T);
@@ -217,7 +208,7 @@ class IperfTwoHostsTest {
     @CsvSource({"tcp,forward,1", "tcp,reverse,1", "tcp,forward,2", "udp,forward,1", "udp,reverse,1", "udp,forward,2"})
     void linerateIperf3ClientAgainstIperf3Server(String protocol, String direction, int parallel) throws Exception {
         int port = port();
-        Peer srv = Peer.command(hosts.b(), List.of(onPath("iperf3"), "-s", "-1", "-J", "-B", B, "-p", Integer.toString(port)))
+        Peer srv = Peer.command(hosts.b(), List.of(PeerTool.onPath("iperf3"), "-s", "-1", "-J", "-B", B, "-p", Integer.toString(port)))
                 .awaitBound(port, false);
         boolean udp = protocol.equals("udp");
         JsonNode r = client.ask(String.join(" ", "iperf3", B, Integer.toString(port), protocol, direction,
@@ -239,7 +230,7 @@ class IperfTwoHostsTest {
     @CsvSource({"tcp,1", "tcp,2", "udp,1", "udp,2"})
     void linerateIperf3ClientBidirAgainstIperf3Server(String protocol, int parallel) throws Exception {
         int port = port();
-        Peer srv = Peer.command(hosts.b(), List.of(onPath("iperf3"), "-s", "-1", "-J", "-B", B, "-p", Integer.toString(port)))
+        Peer srv = Peer.command(hosts.b(), List.of(PeerTool.onPath("iperf3"), "-s", "-1", "-J", "-B", B, "-p", Integer.toString(port)))
                 .awaitBound(port, false);
         boolean udp = protocol.equals("udp");
         JsonNode r = client.ask(String.join(" ", "iperf3", B, Integer.toString(port), protocol, "bidir",
@@ -307,7 +298,7 @@ class IperfTwoHostsTest {
     @CsvSource({"tcp,''", "tcp,-R", "tcp,--bidir", "tcp,-P 2", "udp,''", "udp,-R", "udp,--bidir", "udp,-P 2"})
     void realIperf3ClientAgainstLinerateServer(String protocol, String extra) throws Exception {
         boolean udp = protocol.equals("udp");
-        List<String> cmd = new ArrayList<>(List.of(onPath("iperf3"), "-c", B, "-p", Integer.toString(linerateIperf3Port),
+        List<String> cmd = new ArrayList<>(List.of(PeerTool.onPath("iperf3"), "-c", B, "-p", Integer.toString(linerateIperf3Port),
                 "-t", "1", "-J", "--get-server-output"));
         cmd.addAll(udp ? List.of("-u", "-b", "50M", "-l", Integer.toString(UDP_LEN)) : List.of("-l", "128K"));
         if (!extra.isEmpty()) {
@@ -369,7 +360,7 @@ class IperfTwoHostsTest {
     void linerateIperf2ClientAgainstIperfServer(String protocol) throws Exception {
         boolean udp = protocol.equals("udp");
         int port = port();
-        List<String> cmd = new ArrayList<>(List.of("stdbuf", "-oL", onPath("iperf"), "-s", "-y", "C", "-B", B, "-p",
+        List<String> cmd = new ArrayList<>(List.of("stdbuf", "-oL", PeerTool.onPath("iperf"), "-s", "-y", "C", "-B", B, "-p",
                 Integer.toString(port)));
         if (udp) {
             cmd.add("-u");
@@ -411,7 +402,7 @@ class IperfTwoHostsTest {
     @CsvSource({"tcp", "udp"})
     void realIperf2ClientAgainstLinerateServer(String protocol) throws Exception {
         boolean udp = protocol.equals("udp");
-        List<String> cmd = new ArrayList<>(List.of(onPath("iperf"), "-c", B, "-p", Integer.toString(linerateIperf2Port),
+        List<String> cmd = new ArrayList<>(List.of(PeerTool.onPath("iperf"), "-c", B, "-p", Integer.toString(linerateIperf2Port),
                 "-t", "1", "-y", "C"));
         cmd.addAll(udp ? List.of("-u", "-b", "20M", "-l", "1000") : List.of("-l", "65536"));
         NetworkNamespace.Result res = hosts.exec(hosts.a(), cmd, T);

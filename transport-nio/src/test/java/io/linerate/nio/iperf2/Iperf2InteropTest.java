@@ -1,11 +1,11 @@
 package io.linerate.nio.iperf2;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
+import io.linerate.nio.PeerTool;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.peer.AllowFrom;
 import java.net.InetAddress;
@@ -28,7 +28,7 @@ class Iperf2InteropTest {
 
     @BeforeEach
     void needsIperf() {
-        assumeTrue(IperfBinary.binary() != null, "iperf (iperf 2) is not installed (Debian package iperf)");
+        PeerTool.require("iperf", "iperf");
     }
 
     private static TransferSpec.Builder spec(Protocol p, int payload) {

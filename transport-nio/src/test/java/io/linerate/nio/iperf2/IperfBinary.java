@@ -1,7 +1,7 @@
 package io.linerate.nio.iperf2;
 
+import io.linerate.nio.PeerTool;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
@@ -37,13 +37,7 @@ final class IperfBinary implements AutoCloseable {
 
     /** @return the path of the iperf (2) binary, or null when it is not installed */
     static String binary() {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
-            File f = new File(dir, "iperf");
-            if (f.canExecute()) {
-                return f.getPath();
-            }
-        }
-        return null;
+        return PeerTool.onPath("iperf");
     }
 
     /** @return a port free for both TCP and UDP just now */

@@ -1,8 +1,8 @@
 package io.linerate.nio.iperf3;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.linerate.nio.PeerTool;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.peer.AllowFrom;
 import java.io.InputStream;
@@ -11,8 +11,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -26,14 +24,14 @@ import org.junit.jupiter.api.Test;
  * are skipped, with that reason, where it is not installed). Every wait is bounded.
  */
 class Iperf3AgentBadPeerTest {
-    private static final String IPERF3 = "/usr/bin/iperf3";
+    private static String IPERF3;
     private static final Duration IO = Duration.ofSeconds(2);
     /** How long a test waits for the server to act: the I/O timeout and room for a busy machine. */
     private static final int WAIT_MILLIS = (int) IO.toMillis() + 10_000;
 
     @BeforeAll
     static void needIperf3() {
-        assumeTrue(Files.isExecutable(Path.of(IPERF3)), "iperf3 is not installed at " + IPERF3 + " (Debian package iperf3)");
+        IPERF3 = PeerTool.require("iperf3", "iperf3");
     }
 
     private static Iperf3Agent agent() throws Exception {

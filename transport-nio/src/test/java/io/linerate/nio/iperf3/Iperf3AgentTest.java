@@ -1,10 +1,10 @@
 package io.linerate.nio.iperf3;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.linerate.nio.PeerTool;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.peer.AllowFrom;
 import java.io.InputStream;
@@ -24,20 +24,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real iperf3 client ({@code /usr/bin/iperf3 -c}, Debian package {@code iperf3}) against
+ * The real iperf3 client ({@code iperf3 -c}, Debian package {@code iperf3}) against
  * linerate's iperf3 server in this JVM on 127.0.0.1. Skipped, with that reason, where the binary
  * is not installed. Every assertion is an identity between iperf3's counts (its own {@code -J})
  * and linerate's (the server's results iperf3 prints, and its {@code --get-server-output}); none
  * expects zero loss or a particular rate.
  */
 class Iperf3AgentTest {
-    private static final String IPERF3 = "/usr/bin/iperf3";
+    private static String IPERF3;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     @BeforeAll
     static void needIperf3() {
-        assumeTrue(Files.isExecutable(Path.of(IPERF3)), "iperf3 is not installed at " + IPERF3 + " (Debian package iperf3)");
+        IPERF3 = PeerTool.require("iperf3", "iperf3");
     }
 
     private static Iperf3Agent agent(AllowFrom allow, AgentLimits limits, Duration io) throws Exception {

@@ -2,12 +2,12 @@ package io.linerate.nio.iperf3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.ResultJson;
+import io.linerate.nio.PeerTool;
 import java.io.File;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,7 +32,7 @@ class Iperf3ClientTest {
 
     @BeforeAll
     static void needIperf3() {
-        assumeTrue(Iperf3Server.binary() != null, "iperf3 is not installed (Debian package iperf3)");
+        PeerTool.require("iperf3", "iperf3");
     }
 
     private static TransferSpec.Builder spec(Protocol p, int payload) {

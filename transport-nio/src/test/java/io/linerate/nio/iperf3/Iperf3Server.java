@@ -1,7 +1,7 @@
 package io.linerate.nio.iperf3;
 
+import io.linerate.nio.PeerTool;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
@@ -34,13 +34,7 @@ final class Iperf3Server implements AutoCloseable {
 
     /** @return the path of the iperf3 binary, or null when it is not installed */
     static String binary() {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
-            File f = new File(dir, "iperf3");
-            if (f.canExecute()) {
-                return f.getPath();
-            }
-        }
-        return null;
+        return PeerTool.onPath("iperf3");
     }
 
     /** Starts a one-off server and waits (bounded) until it says it listens. */
