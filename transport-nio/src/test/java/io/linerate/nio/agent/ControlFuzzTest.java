@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * refused before anything is allocated for it; a spec that reads back writes as itself.
  */
 class ControlFuzzTest {
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void agentReadsControlMessages(byte[] input) {
         messages(input); // a first run loads the classes this input reaches: that is not its allocation

@@ -31,7 +31,7 @@ class Iperf2FuzzTest {
      * datagram chooses the layout, as the server does; a final one (negative id) is answered with a
      * report, which must parse back.
      */
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void serverReadsDatagrams(byte[] input) {
         receive(input); // a first run loads the classes this input reaches: that is not its allocation
@@ -41,7 +41,7 @@ class Iperf2FuzzTest {
     }
 
     /** A report datagram as the client receives it: the first byte's bit 0 chooses a 16-byte (set) or 12-byte header. */
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void clientReadsReport(byte[] input) {
         if (input.length == 0) {

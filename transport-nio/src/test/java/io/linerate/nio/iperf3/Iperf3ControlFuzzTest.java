@@ -28,7 +28,7 @@ class Iperf3ControlFuzzTest {
      * What the server reads after a client's cookie: the parameters (length and JSON), a state byte
      * (TEST_END), the client's results (length and JSON), a state byte (IPERF_DONE).
      */
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void serverReadsClient(byte[] input) {
         readClient(input); // a first run loads the classes this input reaches: that is not its allocation
@@ -38,7 +38,7 @@ class Iperf3ControlFuzzTest {
     }
 
     /** What the client reads from a server: state bytes up to EXCHANGE_RESULTS, then the server's results. */
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void clientReadsServer(byte[] input) {
         readServer(input); // a first run loads the classes this input reaches: that is not its allocation

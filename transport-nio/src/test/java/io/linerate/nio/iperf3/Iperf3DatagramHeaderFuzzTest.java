@@ -22,7 +22,7 @@ class Iperf3DatagramHeaderFuzzTest {
     /** Largest send time the header can hold, us: unsigned 32-bit seconds and microseconds. */
     private static final long MAX_SEND_MICROS = 4_294_967_295L * 1_000_000L + 4_294_967_295L;
 
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void decode(byte[] input) {
         receive(input); // a first run loads the classes this input reaches: that is not its allocation
