@@ -38,6 +38,7 @@ final class DataStream implements Runnable, Closeable {
     private final long budgetBytes;
     private final long budgetMessages;
     private final Pacer pacer;
+    private final long tickNanos;
     private final long ioTimeoutNanos;
     private final Clock clock = Clock.system();
     private final long epochMicrosBase;
@@ -59,7 +60,7 @@ final class DataStream implements Runnable, Closeable {
 
     private DataStream(int id, boolean udp, boolean sender, boolean counters64, BoundedChannel tcp,
                        DatagramChannel datagrams, Selector udpSelector, int payload, long budgetBytes,
-                       long budgetMessages, long rate, Duration ioTimeout) {
+                       long budgetMessages, Pace pace, Duration ioTimeout) {
         this.id = id;
         this.udp = udp;
         this.sender = sender;
@@ -70,7 +71,8 @@ final class DataStream implements Runnable, Closeable {
         this.buf = ByteBuffer.allocateDirect(udp ? 65536 : Math.max(payload, 65536));
         this.budgetBytes = budgetBytes;
         this.budgetMessages = budgetMessages;
-        this.pacer = new Pacer(rate);
+        this.pacer = new Pacer(pace.bitsPerSecond());
+        this.tickNanos = pace.tickNanos();
         this.ioTimeoutNanos = ioTimeout.toNanos();
         this.epochMicrosBase = System.currentTimeMillis() * 1000L - System.nanoTime() / 1000L;
         buf.limit(sender ? payload : buf.capacity());
@@ -78,11 +80,11 @@ final class DataStream implements Runnable, Closeable {
 
     /** Connects a TCP stream and sends the cookie on it. */
     static DataStream tcp(int id, InetSocketAddress to, byte[] cookie, boolean sender, int payload, long budgetBytes,
-                          long budgetMessages, long rate, Duration ioTimeout, int sndbuf, int rcvbuf, boolean noDelay,
+                          long budgetMessages, Pace pace, Duration ioTimeout, int sndbuf, int rcvbuf, boolean noDelay,
                           int trafficClass) throws IOException {
         BoundedChannel ch = DataConnect.tcp(to, cookie, ioTimeout, sndbuf, rcvbuf, noDelay, trafficClass);
         try {
-            return new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, rate, ioTimeout);
+            return new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, pace, ioTimeout);
         } catch (RuntimeException e) {
             ch.close();
             throw e;
@@ -91,7 +93,7 @@ final class DataStream implements Runnable, Closeable {
 
     /** Opens a UDP stream: sends iperf3's connect message and waits for the server's reply. */
     static DataStream udp(int id, InetSocketAddress to, boolean sender, boolean counters64, int payload, long budgetBytes,
-                          long budgetMessages, long rate, Duration ioTimeout, int sndbuf, int rcvbuf, int trafficClass)
+                          long budgetMessages, Pace pace, Duration ioTimeout, int sndbuf, int rcvbuf, int trafficClass)
             throws IOException {
         DatagramChannel ch = DatagramChannel.open(to.getAddress() instanceof java.net.Inet6Address
                 ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
@@ -104,7 +106,7 @@ final class DataStream implements Runnable, Closeable {
             ch.register(sel, SelectionKey.OP_READ);
             DataConnect.udpHandshake(ch, sel, ioTimeout);
             return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes,
-                    budgetMessages, rate, ioTimeout);
+                    budgetMessages, pace, ioTimeout);
         } catch (IOException | RuntimeException e) {
             ch.close();
             if (sel != null) {
@@ -121,8 +123,8 @@ final class DataStream implements Runnable, Closeable {
      *     readable and returns, without waiting for the client's close
      */
     static DataStream acceptedTcp(int id, BoundedChannel ch, boolean sender, int payload, long budgetBytes,
-                                  long budgetMessages, long rate, Duration ioTimeout) {
-        DataStream s = new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, rate,
+                                  long budgetMessages, Pace pace, Duration ioTimeout) {
+        DataStream s = new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, pace,
                 ioTimeout);
         s.drainOnStop = true;
         return s;
@@ -135,13 +137,13 @@ final class DataStream implements Runnable, Closeable {
      *     channel is then closed)
      */
     static DataStream acceptedUdp(int id, DatagramChannel ch, boolean sender, boolean counters64, int payload,
-                                  long budgetBytes, long budgetMessages, long rate, Duration ioTimeout) throws IOException {
+                                  long budgetBytes, long budgetMessages, Pace pace, Duration ioTimeout) throws IOException {
         Selector sel = null;
         try {
             ch.configureBlocking(false);
             sel = Selector.open();
             ch.register(sel, SelectionKey.OP_READ);
-            return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes, budgetMessages, rate,
+            return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes, budgetMessages, pace,
                     ioTimeout);
         } catch (IOException | RuntimeException e) {
             ch.close();
@@ -223,7 +225,7 @@ final class DataStream implements Runnable, Closeable {
 
     private void sendTcp() throws IOException {
         int payload = buf.limit();
-        PacingWait wait = new PacingWait(clock);
+        PacingWait wait = new PacingWait(clock, tickNanos);
         pacer.start(startNanos);
         long lastProgress = startNanos;
         while (!stop && budgetLeft()) {
@@ -252,7 +254,7 @@ final class DataStream implements Runnable, Closeable {
 
     private void sendUdp() throws IOException {
         int payload = buf.limit();
-        PacingWait wait = new PacingWait(clock);
+        PacingWait wait = new PacingWait(clock, tickNanos);
         pacer.start(startNanos);
         long lastProgress = startNanos;
         long seq = 1;

@@ -167,6 +167,7 @@ public final class Iperf3Client {
                 p.put("window", spec.sendBufferBytes());
             }
             p.put("len", spec.payloadBytes());
+            p.put("pacing_timer", spec.pacingTimer().toNanos() / 1000); // iperf3 counts it in µs
             if (spec.rateBitsPerSecond() > 0) {
                 p.put("bandwidth", Math.max(1, spec.rateBitsPerSecond() / options.parallel()));
             }
@@ -191,12 +192,13 @@ public final class Iperf3Client {
                 int k = i % n;
                 long bytes = b.kind() == Bound.Kind.BYTES && send ? share(b.amount(), n, k) : 0;
                 long msgs = b.kind() == Bound.Kind.MESSAGES && send ? share(b.amount(), n, k) : 0;
-                long rate = spec.rateBitsPerSecond() == 0 ? 0 : Math.max(1, share(spec.rateBitsPerSecond(), n, k));
+                Pace pace = new Pace(spec.rateBitsPerSecond() == 0 ? 0 : Math.max(1, share(spec.rateBitsPerSecond(), n, k)),
+                        spec.pacingTimer().toNanos());
                 try {
                     streams.add(udp
-                            ? DataStream.udp(id, to, send, options.udpCounters64Bit(), spec.payloadBytes(), bytes, msgs, rate,
+                            ? DataStream.udp(id, to, send, options.udpCounters64Bit(), spec.payloadBytes(), bytes, msgs, pace,
                                     spec.ioTimeout(), spec.sendBufferBytes(), spec.receiveBufferBytes(), spec.trafficClass())
-                            : DataStream.tcp(id, to, cookie, send, spec.payloadBytes(), bytes, msgs, rate, spec.ioTimeout(),
+                            : DataStream.tcp(id, to, cookie, send, spec.payloadBytes(), bytes, msgs, pace, spec.ioTimeout(),
                                     spec.sendBufferBytes(), spec.receiveBufferBytes(), spec.noDelay(), spec.trafficClass()));
                 } catch (IOException e) {
                     throw new Iperf3Exception("iperf3 server " + control.server() + ": opening " + spec.protocol().label()

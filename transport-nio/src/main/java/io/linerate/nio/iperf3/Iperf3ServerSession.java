@@ -203,14 +203,14 @@ final class Iperf3ServerSession {
         int k = params.bidirectional() ? i % params.parallel() : i;
         long bytes = send ? share(params.bytes(), params.parallel(), k) : 0;
         long blocks = send ? share(params.blocks(), params.parallel(), k) : 0;
-        long rate = send ? params.rateBitsPerSecond() : 0;
+        Pace pace = Pace.ofClient(send ? params.rateBitsPerSecond() : 0, params.pacingTimerMicros());
         if (arrival instanceof BoundedChannel ch) {
             try {
                 if (params.window() > 0) {
                     ch.channel().setOption(StandardSocketOptions.SO_SNDBUF, params.window());
                     ch.channel().setOption(StandardSocketOptions.SO_RCVBUF, params.window());
                 }
-                return DataStream.acceptedTcp(id, ch, send, params.length(), bytes, blocks, rate, config.ioTimeout());
+                return DataStream.acceptedTcp(id, ch, send, params.length(), bytes, blocks, pace, config.ioTimeout());
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
@@ -229,7 +229,7 @@ final class Iperf3ServerSession {
             d.connect(from);
             ByteBuffer reply = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, Iperf3Wire.UDP_CONNECT_REPLY);
             d.write(reply);
-            return DataStream.acceptedUdp(id, d, send, params.counters64(), params.length(), bytes, blocks, rate,
+            return DataStream.acceptedUdp(id, d, send, params.counters64(), params.length(), bytes, blocks, pace,
                     config.ioTimeout());
         } catch (IOException | RuntimeException e) {
             d.close();

@@ -10,7 +10,8 @@ import java.util.Optional;
  * The test an iperf3 client asks for, read from its parameters object (iperf3's
  * {@code send_parameters}: {@code tcp}/{@code udp}, {@code time}, {@code omit}, {@code num},
  * {@code blockcount}, {@code parallel}, {@code reverse}, {@code bidirectional}, {@code len},
- * {@code bandwidth}, {@code window}, {@code udp_counters_64bit}, {@code get_server_output}).
+ * {@code bandwidth}, {@code pacing_timer}, {@code window}, {@code udp_counters_64bit},
+ * {@code get_server_output}).
  *
  * @param udp UDP, else TCP
  * @param seconds test length, s (0: bounded by bytes or blocks, or unbounded)
@@ -22,13 +23,14 @@ import java.util.Optional;
  * @param bidirectional both send, {@code parallel} streams each way
  * @param length bytes per write or datagram
  * @param rateBitsPerSecond target rate of each stream, bit/s; 0 = unlimited
+ * @param pacingTimerMicros the sender's pacing timer, µs (iperf3's {@code --pacing-timer}; 1000 when not sent)
  * @param window socket buffer asked for, bytes; 0 = default
  * @param counters64 UDP sequence numbers are 64-bit
  * @param serverOutput the client wants the server's report ({@code --get-server-output})
  */
 record Iperf3TestParams(boolean udp, long seconds, long omitSeconds, long bytes, long blocks, int parallel, boolean reverse,
-                        boolean bidirectional, int length, long rateBitsPerSecond, int window, boolean counters64,
-                        boolean serverOutput) {
+                        boolean bidirectional, int length, long rateBitsPerSecond, long pacingTimerMicros, int window,
+                        boolean counters64, boolean serverOutput) {
     /** iperf3's error codes a refusal is sent with (iperf_api.h), so its client prints a fitting message. */
     static final int IE_DURATION = 5;
     static final int IE_NUMSTREAMS = 6;
@@ -54,6 +56,7 @@ record Iperf3TestParams(boolean udp, long seconds, long omitSeconds, long bytes,
         return new Iperf3TestParams(udp, num(j, "time", 0), num(j, "omit", 0), num(j, "num", 0), num(j, "blockcount", 0),
                 (int) Math.min(Integer.MAX_VALUE, num(j, "parallel", 1)), j.has("reverse"), j.has("bidirectional"),
                 (int) Math.min(Integer.MAX_VALUE, num(j, "len", defaultLength)), num(j, "bandwidth", 0),
+                num(j, "pacing_timer", Pace.DEFAULT_TIMER_MICROS),
                 (int) Math.min(Integer.MAX_VALUE, num(j, "window", 0)), j.has("udp_counters_64bit"),
                 j.has("get_server_output"));
     }
