@@ -19,6 +19,7 @@ import io.linerate.nio.agent.SecretFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -101,10 +102,28 @@ final class StreamCommand implements Callable<Integer> {
                     + "(ns) to FILE as CSV, as sockperf's --full-log.")
     Path fullLog;
 
+    /** Options that shape a stream whose both ends run here, and would be silently lost with {@code --peer}. */
+    private static final List<String> LOCAL_ONLY = List.of("--transport", "--port", "--full-log");
+
+    private void refuseLocalOnlyWithPeer() {
+        if (peer.peer == null) {
+            return;
+        }
+        List<String> given = LOCAL_ONLY.stream()
+                .filter(o -> command.commandLine().getParseResult().hasMatchedOption(o)).toList();
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", given) + (given.size() == 1 ? " applies" : " apply")
+                    + " to a stream whose both ends run in this JVM; with --peer the peer picks its data port and "
+                    + "the nio transport runs this end, and no receiver here writes a --full-log: leave "
+                    + (given.size() == 1 ? "it" : "them") + " out");
+        }
+    }
+
     @Override
     public Integer call() throws TransferException {
         boolean warmupGiven = command.commandLine().getParseResult().hasMatchedOption("--warmup");
         peer.check(command.commandLine().getParseResult().hasMatchedOption("--peer-protocol"), warmupGiven);
+        refuseLocalOnlyWithPeer();
         boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
         boolean iperf3 = peer.peer != null && (peer.protocol.equals(PeerOptions.IPERF3)
                 || peer.protocol.equals(PeerOptions.IPERF2));

@@ -115,6 +115,20 @@ class RemoteStreamCommandTest {
     }
 
     @Test
+    void optionsOfALocalStreamAreRefusedWithAPeerBeforeConnecting() {
+        // port 1 has no peer: a refusal after connecting would be exit 1, "connection refused"
+        StringWriter err = new StringWriter();
+        assertThat(run(new StringWriter(), err, "stream", "--peer", "127.0.0.1:1", "--port", "7000")).isEqualTo(2);
+        assertThat(err.toString()).contains("--port applies to a stream whose both ends run in this JVM").contains("leave it out");
+
+        StringWriter err2 = new StringWriter();
+        assertThat(run(new StringWriter(), err2, "stream", "--peer", "127.0.0.1:1", "--peer-protocol", "iperf3", "--protocol", "udp",
+                "--full-log", "x.csv", "--transport", "nio")).isEqualTo(2);
+        assertThat(err2.toString()).contains("--transport, --full-log apply to a stream whose both ends run in this JVM")
+                .contains("leave them out");
+    }
+
+    @Test
     void countBoundWithTheAgentIsBadUsageBeforeConnecting() {
         StringWriter err = new StringWriter();
         // port 1 has no agent: a refusal after connecting would be exit 1, "connection refused"
