@@ -6,6 +6,7 @@ import io.linerate.core.Metric;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.JsonObject;
+import io.linerate.nio.internal.PeerResultDetail;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -149,14 +150,7 @@ public final class Iperf2Result implements MeasurementResult {
 
     @Override
     public JsonObject detailJson() {
-        JsonObject d = JsonObject.create();
-        d.put("peer_protocol", "iperf2");
-        d.put("server", server);
-        d.put("marker", marker());
-        d.put("protocol", spec.protocol().label());
-        d.put("family", Integer.parseInt(spec.family().label()));
-        d.put("payload", spec.payloadBytes());
-        d.put("rate_bps", spec.rateBitsPerSecond());
+        JsonObject d = PeerResultDetail.head("iperf2", server, marker(), spec);
         if (header != null) {
             d.put("iperf2_header", header.cliName());
         }

@@ -6,6 +6,7 @@ import io.linerate.core.Metric;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.JsonObject;
+import io.linerate.nio.internal.PeerResultDetail;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -231,14 +232,7 @@ public final class Iperf3Result implements MeasurementResult {
 
     @Override
     public JsonObject detailJson() {
-        JsonObject d = JsonObject.create();
-        d.put("peer_protocol", "iperf3");
-        d.put("server", server);
-        d.put("marker", marker());
-        d.put("protocol", spec.protocol().label());
-        d.put("family", Integer.parseInt(spec.family().label()));
-        d.put("payload", spec.payloadBytes());
-        d.put("rate_bps", spec.rateBitsPerSecond());
+        JsonObject d = PeerResultDetail.head("iperf3", server, marker(), spec);
         d.put("reverse", options.reverse());
         d.put("bidir", bidir);
         d.put("parallel", options.parallel());
