@@ -72,11 +72,14 @@ public final class SearchFormat {
             return String.format(Locale.ROOT, "%s not found: even the min rate %.3f Mbit/s failed its confirm trial: %s",
                     kind, r.minBitsPerSecond() / 1e6, why);
         }
+        String upper = r.upperFailed()
+                ? String.format(Locale.ROOT, "lowest failing rate %.3f Mbit/s", r.upperBitsPerSecond() / 1e6)
+                : "no trial failed; the max rate itself is not tried";
         return String.format(Locale.ROOT, "%s %.3f Mbit/s (loss tolerance %s%%, confirmed by %d trial%s; range %.3f..%.3f "
-                        + "Mbit/s%s; lowest failing rate %.3f Mbit/s; %s)",
+                        + "Mbit/s%s; %s; %s)",
                 kind, r.found().getAsLong() / 1e6, tol, r.spec().confirm(), r.spec().confirm() == 1 ? "" : "s",
                 r.minBitsPerSecond() / 1e6, r.maxBitsPerSecond() / 1e6,
-                r.maxFromCalibration() ? ", max from an unlimited trial" : "", r.upperBitsPerSecond() / 1e6,
+                r.maxFromCalibration() ? ", max from an unlimited trial" : "", upper,
                 r.converged() ? "within the resolution of " + r.spec().resolution() : "NOT within the resolution: max trials reached");
     }
 
@@ -122,7 +125,7 @@ public final class SearchFormat {
         } else {
             j.putNull("found_bps").putNull("found_mbps");
         }
-        j.put("upper_bps", r.upperBitsPerSecond()).putStrings("notes", r.notes());
+        j.put("upper_bps", r.upperBitsPerSecond()).put("upper_failed", r.upperFailed()).putStrings("notes", r.notes());
         List<JsonObject> rows = new ArrayList<>();
         for (SearchTrial t : r.trials()) {
             TrialOutcome o = t.outcome();

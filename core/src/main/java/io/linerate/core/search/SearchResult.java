@@ -38,6 +38,15 @@ public record SearchResult(SearchSpec spec, long minBitsPerSecond, long maxBitsP
         return spec.maxBitsPerSecond() == 0;
     }
 
+    /**
+     * @return whether a search or confirm trial at {@link #upperBitsPerSecond()} failed; false when
+     *     the upper bound is the max rate that no trial offered (every bisection trial passed)
+     */
+    public boolean upperFailed() {
+        return trials.stream().anyMatch(t -> t.phase() != SearchTrial.Phase.CALIBRATION
+                && t.outcome().offeredBitsPerSecond() == upperBitsPerSecond && t.verdict() != SearchTrial.Verdict.PASS);
+    }
+
     /** @return {@code ndr} for a tolerance of 0, {@code pdr} otherwise */
     public String kind() {
         return spec.ndr() ? "ndr" : "pdr";

@@ -104,6 +104,26 @@ class RateSearchTest {
     }
 
     @Test
+    void aMaxThatNoTrialFailedIsNotCalledTheLowestFailingRate() throws TransferException {
+        // the knee is above the max: every bisection trial passes and the max is never offered
+        SearchResult res = RateSearch.run(spec(M, 100 * M).build(), stepAt(1000 * M));
+        assertThat(res.upperBitsPerSecond()).isEqualTo(100 * M);
+        assertThat(res.trials()).noneMatch(t -> t.outcome().offeredBitsPerSecond() == 100 * M);
+        assertThat(res.upperFailed()).isFalse();
+        assertThat(SearchFormat.foundLine(res)).contains("; no trial failed; the max rate itself is not tried;")
+                .doesNotContain("lowest failing");
+
+        SearchResult knee = RateSearch.run(spec(M, 100 * M).build(), stepAt(50 * M));
+        assertThat(knee.upperFailed()).isTrue();
+        assertThat(knee.trials()).anySatisfy(t -> {
+            assertThat(t.outcome().offeredBitsPerSecond()).isEqualTo(knee.upperBitsPerSecond());
+            assertThat(t.verdict()).isEqualTo(SearchTrial.Verdict.LOSS);
+        });
+        assertThat(SearchFormat.foundLine(knee)).contains(String.format(java.util.Locale.ROOT, "; lowest failing rate %.3f Mbit/s;",
+                knee.upperBitsPerSecond() / 1e6));
+    }
+
+    @Test
     void aSearchWhereEvenTheMinRateLosesFindsNothingAndSaysSo() throws TransferException {
         SearchResult res = RateSearch.run(spec(10 * M, 1000 * M).resolution(Resolution.absolute(M)).build(), stepAt(5 * M));
 
