@@ -147,6 +147,10 @@ final class SearchCommand implements Callable<Integer> {
             }
             return new RawSearchRun(raw, searchSpec(), transportName, fmt, command.commandLine().getOut()).run();
         }
+        if (command.commandLine().getParseResult().hasMatchedOption("--batch")) {
+            throw new IllegalArgumentException("--batch " + raw.batch + " sets frames per send call of a search over raw "
+                    + "frames; this search is over UDP datagrams: give --tx IF --rx IF, or leave --batch out");
+        }
         Protocol p = Protocol.parse(protocol);
         if (p != Protocol.UDP) {
             throw new IllegalArgumentException("protocol '" + protocol + "' cannot be searched: its loss is not counted per "

@@ -124,6 +124,11 @@ final class StreamCommand implements Callable<Integer> {
         boolean warmupGiven = command.commandLine().getParseResult().hasMatchedOption("--warmup");
         peer.check(command.commandLine().getParseResult().hasMatchedOption("--peer-protocol"), warmupGiven);
         refuseLocalOnlyWithPeer();
+        if (command.commandLine().getParseResult().hasMatchedOption("--iperf2-header")
+                && !(peer.peer != null && peer.protocol.equals(PeerOptions.IPERF2) && "udp".equalsIgnoreCase(protocol))) {
+            throw new IllegalArgumentException("--iperf2-header " + peer.iperf2Header + " applies to UDP datagrams sent "
+                    + "to an iperf 2 server only: give it with --peer HOST:PORT --peer-protocol iperf2 --protocol udp");
+        }
         boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
         boolean iperf3 = peer.peer != null && (peer.protocol.equals(PeerOptions.IPERF3)
                 || peer.protocol.equals(PeerOptions.IPERF2));

@@ -41,4 +41,29 @@ class Iperf2CommandTest {
                 .isEqualTo(Linerate.USAGE);
         assertThat(err.toString()).contains("'v9'").contains("allowed: seq64, seq32, legacy");
     }
+
+    @Test
+    void headerOutsideAnIperf2UdpStreamIsRefused() {
+        StringWriter err = new StringWriter();
+        assertThat(run(err, "stream", "--iperf2-header", "seq32")).isEqualTo(Linerate.USAGE);
+        assertThat(err.toString()).contains("--iperf2-header seq32 applies to UDP datagrams sent to an iperf 2 server only");
+
+        StringWriter err2 = new StringWriter();
+        // port 1 has no server: a refusal after connecting would be exit 1
+        assertThat(run(err2, "stream", "--peer", "127.0.0.1:1", "--peer-protocol", "iperf3", "--protocol", "udp",
+                "--iperf2-header", "legacy")).isEqualTo(Linerate.USAGE);
+        assertThat(err2.toString()).contains("--iperf2-header legacy applies");
+
+        StringWriter err3 = new StringWriter();
+        assertThat(run(err3, "stream", "--peer", "127.0.0.1:1", "--peer-protocol", "iperf2", "--iperf2-header", "seq64"))
+                .isEqualTo(Linerate.USAGE);
+        assertThat(err3.toString()).contains("--iperf2-header seq64 applies");
+    }
+
+    @Test
+    void batchIsRefusedForAUdpSearch() {
+        StringWriter err = new StringWriter();
+        assertThat(run(err, "search", "--peer", "127.0.0.1:1", "--batch", "5")).isEqualTo(Linerate.USAGE);
+        assertThat(err.toString()).contains("--batch 5 sets frames per send call of a search over raw frames");
+    }
 }
