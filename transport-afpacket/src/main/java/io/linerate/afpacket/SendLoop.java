@@ -19,6 +19,8 @@ import org.agrona.concurrent.IdleStrategy;
  */
 final class SendLoop implements Runnable {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** Longest stretch of paced traffic one send call carries, ns (1 ms, iperf3's pacing timer). */
+    static final long PACED_BATCH_NANOS = 1_000_000L;
 
     private final RawTransferSpec spec;
     private final Clock clock;
@@ -73,7 +75,7 @@ final class SendLoop implements Runnable {
         PacingWait pacingWait = new PacingWait(clock);
         long measureStart = schedule.measureStart();
         long end = schedule.end();
-        int batch = spec.batch();
+        int batch = pacedBatch(spec.batch(), spec.rateBitsPerSecond(), spec.frameSize());
         int frameSize = spec.frameSize();
         boolean inWindow = false;
         long bytesSent = 0;
@@ -120,6 +122,24 @@ final class SendLoop implements Runnable {
                 idle.reset();
             }
         }
+    }
+
+    /**
+     * The frames per send call: the spec's batch, or, when paced, at most the frames due in one
+     * {@link #PACED_BATCH_NANOS} (at least 1). A batch leaves once its last frame is due, so at a
+     * low rate a full batch would hold frames back for up to a batch's time and the sender would
+     * fall short of the rate by up to a batch, and send in bursts a batch apart.
+     *
+     * @param batch the spec's batch, 1..1024
+     * @param bitsPerSecond the L2 rate, bit/s; 0 = unlimited
+     * @param frameSize bytes per frame
+     */
+    static int pacedBatch(int batch, long bitsPerSecond, int frameSize) {
+        if (bitsPerSecond == 0) {
+            return batch;
+        }
+        double perBatchTime = bitsPerSecond / (8.0 * frameSize) * PACED_BATCH_NANOS / 1e9;
+        return (int) Math.max(1, Math.min(batch, (long) perBatchTime));
     }
 
     /** @return whether any frame left in the measured window; only after the thread ended */

@@ -24,13 +24,21 @@ final class RawFormat {
     private RawFormat() {}
 
     static String remoteStreamLine(RemoteRawResult r, int etherType) {
-        String tx = r.sender().stream(etherType).map(c -> String.format(Locale.ROOT, "tx %d frames %d bytes", c.windowFrames(),
-                c.windowBytes())).orElse("tx -");
-        String rx = r.receiver().stream(etherType).map(c -> String.format(Locale.ROOT, "rx %d frames %d bytes", c.windowFrames(),
-                c.windowBytes())).orElse("rx -");
+        String tx = r.sender().stream(etherType).map(c -> String.format(Locale.ROOT, "tx %d frames %d bytes %s", c.windowFrames(),
+                c.windowBytes(), endRate(r.sender(), "raw_tx_frames_per_s", etherType, r.spec().frameSize()))).orElse("tx -");
+        String rx = r.receiver().stream(etherType).map(c -> String.format(Locale.ROOT, "rx %d frames %d bytes %s", c.windowFrames(),
+                c.windowBytes(), endRate(r.receiver(), "raw_rx_frames_per_s", etherType, r.spec().frameSize()))).orElse("rx -");
         return String.format(Locale.ROOT, "stream ethertype %s: %s (%s), %s (%s), lost %s", hex(etherType), tx,
                 r.local().sender() ? "local" : "remote", rx, r.local().sender() ? "remote" : "local",
                 r.lost(etherType).isPresent() ? Long.toString(r.lost(etherType).getAsLong()) : "unknown");
+    }
+
+    /** One end's frames/s and L2 Mbit/s over its own window, from its metric {@code name} for the ethertype. */
+    private static String endRate(RawEndReport e, String name, int etherType, int frameSize) {
+        OptionalDouble fps = e.metrics().stream()
+                .filter(m -> m.name().equals(name) && hex(etherType).equals(m.labels().get("ethertype")))
+                .mapToDouble(Metric::value).findFirst();
+        return rate(fps, fps.isPresent() ? OptionalDouble.of(fps.getAsDouble() * frameSize * 8) : OptionalDouble.empty());
     }
 
     static String endLine(RawEndReport e, String host) {

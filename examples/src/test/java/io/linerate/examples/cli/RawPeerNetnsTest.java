@@ -188,6 +188,8 @@ class RawPeerNetnsTest {
         assertThat(r.stdout()).contains("raw with the agent at " + TwoHosts.IPV4_B + ":" + port + ": " + TX_IF + " (local) -> "
                         + RX_IF + " (remote)")
                 .contains("stream ethertype 0x88b5: tx ").contains("(local), rx ").contains("(remote), lost ")
+                .containsPattern("tx \\d+ frames \\d+ bytes \\d+ frames/s \\d+\\.\\d{3} Mbit/s \\(local\\)")
+                .containsPattern("rx \\d+ frames \\d+ bytes (\\d+ frames/s \\d+\\.\\d{3} Mbit/s|- frames/s) \\(remote\\)")
                 .contains("# local  sent on " + TX_IF).contains("# remote received on " + RX_IF)
                 .contains("# clocks: same host");
         assertThat(r.stdout().strip().lines().reduce((x, y) -> y).orElseThrow()).matches("VALID|INVALID: .*");
