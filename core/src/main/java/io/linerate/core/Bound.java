@@ -46,7 +46,11 @@ public record Bound(Kind kind, long amount) {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("duration " + d.toMillis() + " ms is out of range; allowed: > 0");
         }
-        return new Bound(Kind.DURATION, d.compareTo(MAX_DURATION) > 0 ? Long.MAX_VALUE : d.toNanos());
+        if (d.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("duration " + d.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
+                    + " (" + d.toSeconds() + " s) is out of range; allowed: up to 1 day");
+        }
+        return new Bound(Kind.DURATION, d.toNanos());
     }
 
     /** @param bytes payload bytes to send, at least 1 */
