@@ -8,11 +8,17 @@ public final class Failures {
     /**
      * @param e any throwable
      * @return its message, or, when it has none (a {@code NullPointerException}, some socket
-     *     errors), its class and whatever {@link Throwable#toString()} says, never "null"
+     *     errors), its class and whatever {@link Throwable#toString()} says, never "null"; for a
+     *     {@link java.net.PortUnreachableException}, what it means for a UDP stream
      */
     public static String describe(Throwable e) {
         if (e == null) {
             return "unknown failure";
+        }
+        if (e instanceof java.net.PortUnreachableException) {
+            // Linux reports an ICMP port unreachable on the next send or receive of a connected UDP socket
+            return "the peer's UDP port is closed (ICMP port unreachable): its receiving end has ended or was not "
+                    + "open yet; check that the peer still runs, and that --io-timeout is long enough for it to start";
         }
         String m = e.getMessage();
         if (m != null && !m.isBlank()) {
