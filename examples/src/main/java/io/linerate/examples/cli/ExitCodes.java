@@ -3,6 +3,8 @@ package io.linerate.examples.cli;
 import io.linerate.core.TransferException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -47,11 +49,31 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler, Command
         CommandLine cl = ex.getCommandLine();
         PrintWriter err = cl.getErr();
         String prefix = cl.getCommand() instanceof UserFiles ? cl.getCommandName() + ": " : "linerate: ";
-        err.println(prefix + ex.getMessage());
+        err.println(prefix + withRange(ex));
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for its options.");
         err.flush();
         return Linerate.USAGE;
+    }
+
+    private static final Pattern RANGE = Pattern.compile("-?\\d+\\.\\.-?\\d+");
+
+    /**
+     * A whole number that does not parse gets the range its option's description states (such as
+     * {@code 1..128}) instead of a pointer to --help, where the description has one.
+     */
+    static String withRange(CommandLine.ParameterException ex) {
+        String m = ex.getMessage();
+        if (!(ex.getArgSpec() instanceof CommandLine.Model.OptionSpec o)
+                || !(m.endsWith("; its allowed range is in --help") || m.endsWith("within the option's range (see --help)"))) {
+            return m;
+        }
+        Matcher r = RANGE.matcher(String.join(" ", o.description()));
+        if (!r.find()) {
+            return m;
+        }
+        return m.replace("; its allowed range is in --help", "; allowed: " + r.group())
+                .replace("within the option's range (see --help)", r.group());
     }
 
     @Override

@@ -40,7 +40,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "Address of the control port (default: ${DEFAULT-VALUE}); data sockets use the address a client reached.")
     String bind;
 
-    @Option(names = "--port", defaultValue = "" + AgentConfig.DEFAULT_PORT, description = "Control port (default: ${DEFAULT-VALUE}); 0 = ephemeral.")
+    @Option(names = "--port", defaultValue = "" + AgentConfig.DEFAULT_PORT, description = "Control port, 0..65535 (default: ${DEFAULT-VALUE}); 0 = ephemeral.")
     int port;
 
     @Option(names = "--max-sessions", defaultValue = "" + AgentLimits.DEFAULT_MAX_SESSIONS, paramLabel = "N",
