@@ -119,7 +119,8 @@ class RawPeerNetnsTest {
         assertThat(d.get("rx_host").asText()).isEqualTo("remote");
         assertThat(d.get("rx").asText()).isEqualTo(RX_IF);
         // 20 Mbit/s of 200-byte frames (1600 bits each) is 12500 frames/s, 16250 in 1.3 s; a loaded host
-        // sends fewer, never none; the pacer sends whole batches (64 frames by default), at most one ahead
+        // sends fewer, never none; the pacer sends whole batches (here 12 frames, the 12.5 due a millisecond), at
+        // most one ahead; 64, the largest batch, bounds that
         assertThat(sent).isPositive().isLessThanOrEqualTo(16_250 + 64);
         // nothing but the run's frames crossed the pair: each end's count is its interface's own
         assertThat(sent).as("frames sent = %s tx_packets", TX_IF).isEqualTo(sentByInterface);
