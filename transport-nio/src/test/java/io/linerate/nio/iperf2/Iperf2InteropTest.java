@@ -121,6 +121,21 @@ class Iperf2InteropTest {
     }
 
     @Test
+    void realIperfUdpDualTestClientGetsItsForwardReport() throws Exception {
+        try (Iperf2Agent a = agent();
+             IperfBinary cli = IperfBinary.run(List.of("-c", "127.0.0.1", "-u", "-d", "-p", Integer.toString(a.address().getPort()),
+                     "-t", "0.3", "-b", "10M", "-l", "1000"))) {
+            // linerate runs the client's test to it and does not connect back: the client gets its report and
+            // says the reverse connection did not come
+            Iperf2ServedTest t = awaitTest(a);
+            Iperf2ServerReport rep = t.report().orElseThrow();
+            assertThat(rep.bytes()).isEqualTo(rep.received() * 1000);
+            cli.waitFor();
+            assertThat(cli.output()).noneMatch(l -> l.contains("did not receive ack"));
+        }
+    }
+
+    @Test
     void realIperfTcpClientAgainstLinerateServer() throws Exception {
         try (Iperf2Agent a = agent();
              IperfBinary cli = IperfBinary.run(List.of("-c", "127.0.0.1", "-p", Integer.toString(a.address().getPort()),
