@@ -3,18 +3,9 @@ package io.linerate.nio.iperf2;
 import io.linerate.nio.peer.SamePortListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,9 +17,11 @@ import org.slf4j.LoggerFactory;
  * zperf: a TCP port and a UDP port of the same number. A TCP test is the bytes of one connection,
  * read to its end. A UDP test is the datagrams from one client address and port; its layout
  * ({@link Iperf2HeaderVariant}) is told from its first datagram, and the final datagram (negative
- * id) is answered with the server report, again for every re-sent final. Tests run at once up to
- * {@code --max-sessions} (TCP and UDP together); beyond, a TCP connection is closed unread and a
- * UDP client's datagrams are ignored.
+ * id) is answered with the server report, again for every re-sent final ({@link Iperf2UdpServer}).
+ * Tests run at once up to {@code --max-sessions} (TCP and UDP together); beyond, a TCP connection is
+ * closed unread and a UDP client's datagrams are ignored: it gets no report. Each refusal is logged
+ * once (WARN). A client that asks for iperf's dual ({@code -d}) or tradeoff ({@code -r}) test is
+ * served its own test only and logged once (WARN): linerate does not connect back.
  *
  * <p>A client outside {@link Iperf2ServerConfig#allowFrom()} is closed, or its datagrams dropped,
  * before anything is read. A test silent for the I/O timeout, longer than {@code --max-duration},
@@ -42,7 +35,6 @@ public final class Iperf2Agent implements AutoCloseable {
 
     private final Iperf2ServerConfig config;
     private final SamePortListener ports;
-    private final DatagramChannel udp;
     private final AtomicInteger active = new AtomicInteger();
     private final List<SocketChannel> tcpOpen = new CopyOnWriteArrayList<>();
     private final List<Thread> tcpThreads = new CopyOnWriteArrayList<>();
@@ -51,7 +43,6 @@ public final class Iperf2Agent implements AutoCloseable {
     private Iperf2Agent(Iperf2ServerConfig config, SamePortListener ports) {
         this.config = config;
         this.ports = ports;
-        this.udp = ports.udp();
     }
 
     /**
@@ -62,7 +53,8 @@ public final class Iperf2Agent implements AutoCloseable {
     public static Iperf2Agent start(Iperf2ServerConfig config) throws IOException {
         SamePortListener ports = SamePortListener.open(config, "iperf 2", u -> u.configureBlocking(false), LOG);
         Iperf2Agent a = new Iperf2Agent(config, ports);
-        ports.start("linerate-iperf2", a::admit, a::udpLoop);
+        Iperf2UdpServer u = new Iperf2UdpServer(a, config, ports);
+        ports.start("linerate-iperf2", a::admit, u::run);
         return a;
     }
 
@@ -86,18 +78,29 @@ public final class Iperf2Agent implements AutoCloseable {
         return List.copyOf(completed);
     }
 
-    private boolean claim() {
+    /** @return whether a test may start (then it counts as running until {@link #release()}); false at --max-sessions */
+    boolean claim() {
         if (active.incrementAndGet() > config.limits().maxSessions()) {
             active.decrementAndGet();
-            ports.refuse();
             return false;
         }
         return true;
     }
 
+    /** A test {@link #claim() claimed} ended. */
+    void release() {
+        active.decrementAndGet();
+    }
+
+    /** Counts a connection or client refused. */
+    void countRefusal() {
+        ports.refuse();
+    }
+
     /** An allowed connection: read on a thread of its own, if a test may start. */
     private void admit(SocketChannel s, InetSocketAddress from) {
         if (!claim()) {
+            countRefusal();
             LOG.warn("refused {}: the server runs at most {} tests at once (--max-sessions); closed before reading",
                     from, config.limits().maxSessions());
             SamePortListener.closeQuietly(s);
@@ -133,6 +136,7 @@ public final class Iperf2Agent implements AutoCloseable {
                         for (int i = (int) bytes; i < 4; i++) {
                             flags = (flags << 8) | (buf.get(i - (int) bytes) & 0xff);
                         }
+                        warnReverseTest(flags, from);
                     }
                     bytes += n;
                     last = now;
@@ -154,142 +158,24 @@ public final class Iperf2Agent implements AutoCloseable {
         } finally {
             tcpOpen.remove(s);
             tcpThreads.remove(Thread.currentThread());
-            active.decrementAndGet();
+            release();
         }
         record(new Iperf2ServedTest(from, false, Optional.empty(), flags, bytes, Optional.empty(), end));
     }
 
-    private void record(Iperf2ServedTest t) {
+    private static void warnReverseTest(int flags, InetSocketAddress from) {
+        String reverse = Iperf2Datagram.reverseTestRequest(flags);
+        if (reverse != null) {
+            LOG.warn("TCP client {} asked for iperf's {}, which linerate's iperf 2 server does not run: it serves the "
+                    + "client's test to it only, and the client will wait in vain for the server's connection back", from, reverse);
+        }
+    }
+
+    void record(Iperf2ServedTest t) {
         completed.add(t);
         LOG.info("iperf 2 {} test from {}: {} bytes{}, {}", t.udp() ? "UDP" : "TCP", t.client(), t.bytes(),
                 t.header().map(h -> ", header " + h.cliName() + " (" + h.description() + ")")
                         .orElse(t.udp() ? "" : String.format(", client header flags 0x%08x", t.tcpFlags())), t.end());
-    }
-
-    private void udpLoop() {
-        ByteBuffer buf = ByteBuffer.allocateDirect(65536);
-        ByteBuffer reply = ByteBuffer.allocateDirect(256);
-        Map<SocketAddress, Iperf2UdpSession> sessions = new HashMap<>();
-        Map<SocketAddress, Iperf2UdpSession> finished = new HashMap<>();
-        Map<SocketAddress, Long> finishedAt = new HashMap<>();
-        long epochBase = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
-        long timeout = config.ioTimeout().toNanos();
-        long lastSweep = System.nanoTime();
-        SocketAddress lastAllowed = null;
-        try (Selector sel = Selector.open()) {
-            udp.register(sel, SelectionKey.OP_READ);
-            while (!ports.isClosed()) {
-                buf.clear();
-                SocketAddress src = udp.receive(buf);
-                long now = System.nanoTime();
-                if (now - lastSweep > TICK_MILLIS * 1_000_000L) {
-                    lastSweep = now;
-                    sweep(sessions, finished, finishedAt, now, timeout);
-                }
-                if (src == null) {
-                    sel.selectedKeys().clear();
-                    sel.select(TICK_MILLIS);
-                    continue;
-                }
-                buf.flip();
-                if (!src.equals(lastAllowed)) {
-                    if (!(src instanceof InetSocketAddress isa) || !config.allowFrom().allows(isa.getAddress())) {
-                        continue; // not allowed: dropped unread
-                    }
-                    lastAllowed = src;
-                }
-                if (buf.limit() < Iperf2HeaderVariant.LEGACY.headerBytes()) {
-                    continue;
-                }
-                Iperf2UdpSession s = sessions.get(src);
-                if (s == null) {
-                    Iperf2UdpSession done = finished.get(src);
-                    if (done != null) {
-                        long id = Iperf2Datagram.id(buf, done.header);
-                        if (id < 0) { // a re-sent final: the report again
-                            if (!done.cut) {
-                                sendReport(done, id, reply, src);
-                            }
-                            continue;
-                        }
-                        if (done.cut) {
-                            continue; // ended for a limit: ignored until it falls silent
-                        }
-                        finished.remove(src); // a new test from the same address and port
-                        finishedAt.remove(src);
-                    }
-                    if (buf.limit() > config.limits().maxPayloadBytes() || !claim()) {
-                        continue; // busy or over the payload limit: the client gets no report
-                    }
-                    s = new Iperf2UdpSession((InetSocketAddress) src, Iperf2HeaderVariant.detect(buf), now);
-                    sessions.put(src, s);
-                }
-                if (s.onDatagram(buf, now, epochBase + now)) {
-                    long id = Iperf2Datagram.id(buf, s.header);
-                    Iperf2ServerReport r = sendReport(s, id, reply, src);
-                    sessions.remove(src);
-                    active.decrementAndGet();
-                    finished.put(src, s);
-                    finishedAt.put(src, now);
-                    record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.of(r), "done"));
-                }
-            }
-        } catch (ClosedChannelException e) {
-            // closing
-        } catch (IOException | RuntimeException e) {
-            if (!ports.isClosed()) {
-                LOG.warn("the UDP port failed: {}", e.getMessage());
-            }
-        } finally {
-            for (Iperf2UdpSession s : sessions.values()) {
-                active.decrementAndGet();
-                record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.empty(), "server stopped"));
-            }
-        }
-    }
-
-    private Iperf2ServerReport sendReport(Iperf2UdpSession s, long finalId, ByteBuffer reply, SocketAddress to) {
-        Iperf2ServerReport r = s.report(finalId);
-        r.write(reply, s.header);
-        try {
-            udp.send(reply, to);
-        } catch (IOException e) {
-            LOG.debug("report to {} failed: {}", to, e.getMessage());
-        }
-        return r;
-    }
-
-    private void sweep(Map<SocketAddress, Iperf2UdpSession> sessions, Map<SocketAddress, Iperf2UdpSession> finished,
-                       Map<SocketAddress, Long> finishedAt, long now, long timeout) {
-        long maxNanos = config.limits().maxDuration().toNanos();
-        long maxRate = config.limits().maxRateBitsPerSecond();
-        List<SocketAddress> ended = new ArrayList<>();
-        for (Map.Entry<SocketAddress, Iperf2UdpSession> e : sessions.entrySet()) {
-            Iperf2UdpSession s = e.getValue();
-            long age = now - s.firstNanos;
-            String why = now - s.lastNanos > timeout ? "silent for the I/O timeout of " + config.ioTimeout().toMillis()
-                    + " ms before a final datagram"
-                    : age > maxNanos ? "longer than --max-duration " + config.limits().maxDuration().toMillis() + " ms"
-                    : maxRate > 0 && age > 1_000_000_000L && s.bytes * 8e9 / age > maxRate ? "faster than --max-rate " + maxRate
-                    + " bit/s" : null;
-            if (why != null) {
-                ended.add(e.getKey());
-                s.cut = true;
-                active.decrementAndGet();
-                record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.empty(), why));
-                // its further datagrams are ignored until the client falls silent
-                finished.put(e.getKey(), s);
-                finishedAt.put(e.getKey(), now);
-            }
-        }
-        ended.forEach(sessions::remove);
-        for (Iterator<Map.Entry<SocketAddress, Long>> it = finishedAt.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<SocketAddress, Long> e = it.next();
-            if (now - e.getValue() > timeout) {
-                it.remove();
-                finished.remove(e.getKey());
-            }
-        }
     }
 
     /** Stops serving: closes both ports and every TCP test's connection, and waits for their threads (bounded). */

@@ -80,4 +80,19 @@ public final class Iperf2Datagram {
     public static int clientFlags(ByteBuffer buf, Iperf2HeaderVariant v) {
         return buf.limit() >= v.headerBytes() + 4 ? buf.getInt(v.headerBytes()) : 0;
     }
+
+    /**
+     * What a client header's flags ask of the server that needs it to connect back to the client,
+     * which linerate's server does not do: {@code HEADER_VERSION1} with {@code RUN_NOW} is iperf's
+     * {@code -d} (dual test), without it {@code -r} (tradeoff test).
+     *
+     * @param flags the client header's flags word
+     * @return the option named ("-d (dual test)" or "-r (tradeoff test)"), or null when the flags ask for neither
+     */
+    public static String reverseTestRequest(int flags) {
+        if ((flags & Iperf2HeaderVariant.HEADER_VERSION1) == 0) {
+            return null;
+        }
+        return (flags & Iperf2HeaderVariant.RUN_NOW) != 0 ? "-d (dual test)" : "-r (tradeoff test)";
+    }
 }

@@ -29,10 +29,15 @@ public enum Iperf2HeaderVariant {
     /** 12 bytes, 32-bit sequence number: iperf 2.0.5 and older, early zperf. */
     LEGACY(12, "iperf 2.0.5 and older, early zperf: 12-byte header, 32-bit id");
 
-    /** Client header flag: version 1 fields present (a dual or tradeoff test). */
+    /**
+     * Client header flag: version 1 fields present, which asks for a dual ({@code -d}) or tradeoff
+     * ({@code -r}) test: the server is to connect back to the client.
+     */
     public static final int HEADER_VERSION1 = 0x80000000;
     /** Client header flag: extended fields follow. */
     public static final int HEADER_EXTEND = 0x40000000;
+    /** Client header flag, with {@code HEADER_VERSION1}: the server's test back runs now (dual, {@code -d}), not after (tradeoff, {@code -r}). */
+    public static final int RUN_NOW = 0x00000001;
     /** Client header flag: the datagram header's fourth word is the id's upper 32 bits. */
     public static final int HEADER_SEQNO64B = 0x08000000;
 

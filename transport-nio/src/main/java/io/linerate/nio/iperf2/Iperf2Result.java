@@ -20,8 +20,9 @@ import java.util.Optional;
  *
  * <p>Metrics, named after {@link #marker()} ({@code iperf2_tcp4}, {@code iperf2_udp6}):
  * {@code _mbps} (Mbit/s: linerate's bytes over its sending time; the server's bytes over its own
- * time), and for UDP {@code _lost_pct} (local: datagrams linerate sent less the ones the server
- * received by its byte count; remote: iperf 2's own errors over its datagram total) and the
+ * time, which are fewer than it was sent when it truncates datagrams to its {@code -l}, said in
+ * {@link #notes()}), and for UDP {@code _lost_pct} (local: datagrams linerate sent less the ones the
+ * server received by its report, in all less lost; remote: iperf 2's own errors over its datagram total) and the
  * server's {@code _jitter_ms} (iperf 2's estimator on its timestamps; advisory).
  */
 public final class Iperf2Result implements MeasurementResult {
@@ -53,10 +54,20 @@ public final class Iperf2Result implements MeasurementResult {
             n.add(problem);
         }
         remote.ifPresent(r -> {
+            long received = received();
             if (r.errors() != lost()) {
-                n.add(String.format(Locale.ROOT, "loss: linerate counts %d of %d datagrams lost (sent less the %d bytes the "
-                        + "server received over %d bytes each); iperf 2 counts %d of %d from gaps in the ids it saw",
-                        lost(), local.datagrams(), r.bytes(), spec.payloadBytes(), r.errors(), r.datagrams()));
+                n.add(String.format(Locale.ROOT, "loss: linerate counts %d of the %d datagrams it sent lost (sent less the %d "
+                        + "the server received: its %d in all less its %d lost); iperf 2 counts %d of %d, its in all (the "
+                        + "final datagram's id) differing from what linerate sent", lost(), local.datagrams(), received,
+                        r.datagrams(), r.errors(), r.errors(), r.datagrams()));
+            }
+            if (received > 0 && r.bytes() < received * spec.payloadBytes()) {
+                String each = r.bytes() % received == 0 ? Long.toString(r.bytes() / received)
+                        : String.format(Locale.ROOT, "about %.0f", (double) r.bytes() / received);
+                n.add(String.format(Locale.ROOT, "the server read only %s bytes of each %d-byte datagram (iperf 2's server "
+                        + "truncates each to its -l): its %d bytes for %d datagrams received, so the remote %s_mbps from its "
+                        + "bytes is low by that ratio; loss is counted from its datagrams, not its bytes",
+                        each, spec.payloadBytes(), r.bytes(), received, marker()));
             }
         });
         this.notes = List.copyOf(n);
@@ -91,9 +102,13 @@ public final class Iperf2Result implements MeasurementResult {
         return spec.protocol() == Protocol.UDP;
     }
 
-    /** @return UDP datagrams the server received by its byte count: its bytes over the payload; 0 without a report */
+    /**
+     * @return UDP datagrams the server received by its report's counts: its datagrams in all less
+     *     the ones it counts lost ({@link Iperf2ServerReport#received()}); 0 without a report. Not
+     *     its bytes over the payload: iperf 2's server reads only its {@code -l} bytes of each datagram.
+     */
     public long received() {
-        return remote.map(r -> r.bytes() / spec.payloadBytes()).orElse(0L);
+        return remote.map(Iperf2ServerReport::received).orElse(0L);
     }
 
     /** @return UDP datagrams lost by linerate's count: sent less received; 0 for TCP or without a report */

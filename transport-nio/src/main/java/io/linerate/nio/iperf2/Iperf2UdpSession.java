@@ -19,8 +19,6 @@ final class Iperf2UdpSession {
     long lastNanos;
     long bytes;
     long datagrams;
-    /** Ended for a limit or silence: its further datagrams are ignored. */
-    boolean cut;
 
     Iperf2UdpSession(InetSocketAddress client, Iperf2HeaderVariant header, long nowNanos) {
         this.client = client;

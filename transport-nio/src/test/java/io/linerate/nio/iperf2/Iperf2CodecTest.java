@@ -136,4 +136,15 @@ class Iperf2CodecTest {
         assertThatThrownBy(() -> Iperf2HeaderVariant.parse("v3"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("allowed: seq64, seq32, legacy");
     }
+
+    @Test
+    void dualAndTradeoffRequestsAreToldFromTheClientHeaderFlags() {
+        // as iperf 2.1.8 sends them: -u -d, -u -r, -u alone; TCP -d, -r
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc8010099)).isEqualTo("-d (dual test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc8010098)).isEqualTo("-r (tradeoff test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0x48010098)).isNull();
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc0010079)).isEqualTo("-d (dual test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc0010078)).isEqualTo("-r (tradeoff test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0)).isNull();
+    }
 }

@@ -92,6 +92,50 @@ class Iperf2InteropTest {
     }
 
     @Test
+    void udpLossComesFromTheServersCountsWhenItTruncatesDatagrams() throws Exception {
+        int port = IperfBinary.freePort();
+        try (IperfBinary srv = IperfBinary.server(port, true)) {
+            // 2000-byte datagrams; `iperf -s -u` reads 1470 bytes of each (its default -l)
+            TransferSpec s = spec(Protocol.UDP, 2000).duration(Duration.ofMillis(500)).rateBitsPerSecond(10_000_000).build();
+            Iperf2Result r = Iperf2Client.run("127.0.0.1", port, s, Iperf2HeaderVariant.SEQ64);
+            Iperf2ServerReport rep = r.remote().orElseThrow();
+            // iperf -s -y C: bytes (8th field), errors (11th), datagrams in all (12th), as the server printed them
+            String[] f = srv.await(",127.0.0.1," + port + ",").split(",");
+            long serverBytes = Long.parseLong(f[7]);
+            long serverLost = Long.parseLong(f[10]);
+            long serverAll = Long.parseLong(f[11]);
+            assertThat(serverAll).isEqualTo(r.local().datagrams());
+            // linerate's loss is the server's: sent = received + lost, received by the server's counts
+            assertThat(r.lost()).isEqualTo(serverLost);
+            assertThat(r.received()).isEqualTo(serverAll - serverLost);
+            assertThat(r.local().datagrams()).isEqualTo(r.received() + r.lost());
+            // the server counted 1470 bytes of each datagram it received, and the notes say so
+            assertThat(serverBytes).isEqualTo(rep.bytes()).isEqualTo(r.received() * 1470);
+            assertThat(r.notes()).singleElement().asString()
+                    .contains("the server read only 1470 bytes of each 2000-byte datagram")
+                    .contains("remote iperf2_udp4_mbps from its bytes is low");
+            double lostPct = 100.0 * serverLost / serverAll;
+            assertThat(r.metrics()).filteredOn(m -> m.name().equals("iperf2_udp4_lost_pct"))
+                    .extracting(m -> m.value()).containsOnly(lostPct);
+        }
+    }
+
+    @Test
+    void realIperfUdpDualTestClientGetsItsForwardReport() throws Exception {
+        try (Iperf2Agent a = agent();
+             IperfBinary cli = IperfBinary.run(List.of("-c", "127.0.0.1", "-u", "-d", "-p", Integer.toString(a.address().getPort()),
+                     "-t", "0.3", "-b", "10M", "-l", "1000"))) {
+            // linerate runs the client's test to it and does not connect back: the client gets its report and
+            // says the reverse connection did not come
+            Iperf2ServedTest t = awaitTest(a);
+            Iperf2ServerReport rep = t.report().orElseThrow();
+            assertThat(rep.bytes()).isEqualTo(rep.received() * 1000);
+            cli.waitFor();
+            assertThat(cli.output()).noneMatch(l -> l.contains("did not receive ack"));
+        }
+    }
+
+    @Test
     void realIperfTcpClientAgainstLinerateServer() throws Exception {
         try (Iperf2Agent a = agent();
              IperfBinary cli = IperfBinary.run(List.of("-c", "127.0.0.1", "-p", Integer.toString(a.address().getPort()),
