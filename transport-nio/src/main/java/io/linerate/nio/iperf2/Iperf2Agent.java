@@ -136,7 +136,8 @@ public final class Iperf2Agent implements AutoCloseable {
                         for (int i = (int) bytes; i < 4; i++) {
                             flags = (flags << 8) | (buf.get(i - (int) bytes) & 0xff);
                         }
-                        warnReverseTest(flags, from);
+                        // a client header comes in one segment: its extension is in this first read
+                        warnReverseTest(flags, bytes == 0 ? Iperf2Datagram.upperFlags(buf.flip(), 0, flags) : 0, from);
                     }
                     bytes += n;
                     last = now;
@@ -163,8 +164,8 @@ public final class Iperf2Agent implements AutoCloseable {
         record(new Iperf2ServedTest(from, false, Optional.empty(), flags, bytes, Optional.empty(), end));
     }
 
-    private static void warnReverseTest(int flags, InetSocketAddress from) {
-        String reverse = Iperf2Datagram.reverseTestRequest(flags);
+    private static void warnReverseTest(int flags, int upperFlags, InetSocketAddress from) {
+        String reverse = Iperf2Datagram.reverseTestRequest(flags, upperFlags);
         if (reverse != null) {
             LOG.warn("TCP client {} asked for iperf's {}, which linerate's iperf 2 server does not run: it serves the "
                     + "client's test to it only, and the client will wait in vain for the server's connection back", from, reverse);

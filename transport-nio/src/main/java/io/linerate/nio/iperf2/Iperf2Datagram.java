@@ -82,14 +82,49 @@ public final class Iperf2Datagram {
     }
 
     /**
-     * What a client header's flags ask of the server that needs it to connect back to the client,
-     * which linerate's server does not do: {@code HEADER_VERSION1} with {@code RUN_NOW} is iperf's
-     * {@code -d} (dual test), without it {@code -r} (tradeoff test).
+     * @return the extended client header's upper flags (16 bits, 32 bytes into the client header,
+     *     iperf 2.1's {@code upperflags}), or 0 when the header has no extension or the datagram is too short
+     */
+    public static int clientUpperFlags(ByteBuffer buf, Iperf2HeaderVariant v) {
+        return upperFlags(buf, v.headerBytes(), clientFlags(buf, v));
+    }
+
+    /**
+     * @param at where the client header starts in {@code buf}
+     * @param flags its flags word
+     * @return its extension's upper flags, or 0 without {@code HEADER_EXTEND} or when {@code buf} is too short
+     */
+    public static int upperFlags(ByteBuffer buf, int at, int flags) {
+        if ((flags & Iperf2HeaderVariant.HEADER_EXTEND) == 0 || buf.limit() < at + UPPER_FLAGS_OFFSET + 2) {
+            return 0;
+        }
+        return buf.getShort(at + UPPER_FLAGS_OFFSET) & 0xffff;
+    }
+
+    /** Offset of the extension's upper flags in a client header: 6 base words, then the extension's type and length. */
+    private static final int UPPER_FLAGS_OFFSET = 32;
+    /** Upper flag: the server sends (iperf 2.1's {@code -R}, {@code HEADER_REVERSE}). */
+    public static final int HEADER_REVERSE = 0x0400;
+    /** Upper flag: both send at once (iperf 2.1's {@code --full-duplex}, {@code HEADER_FULLDUPLEX}). */
+    public static final int HEADER_FULLDUPLEX = 0x0800;
+
+    /**
+     * What a client header asks of the server that linerate's server does not do, which all need
+     * the server to send: {@code HEADER_VERSION1} with {@code RUN_NOW} is iperf's {@code -d} (dual
+     * test), without it {@code -r} (tradeoff test); with {@code HEADER_EXTEND}, the upper flag
+     * {@code HEADER_REVERSE} is {@code -R} and {@code HEADER_FULLDUPLEX} {@code --full-duplex}.
      *
      * @param flags the client header's flags word
-     * @return the option named ("-d (dual test)" or "-r (tradeoff test)"), or null when the flags ask for neither
+     * @param upperFlags its extension's upper flags ({@link #upperFlags}), 0 when it has none
+     * @return the option named, or null when the header asks for none of them
      */
-    public static String reverseTestRequest(int flags) {
+    public static String reverseTestRequest(int flags, int upperFlags) {
+        if ((flags & Iperf2HeaderVariant.HEADER_EXTEND) != 0 && (upperFlags & HEADER_REVERSE) != 0) {
+            return "-R (reverse test)";
+        }
+        if ((flags & Iperf2HeaderVariant.HEADER_EXTEND) != 0 && (upperFlags & HEADER_FULLDUPLEX) != 0) {
+            return "--full-duplex";
+        }
         if ((flags & Iperf2HeaderVariant.HEADER_VERSION1) == 0) {
             return null;
         }

@@ -162,7 +162,8 @@ final class Iperf2UdpServer {
             refuse(src, now, "the server runs at most " + config.limits().maxSessions() + " tests at once (--max-sessions)");
             return null;
         }
-        String reverse = Iperf2Datagram.reverseTestRequest(Iperf2Datagram.clientFlags(buf, v));
+        String reverse = Iperf2Datagram.reverseTestRequest(Iperf2Datagram.clientFlags(buf, v),
+                Iperf2Datagram.clientUpperFlags(buf, v));
         if (reverse != null) {
             LOG.warn("UDP client {} asked for iperf's {}, which linerate's iperf 2 server does not run: it serves the "
                     + "client's test to it only, and the client will wait in vain for the server's connection back", src, reverse);

@@ -140,11 +140,38 @@ class Iperf2CodecTest {
     @Test
     void dualAndTradeoffRequestsAreToldFromTheClientHeaderFlags() {
         // as iperf 2.1.8 sends them: -u -d, -u -r, -u alone; TCP -d, -r
-        assertThat(Iperf2Datagram.reverseTestRequest(0xc8010099)).isEqualTo("-d (dual test)");
-        assertThat(Iperf2Datagram.reverseTestRequest(0xc8010098)).isEqualTo("-r (tradeoff test)");
-        assertThat(Iperf2Datagram.reverseTestRequest(0x48010098)).isNull();
-        assertThat(Iperf2Datagram.reverseTestRequest(0xc0010079)).isEqualTo("-d (dual test)");
-        assertThat(Iperf2Datagram.reverseTestRequest(0xc0010078)).isEqualTo("-r (tradeoff test)");
-        assertThat(Iperf2Datagram.reverseTestRequest(0)).isNull();
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc8010099, 0)).isEqualTo("-d (dual test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc8010098, 0)).isEqualTo("-r (tradeoff test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0x48010098, 0)).isNull();
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc0010079, 0)).isEqualTo("-d (dual test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0xc0010078, 0)).isEqualTo("-r (tradeoff test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(0, 0)).isNull();
+    }
+
+    @Test
+    void reverseAndFullDuplexAreToldFromTheHeaderExtensionsUpperFlags() {
+        // the first 36 bytes of TCP client headers as iperf 2.1.8 sends them with -R, --full-duplex and neither
+        ByteBuffer r = ByteBuffer.wrap(HexFormat.of().parseHex(
+                "4401007800000001000063d30000000000000000ffffff9c000000000000000004000000"));
+        ByteBuffer fd = ByteBuffer.wrap(HexFormat.of().parseHex(
+                "4401007800000001000063d30000000000000000ffffff9c000000000000000008000000"));
+        ByteBuffer plain = ByteBuffer.wrap(HexFormat.of().parseHex(
+                "4001007800000001000063d30000000000000000ffffff9c000000000000000000000000"));
+        assertThat(Iperf2Datagram.upperFlags(r, 0, r.getInt(0))).isEqualTo(Iperf2Datagram.HEADER_REVERSE);
+        assertThat(Iperf2Datagram.reverseTestRequest(r.getInt(0), Iperf2Datagram.upperFlags(r, 0, r.getInt(0))))
+                .isEqualTo("-R (reverse test)");
+        assertThat(Iperf2Datagram.reverseTestRequest(fd.getInt(0), Iperf2Datagram.upperFlags(fd, 0, fd.getInt(0))))
+                .isEqualTo("--full-duplex");
+        assertThat(Iperf2Datagram.reverseTestRequest(plain.getInt(0), Iperf2Datagram.upperFlags(plain, 0, plain.getInt(0))))
+                .isNull();
+        // a header cut before its extension's flags has none
+        assertThat(Iperf2Datagram.upperFlags(r.duplicate().limit(33), 0, r.getInt(0))).isZero();
+        // without HEADER_EXTEND the word at 32 is not an extension
+        assertThat(Iperf2Datagram.upperFlags(r, 0, 0x80000000)).isZero();
+
+        // iperf -c -u -R: the 16-byte seq64 datagram header, then the client header with the same extension
+        ByteBuffer udp = ByteBuffer.wrap(HexFormat.of().parseHex("000000016b0e55330007c30400000000"
+                + "6c01009800000001000063d40000000000000000ffffff9c000000000000000004000000"));
+        assertThat(Iperf2Datagram.clientUpperFlags(udp, Iperf2HeaderVariant.SEQ64)).isEqualTo(0x0400);
     }
 }
