@@ -88,4 +88,13 @@ class ExitCodesTest {
         assertThat(Verbose.requested("--tx", "a0", "--verbose")).isTrue();
         assertThat(Verbose.requested("--tx", "a0", "--", "--verbose")).isFalse();
     }
+
+    @Test
+    void serveIsTheCommandWhoseServersLogEachTest() {
+        assertThat(Verbose.serving("serve", "--iperf3")).isTrue();
+        assertThat(Verbose.serving("--verbose", "serve")).isTrue();
+        assertThat(Verbose.serving("stream", "--peer", "127.0.0.1:7001")).isFalse();
+        assertThat(Verbose.serving("stream", "serve")).isFalse();
+        assertThat(Verbose.serving()).isFalse();
+    }
 }
