@@ -129,6 +129,15 @@ class RemoteStreamCommandTest {
     }
 
     @Test
+    void anAgentThatIsNotThereIsAFailureThatSaysWhatToStart() {
+        StringWriter err = new StringWriter();
+        // nothing listens on port 1 of loopback
+        assertThat(run(new StringWriter(), err, "stream", "--peer", "127.0.0.1:1", "--duration", "100ms")).isEqualTo(1);
+        assertThat(err.toString()).contains("stream with the agent at 127.0.0.1:1: ")
+                .contains("nothing listens on port 1; is `linerate serve` running there (its default port is 7001)?");
+    }
+
+    @Test
     void countBoundWithTheAgentIsBadUsageBeforeConnecting() {
         StringWriter err = new StringWriter();
         // port 1 has no agent: a refusal after connecting would be exit 1, "connection refused"

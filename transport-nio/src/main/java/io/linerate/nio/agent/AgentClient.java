@@ -3,6 +3,7 @@ package io.linerate.nio.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Endpoint;
+import io.linerate.core.Failures;
 import io.linerate.core.TransferException;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -60,6 +61,13 @@ final class AgentClient {
         try {
             s.connect(new InetSocketAddress(address, peer.port()), timeoutMillis);
             c = new Control(s, timeoutMillis);
+        } catch (java.net.ConnectException e) {
+            s.close();
+            java.net.ConnectException refused = new java.net.ConnectException(Failures.describe(e) + ": nothing listens "
+                    + "on port " + peer.port() + "; is `linerate serve` running there (its default port is "
+                    + AgentConfig.DEFAULT_PORT + ")?");
+            refused.initCause(e);
+            throw refused;
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
