@@ -220,7 +220,8 @@ public final class PingPongCommand implements Callable<Integer> {
                     if (agent != null) {
                         out.println("# remote: the agent at " + spec.endpoint() + " echoed " + agent.agentEchoes()
                                 + " times, " + agent.agentEchoedBytes() + " bytes, for " + r.roundTrips()
-                                + " round trips of " + agent.bytesSent() + " bytes timed on this host's clock");
+                                + " round trips of " + agent.bytesSent() + " bytes timed on this host's clock (warm-up "
+                                + "included: the table counts the measured ones)");
                     }
                 } else {
                     out.println("# linerate " + Linerate.version() + " pingpong on transport " + transport.name());

@@ -138,7 +138,7 @@ public final class RrCommand implements Callable<Integer> {
                     if (peer.peer != null) {
                         out.println("# remote: the agent at " + spec.endpoint() + " accepted " + r.accepts()
                                 + " connections and served " + r.served() + " responses; " + r.completed()
-                                + " transactions completed here");
+                                + " transactions completed here (warm-up included: the total above counts the measured ones)");
                     }
                 } else {
                     out.println("# linerate " + Linerate.version() + " rr on transport " + transport.name());
