@@ -44,7 +44,9 @@ final class EndsJoin {
         boolean nodelay = localSends ? lo.noDelayApplied() : fo[3] == 1;
         AppliedOptions options = new AppliedOptions(spec.trafficClass(), tclass, spec.sendBufferBytes(), sndbuf,
                 spec.receiveBufferBytes(), rcvbuf, spec.noDelay(), nodelay,
-                localSends ? lo.tcpMss() : Optional.empty());
+                // where the agent sends, the MSS derived on this host's side of the path: the sender's is at
+                // most the one this end advertised from the same MTU
+                lo.tcpMss());
         List<String> reasons = new ArrayList<>();
         Optional<UdpStats> udp = Optional.empty();
         if (spec.protocol() == Protocol.TCP) {

@@ -134,7 +134,8 @@ public final class RemoteLatency implements Measurement {
             AppliedOptions o = new AppliedOptions(p.trafficClass(), ch.getOption(StandardSocketOptions.IP_TOS),
                     p.sendBufferBytes(), Sockets.appliedBuffer(ch, StandardSocketOptions.SO_SNDBUF),
                     p.receiveBufferBytes(), Sockets.appliedBuffer(ch, StandardSocketOptions.SO_RCVBUF),
-                    p.noDelay(), tcp && ch.getOption(StandardSocketOptions.TCP_NODELAY));
+                    p.noDelay(), tcp && ch.getOption(StandardSocketOptions.TCP_NODELAY),
+                    tcp ? io.linerate.nio.PathFacts.tcpMss(p.family(), local) : java.util.Optional.empty());
             var e = end;
             end = null;
             try {

@@ -243,19 +243,21 @@ public final class PeerChannel implements Closeable {
     /**
      * @return this socket's options as the kernel applied them: the sending side's traffic class,
      *     SO_SNDBUF and TCP_NODELAY, the receiving side's SO_RCVBUF (the other figures read 0 or
-     *     false), and a TCP sender's MSS derived from its interface's MTU
+     *     false), and for TCP the MSS derived from this end's interface's MTU (a receiver's: what
+     *     it advertised, which bounds its sender's on the same path)
      */
     public AppliedOptions options() throws IOException {
         boolean tcp = spec.protocol() == Protocol.TCP;
+        InetAddress local = ((InetSocketAddress) channel.getLocalAddress()).getAddress();
         if (sending) {
-            InetAddress local = ((InetSocketAddress) channel.getLocalAddress()).getAddress();
             return new AppliedOptions(spec.trafficClass(), channel.getOption(StandardSocketOptions.IP_TOS),
                     spec.sendBufferBytes(), SocketBuffers.send(channel), spec.receiveBufferBytes(), 0,
                     spec.noDelay(), tcp && channel.getOption(StandardSocketOptions.TCP_NODELAY),
                     tcp ? PathFacts.tcpMss(spec.family(), local) : Optional.empty());
         }
         return new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0,
-                spec.receiveBufferBytes(), SocketBuffers.receive(channel), spec.noDelay(), false, Optional.empty());
+                spec.receiveBufferBytes(), SocketBuffers.receive(channel), spec.noDelay(), false,
+                tcp ? PathFacts.tcpMss(spec.family(), local) : Optional.empty());
     }
 
     @Override

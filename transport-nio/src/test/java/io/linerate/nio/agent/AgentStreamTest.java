@@ -75,6 +75,9 @@ class AgentStreamTest {
         assertThat(r.remote().bytes()).isPositive();
         assertThat(r.local().bytes()).isEqualTo(r.remote().bytes());
         assertThat(r.transfer().invalidReasons()).isEmpty();
+        // the agent sends: the MSS is still given, derived on this host's side of the same loopback path
+        assertThat(r.transfer().options().tcpMss()).isEqualTo(io.linerate.nio.PathFacts.loopbackTcpMss(spec(agent,
+                Protocol.TCP).build().family()));
     }
 
     @Test
