@@ -214,8 +214,9 @@ public final class Iperf3Agent implements AutoCloseable {
     }
 
     /**
-     * Stops serving: closes both ports, ends every test (closing its connections) and waits for
-     * their threads, each bounded by the I/O timeout.
+     * Stops serving: closes both ports and ends every test, whose client is told SERVER_TERMINATE
+     * as iperf3's server tells it, then waits for their threads, each bounded by twice the I/O
+     * timeout; a test still running then has its connections closed.
      */
     @Override
     public void close() {
@@ -229,6 +230,9 @@ public final class Iperf3Agent implements AutoCloseable {
             ports.join(config.ioTimeout().toMillis());
             for (Iperf3ServerSession s : sessions) {
                 s.awaitEnd(config.ioTimeout().toMillis() * 2);
+            }
+            for (Iperf3ServerSession s : sessions) {
+                s.forceClose();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
