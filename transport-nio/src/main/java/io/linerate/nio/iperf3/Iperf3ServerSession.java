@@ -127,9 +127,14 @@ final class Iperf3ServerSession {
             }
             createStreams();
             send(Iperf3State.TEST_START);
+            // iperf3's server starts its omit timer at TEST_START and resets its counters when it fires
+            long omitEnd = System.nanoTime() + params.omitSeconds() * 1_000_000_000L;
             send(Iperf3State.TEST_RUNNING);
             synchronized (streams) {
                 for (DataStream s : streams) {
+                    if (params.omitSeconds() > 0) {
+                        s.omitted.until(omitEnd);
+                    }
                     s.start("linerate-iperf3-test-" + number + "-stream-" + s.id);
                 }
             }
