@@ -191,7 +191,9 @@ final class Iperf3ServerSession {
         if (!udpTest) {
             agent.awaitTcp(cookie, this);
         }
+        boolean windowed = false;
         try {
+            windowed = !udpTest && agent.windowOnListener(params.window());
             send(Iperf3State.CREATE_STREAMS);
             long deadline = System.nanoTime() + config.ioTimeout().toNanos();
             for (int i = 0; i < wanted; i++) {
@@ -214,6 +216,9 @@ final class Iperf3ServerSession {
             throw new Iperf3Exception("interrupted while waiting for the streams");
         } finally {
             agent.stopAwaitingTcp(cookie);
+            if (windowed) {
+                agent.windowDone();
+            }
             for (Object left; (left = arrivals.poll()) != null; ) {
                 if (left instanceof BoundedChannel c) {
                     c.close();
