@@ -133,7 +133,7 @@ final class ServeCommand implements Callable<Integer> {
         boolean portGiven = command.commandLine().getParseResult().hasMatchedOption("--port");
         Iperf3ServerConfig config = new Iperf3ServerConfig(address, portGiven ? port : Iperf3ServerConfig.DEFAULT_PORT,
                 allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom),
-                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload), Iperf3ServerConfig.DEFAULT_IO_TIMEOUT);
+                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams), Iperf3ServerConfig.DEFAULT_IO_TIMEOUT);
         Iperf3Agent server = Iperf3Agent.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -37,4 +37,14 @@ class ServeIperf3CommandTest {
         assertThat(run(err2, "serve", "--iperf3", "--secret-file", "/nonexistent")).isEqualTo(2);
         assertThat(err2.toString()).contains("--secret-file does not apply to --iperf3");
     }
+
+    @Test
+    void maxStreamsIsCheckedAsTheAgentChecksIt() {
+        for (String n : new String[] {"0", "200"}) {
+            StringWriter err = new StringWriter();
+            // refused before anything binds, so the default port 5201 need not be free
+            assertThat(run(err, "serve", "--iperf3", "--max-streams", n)).isEqualTo(2);
+            assertThat(err.toString()).contains("max streams " + n + " is out of range; allowed: 1..128");
+        }
+    }
 }

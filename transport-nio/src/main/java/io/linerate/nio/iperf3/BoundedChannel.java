@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -19,6 +22,7 @@ final class BoundedChannel implements Closeable {
     private final Selector selector;
     private final SelectionKey key;
     private final long timeoutMillis;
+    private volatile boolean cancelled;
 
     private BoundedChannel(SocketChannel channel, Selector selector, long timeoutMillis) throws IOException {
         this.channel = channel;
@@ -140,12 +144,58 @@ final class BoundedChannel implements Closeable {
     }
 
     private boolean ready(int op, long millis) throws IOException {
-        key.interestOps(op);
-        selector.selectedKeys().clear();
-        int n = selector.select(Math.max(1, millis));
-        key.interestOps(0);
-        selector.selectedKeys().clear();
-        return n > 0;
+        if (cancelled) {
+            throw new Cancelled();
+        }
+        try {
+            key.interestOps(op);
+            selector.selectedKeys().clear();
+            int n = selector.select(Math.max(1, millis));
+            key.interestOps(0);
+            selector.selectedKeys().clear();
+            if (cancelled) {
+                throw new Cancelled();
+            }
+            return n > 0;
+        } catch (CancelledKeyException | ClosedSelectorException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /**
+     * Ends every wait on this channel, now and later, with {@link Cancelled}, from any thread; the
+     * connection stays open, so a last message can still be written without waiting ({@link #writeNow}).
+     */
+    void cancel() {
+        cancelled = true;
+        try {
+            selector.wakeup();
+        } catch (ClosedSelectorException ignored) {
+            // closed already: no wait to end
+        }
+    }
+
+    /**
+     * Writes {@code b} only as far as the socket takes it without waiting.
+     *
+     * @return whether all of {@code b} was written
+     */
+    boolean writeNow(ByteBuffer b) {
+        try {
+            channel.write(b);
+            return !b.hasRemaining();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** A wait ended by {@link #cancel}. */
+    static final class Cancelled extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Cancelled() {
+            super("cancelled: the server is stopping");
+        }
     }
 
     @Override

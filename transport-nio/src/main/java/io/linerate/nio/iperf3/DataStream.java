@@ -54,7 +54,10 @@ final class DataStream implements Runnable, Closeable {
     private long startNanos;
     private long endNanos;
     final SequenceTracker tracker = new SequenceTracker();
-    final Rfc3550Jitter jitter = new Rfc3550Jitter();
+    /** Restarted when the omit period ends. */
+    Rfc3550Jitter jitter = new Rfc3550Jitter();
+    /** The counts when the omit period ended, left out of the server's results. */
+    final OmitBaseline omitted = new OmitBaseline();
     /** For a TCP sender after the session: whether the server read all it was sent (null: unknown). */
     Boolean serverReadAll;
 
@@ -188,9 +191,9 @@ final class DataStream implements Runnable, Closeable {
         return failure;
     }
 
-    /** @return ns from this stream's first send or read to its last */
+    /** @return ns from this stream's first send or read, or the omit period's end, to its last */
     long activeNanos() {
-        return Math.max(0, endNanos - startNanos);
+        return Math.max(0, endNanos - Math.max(startNanos, omitted.atNanos));
     }
 
     @Override
@@ -230,6 +233,7 @@ final class DataStream implements Runnable, Closeable {
         long lastProgress = startNanos;
         while (!stop && budgetLeft()) {
             long now = clock.nanoTime();
+            omitted.check(this, now);
             long w = pacer.nanosUntilNext(bytes + payload, now);
             if (w > 0) {
                 wait.step(now, w);
@@ -260,6 +264,7 @@ final class DataStream implements Runnable, Closeable {
         long seq = 1;
         while (!stop && budgetLeft()) {
             long now = clock.nanoTime();
+            omitted.check(this, now);
             long w = pacer.nanosUntilNext(bytes + payload, now);
             if (w > 0) {
                 wait.step(now, w);
@@ -292,6 +297,7 @@ final class DataStream implements Runnable, Closeable {
             buf.clear();
             int n = datagrams.read(buf);
             long now = clock.nanoTime();
+            omitted.check(this, now);
             if (n > 0) {
                 bytes += n;
                 messages++;
@@ -322,6 +328,7 @@ final class DataStream implements Runnable, Closeable {
             buf.clear();
             int n = tcp.readSome(buf, POLL_MILLIS);
             long now = clock.nanoTime();
+            omitted.check(this, now);
             if (n > 0) {
                 bytes += n;
                 lastData = now;
@@ -365,16 +372,16 @@ final class DataStream implements Runnable, Closeable {
             tcp.close();
         }
         if (datagrams != null) {
-            try {
-                datagrams.close();
-            } catch (IOException ignored) {
-                // closing
-            }
-            try {
-                udpSelector.close();
-            } catch (IOException ignored) {
-                // closing
-            }
+            quietly(datagrams);
+            quietly(udpSelector);
+        }
+    }
+
+    private static void quietly(Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to do
         }
     }
 }

@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -48,6 +50,8 @@ public final class Iperf3Agent implements AutoCloseable {
     private final Map<InetAddress, Iperf3ServerSession> udpByClient = new ConcurrentHashMap<>();
     private final AtomicInteger handshakes = new AtomicInteger();
     private final AtomicLong started = new AtomicLong();
+    /** Held by the one test whose window the listening socket has. */
+    private final Semaphore listenerWindow = new Semaphore(1);
 
     private Iperf3Agent(Iperf3ServerConfig config, SamePortListener ports) {
         this.config = config;
@@ -156,6 +160,39 @@ public final class Iperf3Agent implements AutoCloseable {
         }
     }
 
+    /**
+     * Before a TCP test with a window ({@code -w}) opens its streams: the listening socket is bound
+     * again with that receive buffer, as iperf3's server does, so the streams get the window scale
+     * negotiated for it; one test at a time, waiting at most the I/O timeout for another's streams.
+     *
+     * @param window the test's window, bytes; 0 = none, nothing is done
+     * @return whether the listener took it: then {@link #windowDone()} must follow
+     * @throws IOException when the port could not be bound again (the server then stops listening)
+     */
+    boolean windowOnListener(int window) throws IOException, InterruptedException {
+        if (window <= 0 || !listenerWindow.tryAcquire(config.ioTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        try {
+            ports.tcpReceiveBuffer(window);
+            return true;
+        } catch (IOException e) {
+            listenerWindow.release();
+            throw e;
+        }
+    }
+
+    /** After the streams of a test that had {@link #windowOnListener}: the listener gets its default buffer again. */
+    void windowDone() {
+        try {
+            ports.tcpReceiveBuffer(0);
+        } catch (IOException e) {
+            LOG.error("{}; the iperf3 server no longer accepts TCP connections", e.getMessage());
+        } finally {
+            listenerWindow.release();
+        }
+    }
+
     /** A test waits for TCP data connections with its cookie. */
     void awaitTcp(String cookie, Iperf3ServerSession s) {
         awaitingTcp.put(cookie, s);
@@ -214,8 +251,9 @@ public final class Iperf3Agent implements AutoCloseable {
     }
 
     /**
-     * Stops serving: closes both ports, ends every test (closing its connections) and waits for
-     * their threads, each bounded by the I/O timeout.
+     * Stops serving: closes both ports and ends every test, whose client is told SERVER_TERMINATE
+     * as iperf3's server tells it, then waits for their threads, each bounded by twice the I/O
+     * timeout; a test still running then has its connections closed.
      */
     @Override
     public void close() {
@@ -229,6 +267,9 @@ public final class Iperf3Agent implements AutoCloseable {
             ports.join(config.ioTimeout().toMillis());
             for (Iperf3ServerSession s : sessions) {
                 s.awaitEnd(config.ioTimeout().toMillis() * 2);
+            }
+            for (Iperf3ServerSession s : sessions) {
+                s.forceClose();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -21,6 +21,9 @@ import java.util.Map;
  * is {@code packets} minus the distinct datagrams received. So, unlike iperf3's own server,
  * datagrams lost at the end of the test are counted, and received + lost = sent holds exactly.
  *
+ * <p>With iperf3's omit period ({@code -O N}) every count leaves out what came before it ended, as
+ * iperf3's server resets its counters then.
+ *
  * @param streams one entry per stream, in the test's order
  */
 record Iperf3ServerResults(boolean udp, List<Stream> streams) {
@@ -31,14 +34,15 @@ record Iperf3ServerResults(boolean udp, List<Stream> streams) {
      *
      * @param bytes bytes sent (server sending) or received, UDP headers included as iperf3 counts them
      * @param packets datagrams sent, or for a receiver datagrams the client sent (see above); 0 for TCP
+     * @param omittedPackets datagrams sent before the omit period ended, not in {@code packets}
      * @param lost datagrams that did not arrive; 0 for a sender or TCP
      * @param outOfOrder datagrams that arrived after a later one
      * @param duplicates datagrams that arrived more than once
      * @param jitterSeconds RFC 3550 interarrival jitter of a UDP receiver, s
      * @param seconds from the stream's first send or read to its last, s
      */
-    record Stream(int id, boolean sender, long bytes, long packets, long lost, long outOfOrder, long duplicates,
-                  double jitterSeconds, double seconds) {}
+    record Stream(int id, boolean sender, long bytes, long packets, long omittedPackets, long lost, long outOfOrder,
+                  long duplicates, double jitterSeconds, double seconds) {}
 
     static Iperf3ServerResults of(Iperf3TestParams params, List<DataStream> streams, JsonNode clientResults) {
         Map<Integer, Long> clientPackets = new HashMap<>();
@@ -50,15 +54,24 @@ record Iperf3ServerResults(boolean udp, List<Stream> streams) {
         List<Stream> out = new ArrayList<>();
         for (DataStream d : streams) {
             double secs = d.activeNanos() / 1e9;
+            OmitBaseline o = d.omitted;
+            long bytes = d.bytes - o.bytes;
             if (!params.udp()) {
-                out.add(new Stream(d.id, d.sender(), d.bytes, 0, 0, 0, 0, 0, secs));
+                out.add(new Stream(d.id, d.sender(), bytes, 0, 0, 0, 0, 0, 0, secs));
             } else if (d.sender()) {
-                out.add(new Stream(d.id, true, d.bytes, d.messages, 0, 0, 0, 0, secs));
+                out.add(new Stream(d.id, true, bytes, d.messages - o.messages, o.messages, 0, 0, 0, 0, secs));
             } else {
-                long distinct = d.tracker.distinct();
-                long packets = Math.max(d.tracker.highest() + 1, clientPackets.getOrDefault(d.id, 0L));
-                out.add(new Stream(d.id, false, d.bytes, packets, packets - distinct, d.tracker.reordered(),
-                        d.tracker.duplicates(), d.jitter.samples() > 0 ? d.jitter.nanos() / 1e9 : 0, secs));
+                long omitted = o.highest + 1;
+                long theirs = clientPackets.getOrDefault(d.id, 0L);
+                // iperf3's client counts the omitted datagrams too; one that did not would fall short of those seen
+                if (omitted > 0 && theirs <= d.tracker.highest()) {
+                    theirs += omitted;
+                }
+                long packets = Math.max(d.tracker.highest() + 1, theirs) - omitted;
+                long distinct = d.tracker.distinct() - o.distinct;
+                out.add(new Stream(d.id, false, bytes, packets, omitted, Math.max(0, packets - distinct),
+                        d.tracker.reordered() - o.reordered, d.tracker.duplicates() - o.duplicates,
+                        d.jitter.samples() > 0 ? d.jitter.nanos() / 1e9 : 0, secs));
             }
         }
         return new Iperf3ServerResults(params.udp(), List.copyOf(out));
@@ -79,7 +92,8 @@ record Iperf3ServerResults(boolean udp, List<Stream> streams) {
             o.put("retransmits", -1);
             o.put("jitter", s.jitterSeconds());
             o.put("errors", s.lost());
-            o.put("packets", s.packets());
+            // iperf3's client subtracts its own count of omitted datagrams from this one
+            o.put("packets", s.packets() + s.omittedPackets());
             o.put("start_time", 0.0);
             o.put("end_time", s.seconds());
         }

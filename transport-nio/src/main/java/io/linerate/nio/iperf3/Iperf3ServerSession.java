@@ -36,6 +36,8 @@ final class Iperf3ServerSession {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicLong IDS = new AtomicLong();
     private static final long POLL_MILLIS = 20;
+    /** Put among the arrivals by {@link #abort} to end the wait for streams. */
+    private static final Object STOPPING = new Object();
 
     private final Iperf3Agent agent;
     private final Iperf3ServerConfig config;
@@ -77,9 +79,21 @@ final class Iperf3ServerSession {
         return arrivals.offer(from);
     }
 
-    /** Ends the test soon: its connections are closed and its thread fails out of its next wait. */
+    /**
+     * Ends the test soon, from any thread: its streams stop, and its thread leaves its next or
+     * current wait, tells the client SERVER_TERMINATE and releases everything.
+     */
     void abort() {
         aborted = true;
+        arrivals.offer(STOPPING);
+        synchronized (streams) {
+            streams.forEach(DataStream::stop);
+        }
+        control.cancel();
+    }
+
+    /** Closes the connections of a test whose thread did not end after {@link #abort}. */
+    void forceClose() {
         control.close();
         synchronized (streams) {
             streams.forEach(DataStream::close);
@@ -113,9 +127,14 @@ final class Iperf3ServerSession {
             }
             createStreams();
             send(Iperf3State.TEST_START);
+            // iperf3's server starts its omit timer at TEST_START and resets its counters when it fires
+            long omitEnd = System.nanoTime() + params.omitSeconds() * 1_000_000_000L;
             send(Iperf3State.TEST_RUNNING);
             synchronized (streams) {
                 for (DataStream s : streams) {
+                    if (params.omitSeconds() > 0) {
+                        s.omitted.until(omitEnd);
+                    }
                     s.start("linerate-iperf3-test-" + number + "-stream-" + s.id);
                 }
             }
@@ -139,12 +158,16 @@ final class Iperf3ServerSession {
             LOG.info("{} done: {}", who, mine.summary());
         } catch (Iperf3Exception | IOException e) {
             if (aborted) {
-                LOG.info("{} ended: the server is stopping", who);
+                terminate(who);
             } else {
                 LOG.warn("{} ended: {}", who, e.getMessage());
             }
         } catch (RuntimeException e) {
-            LOG.error("{} failed", who, e);
+            if (aborted) {
+                terminate(who);
+            } else {
+                LOG.error("{} failed", who, e);
+            }
         } finally {
             release();
         }
@@ -168,12 +191,17 @@ final class Iperf3ServerSession {
         if (!udpTest) {
             agent.awaitTcp(cookie, this);
         }
+        boolean windowed = false;
         try {
+            windowed = !udpTest && agent.windowOnListener(params.window());
             send(Iperf3State.CREATE_STREAMS);
             long deadline = System.nanoTime() + config.ioTimeout().toNanos();
             for (int i = 0; i < wanted; i++) {
                 Object a = arrivals.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (a == null || aborted) {
+                    if (a instanceof BoundedChannel c) {
+                        c.close();
+                    }
                     throw new Iperf3Exception((a == null ? "only " + i + " of " + wanted + " " + (udpTest ? "UDP" : "TCP")
                             + " streams arrived within the I/O timeout of " + config.ioTimeout().toMillis() + " ms"
                             : "the server is stopping"));
@@ -188,6 +216,9 @@ final class Iperf3ServerSession {
             throw new Iperf3Exception("interrupted while waiting for the streams");
         } finally {
             agent.stopAwaitingTcp(cookie);
+            if (windowed) {
+                agent.windowDone();
+            }
             for (Object left; (left = arrivals.poll()) != null; ) {
                 if (left instanceof BoundedChannel c) {
                     c.close();
@@ -299,7 +330,16 @@ final class Iperf3ServerSession {
         streams.forEach(DataStream::close);
     }
 
+    /** Tells the client the server is stopping, as iperf3's server does on SIGINT or SIGTERM. */
+    private void terminate(String who) {
+        boolean told = control.writeNow(ByteBuffer.wrap(new byte[] {Iperf3State.SERVER_TERMINATE}));
+        LOG.info("{} ended: the server is stopping{}", who, told ? "; sent SERVER_TERMINATE" : "");
+    }
+
     private void send(byte state) throws IOException {
+        if (aborted) {
+            throw new IOException("the server is stopping");
+        }
         control.writeFully(ByteBuffer.wrap(new byte[] {state}));
     }
 

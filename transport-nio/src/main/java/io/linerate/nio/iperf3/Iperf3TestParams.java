@@ -88,6 +88,11 @@ record Iperf3TestParams(boolean udp, long seconds, long omitSeconds, long bytes,
             return Optional.of(new Refusal(IE_NUMSTREAMS, "parallel streams " + parallel + " is out of range; allowed: 1.."
                     + Iperf3Options.MAX_PARALLEL));
         }
+        if (streams() > limits.maxStreams()) {
+            return Optional.of(new Refusal(IE_NUMSTREAMS, streams() + " data streams"
+                    + (bidirectional ? " (" + parallel + " each way)" : "") + " exceed the server's limit of "
+                    + limits.maxStreams() + " a test (--max-streams)"));
+        }
         int header = Iperf3DatagramHeader.bytes(counters64);
         if (udp && (length < header || length > MAX_UDP_LENGTH)) {
             return Optional.of(new Refusal(IE_UDPBLOCKSIZE, "datagram length " + length + " bytes is out of range; allowed: "

@@ -10,6 +10,8 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -46,7 +48,12 @@ public final class SamePortListener {
     private final PeerServerConfig config;
     private final String tool;
     private final Logger log;
-    private final ServerSocketChannel tcp;
+    /** Replaced by {@link #tcpReceiveBuffer}; guarded by {@link #tcpLock} where it is changed or closed. */
+    private volatile ServerSocketChannel tcp;
+    private final Object tcpLock = new Object();
+    private int tcpBuffer;
+    /** Counted down by the accept thread once a replaced socket's accept has returned, which releases the port. */
+    private volatile CountDownLatch acceptLeft = new CountDownLatch(0);
     private final DatagramChannel udp;
     private final int port;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -128,7 +135,13 @@ public final class SamePortListener {
             try {
                 s = tcp.accept();
             } catch (ClosedChannelException e) {
-                return;
+                acceptLeft.countDown();
+                synchronized (tcpLock) {
+                    if (closed.get() || tcp.isOpen()) {
+                        continue; // rebound by tcpReceiveBuffer, or closed: the loop's test tells
+                    }
+                    return;
+                }
             } catch (IOException e) {
                 if (closed.get()) {
                     return;
@@ -187,7 +200,9 @@ public final class SamePortListener {
         if (!closed.compareAndSet(false, true)) {
             return false;
         }
-        closeQuietly(tcp);
+        synchronized (tcpLock) {
+            closeQuietly(tcp);
+        }
         closeQuietly(udp);
         return true;
     }
@@ -209,6 +224,52 @@ public final class SamePortListener {
         }
         if (u != null) {
             u.join(millis);
+        }
+    }
+
+    /**
+     * Binds the TCP port again with a receive buffer of {@code bytes}, or the system's autotuned
+     * default for 0, as iperf3's server listens anew with a test's window: a connection accepted
+     * from then on inherits the buffer and the TCP window scale negotiated for it, which setting
+     * the buffer after the accept cannot change. The old socket is closed first, so a connection
+     * arriving in those microseconds is refused or reset; the port number stays the same.
+     *
+     * @param bytes the receive buffer, bytes; 0 = the default
+     * @throws IOException when the port cannot be bound again: the ports are then closed, as by
+     *     {@link #closePorts()}, and the message names the address and port
+     */
+    public void tcpReceiveBuffer(int bytes) throws IOException {
+        synchronized (tcpLock) {
+            if (closed.get() || bytes == tcpBuffer) {
+                return;
+            }
+            CountDownLatch left = new CountDownLatch(1);
+            acceptLeft = left;
+            closeQuietly(tcp);
+            ServerSocketChannel n = ServerSocketChannel.open();
+            try {
+                // a socket closed while a thread blocks in its accept is released when that accept returns
+                if (!left.await(1, TimeUnit.SECONDS)) {
+                    log.debug("the accept thread did not leave the old socket within 1 s; binding anyway");
+                }
+                n.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                if (bytes > 0) {
+                    n.setOption(StandardSocketOptions.SO_RCVBUF, bytes);
+                }
+                n.bind(new InetSocketAddress(config.bind(), port), BACKLOG);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closeQuietly(n);
+                closePorts();
+                throw new IOException("interrupted while listening for " + tool + " clients again; stopped", e);
+            } catch (IOException e) {
+                closeQuietly(n);
+                closePorts();
+                throw new IOException("cannot listen for " + tool + " clients on " + config.bind().getHostAddress()
+                        + " port " + port + " again: " + e.getMessage(), e);
+            }
+            tcp = n;
+            tcpBuffer = bytes;
         }
     }
 

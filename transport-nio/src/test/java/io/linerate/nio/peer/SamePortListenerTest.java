@@ -11,7 +11,11 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -54,5 +58,38 @@ class SamePortListenerTest {
         }
         assertThat(ports.isClosed()).isTrue();
         assertThat(ports.udp().isOpen()).isFalse();
+    }
+
+    @Test
+    void aReceiveBufferRebindsTheTcpPortAndConnectionsInheritIt() throws Exception {
+        Iperf2ServerConfig config = new Iperf2ServerConfig(LO, 0, AllowFrom.anyone(), AgentLimits.defaults(),
+                Duration.ofSeconds(1));
+        SamePortListener ports = SamePortListener.open(config, "iperf 2", u -> { }, LoggerFactory.getLogger("test"));
+        BlockingQueue<SocketChannel> accepted = new LinkedBlockingQueue<>();
+        try {
+            ports.start("test-listener", (s, from) -> accepted.add(s), () -> { });
+            int p = ports.address().getPort();
+            ports.tcpReceiveBuffer(8192);
+            int small = rcvbufOfNextAccepted(ports, accepted);
+            ports.tcpReceiveBuffer(0);
+            int usual = rcvbufOfNextAccepted(ports, accepted);
+            // Linux doubles what is set: 16 KiB, below the default's tcp_rmem[1] (128 KiB where untuned)
+            assertThat(small).isLessThan(usual);
+            assertThat(ports.address().getPort()).isEqualTo(p);
+        } finally {
+            ports.closePorts();
+            ports.join(5000);
+            accepted.forEach(SamePortListener::closeQuietly);
+        }
+    }
+
+    private static int rcvbufOfNextAccepted(SamePortListener ports, BlockingQueue<SocketChannel> accepted) throws Exception {
+        try (SocketChannel c = SocketChannel.open(ports.address())) {
+            SocketChannel s = accepted.poll(10, TimeUnit.SECONDS);
+            assertThat(s).as("a connection accepted within 10 s").isNotNull();
+            try (s) {
+                return s.getOption(StandardSocketOptions.SO_RCVBUF);
+            }
+        }
     }
 }
