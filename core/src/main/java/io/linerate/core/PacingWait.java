@@ -11,7 +11,8 @@ import org.agrona.concurrent.IdleStrategy;
  * default there and in {@link TransferSpec}): a wait that begins {@code r} ns before its deadline
  * ends at {@code max(r, T)} ns after it began, so the sender wakes at most about once per tick
  * and then sends every message already due, back to back, each only once its own deadline has
- * passed. A message may so leave up to about {@code T} late, but never early, and the rate holds:
+ * passed. Senders take {@code T} from {@link #tickFor}, which shortens it at high rates so that a
+ * burst holds at most {@value #MAX_BURST_MESSAGES} messages. A message may so leave up to about {@code T} late, but never early, and the rate holds:
  * the pacer's schedule is kept from its origin, and a tick is far shorter than the
  * {@value Pacer#MAX_CATCH_UP_NANOS} ns a late sender may catch up. A tick never spins: when the
  * wake-up lands a little early it parks again for what is left.
@@ -40,6 +41,33 @@ import org.agrona.concurrent.IdleStrategy;
  * One instance per waiting thread; {@link #step} allocates nothing and never logs.
  */
 public final class PacingWait {
+    /**
+     * Most messages one tick lets out back to back (16): at a high rate a tick is shortened to
+     * this many messages' time ({@link #tickFor}), so that a burst stays well inside a receiver's
+     * default buffer (Linux's 212992-byte SO_RCVBUF holds about 90 datagrams of 1400 bytes).
+     */
+    public static final int MAX_BURST_MESSAGES = 16;
+
+    /**
+     * The tick a sender uses: the pacing timer, or, where that would let more than
+     * {@value #MAX_BURST_MESSAGES} messages out at once, their time at the rate. Measured with
+     * 1400-byte datagrams at 1 Gbit/s into an iperf3 server on loopback, a 1 ms tick (89 datagrams
+     * a burst) lost about 16% to the receiver's buffer, where iperf3's own client, which checks its
+     * rate after every datagram, lost about 1%.
+     *
+     * @param timerNanos the pacing timer, ns, 0..{@value #MAX_TICK_NANOS}; 0 stays 0 (exact mode)
+     * @param bitsPerSecond the target rate, bit/s; 0 (unlimited) keeps the timer
+     * @param messageBits bits of one message as the rate counts them, at least 1
+     * @return the tick, ns: at most {@code timerNanos}, at least 1 unless {@code timerNanos} is 0
+     */
+    public static long tickFor(long timerNanos, long bitsPerSecond, long messageBits) {
+        if (timerNanos == 0 || bitsPerSecond <= 0) {
+            return timerNanos;
+        }
+        double burstNanos = (double) MAX_BURST_MESSAGES * Math.max(1, messageBits) * 1e9 / bitsPerSecond;
+        return burstNanos >= timerNanos ? timerNanos : Math.max(1, (long) burstNanos);
+    }
+
     /** Longest single park, ns (10 ms): a waiting sender sees a stop request within about this. */
     public static final long MAX_PARK_NANOS = 10_000_000L;
     /** Largest slack sample taken into the estimate, ns (1 ms): one preemption must not make every wait spin. */

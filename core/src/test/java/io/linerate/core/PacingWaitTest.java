@@ -262,4 +262,17 @@ class PacingWaitTest {
         assertThatThrownBy(() -> new PacingWait(clock, 10 * MS + 1, parker, new CountingIdle(clock)))
                 .hasMessageStartingWith("pacing timer 10000001 ns is out of range");
     }
+
+    @Test
+    void tickForShortensTheTimerSoThatABurstHoldsAtMostSixteenMessages() {
+        // 1400-byte datagrams at 1 Gbit/s: 11200 bits take 11.2 us, 16 of them 179.2 us, under the 1 ms timer
+        assertThat(PacingWait.tickFor(1_000_000, 1_000_000_000L, 11_200)).isEqualTo(179_200);
+        // at 50 Mbit/s 16 datagrams take 3.584 ms: the 1 ms timer stands
+        assertThat(PacingWait.tickFor(1_000_000, 50_000_000L, 11_200)).isEqualTo(1_000_000);
+        // unlimited keeps the timer; exact mode stays exact
+        assertThat(PacingWait.tickFor(1_000_000, 0, 11_200)).isEqualTo(1_000_000);
+        assertThat(PacingWait.tickFor(0, 1_000_000_000L, 11_200)).isZero();
+        // an absurd rate never gives a tick of 0, which would mean exact mode
+        assertThat(PacingWait.tickFor(1_000_000, Long.MAX_VALUE, 8)).isEqualTo(1);
+    }
 }

@@ -115,7 +115,8 @@ public final class Iperf2Client {
             ByteBuffer buf = ByteBuffer.allocateDirect(spec.payloadBytes()); // zero-filled: client-header flags 0
             long budget = budgetBytes(spec);
             Pacer pacer = new Pacer(spec.rateBitsPerSecond());
-            PacingWait wait = new PacingWait(clock, spec.pacingTimer().toNanos());
+            PacingWait wait = new PacingWait(clock, PacingWait.tickFor(spec.pacingTimer().toNanos(),
+                    spec.rateBitsPerSecond(), 8L * spec.payloadBytes()));
             long start = clock.nanoTime();
             long end = deadline(spec, start);
             pacer.start(start);
@@ -190,7 +191,8 @@ public final class Iperf2Client {
             long epochBase = System.currentTimeMillis() * 1000L - clock.nanoTime() / 1000L;
             long budget = budgetBytes(spec);
             Pacer pacer = new Pacer(spec.rateBitsPerSecond());
-            PacingWait wait = new PacingWait(clock, spec.pacingTimer().toNanos());
+            PacingWait wait = new PacingWait(clock, PacingWait.tickFor(spec.pacingTimer().toNanos(),
+                    spec.rateBitsPerSecond(), 8L * spec.payloadBytes()));
             long start = clock.nanoTime();
             long end = deadline(spec, start);
             pacer.start(start);

@@ -75,7 +75,7 @@ final class DataStream implements Runnable, Closeable {
         this.budgetBytes = budgetBytes;
         this.budgetMessages = budgetMessages;
         this.pacer = new Pacer(pace.bitsPerSecond());
-        this.tickNanos = pace.tickNanos();
+        this.tickNanos = PacingWait.tickFor(pace.tickNanos(), pace.bitsPerSecond(), 8L * payload);
         this.ioTimeoutNanos = ioTimeout.toNanos();
         this.epochMicrosBase = System.currentTimeMillis() * 1000L - System.nanoTime() / 1000L;
         buf.limit(sender ? payload : buf.capacity());
