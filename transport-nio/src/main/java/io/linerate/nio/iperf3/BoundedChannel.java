@@ -21,6 +21,8 @@ final class BoundedChannel implements Closeable {
     private final SocketChannel channel;
     private final Selector selector;
     private final SelectionKey key;
+    /** The key's interest set, as last set by a wait. */
+    private int interest;
     private final long timeoutMillis;
     private volatile boolean cancelled;
 
@@ -99,6 +101,20 @@ final class BoundedChannel implements Closeable {
      * @return bytes written, 0 when there was no room within {@code millis}
      */
     int writeSome(ByteBuffer b, long millis) throws IOException {
+        return writeSome(b, millis, false);
+    }
+
+    /**
+     * Writes what the socket takes, waiting at most {@code millis} for room first when
+     * {@code full}: after a write that left bytes behind, the send buffer is full, and writing
+     * again at once would only be refused.
+     *
+     * @return bytes written, 0 when there was no room within {@code millis}
+     */
+    int writeSome(ByteBuffer b, long millis, boolean full) throws IOException {
+        if (full && millis > 0 && !ready(SelectionKey.OP_WRITE, millis)) {
+            return 0;
+        }
         int n = channel.write(b);
         if (n == 0 && millis > 0 && ready(SelectionKey.OP_WRITE, millis)) {
             n = channel.write(b);
@@ -148,10 +164,13 @@ final class BoundedChannel implements Closeable {
             throw new Cancelled();
         }
         try {
-            key.interestOps(op);
+            if (interest != op) {
+                // kept between waits: a sender waits for OP_WRITE again and again, and each change is a system call
+                key.interestOps(op);
+                interest = op;
+            }
             selector.selectedKeys().clear();
             int n = selector.select(Math.max(1, millis));
-            key.interestOps(0);
             selector.selectedKeys().clear();
             if (cancelled) {
                 throw new Cancelled();

@@ -240,8 +240,10 @@ final class DataStream implements Runnable, Closeable {
                 continue;
             }
             buf.clear().limit(budgetBytes == 0 ? payload : (int) Math.min(payload, budgetBytes - bytes));
+            boolean full = false;
             while (buf.hasRemaining() && !stop) {
-                int n = tcp.writeSome(buf, POLL_MILLIS);
+                int n = tcp.writeSome(buf, POLL_MILLIS, full);
+                full = n > 0 && buf.hasRemaining();
                 if (n > 0) {
                     bytes += n;
                     lastProgress = clock.nanoTime();
