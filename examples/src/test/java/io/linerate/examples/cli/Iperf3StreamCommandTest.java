@@ -35,7 +35,7 @@ class Iperf3StreamCommandTest {
             StringWriter err = new StringWriter();
             int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "stream", "--peer",
                     "127.0.0.1:" + srv.address().getPort(), "--peer-protocol", "iperf3", "--bidir", "--duration", "500ms");
-            assertThat(code).as(err.toString()).isZero();
+            assertThat(code).as(out + "\n" + err).isZero();
             assertThat(out.toString()).contains("both directions at once")
                     .contains("[fwd] local  sent ").contains("[fwd] remote received ")
                     .contains("[rev] local  received ").contains("[rev] remote sent ")
@@ -51,7 +51,7 @@ class Iperf3StreamCommandTest {
             int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "stream", "--peer",
                     "127.0.0.1:" + srv.address().getPort(), "--peer-protocol", "iperf3", "--bidir", "--parallel", "2",
                     "--duration", "500ms", "--json");
-            assertThat(code).as(err.toString()).isZero();
+            assertThat(code).as(out + "\n" + err).isZero();
             JsonNode j = new ObjectMapper().readTree(out.toString());
             JsonNode fwd = j.path("detail").path("forward");
             JsonNode rev = j.path("detail").path("reverse");

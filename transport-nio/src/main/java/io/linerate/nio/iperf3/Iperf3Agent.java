@@ -49,6 +49,8 @@ public final class Iperf3Agent implements AutoCloseable {
     private final Map<String, Iperf3ServerSession> awaitingTcp = new ConcurrentHashMap<>();
     private final Map<InetAddress, Iperf3ServerSession> udpByClient = new ConcurrentHashMap<>();
     private final AtomicInteger handshakes = new AtomicInteger();
+    /** TCP connections accepted so far, counted on the accept thread. */
+    private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong started = new AtomicLong();
     /** Held by the one test whose window the listening socket has. */
     private final Semaphore listenerWindow = new Semaphore(1);
@@ -106,13 +108,14 @@ public final class Iperf3Agent implements AutoCloseable {
             SamePortListener.closeQuietly(s);
             return;
         }
-        Thread t = new Thread(() -> handshake(s, from), "linerate-iperf3-conn");
+        long order = accepted.incrementAndGet(); // the accept order, which the cookies' reading may not keep
+        Thread t = new Thread(() -> handshake(s, from, order), "linerate-iperf3-conn");
         t.setDaemon(true);
         t.start();
     }
 
     /** Reads the cookie: a waiting test's data stream joins it, any other cookie starts a test. */
-    private void handshake(SocketChannel s, InetSocketAddress from) {
+    private void handshake(SocketChannel s, InetSocketAddress from, long order) {
         BoundedChannel ch = null;
         boolean handedOver = false;
         try {
@@ -122,7 +125,7 @@ public final class Iperf3Agent implements AutoCloseable {
             String key = new String(cookie.array(), StandardCharsets.US_ASCII);
             Iperf3ServerSession waiting = awaitingTcp.get(key);
             if (waiting != null) {
-                handedOver = waiting.offerTcp(ch, from);
+                handedOver = waiting.offerTcp(ch, order);
                 if (!handedOver) {
                     LOG.warn("{}: a data connection for a test that takes no more streams; closed", from);
                 }

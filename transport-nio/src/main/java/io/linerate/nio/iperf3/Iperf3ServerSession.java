@@ -63,12 +63,15 @@ final class Iperf3ServerSession {
         this.cookie = cookie;
     }
 
-    /** @return whether the TCP data connection {@code ch} was taken as one of this test's streams */
-    boolean offerTcp(BoundedChannel ch, InetSocketAddress from) {
+    /**
+     * @param order the connection's place in the server's accept order
+     * @return whether the TCP data connection {@code ch} was taken as one of this test's streams
+     */
+    boolean offerTcp(BoundedChannel ch, long order) {
         if (udpTest || offered.incrementAndGet() > wanted) {
             return false;
         }
-        return arrivals.offer(ch);
+        return arrivals.offer(new TcpArrival(order, ch));
     }
 
     /** @return whether the UDP connect message from {@code from} was taken as one of this test's streams */
@@ -192,6 +195,7 @@ final class Iperf3ServerSession {
             agent.awaitTcp(cookie, this);
         }
         boolean windowed = false;
+        List<Object> got = new ArrayList<>(wanted);
         try {
             windowed = !udpTest && agent.windowOnListener(params.window());
             send(Iperf3State.CREATE_STREAMS);
@@ -199,14 +203,17 @@ final class Iperf3ServerSession {
             for (int i = 0; i < wanted; i++) {
                 Object a = arrivals.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (a == null || aborted) {
-                    if (a instanceof BoundedChannel c) {
-                        c.close();
-                    }
+                    TcpArrival.close(a);
                     throw new Iperf3Exception((a == null ? "only " + i + " of " + wanted + " " + (udpTest ? "UDP" : "TCP")
                             + " streams arrived within the I/O timeout of " + config.ioTimeout().toMillis() + " ms"
                             : "the server is stopping"));
                 }
-                DataStream s = open(i, a);
+                got.add(a);
+            }
+            TcpArrival.sortInAcceptOrder(got);
+            for (int i = 0; i < wanted; i++) {
+                Object a = got.set(i, null);
+                DataStream s = open(i, a instanceof TcpArrival t ? t.channel() : a);
                 synchronized (streams) {
                     streams.add(s);
                 }
@@ -219,11 +226,8 @@ final class Iperf3ServerSession {
             if (windowed) {
                 agent.windowDone();
             }
-            for (Object left; (left = arrivals.poll()) != null; ) {
-                if (left instanceof BoundedChannel c) {
-                    c.close();
-                }
-            }
+            got.forEach(TcpArrival::close);
+            TcpArrival.closeAll(arrivals);
         }
     }
 
@@ -387,11 +391,7 @@ final class Iperf3ServerSession {
                 }
             }
         }
-        for (Object left; (left = arrivals.poll()) != null; ) {
-            if (left instanceof BoundedChannel c) {
-                c.close();
-            }
-        }
+        TcpArrival.closeAll(arrivals);
         control.close();
         ended.countDown();
     }
