@@ -190,9 +190,10 @@ public final class Iperf3Client {
                 int id = i == 0 ? 1 : i + 2; // iperf3 numbers its streams 1, 3, 4, ...
                 boolean send = bidir ? i < n : !options.reverse();
                 int k = i % n;
-                long bytes = b.kind() == Bound.Kind.BYTES && send ? share(b.amount(), n, k) : 0;
-                long msgs = b.kind() == Bound.Kind.MESSAGES && send ? share(b.amount(), n, k) : 0;
-                Pace pace = new Pace(spec.rateBitsPerSecond() == 0 ? 0 : Math.max(1, share(spec.rateBitsPerSecond(), n, k)),
+                long bytes = b.kind() == Bound.Kind.BYTES && send ? Iperf3Wire.share(b.amount(), n, k) : 0;
+                long msgs = b.kind() == Bound.Kind.MESSAGES && send ? Iperf3Wire.share(b.amount(), n, k) : 0;
+                long rate = spec.rateBitsPerSecond() == 0 ? 0 : Math.max(1, Iperf3Wire.share(spec.rateBitsPerSecond(), n, k));
+                Pace pace = new Pace(rate,
                         spec.pacingTimer().toNanos());
                 try {
                     streams.add(udp
@@ -205,10 +206,6 @@ public final class Iperf3Client {
                             + " stream " + (i + 1) + " of " + total + " failed: " + e.getMessage(), e);
                 }
             }
-        }
-
-        private static long share(long total, int n, int i) {
-            return total / n + (i < total % n ? 1 : 0);
         }
 
         private boolean any(boolean senders) {

@@ -209,13 +209,16 @@ final class Iperf3ServerSession {
                             : "the server is stopping"));
                 }
                 got.add(a);
+                if (udpTest) {
+                    // iperf3's client waits for the reply to a stream's connect message before it opens the next
+                    addStream(open(i, got.set(i, null)));
+                }
             }
-            TcpArrival.sortInAcceptOrder(got);
-            for (int i = 0; i < wanted; i++) {
-                Object a = got.set(i, null);
-                DataStream s = open(i, a instanceof TcpArrival t ? t.channel() : a);
-                synchronized (streams) {
-                    streams.add(s);
+            if (!udpTest) {
+                // TCP streams take their roles by the order they were accepted in, once all are here
+                TcpArrival.sortInAcceptOrder(got);
+                for (int i = 0; i < wanted; i++) {
+                    addStream(open(i, ((TcpArrival) got.set(i, null)).channel()));
                 }
             }
         } catch (InterruptedException e) {
@@ -231,13 +234,19 @@ final class Iperf3ServerSession {
         }
     }
 
+    private void addStream(DataStream s) {
+        synchronized (streams) {
+            streams.add(s);
+        }
+    }
+
     /** Stream {@code i} in arrival order: iperf3 numbers streams 1, 3, 4, ...; in a bidirectional test the client's senders come first. */
     private DataStream open(int i, Object arrival) throws IOException {
         int id = i == 0 ? 1 : i + 2;
         boolean send = params.bidirectional() ? i >= params.parallel() : params.reverse();
         int k = params.bidirectional() ? i % params.parallel() : i;
-        long bytes = send ? share(params.bytes(), params.parallel(), k) : 0;
-        long blocks = send ? share(params.blocks(), params.parallel(), k) : 0;
+        long bytes = send ? Iperf3Wire.share(params.bytes(), params.parallel(), k) : 0;
+        long blocks = send ? Iperf3Wire.share(params.blocks(), params.parallel(), k) : 0;
         Pace pace = Pace.ofClient(send ? params.rateBitsPerSecond() : 0, params.pacingTimerMicros());
         if (arrival instanceof BoundedChannel ch) {
             try {
@@ -270,10 +279,6 @@ final class Iperf3ServerSession {
             d.close();
             throw e;
         }
-    }
-
-    private static long share(long total, int n, int i) {
-        return total == 0 ? 0 : total / n + (i < total % n ? 1 : 0);
     }
 
     /**

@@ -117,4 +117,12 @@ public final class Iperf3Wire {
         return be == UDP_CONNECT_REPLY || le == UDP_CONNECT_REPLY
                 || be == LEGACY_UDP_CONNECT_REPLY || le == LEGACY_UDP_CONNECT_REPLY;
     }
+
+    /**
+     * Stream {@code i}'s share of a test's total (bytes, blocks or bit/s) over {@code n} streams,
+     * as even as whole units allow: the first {@code total % n} streams take one more.
+     */
+    static long share(long total, int n, int i) {
+        return total / n + (i < total % n ? 1 : 0);
+    }
 }

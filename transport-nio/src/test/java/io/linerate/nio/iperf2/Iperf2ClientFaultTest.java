@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
-import java.io.File;
+import io.linerate.nio.OpenFds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.DatagramPacket;
@@ -14,13 +14,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -81,7 +76,7 @@ class Iperf2ClientFaultTest {
 
     @Test
     void tcpServerThatTakesNoDataIsAnErrorWithWhatWasSent() throws Exception {
-        Set<String> before = openFds();
+        Set<String> before = OpenFds.snapshot();
         try (ServerSocket srv = new ServerSocket()) {
             // a small receive buffer, inherited by the accepted socket: the client's writes stall soon
             srv.setReceiveBufferSize(4096);
@@ -100,12 +95,12 @@ class Iperf2ClientFaultTest {
             assertThat(sent).isPositive();
             held.get(10, TimeUnit.SECONDS).close();
         }
-        assertThat(openFds()).isEqualTo(before);
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 
     @Test
     void tcpServerThatDiesMidTestIsAnErrorWithWhatWasSent() throws Exception {
-        Set<String> before = openFds();
+        Set<String> before = OpenFds.snapshot();
         try (ServerSocket srv = new ServerSocket(0, 1, LOOPBACK)) {
             CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> {
                 try (Socket s = srv.accept()) {
@@ -131,12 +126,12 @@ class Iperf2ClientFaultTest {
             assertThat(read.get(10, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(1_000_000L);
             assertThat(sent).isGreaterThanOrEqualTo(read.get());
         }
-        assertThat(openFds()).isEqualTo(before);
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 
     @Test
     void tcpServerThatNeverClosesGivesTheResultAndSaysSo() throws Exception {
-        Set<String> before = openFds();
+        Set<String> before = OpenFds.snapshot();
         CountDownLatch done = new CountDownLatch(1);
         try (ServerSocket srv = new ServerSocket(0, 1, LOOPBACK)) {
             CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> {
@@ -158,12 +153,12 @@ class Iperf2ClientFaultTest {
             assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(300_000L);
             assertThat(r.notes()).singleElement().asString().contains("did not close the connection within the I/O timeout");
         }
-        assertThat(openFds()).isEqualTo(before);
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 
     @Test
     void udpServerThatSendsNoReportGivesLineratesCountsAndSaysLossIsUnknown() throws Exception {
-        Set<String> before = openFds();
+        Set<String> before = OpenFds.snapshot();
         try (DatagramSocket srv = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0))) {
             // 5,000 bytes of 1,000-byte datagrams: 4 data datagrams (the loop leaves room for the final
             // one), then the final datagram carrying payload too: 5 datagrams, 5,000 bytes
@@ -177,12 +172,12 @@ class Iperf2ClientFaultTest {
             assertThat(r.notes()).singleElement().asString().contains("sent no report");
             assertThat(r.invalidReasons()).containsExactly("the iperf 2 server sent no report: loss is unknown");
         }
-        assertThat(openFds()).isEqualTo(before);
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 
     @Test
     void udpServerThatDiesMidTestIsAnErrorWithWhatWasSent() throws Exception {
-        Set<String> before = openFds();
+        Set<String> before = OpenFds.snapshot();
         DatagramSocket srv = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0));
         int port = srv.getLocalPort();
         try {
@@ -211,19 +206,6 @@ class Iperf2ClientFaultTest {
         } finally {
             srv.close();
         }
-        assertThat(openFds()).isEqualTo(before);
-    }
-
-    /** @return this process's open descriptors and what they point at */
-    private static Set<String> openFds() throws IOException {
-        Set<String> out = new TreeSet<>();
-        for (String fd : Objects.requireNonNull(new File("/proc/self/fd").list())) {
-            try {
-                out.add(fd + " -> " + Files.readSymbolicLink(Path.of("/proc/self/fd", fd)));
-            } catch (NoSuchFileException e) {
-                // the directory listing's own descriptor, closed again
-            }
-        }
-        return out;
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 }

@@ -5,20 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
+import io.linerate.nio.OpenFds;
 import java.io.DataInputStream;
-import java.io.File;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -45,7 +40,7 @@ class Iperf3ClientBadServerTest {
         java.nio.channels.Selector.open().close();
         try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
             server.setSoTimeout(WAIT_MILLIS);
-            Set<String> fdsBefore = openFds();
+            Set<String> fdsBefore = OpenFds.snapshot();
             CompletableFuture<Void> fake = CompletableFuture.runAsync(() -> {
                 try (Socket control = server.accept()) {
                     control.setSoTimeout(WAIT_MILLIS);
@@ -72,7 +67,7 @@ class Iperf3ClientBadServerTest {
             Object outcome = client.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
             fake.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
             assertThat(outcome).isInstanceOf(Iperf3Exception.class);
-            assertThat(openFds()).isEqualTo(fdsBefore);
+            assertThat(OpenFds.snapshot()).isEqualTo(fdsBefore);
             assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("linerate-iperf3"));
             return (Iperf3Exception) outcome;
         }
@@ -111,18 +106,5 @@ class Iperf3ClientBadServerTest {
         // the cookie is read, and nothing is sent: the client gives up after its 1 s I/O timeout
         Iperf3Exception e = runAgainst((server, control, in, out) -> { });
         assertThat(e).hasMessageContaining("did not answer the cookie");
-    }
-
-    /** @return this process's open descriptors and what they point at */
-    private static Set<String> openFds() throws java.io.IOException {
-        Set<String> out = new TreeSet<>();
-        for (String fd : Objects.requireNonNull(new File("/proc/self/fd").list())) {
-            try {
-                out.add(fd + " -> " + Files.readSymbolicLink(Path.of("/proc/self/fd", fd)));
-            } catch (NoSuchFileException e) {
-                // the directory listing's own descriptor, closed again
-            }
-        }
-        return out;
     }
 }

@@ -7,15 +7,14 @@ import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.ResultJson;
+import io.linerate.nio.OpenFds;
 import io.linerate.nio.PeerTool;
-import java.io.File;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -245,12 +244,12 @@ class Iperf3ClientTest {
             // the JVM keeps a SecureRandom's device open once used, and a selector's first use loads for good
             Iperf3Wire.newCookie();
             java.nio.channels.Selector.open().close();
-            java.util.Set<String> fdsBefore = openFds();
+            java.util.Set<String> fdsBefore = OpenFds.snapshot();
             assertThatThrownBy(() -> Iperf3Client.run("127.0.0.1", srv.port, spec(Protocol.TCP, 1024).build(),
                     Iperf3Options.defaults()))
                     .isInstanceOf(Iperf3Exception.class)
                     .hasMessageContaining("is busy with another test (ACCESS_DENIED)");
-            assertThat(openFds()).isEqualTo(fdsBefore);
+            assertThat(OpenFds.snapshot()).isEqualTo(fdsBefore);
             assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("linerate-iperf3"));
         }
     }
@@ -276,18 +275,5 @@ class Iperf3ClientTest {
         } finally {
             srv.close();
         }
-    }
-
-    /** @return this process's open descriptors and what they point at */
-    private static java.util.Set<String> openFds() throws java.io.IOException {
-        java.util.Set<String> out = new java.util.TreeSet<>();
-        for (String fd : Objects.requireNonNull(new File("/proc/self/fd").list())) {
-            try {
-                out.add(fd + " -> " + java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd", fd)));
-            } catch (java.nio.file.NoSuchFileException e) {
-                // the directory listing's own descriptor, closed again
-            }
-        }
-        return out;
     }
 }
