@@ -68,6 +68,14 @@ public final class PacingWait {
         return burstNanos >= timerNanos ? timerNanos : Math.max(1, (long) burstNanos);
     }
 
+    /**
+     * The wait of a sender of {@code spec}: its pacing timer, shortened by {@link #tickFor} for its
+     * rate and payload.
+     */
+    public static PacingWait of(Clock clock, TransferSpec spec) {
+        return new PacingWait(clock, tickFor(spec.pacingTimer().toNanos(), spec.rateBitsPerSecond(), 8L * spec.payloadBytes()));
+    }
+
     /** Longest single park, ns (10 ms): a waiting sender sees a stop request within about this. */
     public static final long MAX_PARK_NANOS = 10_000_000L;
     /** Largest slack sample taken into the estimate, ns (1 ms): one preemption must not make every wait spin. */

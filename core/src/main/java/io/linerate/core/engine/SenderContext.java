@@ -44,8 +44,7 @@ public final class SenderContext {
         this.clock = clock;
         this.payloadBytes = spec.payloadBytes();
         this.pacer = new Pacer(spec.rateBitsPerSecond());
-        this.pacingWait = new PacingWait(clock, PacingWait.tickFor(spec.pacingTimer().toNanos(), spec.rateBitsPerSecond(),
-                8L * spec.payloadBytes()));
+        this.pacingWait = PacingWait.of(clock, spec);
         this.ioTimeoutNanos = spec.ioTimeout().toNanos();
         this.wholeMessages = spec.protocol() == io.linerate.core.Protocol.UDP;
         Bound b = spec.bound();

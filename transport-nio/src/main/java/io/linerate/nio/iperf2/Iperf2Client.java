@@ -115,8 +115,7 @@ public final class Iperf2Client {
             ByteBuffer buf = ByteBuffer.allocateDirect(spec.payloadBytes()); // zero-filled: client-header flags 0
             long budget = budgetBytes(spec);
             Pacer pacer = new Pacer(spec.rateBitsPerSecond());
-            PacingWait wait = new PacingWait(clock, PacingWait.tickFor(spec.pacingTimer().toNanos(),
-                    spec.rateBitsPerSecond(), 8L * spec.payloadBytes()));
+            PacingWait wait = PacingWait.of(clock, spec);
             long start = clock.nanoTime();
             long end = deadline(spec, start);
             pacer.start(start);
@@ -191,8 +190,7 @@ public final class Iperf2Client {
             long epochBase = System.currentTimeMillis() * 1000L - clock.nanoTime() / 1000L;
             long budget = budgetBytes(spec);
             Pacer pacer = new Pacer(spec.rateBitsPerSecond());
-            PacingWait wait = new PacingWait(clock, PacingWait.tickFor(spec.pacingTimer().toNanos(),
-                    spec.rateBitsPerSecond(), 8L * spec.payloadBytes()));
+            PacingWait wait = PacingWait.of(clock, spec);
             long start = clock.nanoTime();
             long end = deadline(spec, start);
             pacer.start(start);

@@ -159,17 +159,13 @@ final class Iperf3ServerSession {
                 LOG.warn("{}: the client sent {} after the results; expected IPERF_DONE", who, Iperf3State.name(done));
             }
             LOG.info("{} done: {}", who, mine.summary());
-        } catch (Iperf3Exception | IOException e) {
+        } catch (Iperf3Exception | IOException | RuntimeException e) {
             if (aborted) {
                 terminate(who);
+            } else if (e instanceof RuntimeException) {
+                LOG.error("{} failed", who, e);
             } else {
                 LOG.warn("{} ended: {}", who, e.getMessage());
-            }
-        } catch (RuntimeException e) {
-            if (aborted) {
-                terminate(who);
-            } else {
-                LOG.error("{} failed", who, e);
             }
         } finally {
             release();
