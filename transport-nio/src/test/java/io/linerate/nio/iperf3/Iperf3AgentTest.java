@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.nio.PeerTool;
 import io.linerate.nio.agent.AgentLimits;
+import io.linerate.nio.iperf3.RealIperf3.Run;
 import io.linerate.nio.peer.AllowFrom;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -48,29 +47,9 @@ class Iperf3AgentTest {
         return agent(AllowFrom.anyone(), AgentLimits.defaults(), Duration.ofSeconds(5));
     }
 
-    private record Run(int exit, String out) {
-        JsonNode json() throws Exception {
-            return JSON.readTree(out);
-        }
-    }
-
     /** Runs {@code iperf3 -c 127.0.0.1 -p PORT args...}, bounded by 60 s. */
     private static Run iperf3(Iperf3Agent a, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(IPERF3, "-c", "127.0.0.1", "-p", Integer.toString(a.address().getPort())));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
-            try (InputStream in = p.getInputStream()) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (java.io.IOException e) {
-                return e.toString();
-            }
-        });
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("iperf3 " + String.join(" ", args) + " did not end within 60 s");
-        }
-        return new Run(p.exitValue(), out.get(10, TimeUnit.SECONDS));
+        return RealIperf3.run(IPERF3, a, args);
     }
 
     /**
