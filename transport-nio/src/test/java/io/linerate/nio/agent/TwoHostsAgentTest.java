@@ -5,22 +5,16 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.NamespaceProcess;
 import io.linerate.nio.NetworkNamespace;
 import io.linerate.nio.TwoHosts;
 import io.linerate.nio.TwoHostsOptions;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -63,8 +57,8 @@ class TwoHostsAgentTest {
         Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
         secret = Files.writeString(dir.resolve("secret"), "two hosts share this\n");
         hosts = TwoHosts.create(options);
-        port4 = startAgent(hosts, TwoHosts.IPV4_B);
-        port6 = startAgent(hosts, TwoHosts.IPV6_B);
+        port4 = TwoHostsAgentStart.startAgent(hosts, TwoHosts.IPV4_B, secret);
+        port6 = TwoHostsAgentStart.startAgent(hosts, TwoHosts.IPV6_B, secret);
     }
 
     @AfterAll
@@ -72,37 +66,6 @@ class TwoHostsAgentTest {
         if (hosts != null) {
             hosts.close();
         }
-    }
-
-    /** Starts an agent in host B on {@code bind} (not loopback: it requires the secret) and returns its control port. */
-    private static int startAgent(TwoHosts h, String bind) throws Exception {
-        NamespaceProcess agent = h.startAgent(TwoHosts.javaCommand(TwoHostsAgentPeer.class.getName(),
-                List.of("serve", bind, secret.toString())));
-        drain(agent.process().getErrorStream());
-        BufferedReader out = new BufferedReader(new InputStreamReader(agent.process().getInputStream(), StandardCharsets.UTF_8));
-        String listening = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
-        assertThat(listening).as("the agent's first line").startsWith("listening ");
-        drain(agent.process().getInputStream());
-        return Integer.parseInt(listening.substring("listening ".length()));
-    }
-
-    /** Reads a pipe to its end on a daemon thread, so the child never blocks on a full pipe. */
-    private static void drain(InputStream in) {
-        Thread t = new Thread(() -> {
-            try {
-                in.transferTo(java.io.OutputStream.nullOutputStream());
-            } catch (IOException ignored) {
-                // the child ended
-            }
-        }, "drain");
-        t.setDaemon(true);
-        t.start();
     }
 
     /**
@@ -345,7 +308,7 @@ class TwoHostsAgentTest {
                 assertThat(shaped.exec(h, List.of("cat", "/proc/sys/net/ipv4/tcp_timestamps"), T).stdout().strip())
                         .isEqualTo("1");
             }
-            shapedPort = startAgent(shaped, TwoHosts.IPV4_B);
+            shapedPort = TwoHostsAgentStart.startAgent(shaped, TwoHosts.IPV4_B, secret);
 
             JsonNode r = stream(shaped, "tcp", direction, "4", 64 * 1024, 0, 3000, RCVBUF);
 

@@ -4,23 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.NamespaceProcess;
 import io.linerate.nio.NetworkNamespace;
 import io.linerate.nio.TwoHosts;
 import io.linerate.nio.TwoHostsOptions;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -64,7 +56,7 @@ class TwoHostsSearchTest {
         Path secret = Files.writeString(dir.resolve("secret"), "the search shares this\n");
         JsonNode r;
         try (TwoHosts hosts = TwoHosts.create(options)) {
-            int port = startAgent(hosts, secret);
+            int port = TwoHostsAgentStart.startAgent(hosts, TwoHosts.IPV4_B, secret);
             NetworkNamespace.Result c = hosts.exec(hosts.a(), TwoHosts.javaCommand(TwoHostsSearchPeer.class.getName(),
                     List.of(TwoHosts.IPV4_B, Integer.toString(port), secret.toString(), Integer.toString(PAYLOAD),
                             "20000000", "400000000", Long.toString((long) (TRIAL_S * 1000)), Integer.toString(RCVBUF))), T);
@@ -112,34 +104,4 @@ class TwoHostsSearchTest {
         assertThat(last.get("received").asLong()).isEqualTo(last.get("sent").asLong()).isPositive();
     }
 
-    /** Starts an agent in host B on its IPv4 address, with the secret, and returns its control port. */
-    private static int startAgent(TwoHosts h, Path secret) throws Exception {
-        NamespaceProcess agent = h.startAgent(TwoHosts.javaCommand(TwoHostsAgentPeer.class.getName(),
-                List.of("serve", TwoHosts.IPV4_B, secret.toString())));
-        drain(agent.process().getErrorStream());
-        BufferedReader out = new BufferedReader(new InputStreamReader(agent.process().getInputStream(), StandardCharsets.UTF_8));
-        String listening = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
-        assertThat(listening).as("the agent's first line").startsWith("listening ");
-        drain(agent.process().getInputStream());
-        return Integer.parseInt(listening.substring("listening ".length()));
-    }
-
-    /** Reads a pipe to its end on a daemon thread, so the child never blocks on a full pipe. */
-    private static void drain(InputStream in) {
-        Thread t = new Thread(() -> {
-            try {
-                in.transferTo(OutputStream.nullOutputStream());
-            } catch (IOException ignored) {
-                // the child ended
-            }
-        }, "drain");
-        t.setDaemon(true);
-        t.start();
-    }
 }
