@@ -246,13 +246,7 @@ public final class RawCommand implements Callable<Integer> {
                     r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
                     r.lossUnknown().ifPresent(doc::diagnostic);
                 }
-                result.metrics().forEach(doc.metrics()::accept);
-                if (result.valid()) {
-                    doc.ok("raw");
-                } else {
-                    doc.fail("raw", "invalid: " + String.join("; ", result.invalidReasons()));
-                }
-                doc.end();
+                endKtap(doc, result);
             }
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
@@ -305,13 +299,7 @@ public final class RawCommand implements Callable<Integer> {
             case json -> out.println(ResultJson.of(result).toJson());
             case ktap -> {
                 lines.forEach(doc::diagnostic);
-                result.metrics().forEach(doc.metrics()::accept);
-                if (result.valid()) {
-                    doc.ok("raw");
-                } else {
-                    doc.fail("raw", "invalid: " + String.join("; ", result.invalidReasons()));
-                }
-                doc.end();
+                endKtap(doc, result);
             }
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
@@ -320,5 +308,16 @@ public final class RawCommand implements Callable<Integer> {
             }
         }
         return result.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** Ends a raw run's KTAP document: its metrics, then ok, or not ok with the reasons it is invalid. */
+    private static void endKtap(KtapDocument doc, MeasurementResult result) {
+        result.metrics().forEach(doc.metrics()::accept);
+        if (result.valid()) {
+            doc.ok("raw");
+        } else {
+            doc.fail("raw", "invalid: " + String.join("; ", result.invalidReasons()));
+        }
+        doc.end();
     }
 }

@@ -99,8 +99,30 @@ public final class Iperf2Client {
         };
     }
 
-    private static long deadline(TransferSpec spec, long start) {
-        return spec.bound().kind() == Bound.Kind.DURATION ? start + spec.bound().amount() : Long.MAX_VALUE;
+    /** A sender's schedule: paced by the spec's rate from its start, ended by its duration, if it has one. */
+    private static final class Schedule {
+        final long start;
+        final long end;
+        private final Pacer pacer;
+        private final PacingWait wait;
+
+        Schedule(Clock clock, TransferSpec spec) {
+            pacer = new Pacer(spec.rateBitsPerSecond());
+            wait = PacingWait.of(clock, spec);
+            start = clock.nanoTime();
+            end = spec.bound().kind() == Bound.Kind.DURATION ? start + spec.bound().amount() : Long.MAX_VALUE;
+            pacer.start(start);
+        }
+
+        /** @return whether a message of {@code next} bytes after {@code sent} may leave at {@code now}; else waits a step */
+        boolean due(long sent, int next, long now) {
+            long w = pacer.nanosUntilNext(sent + next, now);
+            if (w > 0) {
+                wait.step(now, w);
+                return false;
+            }
+            return true;
+        }
     }
 
     private static Iperf2Result tcp(InetSocketAddress to, String server, TransferSpec spec) throws IOException, Iperf2Exception {
@@ -114,11 +136,8 @@ public final class Iperf2Client {
             }
             ByteBuffer buf = ByteBuffer.allocateDirect(spec.payloadBytes()); // zero-filled: client-header flags 0
             long budget = budgetBytes(spec);
-            Pacer pacer = new Pacer(spec.rateBitsPerSecond());
-            PacingWait wait = PacingWait.of(clock, spec);
-            long start = clock.nanoTime();
-            long end = deadline(spec, start);
-            pacer.start(start);
+            Schedule schedule = new Schedule(clock, spec);
+            long start = schedule.start;
             long bytes = 0;
             long writes = 0;
             long lastProgress = start;
@@ -127,12 +146,10 @@ public final class Iperf2Client {
             try {
                 while (bytes < budget) {
                     long now = clock.nanoTime();
-                    if (now >= end) {
+                    if (now >= schedule.end) {
                         break;
                     }
-                    long w = pacer.nanosUntilNext(bytes + spec.payloadBytes(), now);
-                    if (w > 0) {
-                        wait.step(now, w);
+                    if (!schedule.due(bytes, spec.payloadBytes(), now)) {
                         continue;
                     }
                     buf.clear().limit((int) Math.min(spec.payloadBytes(), budget - bytes));
@@ -189,11 +206,8 @@ public final class Iperf2Client {
             Iperf2Datagram.writeClientHeader(buf, v, to.getPort(), payload, spec.rateBitsPerSecond(), amount);
             long epochBase = System.currentTimeMillis() * 1000L - clock.nanoTime() / 1000L;
             long budget = budgetBytes(spec);
-            Pacer pacer = new Pacer(spec.rateBitsPerSecond());
-            PacingWait wait = PacingWait.of(clock, spec);
-            long start = clock.nanoTime();
-            long end = deadline(spec, start);
-            pacer.start(start);
+            Schedule schedule = new Schedule(clock, spec);
+            long start = schedule.start;
             long id = 1;
             long bytes = 0;
             long lastProgress = start;
@@ -203,12 +217,10 @@ public final class Iperf2Client {
                 // the final datagram carries payload too, and the server counts it: leave room for it in a byte budget
                 while (budget - bytes >= 2L * payload) {
                     long now = clock.nanoTime();
-                    if (now >= end) {
+                    if (now >= schedule.end) {
                         break;
                     }
-                    long w = pacer.nanosUntilNext(bytes + payload, now);
-                    if (w > 0) {
-                        wait.step(now, w);
+                    if (!schedule.due(bytes, payload, now)) {
                         continue;
                     }
                     Iperf2Datagram.writeHeader(buf, v, id, epochBase + now / 1000L);
