@@ -98,18 +98,37 @@ class RawPeerNetnsTest {
         }
     }
 
-    @Test
-    void txOnlyHereAgainstTheAgentsRxOnlyCountsEveryFrameAsBothInterfacesDo() throws Exception {
-        long[] before = {counter(hosts.a(), TX_IF, "tx_packets"), counter(hosts.b(), RX_IF, "rx_packets")};
-        NetworkNamespace.Result r = hosts.exec(hosts.a(), java(List.of("raw", "--tx", TX_IF, "--peer",
+    /** A raw run between the hosts, its JSON result, and what the two interfaces counted over it. */
+    private record Run(NetworkNamespace.Result process, JsonNode result, long sentByInterface, long receivedByInterface) {}
+
+    /**
+     * Runs 20 Mbit/s of 200-byte frames for 1 s (300 ms warm-up) between this host's lr-ra and the
+     * agent's lr-rb: sent from here ({@code txHere}) or by the agent, and checks that it exited 0 or 1.
+     */
+    private static Run raw(boolean txHere) throws Exception {
+        TwoHosts.Host sender = txHere ? hosts.a() : hosts.b();
+        TwoHosts.Host receiver = txHere ? hosts.b() : hosts.a();
+        String senderIf = txHere ? TX_IF : RX_IF;
+        String receiverIf = txHere ? RX_IF : TX_IF;
+        long[] before = {counter(sender, senderIf, "tx_packets"), counter(receiver, receiverIf, "rx_packets")};
+        NetworkNamespace.Result r = hosts.exec(hosts.a(), java(List.of("raw", txHere ? "--tx" : "--rx", TX_IF, "--peer",
                 TwoHosts.IPV4_B + ":" + port, "--peer-interface", RX_IF, "--secret-file", secret.toString(),
                 "--frame-size", "200", "--rate", "20M", "--warmup", "300ms", "--duration", "1s", "--interval", "500ms",
                 "--no-hw-timestamps", "--json")), T);
-        long sentByInterface = counter(hosts.a(), TX_IF, "tx_packets") - before[0];
-        long receivedByInterface = counter(hosts.b(), RX_IF, "rx_packets") - before[1];
-
+        long sentByInterface = counter(sender, senderIf, "tx_packets") - before[0];
+        long receivedByInterface = counter(receiver, receiverIf, "rx_packets") - before[1];
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isIn(0, 1);
         JsonNode result = JSON.readTree(r.stdout().strip().lines().reduce((x, y) -> y).orElseThrow());
+        return new Run(r, result, sentByInterface, receivedByInterface);
+    }
+
+    @Test
+    void txOnlyHereAgainstTheAgentsRxOnlyCountsEveryFrameAsBothInterfacesDo() throws Exception {
+        Run run = raw(true);
+        long sentByInterface = run.sentByInterface();
+        long receivedByInterface = run.receivedByInterface();
+        NetworkNamespace.Result r = run.process();
+        JsonNode result = run.result();
         JsonNode d = result.get("detail");
         JsonNode s = d.get("streams").get(0);
         long sent = s.get("tx_frames_total").asLong();
@@ -150,17 +169,11 @@ class RawPeerNetnsTest {
 
     @Test
     void rxOnlyHereAgainstTheAgentsTxOnlyCountsEveryFrameAsBothInterfacesDo() throws Exception {
-        long[] before = {counter(hosts.b(), RX_IF, "tx_packets"), counter(hosts.a(), TX_IF, "rx_packets")};
         // the agent sends from its lr-rb to this host's lr-ra, whose address this host reads and tells it
-        NetworkNamespace.Result r = hosts.exec(hosts.a(), java(List.of("raw", "--rx", TX_IF, "--peer",
-                TwoHosts.IPV4_B + ":" + port, "--peer-interface", RX_IF, "--secret-file", secret.toString(),
-                "--frame-size", "200", "--rate", "20M", "--warmup", "300ms", "--duration", "1s", "--interval", "500ms",
-                "--no-hw-timestamps", "--json")), T);
-        long sentByInterface = counter(hosts.b(), RX_IF, "tx_packets") - before[0];
-        long receivedByInterface = counter(hosts.a(), TX_IF, "rx_packets") - before[1];
-
-        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isIn(0, 1);
-        JsonNode result = JSON.readTree(r.stdout().strip().lines().reduce((x, y) -> y).orElseThrow());
+        Run run = raw(false);
+        long sentByInterface = run.sentByInterface();
+        long receivedByInterface = run.receivedByInterface();
+        JsonNode result = run.result();
         JsonNode d = result.get("detail");
         JsonNode s = d.get("streams").get(0);
         long sent = s.get("tx_frames_total").asLong();
