@@ -15,7 +15,7 @@ import java.util.TreeMap;
  */
 public interface BidirectionalResult extends MeasurementResult {
     /** Label that tells the two directions' metrics apart. */
-    String DIRECTION_LABEL = "direction";
+    String DIRECTION_LABEL = StreamMetrics.DIRECTION;
 
     /** @return this host sent, the peer received */
     MeasurementResult forward();
@@ -43,21 +43,13 @@ public interface BidirectionalResult extends MeasurementResult {
         if (!invalidReasons().isEmpty()) {
             return out;
         }
-        label(out, forward().metrics(), "forward");
-        label(out, reverse().metrics(), "reverse");
+        out.addAll(StreamMetrics.labelled(forward().metrics(), DIRECTION_LABEL, StreamMetrics.FORWARD));
+        out.addAll(StreamMetrics.labelled(reverse().metrics(), DIRECTION_LABEL, StreamMetrics.REVERSE));
         return out;
     }
 
     @Override
     default JsonObject detailJson() {
         return JsonObject.create().put("forward", forward().detailJson()).put("reverse", reverse().detailJson());
-    }
-
-    private static void label(List<Metric> out, List<Metric> in, String direction) {
-        for (Metric m : in) {
-            Map<String, String> labels = new TreeMap<>(m.labels());
-            labels.put(DIRECTION_LABEL, direction);
-            out.add(new Metric(m.name(), m.value(), m.unit(), m.host(), m.timeSeconds(), labels, m.better(), m.advisory()));
-        }
     }
 }

@@ -21,4 +21,11 @@ public sealed interface MeasurementSpec permits TransferSpec, PingPongSpec, RrSp
     default Endpoint endpoint() {
         return Endpoint.loopback();
     }
+
+    /**
+     * @return the name of the KTAP test this spec's metrics belong to on every road (docs/metrics.md,
+     *     "One key per quantity"): a stream's marker ({@code tcp4}, {@code udp6}, {@code tcp4_nodelay}),
+     *     {@code pingpong_<protocol>}, {@code tcp_rr} or {@code tcp_crr}, {@code raw}
+     */
+    String testName();
 }

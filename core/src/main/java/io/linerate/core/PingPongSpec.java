@@ -199,4 +199,10 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
     public Pattern pattern() {
         return Pattern.PING_PONG;
     }
+
+    /** @return {@code pingpong_<protocol>}, such as {@code pingpong_tcp} */
+    @Override
+    public String testName() {
+        return "pingpong_" + protocol.label();
+    }
 }

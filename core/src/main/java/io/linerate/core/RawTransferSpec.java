@@ -321,4 +321,10 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
     public Pattern pattern() {
         return Pattern.RAW_FRAMES;
     }
+
+    /** @return {@code raw} */
+    @Override
+    public String testName() {
+        return "raw";
+    }
 }

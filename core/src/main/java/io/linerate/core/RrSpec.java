@@ -156,6 +156,7 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
     }
 
     /** @return {@code tcp_crr} or {@code tcp_rr}, netperf's test names in lower case */
+    @Override
     public String testName() {
         return crr ? "tcp_crr" : "tcp_rr";
     }

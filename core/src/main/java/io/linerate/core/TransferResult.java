@@ -258,7 +258,16 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
      */
     @Override
     public List<Metric> metrics() {
-        return TransferFormat.metrics(this, marker(), measuredNanos() / 1e9);
+        return metrics(marker());
+    }
+
+    /**
+     * @param marker the series name prefix in place of {@link #marker()}, such as the loopback
+     *     suite's {@code udp4_frag}
+     * @return {@link TransferFormat#metrics} under {@code marker}, stamped with the measured window's length
+     */
+    public List<Metric> metrics(String marker) {
+        return TransferFormat.metrics(this, marker, measuredNanos() / 1e9);
     }
 
     /** @return {@link ResultJson#transfer} of this result */
@@ -267,8 +276,8 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         return ResultJson.transfer(this);
     }
 
-    /** @return the marker zperf uses for this transfer ({@code udp4}, {@code tcp6_nodelay}, ...) */
+    /** @return the marker zperf uses for this transfer ({@code udp4}, {@code tcp6_nodelay}, ...): {@link TransferSpec#testName()} */
     public String marker() {
-        return spec.protocol().label() + spec.family().label() + (spec.noDelay() ? "_nodelay" : "");
+        return spec.testName();
     }
 }

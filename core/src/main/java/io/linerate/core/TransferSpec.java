@@ -190,6 +190,12 @@ public final class TransferSpec implements MeasurementSpec {
         return Pattern.STREAM;
     }
 
+    /** @return the marker zperf uses: protocol, family and {@code _nodelay} ({@code udp4}, {@code tcp6_nodelay}) */
+    @Override
+    public String testName() {
+        return protocol.label() + family.label() + (noDelay ? "_nodelay" : "");
+    }
+
     /** @return where the far end runs: loopback in this JVM (the default) or a remote peer */
     @Override
     public Endpoint endpoint() {

@@ -18,7 +18,7 @@ import java.util.TreeMap;
 /**
  * A stored baseline (docs/metrics.md section 4): a versioned JSON document
  * <pre>{@code
- * {"format":"linerate-baseline","version":2,"created":"2026-01-01T00:00:00Z",
+ * {"format":"linerate-baseline","version":3,"created":"2026-01-01T00:00:00Z",
  *  "environment":{"kernel":..,"cpu":..,"jvm":..,"transport":..,"linerate":..},
  *  "series":[{"test":"","name":"udp4_mbps","host":"local","labels":{},"unit":"Mbit/s",
  *    "policy":{"name":"udp4_mbps","regression":{..},"summarize":..,..},
@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * policy; its series are read with that test as their path, so baselines of logs without nested
  * tests compare as before.
  *
- * @param version the format version the baseline was read from or is written as (1 or 2)
+ * @param version the format version the baseline was read from or is written as (1 to 3; a baseline before 3 is read under today's keys, see {@code LegacyKeys})
  * @param created when the baseline was written, RFC 3339 UTC
  * @param environment where it was measured
  * @param series the series in first-read order
@@ -45,7 +45,7 @@ public record Baseline(int version, String created, Environment environment, Lis
     /** Value of {@code format}. */
     public static final String FORMAT = "linerate-baseline";
     /** The version this linerate writes. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** The oldest version this linerate reads. */
     public static final int OLDEST_VERSION = 1;
 
@@ -176,7 +176,7 @@ public record Baseline(int version, String created, Environment environment, Lis
      * @param source name of the file, for messages
      * @param content the document
      * @return the baseline
-     * @throws IllegalArgumentException for invalid JSON, another format, a version other than 1 or 2
+     * @throws IllegalArgumentException for invalid JSON, another format, a version other than 1 to 3
      *     (naming it and the versions this linerate reads), a malformed series or a bad stored policy
      */
     public static Baseline parse(String source, String content) {

@@ -50,7 +50,8 @@ import java.util.Set;
  * the reason and failing only under {@code on_skip: fail}, and {@code missing} otherwise. The
  * relative change is never infinite or NaN: it is absent when the baseline's statistic is 0.
  * Errors found while reading become {@code error} verdicts of their series, or of their
- * {@code source:line} (host {@code input}) when no series can be named.
+ * {@code source:line} (host {@code input}) when no series can be named. A gate given a baseline that
+ * compared nothing fails with one more error verdict ({@link NothingCompared}).
  *
  * <p>Warnings beside the verdicts: those found while reading; a file policy that matches no metric
  * of the input or the baseline; per judged series, too few data points to tell noise from
@@ -157,9 +158,10 @@ public final class Gate {
                 loose.add(p);
             }
         }
+        List<Problem> warnings = new ArrayList<>(current.warnings());
         Map<SeriesKey, Baseline.Series> base = new LinkedHashMap<>();
         if (baseline != null) {
-            for (Baseline.Series s : baseline.series()) {
+            for (Baseline.Series s : LegacyKeys.remap(baseline, series.keySet(), warnings).series()) {
                 base.put(s.key(), s);
             }
         }
@@ -168,7 +170,6 @@ public final class Gate {
 
         Set<SeriesKey> keys = new LinkedHashSet<>(series.keySet());
         keys.addAll(seriesErrors.keySet());
-        List<Problem> warnings = new ArrayList<>(current.warnings());
         Set<String> names = new LinkedHashSet<>();
         keys.forEach(k -> names.add(k.name()));
         base.keySet().forEach(k -> names.add(k.name()));
@@ -199,6 +200,7 @@ public final class Gate {
         }
         if (baseline != null) {
             baseline.keyWarning(keys).ifPresent(warnings::add);
+            NothingCompared.check(out, base.keySet(), series.keySet(), envDiff).ifPresent(out::add);
         }
         return new GateReport(out, warnings);
     }

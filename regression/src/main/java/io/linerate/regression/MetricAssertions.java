@@ -3,6 +3,7 @@ package io.linerate.regression;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
 import io.linerate.core.TransferResult;
+import io.linerate.core.Transports;
 import io.linerate.regression.internal.Fmt;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,13 +55,17 @@ public final class MetricAssertions {
     static final String UNSPECIFIED_TRANSPORT = "unspecified";
 
     private final List<Metric> metrics;
+    private final String test;
+    private final String transport;
     private TestReporter reporter;
     private Double tolerance;
     private Environment environment;
     private Policies policies = Policies.none();
 
-    private MetricAssertions(List<Metric> metrics) {
+    private MetricAssertions(List<Metric> metrics, String test, String transport) {
         this.metrics = List.copyOf(metrics);
+        this.test = test;
+        this.transport = transport;
     }
 
     /**
@@ -72,12 +77,16 @@ public final class MetricAssertions {
         if (metrics.isEmpty()) {
             throw new IllegalArgumentException("no metrics to gate; allowed: at least one metric");
         }
-        return new MetricAssertions(new ArrayList<>(metrics));
+        return new MetricAssertions(new ArrayList<>(metrics), "", UNSPECIFIED_TRANSPORT);
     }
 
     /**
      * Gates any pattern's result the same way: a stream's, a ping-pong's, a request/response run's
-     * or a raw-frame run's.
+     * or a raw-frame run's. Its metrics are keyed under the test its spec names
+     * ({@link io.linerate.core.MeasurementSpec#testName()}), as the command line's {@code --ktap} and
+     * {@code --json} outputs key them, and a baseline saved from it records the transport
+     * {@link Transports#forSpec} selects for that spec, as {@code linerate gate --transport} does:
+     * so a baseline saved here gates a command-line run of the same transport, and the reverse.
      *
      * @param result any result; its metrics are {@link MeasurementResult#metrics()}
      * @return the assertion
@@ -91,7 +100,19 @@ public final class MetricAssertions {
             throw new AssertionError("the " + result.spec().pattern().label() + " result is invalid, so its metrics "
                     + "are not gated: " + String.join("; ", result.invalidReasons()));
         }
-        return assertThatMetrics(result.metrics());
+        if (result.metrics().isEmpty()) {
+            throw new IllegalArgumentException("no metrics to gate; allowed: at least one metric");
+        }
+        return new MetricAssertions(result.metrics(), result.spec().testName(), transportOf(result));
+    }
+
+    private static String transportOf(MeasurementResult result) {
+        try {
+            return Transports.forSpec(result.spec()).name();
+        } catch (RuntimeException e) {
+            // no transport on the class path runs this spec: the result came from elsewhere
+            return UNSPECIFIED_TRANSPORT;
+        }
     }
 
     /**
@@ -201,8 +222,9 @@ public final class MetricAssertions {
 
     /**
      * Writes the metrics as a baseline file ({@link Baseline}) at {@code file}, as given, recording
-     * the environment of {@link #requiringSameEnvironment(Environment)}, or this machine's with
-     * transport {@code unspecified}. The metrics are published as by the assertions.
+     * the environment of {@link #requiringSameEnvironment(Environment)}, or this machine's with the
+     * result's transport ({@link #assertThat(MeasurementResult)}; {@code unspecified} for bare
+     * metrics). The metrics are published as by the assertions.
      *
      * @param file where the baseline goes
      * @param overwrite whether an existing file may be replaced
@@ -215,7 +237,7 @@ public final class MetricAssertions {
     }
 
     private Baseline save(Path file, boolean overwrite, boolean publish) throws IOException {
-        Baseline b = Baseline.of(metricSet(publish), environment != null ? environment : Environment.detect(UNSPECIFIED_TRANSPORT),
+        Baseline b = Baseline.of(metricSet(publish), environment != null ? environment : Environment.detect(transport),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS));
         GateFiles.writeBaseline(file, b, overwrite);
         return b;
@@ -229,7 +251,7 @@ public final class MetricAssertions {
                 set.addPolicy(io.linerate.regression.internal.PolicyParser.parse(
                         io.linerate.regression.internal.Json.tree(io.linerate.core.sink.MetricJson.defaultPolicy(m)), false, Policy.Source.EMBEDDED, new ArrayList<>()));
             }
-            set.add(new Observation(new SeriesKey("", m.name(), m.host(), new java.util.TreeMap<>(m.labels())), "test",
+            set.add(new Observation(new SeriesKey(test, m.name(), m.host(), new java.util.TreeMap<>(m.labels())), "test",
                     m.value(), m.unit(), m.timeSeconds(), "test", 0));
             if (publish && reporter != null) {
                 reporter.publishEntry("linerate." + m.name() + "@" + m.host(),

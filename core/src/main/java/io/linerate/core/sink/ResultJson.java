@@ -37,7 +37,8 @@ public final class ResultJson {
 
     /**
      * The one JSON shape of every pattern's result: {@code format} ({@value #RESULT_FORMAT}),
-     * {@code version}, {@code pattern} ({@link io.linerate.core.Pattern#label()}), {@code valid},
+     * {@code version}, {@code pattern} ({@link io.linerate.core.Pattern#label()}), {@code test} (the
+     * KTAP test its metrics belong to, {@link io.linerate.core.MeasurementSpec#testName()}), {@code valid},
      * {@code invalid_reasons}, {@code metrics} (the objects of {@link MetricJson#metric}) and
      * {@code detail} (the pattern's own fields, {@link MeasurementResult#detailJson()}).
      *
@@ -49,6 +50,7 @@ public final class ResultJson {
         n.put("format", RESULT_FORMAT);
         n.put("version", RESULT_VERSION);
         n.put("pattern", r.spec().pattern().label());
+        n.put("test", r.spec().testName());
         n.put("valid", r.valid());
         n.putStrings("invalid_reasons", r.invalidReasons());
         n.putObjects("metrics", r.metrics().stream().map(MetricJson::metricObject).toList());

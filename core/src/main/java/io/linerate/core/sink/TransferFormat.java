@@ -4,6 +4,7 @@ import io.linerate.core.AppliedOptions;
 import io.linerate.core.Better;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Metric;
+import io.linerate.core.StreamMetrics;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
 import java.util.ArrayList;
@@ -99,23 +100,24 @@ public final class TransferFormat {
      *
      * @param r the result
      * @param marker the series name prefix, such as {@code udp4_frag}
-     * @param timeSeconds seconds since the start of the run
+     * @param timeSeconds the metrics' {@code time}: the measured window's length in seconds, as
+     *     {@link TransferResult#metrics()} stamps it (docs/metrics.md section 2)
      */
     public static List<Metric> metrics(TransferResult r, String marker, double timeSeconds) {
         List<Metric> out = new ArrayList<>();
         if (r.windowBytesSent() == 0) {
             return out;
         }
-        r.bitsPerSecond().ifPresent(bps -> out.add(Metric.of(marker + "_mbps", Rates.toMbits(bps),
+        r.bitsPerSecond().ifPresent(bps -> out.add(Metric.of(StreamMetrics.goodput(marker), Rates.toMbits(bps),
                 ResultLineSink.UNIT, timeSeconds, Better.HIGHER)));
         r.udp().ifPresent(u -> {
             u.jitterNanos().ifPresent(j -> out.add(
-                    Metric.of(marker + "_jitter_ms", j / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory()));
+                    Metric.of(StreamMetrics.jitter(marker), j / 1e6, "ms", timeSeconds, Better.LOWER).asAdvisory()));
             u.lossPercent().ifPresent(l -> out.add(
-                    Metric.of(marker + "_lost_pct", l, "%", timeSeconds, Better.LOWER)));
+                    Metric.of(StreamMetrics.lost(marker), l, "%", timeSeconds, Better.LOWER)));
         });
         r.serviceDemand().threadsUsPerKiB().ifPresent(d -> out.add(
-                Metric.of(marker + "_cpu_us_per_kb", d, SERVICE_DEMAND_UNIT, timeSeconds, Better.LOWER)));
+                Metric.of(StreamMetrics.cpu(marker), d, SERVICE_DEMAND_UNIT, timeSeconds, Better.LOWER)));
         r.instructions().perByte(r.bytesReceived()).ifPresent(i -> out.add(
                 Metric.of(marker + "_instructions_per_byte", i, "instructions/B", timeSeconds, Better.LOWER)));
         return out;

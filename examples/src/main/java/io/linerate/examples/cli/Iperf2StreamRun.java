@@ -22,9 +22,6 @@ final class Iperf2StreamRun {
      * @throws IllegalArgumentException for bad usage (exit 2)
      */
     static int run(TransferSpec spec, PeerOptions peer, OutputFormat fmt, PrintWriter out) throws Iperf2Exception {
-        if (fmt == OutputFormat.ktap) {
-            throw new IllegalArgumentException("--format ktap is not available with --peer-protocol iperf2; allowed: text, json");
-        }
         Iperf2HeaderVariant header = Iperf2HeaderVariant.parse(peer.iperf2Header);
         Endpoint.Remote at = (Endpoint.Remote) Endpoint.parse(peer.peer);
         if (fmt == OutputFormat.text) {
@@ -34,6 +31,8 @@ final class Iperf2StreamRun {
         Iperf2Result r = Iperf2Client.run(at.host(), at.port(), spec, header);
         if (fmt == OutputFormat.json) {
             out.println(ResultJson.of(r).toJson());
+        } else if (fmt == OutputFormat.ktap) {
+            KtapOutputs.single(out, "linerate " + Linerate.version() + " stream against iperf 2 at " + peer.peer + ": " + spec, r);
         } else {
             out.println(String.format(Locale.ROOT, "local  sent %d bytes in %.3f s, %d %s", r.local().bytes(),
                     r.local().nanos() / 1e9, r.local().datagrams(), r.header().isPresent() ? "datagrams" : "writes"));

@@ -27,9 +27,6 @@ final class Iperf3StreamRun {
      * @throws IllegalArgumentException for bad usage (exit 2)
      */
     static int run(TransferSpec spec, PeerOptions peer, OutputFormat fmt, PrintWriter out) throws Iperf3Exception {
-        if (fmt == OutputFormat.ktap) {
-            throw new IllegalArgumentException("--format ktap is not available with --peer-protocol iperf3; allowed: text, json");
-        }
         Endpoint.Remote at = (Endpoint.Remote) Endpoint.parse(peer.peer);
         Iperf3Options options = new Iperf3Options(peer.reverse, peer.parallel, peer.udpCounters64Bit, peer.tcpDrain);
         if (fmt == OutputFormat.text) {
@@ -64,6 +61,9 @@ final class Iperf3StreamRun {
         }
         if (fmt == OutputFormat.json) {
             out.println(ResultJson.of(r).toJson());
+        } else if (fmt == OutputFormat.ktap) {
+            KtapOutputs.single(out, "linerate " + Linerate.version() + " stream against iperf3 at " + peer.peer + ": "
+                    + spec + (peer.reverse ? " reverse" : "") + (peer.bidir ? " both directions at once" : ""), r);
         } else {
             r.invalidReasons().forEach(n -> out.println("# invalid: " + n));
         }

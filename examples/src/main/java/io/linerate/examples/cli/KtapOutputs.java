@@ -22,9 +22,6 @@ import java.util.List;
  * same methods.
  */
 final class KtapOutputs {
-    /** Prefix of pingpong's test name; the protocol follows. */
-    static final String PINGPONG_TEST = "pingpong_";
-
     private KtapOutputs() {}
 
     /**
@@ -44,14 +41,12 @@ final class KtapOutputs {
     }
 
     /**
-     * Ends {@code stream}'s document: the summary line, the metrics of {@link TransferFormat#metrics},
+     * Ends {@code stream}'s document: the summary line, the result's {@link TransferResult#metrics()},
      * {@code ok 1 <marker>} or {@code not ok 1 <marker> # invalid: reasons}, and the totals.
-     *
-     * @param timeSeconds seconds since the command started, the metrics' time
      */
-    static void streamEnd(KtapDocument doc, TransferResult r, double timeSeconds) {
+    static void streamEnd(KtapDocument doc, TransferResult r) {
         doc.diagnostic(TransferFormat.summaryLine(r));
-        TransferFormat.metrics(r, r.marker(), timeSeconds).forEach(doc.metrics()::accept);
+        r.metrics().forEach(doc.metrics()::accept);
         result(doc, r.marker(), r.invalidReasons());
     }
 
@@ -75,7 +70,7 @@ final class KtapOutputs {
             r.fullLog().ifPresent(l -> doc.diagnostic(l.describe()));
         }
         result.metrics().forEach(doc.metrics()::accept);
-        result(doc, PINGPONG_TEST + spec.protocol().label(), result.invalidReasons());
+        result(doc, spec.testName(), result.invalidReasons());
     }
 
     /**
@@ -96,15 +91,16 @@ final class KtapOutputs {
     }
 
     /**
-     * The document of any one result under one test: a diagnostic line, the result's
-     * {@link MeasurementResult#metrics} (none when it is invalid), {@code ok 1 <test>} or
-     * {@code not ok 1 <test> # invalid: reasons}, and the totals; for runs against a peer.
+     * The document of any one result under its test ({@link io.linerate.core.MeasurementSpec#testName()},
+     * the same on every road): a diagnostic line, the result's {@link MeasurementResult#metrics}
+     * (none when it is invalid), {@code ok 1 <test>} or {@code not ok 1 <test> # invalid: reasons},
+     * and the totals; for runs against a peer.
      */
-    static void single(PrintWriter out, String test, String diagnostic, MeasurementResult result) {
+    static void single(PrintWriter out, String diagnostic, MeasurementResult result) {
         KtapDocument doc = KtapDocument.start(out, 1);
         doc.diagnostic(diagnostic);
         result.metrics().forEach(doc.metrics()::accept);
-        result(doc, test, result.invalidReasons());
+        result(doc, result.spec().testName(), result.invalidReasons());
     }
 
     private static void result(KtapDocument doc, String test, List<String> invalidReasons) {

@@ -9,6 +9,7 @@ import io.linerate.core.Transports;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.search.SearchSpec;
 import io.linerate.core.sink.KtapDocument;
+import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.ResultLineSink;
@@ -225,7 +226,6 @@ final class LoopbackCommand implements Callable<Integer> {
         Tally tally = new Tally();
         LoopbackSuite suite = new LoopbackSuite(transport, clock);
         suite.run(config, outcome -> {
-            double t = (clock.nanoTime() - start) / 1e9;
             // every run of a marker is the same KTAP test, so that its metrics form one series
             String name = outcome.marker().label();
             if (outcome instanceof Outcome.Completed c) {
@@ -237,7 +237,7 @@ final class LoopbackCommand implements Callable<Integer> {
                             + (c.result().valid() && !c.valid() ? "  INVALID: " + String.join("; ", c.invalidReasons()) : ""));
                     // a *_frag transfer that did not fragment as it must measured something else: no figure
                     if (!(c.result().valid() && !c.valid())) {
-                        for (Metric m : TransferFormat.metrics(c.result(), c.marker().label(), t)) {
+                        for (Metric m : c.result().metrics(c.marker().label())) {
                             sink.accept(m);
                         }
                     }
@@ -298,6 +298,9 @@ final class LoopbackCommand implements Callable<Integer> {
     static JsonObject completedJson(Outcome.Completed c) {
         JsonObject n = ResultJson.transfer(c.result());
         n.put("marker", c.marker().label());
+        // the metrics its --ktap output writes, for the gate to read under the same keys
+        n.putObjects("metrics", c.valid() ? c.result().metrics(c.marker().label()).stream().map(MetricJson::metricObject).toList()
+                : List.of());
         n.put("run", c.run());
         if (c.fragmentsCreated().isPresent()) {
             n.put("fragments_created", c.fragmentsCreated().getAsLong());

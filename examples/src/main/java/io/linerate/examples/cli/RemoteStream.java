@@ -39,7 +39,7 @@ final class RemoteStream {
         }
         switch (fmt) {
             case json -> out.println(ResultJson.of(r).toJson());
-            case ktap -> KtapOutputs.single(out, r.transfer().marker(), "linerate " + Linerate.version() + " stream with "
+            case ktap -> KtapOutputs.single(out, "linerate " + Linerate.version() + " stream with "
                     + spec.endpoint() + (options.reverse() ? ", reverse" : "") + ": " + spec, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
@@ -65,7 +65,7 @@ final class RemoteStream {
         RemoteBidirResult r = RemoteBidir.run(spec, Clock.system(), secret, forward, reverse);
         switch (fmt) {
             case json -> out.println(ResultJson.of(r).toJson());
-            case ktap -> KtapOutputs.single(out, r.forward().transfer().marker() + "_bidir", "linerate " + Linerate.version()
+            case ktap -> KtapOutputs.single(out, "linerate " + Linerate.version()
                     + " stream with " + spec.endpoint() + ", both directions at once: " + spec, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
@@ -103,7 +103,7 @@ final class RemoteStream {
                 + (options.reverse() ? ", reverse" : "") + ", " + options.streams() + " parallel streams: " + spec;
         switch (fmt) {
             case json -> out.println(ResultJson.of(r).toJson());
-            case ktap -> KtapOutputs.single(out, r.streams().get(0).transfer().marker() + "_parallel", title, r);
+            case ktap -> KtapOutputs.single(out, title, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 for (int i = 0; i < r.streams().size(); i++) {

@@ -202,10 +202,9 @@ final class StreamCommand implements Callable<Integer> {
                 }
             });
         }
-        double t = (clock.nanoTime() - start) / 1e9;
         switch (fmt) {
             case json -> out.println(ResultJson.of(r).toJson());
-            case ktap -> KtapOutputs.streamEnd(doc, r, t);
+            case ktap -> KtapOutputs.streamEnd(doc, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
                 out.println(TransferFormat.summaryLine(r));

@@ -54,6 +54,7 @@ public final class LogReader implements MetricReader {
     /** The {@code format} of a whole result of any pattern (core's {@code ResultJson.of}). */
     static final String RESULT_FORMAT = "linerate-result";
     private static final int ZPERF_LINE = 2;
+    private static final String MBPS_SUFFIX = "_mbps";
 
     @Override
     public String format() {
@@ -134,6 +135,10 @@ public final class LogReader implements MetricReader {
             Pending p = read.get(i);
             String test = paths.path(ids.get(i));
             SeriesKey k = p.o().key();
+            if (test.isEmpty() && p.rank() == ZPERF_LINE) {
+                // outside every KTAP test: the test its marker names, as linerate's own outputs key it
+                test = markerOf(k.name());
+            }
             if (!test.equals(k.test())) {
                 read.set(i, new Pending(new Observation(new SeriesKey(test, k.name(), k.host(), k.labels()), p.o().run(),
                         p.o().value(), p.o().unit(), p.o().timeSeconds(), p.o().source(), p.o().line()), p.rank(), true));
@@ -171,6 +176,12 @@ public final class LogReader implements MetricReader {
         }
     }
 
+    /** @return the zperf marker of a {@code <marker>_mbps} name, such as {@code udp4}; empty for another name */
+    static String markerOf(String name) {
+        return name.endsWith(MBPS_SUFFIX) && name.length() > MBPS_SUFFIX.length()
+                ? name.substring(0, name.length() - MBPS_SUFFIX.length()) : "";
+    }
+
     private static int leadingDepth(String line) {
         Matcher m = LEADING.matcher(line);
         return m.lookingAt() ? TestPaths.depth(line, m.end(), false) : 0;
@@ -188,6 +199,15 @@ public final class LogReader implements MetricReader {
     }
 
     static void metricNode(String source, int line, JsonNode n, int rank, List<Pending> read, MetricSet out) {
+        metricNode(source, line, n, rank, "", read, out);
+    }
+
+    /**
+     * @param defaultTest the test of a record without {@code test}, as the result or line that holds
+     *     it names it; empty to leave it to the KTAP result lines
+     */
+    static void metricNode(String source, int line, JsonNode n, int rank, String defaultTest, List<Pending> read,
+                           MetricSet out) {
         if (n == null || !n.isObject()) {
             out.error(new Problem(source, line, "", "", "metric payload is not a JSON object"));
             return;
@@ -228,8 +248,8 @@ public final class LogReader implements MetricReader {
                 }
                 unit = n.get("unit").asText();
             }
-            boolean hasTest = n.hasNonNull("test");
-            String test = hasTest ? n.get("test").asText() : "";
+            boolean hasTest = n.hasNonNull("test") || !defaultTest.isEmpty();
+            String test = n.hasNonNull("test") ? n.get("test").asText() : defaultTest;
             String run = n.hasNonNull("run") ? n.get("run").asText() : source;
             Map<String, String> labels = new TreeMap<>();
             JsonNode l = n.get("labels");
@@ -333,8 +353,9 @@ public final class LogReader implements MetricReader {
             out.error(new Problem(source, line, "", "", pattern + " result has no metrics array"));
             return;
         }
+        String test = n.path("test").isTextual() ? n.get("test").asText() : "";
         for (JsonNode m : metrics) {
-            metricNode(source, line, m, RESULT_JSON, read, out);
+            metricNode(source, line, m, RESULT_JSON, test, read, out);
         }
     }
 
@@ -350,7 +371,7 @@ public final class LogReader implements MetricReader {
             out.addSkipped(new SkippedTest(marker.asText(), n.path("reason").asText(""), source, line));
             return;
         }
-        String name = marker.asText() + "_mbps";
+        String name = marker.asText() + MBPS_SUFFIX;
         JsonNode version = n.get("version");
         if (version == null || !version.isInt() || version.asInt() != 1) {
             out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + " has version " + version
@@ -373,7 +394,15 @@ public final class LogReader implements MetricReader {
                     + Json.line(n.path("reasons"))));
             return;
         }
-        read.add(new Pending(new Observation(SeriesKey.of(name, "local"), source, bps.asDouble() / 1e6, "Mbit/s", 0,
-                source, line), RESULT_JSON, false));
+        JsonNode metrics = n.get("metrics");
+        if (metrics != null && metrics.isArray()) {
+            // the result's own metrics, under the test its marker names, as its --ktap output keys them
+            for (JsonNode m : metrics) {
+                metricNode(source, line, m, RESULT_JSON, marker.asText(), read, out);
+            }
+            return;
+        }
+        read.add(new Pending(new Observation(new SeriesKey(marker.asText(), name, "local", new TreeMap<>()), source,
+                bps.asDouble() / 1e6, "Mbit/s", 0, source, line), RESULT_JSON, true));
     }
 }

@@ -4,6 +4,7 @@ import io.linerate.core.Better;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Metric;
+import io.linerate.core.StreamMetrics;
 import io.linerate.core.UdpStats;
 import io.linerate.core.engine.EndCounters;
 import io.linerate.core.sink.JsonObject;
@@ -21,7 +22,8 @@ import java.util.function.Function;
  *
  * <p>{@link #metrics()}: every stream's {@link RemoteStreamResult#metrics()} with the labels
  * {@code stream} = its index (from 0) and {@code streams} = N, then the sums with {@code stream} =
- * {@code sum}: per host {@code <marker>_mbps} is the sum of the streams' rates at that host, each
+ * {@code sum} (and {@code direction}): per host the sum of the streams' rates at that host
+ * ({@code <marker>_sent_mbps} at the sender's, {@code <marker>_mbps} at the receiver's), each
  * over its own window as in {@link RemoteStreamResult} (the streams start together, so their
  * windows nearly coincide; iperf3's SUM divides the summed bytes by one test time instead);
  * {@code <marker>_cpu_us_per_kb} is the host's CPU µs of all its streams' threads per KiB of all
@@ -108,6 +110,11 @@ public record RemoteParallelResult(List<RemoteStreamResult> streams) implements 
         }
         String n = Integer.toString(streams.size());
         String marker = streams.get(0).transfer().marker();
+        boolean localSends = streams.get(0).local().sender();
+        // the sender's host sums _sent_mbps, the receiver's _mbps
+        String[] hosts = {Metric.LOCAL, StreamMetrics.REMOTE};
+        String[] rateNames = {localSends ? StreamMetrics.sent(marker) : StreamMetrics.goodput(marker),
+                localSends ? StreamMetrics.goodput(marker) : StreamMetrics.sent(marker)};
         double[] mbps = {0, 0};
         int[] counted = {0, 0};
         double t = 0;
@@ -115,27 +122,26 @@ public record RemoteParallelResult(List<RemoteStreamResult> streams) implements 
             for (Metric m : streams.get(i).metrics()) {
                 out.add(labelled(m, Integer.toString(i), n));
                 int h = m.host().equals(Metric.LOCAL) ? 0 : 1;
-                if (m.name().equals(marker + "_mbps")) {
+                if (m.name().equals(rateNames[h])) {
                     mbps[h] += m.value();
                     counted[h]++;
                     t = Math.max(t, m.timeSeconds());
                 }
             }
         }
-        String[] hosts = {Metric.LOCAL, "remote"};
+        Map<String, String> sumLabels = Map.of("stream", "sum", "streams", n,
+                StreamMetrics.DIRECTION, StreamMetrics.direction(localSends));
         double time = t;
         for (int h = 0; h < 2; h++) {
             String host = hosts[h];
             if (counted[h] == streams.size()) {
-                out.add(new Metric(marker + "_mbps", mbps[h], ResultLineSink.UNIT, hosts[h], t,
-                        Map.of("stream", "sum", "streams", n), Better.HIGHER));
+                out.add(new Metric(rateNames[h], mbps[h], ResultLineSink.UNIT, hosts[h], t, sumLabels, Better.HIGHER));
             }
-            serviceDemand(host).ifPresent(d -> out.add(new Metric(marker + "_cpu_us_per_kb", d, "us/KiB",
-                    host, time, Map.of("stream", "sum", "streams", n), Better.LOWER).asAdvisory()));
+            serviceDemand(host).ifPresent(d -> out.add(new Metric(StreamMetrics.cpu(marker), d, "us/KiB",
+                    host, time, sumLabels, Better.LOWER).asAdvisory()));
         }
-        udpSum().filter(u -> u[0] > 0).ifPresent(u -> out.add(new Metric(marker + "_lost_pct", 100.0 * u[2] / u[0], "%",
-                streams.get(0).local().sender() ? "remote" : Metric.LOCAL, time,
-                Map.of("stream", "sum", "streams", n), Better.LOWER)));
+        udpSum().filter(u -> u[0] > 0).ifPresent(u -> out.add(new Metric(StreamMetrics.lost(marker), 100.0 * u[2] / u[0], "%",
+                StreamMetrics.host(!localSends), time, sumLabels, Better.LOWER)));
         return out;
     }
 

@@ -3,6 +3,7 @@ package io.linerate.nio.agent;
 import io.linerate.core.Better;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Metric;
+import io.linerate.core.StreamMetrics;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
@@ -22,8 +23,9 @@ import java.util.OptionalDouble;
  * them, bytes received as the receiver did, the receiver's window, each end's CPU time, UDP loss
  * as the sender's window datagrams minus the distinct ones the receiver got. {@link #metrics()}
  * reports each end apart, with {@code "host":"local"} or {@code "host":"remote"}:
- * {@code <marker>_mbps} (the end's own figure: throughput for the sender over its window, goodput
- * for the receiver; for TCP over the receiver's own window, for UDP the bytes of the datagrams sent
+ * labelled {@code direction} ({@code forward} when this host sends), the end's own rate, as
+ * {@link StreamMetrics} names it: {@code <marker>_sent_mbps} for the sender over its window,
+ * {@code <marker>_mbps} (goodput) for the receiver; for TCP over the receiver's own window, for UDP the bytes of the datagrams sent
  * inside the sender's window that arrived, wherever they arrived, over the sender's window length,
  * as in {@link #transfer()}), {@code <marker>_cpu_us_per_kb} (service demand as netperf defines it:
  * CPU µs of the end's sending or receiving thread per KiB = 1024 bytes of payload it moved, lower
@@ -67,19 +69,23 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
         EndCounters receiver = local.sender() ? remote : local;
         EndCounters sender = local.sender() ? local : remote;
         boolean udp = transfer.udp().isPresent();
-        end(out, marker, local, Metric.LOCAL, udp && local == receiver ? sender.windowNanos() : local.windowNanos());
-        end(out, marker, remote, "remote", udp && remote == receiver ? sender.windowNanos() : remote.windowNanos());
-        transfer.udp().ifPresent(u -> u.lossPercent().ifPresent(l -> out.add(new Metric(marker + "_lost_pct", l, "%",
-                receiver == local ? Metric.LOCAL : "remote", receiver.windowNanos() / 1e9, Map.of(), Better.LOWER))));
+        Map<String, String> labels = Map.of(StreamMetrics.DIRECTION, StreamMetrics.direction(local.sender()));
+        end(out, marker, local, Metric.LOCAL, udp && local == receiver ? sender.windowNanos() : local.windowNanos(), labels);
+        end(out, marker, remote, StreamMetrics.REMOTE, udp && remote == receiver ? sender.windowNanos() : remote.windowNanos(),
+                labels);
+        transfer.udp().ifPresent(u -> u.lossPercent().ifPresent(l -> out.add(new Metric(StreamMetrics.lost(marker), l, "%",
+                StreamMetrics.host(receiver == local), receiver.windowNanos() / 1e9, labels, Better.LOWER))));
         return out;
     }
 
-    private static void end(List<Metric> out, String marker, EndCounters e, String host, long windowNanos) {
+    private static void end(List<Metric> out, String marker, EndCounters e, String host, long windowNanos,
+                            Map<String, String> labels) {
         double t = windowNanos / 1e9;
-        io.linerate.core.Rates.bitsPerSecond(e.windowBytes(), windowNanos).ifPresent(bps -> out.add(new Metric(marker + "_mbps", Rates.toMbits(bps),
-                ResultLineSink.UNIT, host, t, Map.of(), Better.HIGHER)));
-        serviceDemand(e).ifPresent(d -> out.add(new Metric(marker + "_cpu_us_per_kb", d, "us/KiB", host, t,
-                Map.of(), Better.LOWER).asAdvisory()));
+        String name = e.sender() ? StreamMetrics.sent(marker) : StreamMetrics.goodput(marker);
+        Rates.bitsPerSecond(e.windowBytes(), windowNanos).ifPresent(bps -> out.add(new Metric(name, Rates.toMbits(bps),
+                ResultLineSink.UNIT, host, t, labels, Better.HIGHER)));
+        serviceDemand(e).ifPresent(d -> out.add(new Metric(StreamMetrics.cpu(marker), d, "us/KiB", host, t,
+                labels, Better.LOWER).asAdvisory()));
     }
 
     /** @return CPU µs per KiB of payload the end moved over the whole stream; empty when it moved none */

@@ -3,6 +3,7 @@ package io.linerate.nio.iperf2;
 import io.linerate.core.Better;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
+import io.linerate.core.StreamMetrics;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.JsonObject;
@@ -18,12 +19,13 @@ import java.util.Optional;
  * for UDP, the server's report (host {@code remote}). iperf 2's TCP server reports nothing back,
  * so a TCP result has linerate's counts only.
  *
- * <p>Metrics, named after {@link #marker()} ({@code iperf2_tcp4}, {@code iperf2_udp6}):
- * {@code _mbps} (Mbit/s: linerate's bytes over its sending time; the server's bytes over its own
+ * <p>Metrics, named as {@link StreamMetrics} names a stream's quantities (linerate sends: label
+ * {@code direction=forward}): {@code <marker>_sent_mbps} (local, linerate's bytes over its sending
+ * time), and from the server's report {@code <marker>_mbps} (remote, the server's bytes over its own
  * time, which are fewer than it was sent when it truncates datagrams to its {@code -l}, said in
- * {@link #notes()}), and for UDP {@code _lost_pct} (local: datagrams linerate sent less the ones the
- * server received by its report, in all less lost; remote: iperf 2's own errors over its datagram total) and the
- * server's {@code _jitter_ms} (iperf 2's estimator on its timestamps; advisory).
+ * {@link #notes()}), {@code <marker>_lost_pct} (remote, iperf 2's own errors over its datagram total)
+ * and {@code <marker>_jitter_ms} (remote, iperf 2's estimator on its timestamps; advisory).
+ * linerate's own loss count, sent less received, is in {@link #notes()} and the JSON detail.
  */
 public final class Iperf2Result implements MeasurementResult {
     private final TransferSpec spec;
@@ -143,24 +145,24 @@ public final class Iperf2Result implements MeasurementResult {
         if (local.bytes() == 0 || local.nanos() == 0) {
             return out;
         }
-        String m = marker();
+        String m = StreamMetrics.marker(spec.protocol().label(), spec.family() == io.linerate.core.AddressFamily.IPV6);
         double t = local.nanos() / 1e9;
-        out.add(metric(m + "_mbps", local.bytes() * 8.0 / t / 1e6, "Mbit/s", Metric.LOCAL, t, Better.HIGHER));
+        out.add(metric(StreamMetrics.sent(m), local.bytes() * 8.0 / t / 1e6, StreamMetrics.MBPS, Metric.LOCAL, t, Better.HIGHER));
         remote.ifPresent(r -> {
             if (r.durationMicros() > 0) {
-                out.add(metric(m + "_mbps", r.bytes() * 8.0 / r.durationMicros(), "Mbit/s", "remote", t, Better.HIGHER));
+                out.add(metric(StreamMetrics.goodput(m), r.bytes() * 8.0 / r.durationMicros(), StreamMetrics.MBPS,
+                        StreamMetrics.REMOTE, t, Better.HIGHER));
             }
-            out.add(metric(m + "_lost_pct", 100.0 * lost() / local.datagrams(), "%", Metric.LOCAL, t, Better.LOWER));
             if (r.datagrams() > 0) {
-                out.add(metric(m + "_lost_pct", 100.0 * r.errors() / r.datagrams(), "%", "remote", t, Better.LOWER));
+                out.add(metric(StreamMetrics.lost(m), 100.0 * r.errors() / r.datagrams(), "%", StreamMetrics.REMOTE, t, Better.LOWER));
             }
-            out.add(metric(m + "_jitter_ms", r.jitterMicros() / 1e3, "ms", "remote", t, Better.LOWER).asAdvisory());
+            out.add(metric(StreamMetrics.jitter(m), r.jitterMicros() / 1e3, "ms", StreamMetrics.REMOTE, t, Better.LOWER).asAdvisory());
         });
         return out;
     }
 
     private static Metric metric(String name, double v, String unit, String host, double t, Better better) {
-        return new Metric(name, v, unit, host, t, Map.of(), better);
+        return new Metric(name, v, unit, host, t, Map.of(StreamMetrics.DIRECTION, StreamMetrics.FORWARD), better);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.linerate.nio.iperf3;
 import io.linerate.core.Better;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
+import io.linerate.core.StreamMetrics;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.JsonObject;
@@ -20,12 +21,14 @@ import java.util.OptionalDouble;
  * Where the two disagree, {@link #notes()} says by how much and why. Both ends count the whole
  * transfer: iperf3's server has no warm-up to leave out, so the spec's warm-up is not applied.
  *
- * <p>Metrics, named after {@link #marker()} ({@code iperf3_tcp4}, {@code iperf3_udp4_reverse}):
- * {@code _mbps} (Mbit/s, each end's bytes over its own time), and for UDP {@code _lost_pct}
- * (local: linerate's figure, datagrams sent less datagrams received, loss at the tail included;
- * remote, linerate sending: iperf3's own figure, errors / highest sequence number) and
- * {@code _jitter_ms} (of the receiving end: RFC 3550's estimator locally, iperf3's RFC 1889
- * estimator on the server; advisory).
+ * <p>Metrics, named as {@link StreamMetrics} names a stream's quantities, so that they share their
+ * keys with the gate's reading of iperf3's own {@code -J} output of the same test: under the marker
+ * of protocol and family ({@code tcp4}, {@code udp6}), labelled {@code direction}, each end's bytes
+ * over its own time as {@code _sent_mbps} at the sender's host and {@code _mbps} (goodput) at the
+ * receiver's, and for UDP the receiver's {@code _lost_pct} and {@code _jitter_ms} (advisory): the
+ * server's own figures (errors / highest sequence number; iperf3's RFC 1889 estimator) when linerate
+ * sends, linerate's (datagrams the server sent less distinct ones received; RFC 3550) when it
+ * receives. linerate's own loss of a forward test, which counts the tail, is in {@link #notes()}.
  */
 public final class Iperf3Result implements MeasurementResult {
     private final TransferSpec spec;
@@ -198,36 +201,40 @@ public final class Iperf3Result implements MeasurementResult {
         if (local.bytes() == 0) {
             return out;
         }
-        String m = marker();
+        String m = StreamMetrics.marker(spec.protocol().label(), spec.family() == io.linerate.core.AddressFamily.IPV6);
+        boolean localSends = !options.reverse();
+        String dir = StreamMetrics.direction(localSends);
         double t = local.nanos() / 1e9;
         if (local.nanos() > 0) {
-            out.add(metric(m + "_mbps", local.bytes() * 8.0 / t / 1e6, "Mbit/s", Metric.LOCAL, t, Better.HIGHER));
+            out.add(metric(localSends ? StreamMetrics.sent(m) : StreamMetrics.goodput(m), local.bytes() * 8.0 / t / 1e6,
+                    StreamMetrics.MBPS, Metric.LOCAL, t, Better.HIGHER, dir));
         }
         double rs = remote.stream().mapToDouble(Iperf3RemoteStream::seconds).max().orElse(0);
         if (rs > 0) {
-            out.add(metric(m + "_mbps", remoteBytes() * 8.0 / rs / 1e6, "Mbit/s", "remote", t, Better.HIGHER));
+            out.add(metric(localSends ? StreamMetrics.goodput(m) : StreamMetrics.sent(m), remoteBytes() * 8.0 / rs / 1e6,
+                    StreamMetrics.MBPS, StreamMetrics.REMOTE, t, Better.HIGHER, dir));
         }
         if (udp()) {
-            if (!options.reverse()) {
-                out.add(metric(m + "_lost_pct", 100.0 * lost() / local.datagrams(), "%", Metric.LOCAL, t, Better.LOWER));
+            if (localSends) {
                 if (remotePackets() > 0) {
-                    out.add(metric(m + "_lost_pct", 100.0 * remoteErrors() / remotePackets(), "%", "remote", t, Better.LOWER));
+                    out.add(metric(StreamMetrics.lost(m), 100.0 * remoteErrors() / remotePackets(), "%", StreamMetrics.REMOTE, t,
+                            Better.LOWER, dir));
                     double j = remote.stream().mapToDouble(Iperf3RemoteStream::jitterSeconds).average().orElse(0);
-                    out.add(metric(m + "_jitter_ms", j * 1e3, "ms", "remote", t, Better.LOWER).asAdvisory());
+                    out.add(metric(StreamMetrics.jitter(m), j * 1e3, "ms", StreamMetrics.REMOTE, t, Better.LOWER, dir).asAdvisory());
                 }
             } else {
                 if (remotePackets() > 0) {
-                    out.add(metric(m + "_lost_pct", 100.0 * lost() / remotePackets(), "%", Metric.LOCAL, t, Better.LOWER));
+                    out.add(metric(StreamMetrics.lost(m), 100.0 * lost() / remotePackets(), "%", Metric.LOCAL, t, Better.LOWER, dir));
                 }
                 local.jitterNanos().ifPresent(j ->
-                        out.add(metric(m + "_jitter_ms", j / 1e6, "ms", Metric.LOCAL, t, Better.LOWER).asAdvisory()));
+                        out.add(metric(StreamMetrics.jitter(m), j / 1e6, "ms", Metric.LOCAL, t, Better.LOWER, dir).asAdvisory()));
             }
         }
         return out;
     }
 
-    private static Metric metric(String name, double v, String unit, String host, double t, Better better) {
-        return new Metric(name, v, unit, host, t, Map.of(), better);
+    private static Metric metric(String name, double v, String unit, String host, double t, Better better, String direction) {
+        return new Metric(name, v, unit, host, t, Map.of(StreamMetrics.DIRECTION, direction), better);
     }
 
     @Override
