@@ -11,7 +11,8 @@ import java.util.Set;
  * A gate given a baseline has passed only when it compared something (METRICS-SPEC section 5): when
  * no series got a compared verdict ({@code pass}, {@code unchanged}, {@code improvement},
  * {@code regression} or {@code advisory-regression} against a baseline value), because none was in
- * common, every baselined one was missing, skipped or inconclusive, the gate adds one failing
+ * common, every baselined one was missing, skipped or inconclusive (and no error, which fails
+ * already and says what is wrong with the input), the gate adds one failing
  * {@code error} verdict, {@value #NAME}{@code @}{@value #HOST}, that says what each side had and,
  * for an environment difference, which fields differ and how to accept it.
  */
@@ -36,7 +37,8 @@ final class NothingCompared {
     static Optional<Verdict> check(List<Verdict> verdicts, Collection<SeriesKey> baselineKeys,
                                    Collection<SeriesKey> currentKeys, List<String> envDiff) {
         for (Verdict v : verdicts) {
-            if (COMPARED.contains(v.kind()) && v.baseline() != null) {
+            if (COMPARED.contains(v.kind()) && v.baseline() != null || v.kind() == Verdict.Kind.ERROR) {
+                // compared something; or an error, which fails already and says what is wrong with the input
                 return Optional.empty();
             }
         }
@@ -52,7 +54,7 @@ final class NothingCompared {
                     + " if the difference does not matter, accept it with --allow-env-mismatch"
                     + " (Gate.allowEnvironmentMismatch(true)), or save a baseline in this environment");
         }
-        for (Verdict.Kind k : List.of(Verdict.Kind.MISSING, Verdict.Kind.SKIP, Verdict.Kind.INCONCLUSIVE, Verdict.Kind.ERROR)) {
+        for (Verdict.Kind k : List.of(Verdict.Kind.MISSING, Verdict.Kind.SKIP, Verdict.Kind.INCONCLUSIVE)) {
             long n = verdicts.stream().filter(v -> v.kind() == k).count();
             if (n > 0 && !(k == Verdict.Kind.INCONCLUSIVE && !envDiff.isEmpty())) {
                 why.add(n + " " + k.label());

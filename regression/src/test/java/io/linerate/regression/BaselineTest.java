@@ -13,7 +13,7 @@ class BaselineTest {
     void roundTripKeepsKeysUnitsRawSamplesTimesAndEnvironment() {
         Baseline b = Baseline.of(TestFiles.read("prefixes.log"), GateTest.ENV, GateTest.CREATED);
         Baseline back = Baseline.parse("baseline.json", b.toJson());
-        assertThat(back.version()).isEqualTo(2);
+        assertThat(back.version()).isEqualTo(3);
         assertThat(back.created()).isEqualTo("2026-01-05T10:00:00Z");
         assertThat(back.environment()).isEqualTo(GateTest.ENV);
         // test paths as ReadersTest derives them for prefixes.log
@@ -32,9 +32,9 @@ class BaselineTest {
 
     @Test
     void anotherVersionOrFormatIsAClearError() {
-        assertThatThrownBy(() -> Baseline.parse("new.json", "{\"format\":\"linerate-baseline\",\"version\":3,\"series\":[]}"))
+        assertThatThrownBy(() -> Baseline.parse("new.json", "{\"format\":\"linerate-baseline\",\"version\":4,\"series\":[]}"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("baseline new.json has format version 3; this linerate reads versions 1 to 2");
+                .hasMessage("baseline new.json has format version 4; this linerate reads versions 1 to 3");
         assertThatThrownBy(() -> Baseline.parse("x.json", "{\"format\":\"something-else\",\"version\":1}"))
                 .hasMessage("baseline x.json has format \"something-else\"; allowed: \"linerate-baseline\"");
         assertThatThrownBy(() -> Baseline.parse("x.json", "{\"format\":\"linerate-baseline\",\"version\":1}"))
@@ -86,7 +86,7 @@ class BaselineTest {
         MetricSet base = MetricReaders.read("base.log", CONTEXT_POLICY + GateTest.metrics("context_switches", "", 100)
                 + GateTest.metrics("tcp4_mbps", "Mbit/s", 900));
         Baseline saved = Baseline.parse("b.json", Gate.create().baselineOf(base, GateTest.ENV, GateTest.CREATED).toJson());
-        assertThat(saved.version()).isEqualTo(2);
+        assertThat(saved.version()).isEqualTo(3);
         Policy stored = saved.series().get(0).policy();
         assertThat(stored.source()).isEqualTo(Policy.Source.BASELINE);
         assertThat(stored.better()).isEqualTo(Better.LOWER);

@@ -105,7 +105,7 @@ class MetricAssertionsTest {
         assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L))
                 .hasNoRegressionAgainst("baselines/tcp4.json"))
                 .hasMessage("metrics regressed against the baseline:\n"
-                        + "  tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)");
+                        + "  tcp4/tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)");
         assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L))
                 .hasNoRegressionAgainst("baselines/none.json"))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -138,9 +138,11 @@ class MetricAssertionsTest {
         assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp6(1_140_062_500L))
                 .hasNoRegressionAgainst("baselines/tcp4.json"))
                 .isInstanceOf(AssertionError.class)
-                .hasMessage("metrics regressed against the baseline:\n"
+                .hasMessageStartingWith("metrics regressed against the baseline:\n"
                         + "  tcp4_mbps@local: missing - in the baseline, absent now;"
-                        + " this run produced instead: tcp6_mbps@local");
+                        + " this run produced instead: tcp6/tcp6_mbps@local\n"
+                        + "  baseline@gate: error - compared nothing against the baseline: no series is in both; 1 missing."
+                        + " The baseline had 1 series (tcp4_mbps@local); this run produced 1 series (tcp6/tcp6_mbps@local)");
     }
 
     @Test
@@ -157,7 +159,8 @@ class MetricAssertionsTest {
                     .containsEntry("linerate.baseline.saved", file.toRealPath().toString());
             Baseline b = Baseline.parse("first.json", Files.readString(file));
             assertThat(b.series()).singleElement().satisfies(s -> {
-                assertThat(s.key().display()).isEqualTo("tcp4_mbps@local");
+                // keyed under the test its spec names, as the command line's --ktap and --json key it
+                assertThat(s.key().display()).isEqualTo("tcp4/tcp4_mbps@local");
                 assertThat(s.runs()).singleElement().satisfies(run -> assertThat(run.samples()).containsExactly(9120.5));
             });
             // a second run does not replace it: 1,000,000,000 bytes in 1 s = 8000 Mbit/s
@@ -183,7 +186,7 @@ class MetricAssertionsTest {
         Baseline b = Baseline.parse("first.json", Files.readString(dir.resolve("baselines/first.json")));
         assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L)).hasNoRegressionAgainst(b))
                 .hasMessage("metrics regressed against the baseline:\n"
-                        + "  tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)");
+                        + "  tcp4/tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)");
     }
 
     @Test

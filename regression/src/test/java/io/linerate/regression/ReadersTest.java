@@ -71,8 +71,8 @@ class ReadersTest {
         MetricSet s = TestFiles.read("results.jsonl");
         assertThat(s.observations()).extracting(o -> o.key().display(), Observation::value, Observation::unit)
                 .containsExactly(
-                        tuple("tcp4_mbps@local", 9120.5, "Mbit/s"),
-                        tuple("tcp4_mbps@local", 9080.25, "Mbit/s"),
+                        tuple("tcp4/tcp4_mbps@local", 9120.5, "Mbit/s"),
+                        tuple("tcp4/tcp4_mbps@local", 9080.25, "Mbit/s"),
                         tuple("tcp4_cpu_us_per_kb@local", 0.42, "us/KB"));
         assertThat(s.errors()).singleElement().satisfies(p -> {
             assertThat(p.line()).isEqualTo(3);
@@ -87,7 +87,7 @@ class ReadersTest {
         MetricSet s = TestFiles.read("result.json");
         assertThat(s.errors()).isEmpty();
         assertThat(s.observations()).extracting(o -> o.key().display(), Observation::value, Observation::unit)
-                .containsExactly(tuple("tcp6_nodelay_mbps@local", 5200.0, "Mbit/s"));
+                .containsExactly(tuple("tcp6_nodelay/tcp6_nodelay_mbps@local", 5200.0, "Mbit/s"));
         MetricSet arr = MetricReaders.read("results.json", "[{\"version\":1,\"marker\":\"udp4\",\"bits_per_second\":1.5e7},"
                 + "{\"version\":2,\"marker\":\"udp6\",\"bits_per_second\":1e6}]");
         assertThat(arr.observations()).extracting(o -> o.key().name(), Observation::value).containsExactly(tuple("udp4_mbps", 15.0));
@@ -168,7 +168,7 @@ class ReadersTest {
         MetricSet s = TestFiles.read("iperf3-error.json");
         assertThat(s.observations()).isEmpty();
         assertThat(s.errors()).singleElement().satisfies(p -> {
-            assertThat(p.name()).isEqualTo("iperf3_tcp_mbps");
+            assertThat(p.name()).isEqualTo("tcp4_mbps");
             assertThat(p.message()).contains("Connection refused");
         });
     }
