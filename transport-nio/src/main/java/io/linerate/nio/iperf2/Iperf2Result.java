@@ -67,9 +67,9 @@ public final class Iperf2Result implements MeasurementResult {
                 String each = r.bytes() % received == 0 ? Long.toString(r.bytes() / received)
                         : String.format(Locale.ROOT, "about %.0f", (double) r.bytes() / received);
                 n.add(String.format(Locale.ROOT, "the server read only %s bytes of each %d-byte datagram (iperf 2's server "
-                        + "truncates each to its -l): its %d bytes for %d datagrams received, so the remote %s_mbps from its "
+                        + "truncates each to its -l): its %d bytes for %d datagrams received, so the remote %s from its "
                         + "bytes is low by that ratio; loss is counted from its datagrams, not its bytes",
-                        each, spec.payloadBytes(), r.bytes(), received, marker()));
+                        each, spec.payloadBytes(), r.bytes(), received, StreamMetrics.goodput(streamMarker())));
             }
         });
         this.notes = List.copyOf(n);
@@ -118,6 +118,11 @@ public final class Iperf2Result implements MeasurementResult {
         return udp() && remote.isPresent() ? Math.max(0, local.datagrams() - received()) : 0;
     }
 
+    /** @return protocol and family, the marker of this result's metrics ({@link StreamMetrics}), such as {@code udp4} */
+    private String streamMarker() {
+        return StreamMetrics.marker(spec.protocol().label(), spec.family() == io.linerate.core.AddressFamily.IPV6);
+    }
+
     /** @return {@code iperf2_} then protocol and family */
     public String marker() {
         return "iperf2_" + spec.protocol().label() + spec.family().label();
@@ -145,7 +150,7 @@ public final class Iperf2Result implements MeasurementResult {
         if (local.bytes() == 0 || local.nanos() == 0) {
             return out;
         }
-        String m = StreamMetrics.marker(spec.protocol().label(), spec.family() == io.linerate.core.AddressFamily.IPV6);
+        String m = streamMarker();
         double t = local.nanos() / 1e9;
         out.add(metric(StreamMetrics.sent(m), local.bytes() * 8.0 / t / 1e6, StreamMetrics.MBPS, Metric.LOCAL, t, Better.HIGHER));
         remote.ifPresent(r -> {

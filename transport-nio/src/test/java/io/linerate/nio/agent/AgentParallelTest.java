@@ -68,12 +68,15 @@ class AgentParallelTest {
         assertThat(r.bytes("local")).isEqualTo(sum);
         assertThat(r.bytes("remote")).isEqualTo(sum);
         assertThat(r.invalidReasons()).isEmpty();
-        // three streams' metrics at two hosts, and a sum at each host
-        assertThat(r.metrics()).filteredOn(m -> m.name().equals("tcp4_mbps") && "sum".equals(m.labels().get("stream")))
-                .extracting(Metric::host).containsExactlyInAnyOrder("local", "remote");
-        double perStream = r.metrics().stream().filter(m -> m.name().equals("tcp4_mbps") && m.host().equals("local")
+        // three streams' metrics at two hosts, and a sum at each host: the sender's rate where it sends,
+        // the receiver's goodput where it receives
+        String here = reverse ? "tcp4_mbps" : "tcp4_sent_mbps";
+        String there = reverse ? "tcp4_sent_mbps" : "tcp4_mbps";
+        assertThat(r.metrics()).filteredOn(m -> m.name().endsWith("_mbps") && "sum".equals(m.labels().get("stream")))
+                .extracting(m -> m.name() + "@" + m.host()).containsExactlyInAnyOrder(here + "@local", there + "@remote");
+        double perStream = r.metrics().stream().filter(m -> m.name().equals(here) && m.host().equals("local")
                 && !"sum".equals(m.labels().get("stream"))).mapToDouble(Metric::value).sum();
-        double summed = r.metrics().stream().filter(m -> m.name().equals("tcp4_mbps") && m.host().equals("local")
+        double summed = r.metrics().stream().filter(m -> m.name().equals(here) && m.host().equals("local")
                 && "sum".equals(m.labels().get("stream"))).findFirst().orElseThrow().value();
         assertThat(summed).isCloseTo(perStream, org.assertj.core.api.Assertions.within(1e-9));
     }

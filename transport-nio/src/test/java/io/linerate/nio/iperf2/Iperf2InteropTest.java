@@ -87,7 +87,7 @@ class Iperf2InteropTest {
             assertThat(Long.parseLong(f[7])).isEqualTo(rep.bytes());
             assertThat(Long.parseLong(f[10])).isEqualTo(rep.errors());
             assertThat(Long.parseLong(f[11])).isEqualTo(rep.datagrams());
-            assertThat(r.metrics()).anyMatch(m -> m.name().equals("iperf2_udp4_lost_pct") && m.host().equals("remote"));
+            assertThat(r.metrics()).anyMatch(m -> m.name().equals("udp4_lost_pct") && m.host().equals("remote"));
         }
     }
 
@@ -113,9 +113,9 @@ class Iperf2InteropTest {
             assertThat(serverBytes).isEqualTo(rep.bytes()).isEqualTo(r.received() * 1470);
             assertThat(r.notes()).singleElement().asString()
                     .contains("the server read only 1470 bytes of each 2000-byte datagram")
-                    .contains("remote iperf2_udp4_mbps from its bytes is low");
+                    .contains("remote udp4_mbps from its bytes is low");
             double lostPct = 100.0 * serverLost / serverAll;
-            assertThat(r.metrics()).filteredOn(m -> m.name().equals("iperf2_udp4_lost_pct"))
+            assertThat(r.metrics()).filteredOn(m -> m.name().equals("udp4_lost_pct"))
                     .extracting(m -> m.value()).containsOnly(lostPct);
         }
     }

@@ -59,7 +59,7 @@ class Iperf3ClientTest {
             }
             String json = ResultJson.of(r).toJson();
             assertThat(json).contains("\"host\":\"local\"").contains("\"host\":\"remote\"")
-                    .contains("\"name\":\"iperf3_tcp4_mbps\"");
+                    .contains("\"name\":\"tcp4_mbps\"").contains("\"name\":\"tcp4_sent_mbps\"");
         }
     }
 
@@ -174,9 +174,11 @@ class Iperf3ClientTest {
             // one metric name for both directions, told apart by the label, as linerate's own --bidir
             assertThat(fwd.marker()).isEqualTo("iperf3_tcp4");
             assertThat(r.reverse().marker()).isEqualTo("iperf3_tcp4");
-            assertThat(r.metrics()).filteredOn(m -> m.name().equals("iperf3_tcp4_mbps"))
-                    .extracting(m -> m.labels().get("direction") + "/" + m.host())
-                    .containsExactlyInAnyOrder("forward/local", "forward/remote", "reverse/local", "reverse/remote");
+            // the receiver's goodput at the receiver's host, the sender's rate at the sender's, each way
+            assertThat(r.metrics()).filteredOn(m -> m.name().endsWith("_mbps"))
+                    .extracting(m -> m.name() + "/" + m.labels().get("direction") + "/" + m.host())
+                    .containsExactlyInAnyOrder("tcp4_sent_mbps/forward/local", "tcp4_mbps/forward/remote",
+                            "tcp4_mbps/reverse/local", "tcp4_sent_mbps/reverse/remote");
             String json = ResultJson.of(r).toJson();
             assertThat(json).contains("\"direction\":\"forward\"").contains("\"direction\":\"reverse\"")
                     .contains("\"forward\":{").contains("\"reverse\":{").contains("\"bidir\":true");
@@ -208,8 +210,8 @@ class Iperf3ClientTest {
             assertThat(rev.local().distinct() + rev.lost()).isEqualTo(serverSent);
             assertThat(rev.local().jitterNanos()).isPresent();
             assertThat(r.metrics()).extracting(m -> m.name() + "/" + m.labels().get("direction") + "/" + m.host())
-                    .contains("iperf3_udp4_lost_pct/forward/local", "iperf3_udp4_lost_pct/forward/remote",
-                            "iperf3_udp4_lost_pct/reverse/local", "iperf3_udp4_jitter_ms/reverse/local");
+                    .contains("udp4_lost_pct/forward/remote", "udp4_jitter_ms/forward/remote",
+                            "udp4_lost_pct/reverse/local", "udp4_jitter_ms/reverse/local");
         }
     }
 
