@@ -115,9 +115,8 @@ class KtapNestingTest {
         MetricSet cur = MetricReaders.read("cur.log", "KTAP version 1\n1..1\nok 1 udp4_frag # SKIP no fragmentation on this host\n");
         assertThat(cur.errors()).isEmpty();
         GateReport r = Gate.create().baseline(b).run(cur);
-        // a zperf line outside every KTAP test is keyed under the test its marker names
         assertThat(r.verdicts()).extracting(v -> v.key().display(), Verdict::kind).containsExactly(
-                tuple("udp4_frag/udp4_frag_mbps@local", Verdict.Kind.SKIP), tuple("baseline@gate", Verdict.Kind.ERROR));
+                tuple("udp4_frag_mbps@local", Verdict.Kind.SKIP), tuple("baseline@gate", Verdict.Kind.ERROR));
         // every baselined series skipped: the gate compared nothing, which is no pass
         assertThat(r.exitCode()).isEqualTo(1);
     }
@@ -143,13 +142,13 @@ class KtapNestingTest {
 
     @Test
     void aSeriesWithoutTestPathBelongsToTheSkippedTestItsNameStartsWith() {
-        // a zperf console log: no KTAP tests, so each series is keyed under the test its marker names
+        // a zperf console log: no KTAP tests, so the series have no test path
         Baseline b = Baseline.of(MetricReaders.read("base.log", "ZPERF-RESULT udp4_mbps=1000\nZPERF-RESULT udp4_frag_mbps=800\n"),
                 GateTest.ENV, GateTest.CREATED);
         GateReport r = Gate.create().baseline(b).run(MetricReaders.read("cur.log",
                 "ok 1 udp4_frag # skip no fragmentation on this host\nZPERF-RESULT udp4_mbps=1000\n"));
         assertThat(r.verdicts()).extracting(v -> v.key().display(), Verdict::kind).containsExactly(
-                tuple("udp4/udp4_mbps@local", Verdict.Kind.PASS), tuple("udp4_frag/udp4_frag_mbps@local", Verdict.Kind.SKIP));
+                tuple("udp4_mbps@local", Verdict.Kind.PASS), tuple("udp4_frag_mbps@local", Verdict.Kind.SKIP));
         // by name: a skipped udp4 alone claims udp4_frag_mbps too (its name starts with "udp4_"); when udp4_frag
         // is skipped as well, the longer name wins; tcp4_mbps belongs to neither
         assertThat(SkippedTest.owning(SeriesKey.of("udp4_frag_mbps", "local"),

@@ -81,7 +81,7 @@ class GateCommandTest {
                 ""));
         write("cur.log", "ZPERF-RESULT tcp4_mbps=900\nZPERF-DONE\n");
         assertThat(gate("--input", f("base.log"), "--save", f("b.json"))).isZero();
-        assertThat(Files.readString(dir.resolve("b.json"))).contains("\"version\" : 2").contains("\"relative_tolerance\" : 0.15");
+        assertThat(Files.readString(dir.resolve("b.json"))).contains("\"version\" : 3").contains("\"relative_tolerance\" : 0.15");
         // 1000 -> 900 is -10 %: within the stored 15 %, though beyond the default 5 %
         assertThat(gate("--input", f("cur.log"), "--baseline", f("b.json"))).isZero();
         assertThat(out).contains("# tcp4_mbps@local: pass -10.0% (base 1000, cur 900 Mbit/s, tol 15%), p50 by threshold, policy baseline");
@@ -165,9 +165,9 @@ class GateCommandTest {
     @Test
     void baselineOfAnotherVersionAndMisspelledPolicyKeyAreUsageErrors() throws IOException {
         write("cur.log", run(100, 100, 1));
-        write("v3.json", "{\"format\":\"linerate-baseline\",\"version\":3,\"series\":[]}");
-        assertThat(gate("--input", f("cur.log"), "--baseline", f("v3.json"))).isEqualTo(2);
-        assertThat(err).contains("baseline " + f("v3.json") + " has format version 3; this linerate reads versions 1 to 2");
+        write("v4.json", "{\"format\":\"linerate-baseline\",\"version\":4,\"series\":[]}");
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("v4.json"))).isEqualTo(2);
+        assertThat(err).contains("baseline " + f("v4.json") + " has format version 4; this linerate reads versions 1 to 3");
         write("policy.json", "[{\"name\":\"tcp4_mbps\",\"regression\":{\"better\":\"higher\",\"compare\":\"p50\","
                 + "\"relative_tolerance\":0.05},\"sumarize\":\"distribution\"}]");
         assertThat(gate("--input", f("cur.log"), "--policy", f("policy.json"))).isEqualTo(2);
@@ -199,8 +199,13 @@ class GateCommandTest {
                  "environment":{"kernel":"Plan 9","cpu":"none","jvm":"none","transport":"nio","linerate":"0.0.1"},
                  "series":[{"test":"","name":"tcp4_mbps","host":"local","labels":{},"unit":"Mbit/s",
                    "runs":[{"run":"a","samples":[100],"times":[0]}]}]}""");
-        assertThat(gate("--input", f("cur.log"), "--baseline", f("other.json"))).isZero();
-        assertThat(out).contains("ok 3 tcp4_mbps@local # SKIP environment differs: kernel 'Plan 9' vs");
+        // every compared series inconclusive for the environment: the gate compared nothing, which is no pass
+        assertThat(gate("--input", f("cur.log"), "--baseline", f("other.json"))).isEqualTo(1);
+        assertThat(out).contains("ok 3 tcp4_mbps@local # SKIP environment differs: kernel 'Plan 9' vs")
+                .contains("not ok 4 baseline@gate # error: compared nothing against the baseline: the environment differs"
+                        + " (kernel 'Plan 9' vs")
+                .contains("accept it with --allow-env-mismatch")
+                .contains("The baseline had 1 series (tcp4_mbps@local); this run produced 3 series");
         assertThat(gate("--input", f("cur.log"), "--baseline", f("other.json"), "--allow-env-mismatch")).isEqualTo(1);
         assertThat(out).contains("not ok 3 tcp4_mbps@local # regressed -50.0% (base 100, cur 50 Mbit/s, tol 5%)");
     }

@@ -39,7 +39,8 @@ class Iperf3StreamCommandTest {
             assertThat(out.toString()).contains("both directions at once")
                     .contains("[fwd] local  sent ").contains("[fwd] remote received ")
                     .contains("[rev] local  received ").contains("[rev] remote sent ")
-                    .contains("[fwd] local  iperf3_tcp4_mbps").contains("[rev] remote iperf3_tcp4_mbps");
+                    .contains("[fwd] local  tcp4_sent_mbps").contains("[fwd] remote tcp4_mbps")
+                    .contains("[rev] local  tcp4_mbps").contains("[rev] remote tcp4_sent_mbps");
         }
     }
 

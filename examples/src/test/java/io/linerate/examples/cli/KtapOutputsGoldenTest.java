@@ -225,7 +225,7 @@ class KtapOutputsGoldenTest {
         // valid: the window has a length and transactions in it; the rate metric of all flows is
         // 2000 / 0.8 s = 2500/s, and the detail is the report's own JSON with the spec's sizes,
         // rate and muxer (defaults: 1 B each way, closed loop, selector)
-        assertThat(json).startsWith("{\"format\":\"linerate-result\",\"version\":1,\"pattern\":\"request-response\","
+        assertThat(json).startsWith("{\"format\":\"linerate-result\",\"version\":1,\"pattern\":\"request-response\",\"test\":\"tcp_rr\","
                 + "\"valid\":true,\"invalid_reasons\":[],\"metrics\":[{\"host\":\"local\",\"labels\":{\"flow\":\"all\","
                 + "\"test\":\"tcp_rr\"},\"name\":\"transactions_per_second\",\"shape\":\"scalar\",\"time\":0.8,"
                 + "\"unit\":\"transactions/s\",\"value\":2500.0}")

@@ -219,7 +219,7 @@ class RemoteStreamCommandTest {
 
             assertThat(code).as(err.toString()).isZero();
             assertThat(out.toString()).contains("3 parallel streams").contains("[  0] # local  sent")
-                    .contains("[  2] # remote received").contains("[SUM] local  tcp4_mbps = ")
+                    .contains("[  2] # remote received").contains("[SUM] local  tcp4_sent_mbps = ")
                     .contains("[SUM] remote tcp4_mbps = ").doesNotContain("[  3]");
         }
     }

@@ -135,10 +135,6 @@ public final class LogReader implements MetricReader {
             Pending p = read.get(i);
             String test = paths.path(ids.get(i));
             SeriesKey k = p.o().key();
-            if (test.isEmpty() && p.rank() == ZPERF_LINE) {
-                // outside every KTAP test: the test its marker names, as linerate's own outputs key it
-                test = markerOf(k.name());
-            }
             if (!test.equals(k.test())) {
                 read.set(i, new Pending(new Observation(new SeriesKey(test, k.name(), k.host(), k.labels()), p.o().run(),
                         p.o().value(), p.o().unit(), p.o().timeSeconds(), p.o().source(), p.o().line()), p.rank(), true));
@@ -174,12 +170,6 @@ public final class LogReader implements MetricReader {
             Pending p = read.get(i);
             ids.add(paths.add(depth, p.hasTest() ? p.o().key().test() : null));
         }
-    }
-
-    /** @return the zperf marker of a {@code <marker>_mbps} name, such as {@code udp4}; empty for another name */
-    static String markerOf(String name) {
-        return name.endsWith(MBPS_SUFFIX) && name.length() > MBPS_SUFFIX.length()
-                ? name.substring(0, name.length() - MBPS_SUFFIX.length()) : "";
     }
 
     private static int leadingDepth(String line) {
