@@ -19,8 +19,9 @@ import java.util.regex.Pattern;
  * wrote {@code iperf3_<protocol>_*}, without the family.
  *
  * <p>An old key may stand for more than one of today's (an end's {@code _mbps} was the sender's
- * rate or the receiver's goodput; the reader's name had no family): its candidates are listed, and
- * an old series is renamed when exactly one candidate is in the current run. Otherwise it keeps its
+ * rate or the receiver's goodput; the reader's name had no family): its candidates are listed, most
+ * likely first, and an old series is renamed to the most likely one when the current run has it,
+ * else to the only one the current run has. Otherwise it keeps its
  * old key, and the gate reports it missing, naming what the run produced instead.
  */
 final class LegacyKeys {
@@ -49,8 +50,9 @@ final class LegacyKeys {
         for (Baseline.Series s : b.series()) {
             SeriesKey key = s.key();
             if (!current.contains(key)) {
-                List<SeriesKey> present = candidates(key).stream().filter(current::contains).toList();
-                if (present.size() == 1) {
+                List<SeriesKey> candidates = candidates(key);
+                List<SeriesKey> present = candidates.stream().filter(current::contains).toList();
+                if (!present.isEmpty() && (present.size() == 1 || present.get(0).equals(candidates.get(0)))) {
                     renamed.add(key.display() + " -> " + present.get(0).display());
                     key = present.get(0);
                 }
@@ -83,7 +85,8 @@ final class LegacyKeys {
             for (String family : List.of("4", "6")) {
                 String q = reader.group(2);
                 String marker = reader.group(1) + family;
-                List<String> hosts = List.of("local", "remote");
+                // the client's file, which the gate asked for, counted a forward direction's receiver remote
+                List<String> hosts = direction.equals("forward") ? List.of("remote", "local") : List.of("local", "remote");
                 if (q.equals("mbps")) {
                     // the reader only ever read the receiver's goodput
                     for (String host : hosts) {
