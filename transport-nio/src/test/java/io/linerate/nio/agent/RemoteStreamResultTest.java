@@ -34,9 +34,13 @@ class RemoteStreamResultTest {
     void aValidRunReportsBothEndsRates() {
         RemoteStreamResult r = result(125_000, List.of());
 
-        // 125 000 bytes in 1 s = 1 000 000 bit/s = 1 Mbit/s at each end
+        // 125 000 bytes in 1 s = 1 000 000 bit/s = 1 Mbit/s at each end: this host sends (forward), so its
+        // figure is the sender's rate and the agent's the receiver's goodput (docs/metrics.md, one key per quantity)
         assertThat(r.metrics()).filteredOn(m -> m.name().endsWith("_mbps"))
-                .extracting(m -> m.value()).containsExactly(1.0, 1.0);
+                .extracting(m -> m.name() + m.labels() + "@" + m.host(), m -> m.value())
+                .containsExactly(org.assertj.core.api.Assertions.tuple("tcp4_sent_mbps{direction=forward}@local", 1.0),
+                        org.assertj.core.api.Assertions.tuple("tcp4_mbps{direction=forward}@remote", 1.0));
+        assertThat(r.spec().testName()).isEqualTo("tcp4");
     }
 
     @Test
