@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.regression.internal.InputText;
 import io.linerate.regression.internal.Json;
 import io.linerate.regression.internal.PolicyParser;
 import java.time.Instant;
@@ -182,7 +183,7 @@ public record Baseline(int version, String created, Environment environment, Lis
     public static Baseline parse(String source, String content) {
         JsonNode root;
         try {
-            root = Json.NO_DUPLICATES.readTree(content);
+            root = Json.NO_DUPLICATES.readTree(InputText.withoutBom(content));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("baseline " + source + " is not valid JSON: " + e.getOriginalMessage());
         }

@@ -49,6 +49,7 @@ public final class Iperf3Reader implements MetricReader {
 
     @Override
     public boolean accepts(String content) {
+        content = InputText.withoutBom(content);
         if (Json.firstChar(content) != '{') {
             return false;
         }
@@ -58,6 +59,7 @@ public final class Iperf3Reader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
+        content = InputText.withoutBom(content);
         JsonNode root = Json.parseWhole(content);
         if (root == null) {
             out.error(new Problem(source, 0, "", "", "iperf3 output is not valid JSON"));

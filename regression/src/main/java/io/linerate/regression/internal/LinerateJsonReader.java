@@ -25,6 +25,7 @@ public final class LinerateJsonReader implements MetricReader {
 
     @Override
     public boolean accepts(String content) {
+        content = InputText.withoutBom(content);
         char c = Json.firstChar(content);
         if (c != '{' && c != '[') {
             return false;
@@ -42,6 +43,7 @@ public final class LinerateJsonReader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
+        content = InputText.withoutBom(content);
         JsonNode n = Json.parseWhole(content);
         if (n == null) {
             out.error(new Problem(source, 0, "", "", "linerate JSON document is not valid JSON"));

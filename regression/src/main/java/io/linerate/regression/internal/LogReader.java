@@ -70,6 +70,7 @@ public final class LogReader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
+        content = InputText.withoutBom(content);
         List<Pending> read = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         List<SkippedTest> skipped = new ArrayList<>();

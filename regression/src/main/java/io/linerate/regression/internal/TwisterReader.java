@@ -30,6 +30,7 @@ public final class TwisterReader implements MetricReader {
 
     @Override
     public boolean accepts(String content) {
+        content = InputText.withoutBom(content);
         if (Json.firstChar(content) != '{') {
             return false;
         }
@@ -39,6 +40,7 @@ public final class TwisterReader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
+        content = InputText.withoutBom(content);
         JsonNode root = Json.parseWhole(content);
         if (root == null) {
             out.error(new Problem(source, 0, "", "", "twister report is not valid JSON"));
