@@ -183,9 +183,9 @@ public record Baseline(int version, String created, Environment environment, Lis
     public static Baseline parse(String source, String content) {
         JsonNode root;
         try {
-            root = Json.NO_DUPLICATES.readTree(InputText.withoutBom(content));
+            root = Json.readDistinct(InputText.withoutBom(content));
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("baseline " + source + " is not valid JSON: " + e.getOriginalMessage());
+            throw new IllegalArgumentException(Json.unreadable("baseline", source, e));
         }
         if (root == null || !root.isObject() || !FORMAT.equals(root.path("format").asText())) {
             throw new IllegalArgumentException("baseline " + source + " has format "

@@ -64,9 +64,9 @@ public final class Policies {
     public static Policies parseFile(String source, String content) {
         JsonNode root;
         try {
-            root = Json.NO_DUPLICATES.readTree(InputText.withoutBom(content));
+            root = Json.readDistinct(InputText.withoutBom(content));
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("policy file " + source + " is not valid JSON: " + e.getOriginalMessage());
+            throw new IllegalArgumentException(Json.unreadable("policy file", source, e));
         }
         JsonNode list = root;
         if (root != null && root.isObject()) {

@@ -1,7 +1,9 @@
 package io.linerate.regression;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
@@ -47,5 +49,86 @@ class UntrustedInputTest {
         String policy = POLICY.substring(POLICY.indexOf('{')).strip();
         assertThat(Policies.parseFile("p.json", BOM + "[" + policy + "]").filePolicies())
                 .extracting(Policy::name, Policy::relativeTolerance).containsExactly(tuple("tcp4_mbps", 0.2));
+    }
+
+    @Test
+    void iperf3BidirWithTwoSumsInOneObjectIsAnErrorNamingTheFileAndLine() {
+        // iperf3 3.7 to 3.9 wrote both directions of --bidir as "sum": renaming the first interval's
+        // "sum_bidir_reverse" gives that document; the second "sum" holds the other direction's figures
+        String text = TestFiles.resource("inputs/iperf3/udp-bidir.json");
+        int at = text.indexOf("\"sum_bidir_reverse\"");
+        String twoSums = text.substring(0, at) + "\"sum\"" + text.substring(at + "\"sum_bidir_reverse\"".length());
+        int line = lineAt(twoSums, at);
+        MetricSet s = MetricReaders.read("two-sums.json", twoSums);
+        assertThat(s.observations()).isEmpty();
+        assertThat(s.errors()).singleElement().satisfies(p -> {
+            assertThat(p.where()).isEqualTo("two-sums.json:" + line);
+            assertThat(p.message()).contains("key \"sum\" is given twice in one object, at /intervals/0/sum,"
+                    + " with different values");
+        });
+    }
+
+    @Test
+    void iperf3RepeatsWithTheSameValueOrOfKeysNotReadAreKept() {
+        // iperf3 3.12 -P 2: end holds sock_bufsize, sndbuf_actual and rcvbuf_actual once per stream
+        String tcp = TestFiles.resource("inputs/iperf3/tcp-p2.json");
+        assertThat(tcp.split("\"sndbuf_actual\"", -1)).hasSize(3);
+        MetricSet s = MetricReaders.read("tcp-p2.json", tcp);
+        assertThat(s.errors()).isEmpty();
+        // end.sum_received.bits_per_second 26491391177.731564 at end 1.000627
+        assertThat(s.observations()).singleElement().satisfies(o -> {
+            assertThat(o.key().name()).isEqualTo("iperf3_tcp_mbps");
+            assertThat(o.value()).isCloseTo(26491.391177731564, within(1e-9));
+            assertThat(o.timeSeconds()).isEqualTo(1.000627);
+        });
+        // a repeat of a key the reader does not read may even differ
+        int second = tcp.indexOf("\"sndbuf_actual\"", tcp.indexOf("\"sndbuf_actual\"") + 1);
+        String differing = tcp.substring(0, second) + tcp.substring(second).replaceFirst("16384", "16385");
+        assertThat(MetricReaders.read("tcp-p2.json", differing).observations()).isEqualTo(s.observations());
+
+        // -u -P 2 --bidir: end.sum_received (forward) 40361861.45653996 bit/s, lost 0 %, jitter 0.011493709079025494
+        // ms; the one interval's sum_bidir_reverse (reverse, received) 40367105.858501226 bit/s, jitter 0.0113871113290707
+        MetricSet u = TestFiles.read("iperf3/udp-p2-bidir.json");
+        assertThat(u.errors()).isEmpty();
+        assertThat(u.observations()).extracting(o -> o.key().display(), Observation::value).containsExactly(
+                tuple("iperf3_udp_mbps{direction=forward}@local", 40361861.45653996 / 1e6),
+                tuple("iperf3_udp_lost_pct{direction=forward}@local", 0.0),
+                tuple("iperf3_udp_jitter_ms{direction=forward}@local", 0.011493709079025494),
+                tuple("iperf3_udp_mbps{direction=reverse}@local", 40367105.858501226 / 1e6),
+                tuple("iperf3_udp_lost_pct{direction=reverse}@local", 0.0),
+                tuple("iperf3_udp_jitter_ms{direction=reverse}@local", 0.0113871113290707));
+    }
+
+    @Test
+    void aKtapLineThatGivesAKeyTwiceIsReadOnlyWhenBothValuesAreEqual() {
+        String same = METRIC.replace("\"host\":\"local\"", "\"host\":\"local\",\"host\":\"local\"");
+        assertThat(MetricReaders.read("same.log", POLICY + same).errors()).isEmpty();
+        String differ = METRIC.replace("\"value\":900", "\"value\":900,\"value\":-3");
+        MetricSet s = MetricReaders.read("differ.log", POLICY + differ);
+        assertThat(s.observations()).isEmpty();
+        assertThat(s.errors()).singleElement().satisfies(p -> {
+            assertThat(p.where()).isEqualTo("differ.log:2");
+            assertThat(p.message()).contains("key \"value\" is given twice in one object, at /value, with different"
+                    + " values (900 and -3)");
+        });
+    }
+
+    @Test
+    void aBaselineOrPolicyFileThatGivesAKeyTwiceWithTwoValuesIsRefusedNamingTheLine() {
+        String baseline = Gate.create().baselineOf(MetricReaders.read("run.log", METRIC), GateTest.ENV, GateTest.CREATED)
+                .toJson();
+        int at = baseline.indexOf("\"unit\"");
+        String twice = baseline.substring(0, at) + "\"unit\" : \"ms\", " + baseline.substring(at);
+        assertThatThrownBy(() -> Baseline.parse("b.json", twice)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("baseline b.json, line " + lineAt(twice, at) + ": key \"unit\" is given twice"
+                        + " in one object, at /series/0/unit");
+        assertThatThrownBy(() -> Policies.parseFile("p.json", "[{\"name\":\"a_mbps\",\n\"name\":\"b_mbps\"}]"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("policy file p.json, line 2: key \"name\" is given twice in one object, at /0/name");
+    }
+
+    /** @return the 1-based line of {@code text} that holds character {@code index} */
+    static int lineAt(String text, int index) {
+        return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
     }
 }

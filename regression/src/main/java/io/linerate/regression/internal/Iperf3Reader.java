@@ -1,5 +1,6 @@
 package io.linerate.regression.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.Metric;
 import io.linerate.core.StreamMetrics;
@@ -11,6 +12,7 @@ import io.linerate.regression.SeriesKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -42,6 +44,15 @@ import java.util.TreeMap;
  * error for the whole input.
  */
 public final class Iperf3Reader implements MetricReader {
+    /**
+     * The keys this reader reads, at any depth: none may be given twice in one object with two
+     * values. Others may (iperf3 3.12 repeats {@code sndbuf_actual} and its like with {@code -P}).
+     */
+    static final Set<String> READ_KEYS = Set.of("start", "test_start", "protocol", "reverse", "accepted_connection",
+            "connected", "local_host", "error", "intervals", "end", "sum", "sum_sent", "sum_received",
+            "sum_bidir_reverse", "sum_sent_bidir_reverse", "sum_received_bidir_reverse", "sender", "omitted",
+            "bits_per_second", "lost_percent", "jitter_ms");
+
     @Override
     public String format() {
         return "iperf3";
@@ -60,9 +71,11 @@ public final class Iperf3Reader implements MetricReader {
     @Override
     public void read(String source, String content, MetricSet out) {
         content = InputText.withoutBom(content);
-        JsonNode root = Json.parseWhole(content);
-        if (root == null) {
-            out.error(new Problem(source, 0, "", "", "iperf3 output is not valid JSON"));
+        JsonNode root;
+        try {
+            root = Json.readDistinct(content, READ_KEYS::contains);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, Json.lineOf(e), "", "", "iperf3 output cannot be read: " + Json.reason(e)));
             return;
         }
         JsonNode testStart = root.path("start").path("test_start");

@@ -181,7 +181,7 @@ public final class LogReader implements MetricReader {
     private static void metricRecord(String source, int line, String payload, int rank, List<Pending> read, MetricSet out) {
         JsonNode n;
         try {
-            n = Json.STRICT.readTree(payload);
+            n = Json.readDistinct(payload);
         } catch (JsonProcessingException e) {
             out.error(new Problem(source, line, "", "", "malformed ktap-metric-json payload: " + Json.reason(e)));
             return;
@@ -269,7 +269,7 @@ public final class LogReader implements MetricReader {
     private static void policy(String source, int line, String payload, MetricSet out) {
         JsonNode n;
         try {
-            n = Json.STRICT.readTree(payload);
+            n = Json.readDistinct(payload);
         } catch (JsonProcessingException e) {
             out.error(new Problem(source, line, "", "", "malformed ktap-metric-policy-json payload: " + Json.reason(e)));
             return;
@@ -306,7 +306,7 @@ public final class LogReader implements MetricReader {
         }
         JsonNode n;
         try {
-            n = Json.STRICT.readTree(text);
+            n = Json.readDistinct(text);
         } catch (JsonProcessingException e) {
             out.error(new Problem(source, line, "", "", "malformed JSON result line: " + Json.reason(e)));
             return;

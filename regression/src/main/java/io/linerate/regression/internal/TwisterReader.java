@@ -1,5 +1,6 @@
 package io.linerate.regression.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.regression.MetricReader;
 import io.linerate.regression.MetricSet;
@@ -41,9 +42,11 @@ public final class TwisterReader implements MetricReader {
     @Override
     public void read(String source, String content, MetricSet out) {
         content = InputText.withoutBom(content);
-        JsonNode root = Json.parseWhole(content);
-        if (root == null) {
-            out.error(new Problem(source, 0, "", "", "twister report is not valid JSON"));
+        JsonNode root;
+        try {
+            root = Json.readDistinct(content);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, Json.lineOf(e), "", "", "twister report cannot be read: " + Json.reason(e)));
             return;
         }
         for (JsonNode suite : root.path("testsuites")) {
