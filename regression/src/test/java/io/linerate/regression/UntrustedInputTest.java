@@ -127,6 +127,82 @@ class UntrustedInputTest {
                 .hasMessageStartingWith("policy file p.json, line 2: key \"name\" is given twice in one object, at /0/name");
     }
 
+    @Test
+    void aNegativeThroughputInAKtapLogIsAnErrorNamingTheFileAndLineAndIsNeverSaved() {
+        String negative = METRIC.replace("\"value\":900", "\"value\":-3");
+        MetricSet s = MetricReaders.read("neg.log", POLICY + METRIC + negative);
+        assertThat(s.observations()).extracting(Observation::value).containsExactly(900.0);
+        assertThat(s.errors()).singleElement().satisfies(p -> {
+            assertThat(p.where()).isEqualTo("neg.log:3");
+            assertThat(p.name()).isEqualTo("tcp4_mbps");
+            assertThat(p.message()).isEqualTo("metric tcp4_mbps: value -3 is not allowed for unit Mbit/s; allowed: a"
+                    + " finite number >= 0 (a rate, size, count, duration or percentage is never negative)");
+        });
+        assertThat(Gate.create().baselineOf(s, GateTest.ENV, GateTest.CREATED).series())
+                .flatExtracting(x -> x.runs()).flatExtracting(r -> java.util.Arrays.stream(r.samples()).boxed().toList())
+                .containsExactly(900.0);
+        // the same line as ZPERF-RESULT, whose _mbps suffix gives the unit
+        MetricSet z = MetricReaders.read("zperf.log", "ZPERF-RESULT udp4_mbps=12.5\nZPERF-RESULT udp4_mbps=-3\n");
+        assertThat(z.observations()).extracting(Observation::value).containsExactly(12.5);
+        assertThat(z.errors()).extracting(Problem::where).containsExactly("zperf.log:2");
+        // a unit that is not an amount allows a negative value: a signal level in dBm
+        String dbm = METRIC.replace("\"value\":900", "\"value\":-3").replace("Mbit/s", "dBm");
+        assertThat(MetricReaders.read("dbm.log", dbm).observations()).extracting(Observation::value).containsExactly(-3.0);
+    }
+
+    @Test
+    void negativeValuesInJsonInputsAreErrorsNamingTheFileAndTheElementsPath() {
+        String udp = TestFiles.resource("inputs/iperf3/udp-forward.json");
+        int at = udp.indexOf("\"bits_per_second\"", udp.indexOf("\"sum_received\""));
+        int comma = udp.indexOf(',', at);
+        String negative = udp.substring(0, at) + "\"bits_per_second\": -3e6" + udp.substring(comma);
+        MetricSet s = MetricReaders.read("neg.json", negative);
+        assertThat(s.errors()).singleElement().satisfies(p -> {
+            assertThat(p.where()).isEqualTo("neg.json");
+            assertThat(p.message()).startsWith("iperf3 /end/sum_received/bits_per_second: iperf3_udp_mbps value -3 is"
+                    + " not allowed for unit Mbit/s");
+        });
+        assertThat(s.observations()).extracting(o -> o.key().name()).containsExactly("iperf3_udp_lost_pct",
+                "iperf3_udp_jitter_ms");
+
+        MetricSet t = MetricReaders.read("twister.json", "{\"testsuites\":[{\"name\":\"a\",\"recording\":[]},"
+                + "{\"name\":\"zperf\",\"recording\":[{\"metric\":\"upload\",\"unit\":\"%\",\"value\":\"-0.5\"}]}]}");
+        assertThat(t.errors()).singleElement().satisfies(p -> assertThat(p.message()).isEqualTo("suite zperf, metric"
+                + " upload (/testsuites/1/recording/0/value): value -0.5 is not allowed for unit %; allowed: a finite"
+                + " number >= 0 (a rate, size, count, duration or percentage is never negative)"));
+    }
+
+    @Test
+    void aBaselineWithANegativeSampleOfAnAmountIsRefusedNamingTheSample() {
+        String json = Gate.create().baselineOf(MetricReaders.read("run.log", METRIC + METRIC), GateTest.ENV,
+                GateTest.CREATED).toJson();
+        int samples = json.indexOf("\"samples\" : [ 900.0, 900.0 ]");
+        assertThat(samples).isPositive();
+        String negative = json.replace("\"samples\" : [ 900.0, 900.0 ]", "\"samples\" : [ 900.0, -3.0 ]");
+        assertThatThrownBy(() -> Baseline.parse("b.json", negative)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline b.json, series #1 (tcp4_mbps@local), sample /series/0/runs/0/samples/1: value -3"
+                        + " is not allowed for unit Mbit/s; allowed: a finite number >= 0 (a rate, size, count, duration"
+                        + " or percentage is never negative)");
+        // unitless: a negative sample is allowed
+        assertThat(Baseline.parse("b.json", negative.replace("\"unit\" : \"Mbit/s\"", "\"unit\" : \"\""))
+                .series().get(0).runs().get(0).samples()).containsExactly(900.0, -3.0);
+    }
+
+    @Test
+    void unitsOfAmountsForbidNegativeValuesAndEveryUnitForbidsNaNAndInfinity() {
+        for (String amount : new String[] {"Mbit/s", "bit/s", "Gbps", "pps", "B/s", "frames/s", "transactions/sec",
+                "KiB", "B", "bytes", "frames", "packets", "ns", "us", "\u00b5s", "ms", "s", "%", "us/KiB", "cycles/packet"}) {
+            assertThat(io.linerate.regression.internal.UnitRange.refusal(-1, amount)).as(amount).isNotNull();
+            assertThat(io.linerate.regression.internal.UnitRange.refusal(0, amount)).as(amount).isNull();
+        }
+        for (String other : new String[] {"", "dBm", "degC", "ratio", "s/s/s"}) {
+            assertThat(io.linerate.regression.internal.UnitRange.refusal(-1, other)).as(other).isNull();
+            assertThat(io.linerate.regression.internal.UnitRange.refusal(Double.NaN, other)).as(other).isNotNull();
+            assertThat(io.linerate.regression.internal.UnitRange.refusal(Double.NEGATIVE_INFINITY, other)).as(other)
+                    .isNotNull();
+        }
+    }
+
     /** @return the 1-based line of {@code text} that holds character {@code index} */
     static int lineAt(String text, int index) {
         return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;

@@ -144,7 +144,8 @@ public final class Iperf3Reader implements MetricReader {
             String who = direction.equals(StreamMetrics.FORWARD) ? "client to server" : "server to client";
             if (!received.isEmpty()) {
                 for (int i = 0; i < received.size(); i++) {
-                    receiver("interval " + indices.get(i), received.get(i), Metric.LOCAL, labels);
+                    String where = "/intervals/" + (indices.get(i) - 1) + "/" + intervalKey;
+                    receiver(where, received.get(i), Metric.LOCAL, labels);
                 }
                 return;
             }
@@ -156,7 +157,7 @@ public final class Iperf3Reader implements MetricReader {
             String endKey = "sum_received" + endSuffix;
             JsonNode end = root.path("end").get(endKey);
             if (client && end != null && end.isObject()) {
-                receiver("end." + endKey, end, StreamMetrics.REMOTE, labels);
+                receiver("/end/" + endKey, end, StreamMetrics.REMOTE, labels);
                 return;
             }
             out.warn(new Problem(source, 0, StreamMetrics.goodput(marker), Metric.LOCAL, "iperf3 " + direction + " (" + who
@@ -181,16 +182,20 @@ public final class Iperf3Reader implements MetricReader {
                 return;
             }
             String host = StreamMetrics.host(thisSideSent);
-            sample("end." + endKey, StreamMetrics.sent(marker), end.get("bits_per_second"), 1e6, StreamMetrics.MBPS,
+            sample("/end/" + endKey + "/bits_per_second", StreamMetrics.sent(marker), end.get("bits_per_second"), 1e6,
+                    StreamMetrics.MBPS,
                     end.path("end").asDouble(0), host, labels);
         }
 
         private void receiver(String where, JsonNode sum, String host, TreeMap<String, String> labels) {
             double time = sum.path("end").asDouble(0);
-            sample(where, StreamMetrics.goodput(marker), sum.get("bits_per_second"), 1e6, StreamMetrics.MBPS, time, host, labels);
+            sample(where + "/bits_per_second", StreamMetrics.goodput(marker), sum.get("bits_per_second"), 1e6,
+                    StreamMetrics.MBPS, time, host, labels);
             if (udp) {
-                sample(where, StreamMetrics.lost(marker), sum.get("lost_percent"), 1, "%", time, host, labels);
-                sample(where, StreamMetrics.jitter(marker), sum.get("jitter_ms"), 1, "ms", time, host, labels);
+                sample(where + "/lost_percent", StreamMetrics.lost(marker), sum.get("lost_percent"), 1, "%", time, host,
+                        labels);
+                sample(where + "/jitter_ms", StreamMetrics.jitter(marker), sum.get("jitter_ms"), 1, "ms", time, host,
+                        labels);
             }
         }
 
@@ -203,6 +208,11 @@ public final class Iperf3Reader implements MetricReader {
             if (v == null || !v.isNumber() || !Double.isFinite(v.asDouble())) {
                 out.error(Problem.of(source, 0, key(name, host, labels), "iperf3 " + where + ": " + name + " value "
                         + (v == null ? "is missing" : v + " is not allowed") + "; allowed: a finite number"));
+                return;
+            }
+            String refused = UnitRange.refusal(v.asDouble() / divisor, unit);
+            if (refused != null) {
+                out.error(Problem.of(source, 0, key(name, host, labels), "iperf3 " + where + ": " + name + " " + refused));
                 return;
             }
             out.add(new Observation(key(name, host, labels), source, v.asDouble() / divisor, unit, time, source, 0));

@@ -239,6 +239,10 @@ public final class LogReader implements MetricReader {
                 }
                 unit = n.get("unit").asText();
             }
+            String refused = UnitRange.refusal(value.asDouble(), unit);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
             boolean hasTest = n.hasNonNull("test") || !defaultTest.isEmpty();
             String test = n.hasNonNull("test") ? n.get("test").asText() : defaultTest;
             String run = n.hasNonNull("run") ? n.get("run").asText() : source;
@@ -291,6 +295,10 @@ public final class LogReader implements MetricReader {
         try {
             double v = Json.parseNumber(value);
             String unit = name.endsWith("_mbps") ? "Mbit/s" : "";
+            String refused = UnitRange.refusal(v, unit);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
             read.add(new Pending(new Observation(SeriesKey.of(name, "local"), source, v, unit, 0, source, line),
                     ZPERF_LINE, false));
         } catch (IllegalArgumentException e) {

@@ -49,7 +49,9 @@ public final class TwisterReader implements MetricReader {
             out.error(new Problem(source, Json.lineOf(e), "", "", "twister report cannot be read: " + Json.reason(e)));
             return;
         }
-        for (JsonNode suite : root.path("testsuites")) {
+        JsonNode suites = root.path("testsuites");
+        for (int si = 0; si < suites.size(); si++) {
+            JsonNode suite = suites.get(si);
             JsonNode recording = suite.get("recording");
             if (recording == null || recording.isNull()) {
                 continue;
@@ -63,7 +65,9 @@ public final class TwisterReader implements MetricReader {
                 out.error(new Problem(source, 0, "", "", "suite " + test + ": recording " + recording + " is not allowed; allowed: an array of objects"));
                 continue;
             }
-            for (JsonNode entry : recording) {
+            for (int ri = 0; ri < recording.size(); ri++) {
+                JsonNode entry = recording.get(ri);
+                String where = "/testsuites/" + si + "/recording/" + ri + "/";
                 if (!entry.isObject()) {
                     out.error(new Problem(source, 0, "", "", "suite " + test + ": recording entry " + entry + " is not an object"));
                     continue;
@@ -76,7 +80,7 @@ public final class TwisterReader implements MetricReader {
                         out.error(new Problem(source, 0, "", "", "suite " + test + ": recording entry " + entry + " has a value but no metric name"));
                         continue;
                     }
-                    add(source, test, labels, sanitize(base), entry.get("value"), unit, out);
+                    add(source, where + "value", test, labels, sanitize(base), entry.get("value"), unit, out);
                 } else {
                     for (Map.Entry<String, JsonNode> f : entry.properties()) {
                         if (RESERVED.contains(f.getKey())) {
@@ -86,7 +90,7 @@ public final class TwisterReader implements MetricReader {
                         boolean numeric = v.isNumber() || v.isTextual() && Json.NUMBER.matcher(v.asText().trim()).matches();
                         if (numeric) {
                             String name = sanitize(base == null ? f.getKey() : base + "_" + f.getKey());
-                            add(source, test, labels, name, v, unit, out);
+                            add(source, where + f.getKey(), test, labels, name, v, unit, out);
                         }
                     }
                 }
@@ -94,17 +98,22 @@ public final class TwisterReader implements MetricReader {
         }
     }
 
-    private static void add(String source, String test, TreeMap<String, String> labels, String name, JsonNode v,
-                            String unit, MetricSet out) {
+    private static void add(String source, String where, String test, TreeMap<String, String> labels, String name,
+                            JsonNode v, String unit, MetricSet out) {
         try {
             double value = v.isNumber() ? v.asDouble() : Json.parseNumber(v.asText().trim());
             if (!Double.isFinite(value)) {
                 throw new IllegalArgumentException("value " + v + " is not allowed; allowed: a finite decimal number");
             }
             String u = unit != null ? unit : name.endsWith("_mbps") ? "Mbit/s" : "";
+            String refused = UnitRange.refusal(value, u);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
             out.add(new Observation(new SeriesKey(test, name, "local", labels), source, value, u, 0, source, 0));
         } catch (IllegalArgumentException e) {
-            out.error(new Problem(source, 0, name, "local", "suite " + test + ", metric " + name + ": " + e.getMessage()));
+            out.error(new Problem(source, 0, name, "local", "suite " + test + ", metric " + name + " (" + where + "): "
+                    + e.getMessage()));
         }
     }
 
