@@ -53,7 +53,7 @@ class UntrustedInputTest {
 
     @Test
     void iperf3BidirWithTwoSumsInOneObjectIsAnErrorNamingTheFileAndLine() {
-        // iperf3 3.7 to 3.9 wrote both directions of --bidir as "sum": renaming the first interval's
+        // older iperf3 wrote both directions of --bidir as "sum" (esnet/iperf#952): renaming the first interval's
         // "sum_bidir_reverse" gives that document; the second "sum" holds the other direction's figures
         String text = TestFiles.resource("inputs/iperf3/udp-bidir.json");
         int at = text.indexOf("\"sum_bidir_reverse\"");
