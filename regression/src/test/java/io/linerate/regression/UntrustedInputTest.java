@@ -63,8 +63,9 @@ class UntrustedInputTest {
         assertThat(s.observations()).isEmpty();
         assertThat(s.errors()).singleElement().satisfies(p -> {
             assertThat(p.where()).isEqualTo("two-sums.json:" + line);
-            assertThat(p.message()).contains("key \"sum\" is given twice in one object, at /intervals/0/sum,"
-                    + " with different values");
+            assertThat(p.message()).isEqualTo("iperf3 output cannot be read: key \"sum\" is given twice in one object,"
+                    + " at /intervals/0/sum, with different values (two objects); allowed: each key once, or repeated"
+                    + " with an equal value");
         });
     }
 

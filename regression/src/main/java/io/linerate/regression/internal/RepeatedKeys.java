@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 
 /**
@@ -70,8 +71,8 @@ final class RepeatedKeys extends JsonNodeDeserializer {
         for (Repeat r : repeats) {
             if (!r.first().equals(r.second())) {
                 throw new RepeatedKeyException(p, "key \"" + r.key() + "\" is given twice in one object, at " + r.path()
-                        + ", with different values (" + abbreviate(r.first()) + " and " + abbreviate(r.second())
-                        + "); allowed: each key once, or repeated with an equal value", r.where());
+                        + ", with different values (" + values(r.first(), r.second()) + "); allowed: each key once,"
+                        + " or repeated with an equal value", r.where());
             }
         }
         return tree;
@@ -96,8 +97,21 @@ final class RepeatedKeys extends JsonNodeDeserializer {
         }
     }
 
-    private static String abbreviate(JsonNode n) {
-        String s = Json.line(n);
-        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+    /** @return both values when both are short scalars, otherwise what kinds of value they are */
+    private static String values(JsonNode first, JsonNode second) {
+        if (first.isValueNode() && second.isValueNode()) {
+            String a = Json.line(first);
+            String b = Json.line(second);
+            if (a.length() + b.length() <= 80) {
+                return a + " and " + b;
+            }
+        }
+        return first.getNodeType() == second.getNodeType()
+                ? "two " + first.getNodeType().name().toLowerCase(Locale.ROOT) + "s"
+                : kind(first) + " and " + kind(second);
+    }
+
+    private static String kind(JsonNode n) {
+        return "a" + (n.isObject() || n.isArray() ? "n " : " ") + n.getNodeType().name().toLowerCase(Locale.ROOT);
     }
 }
