@@ -239,7 +239,8 @@ public record Baseline(int version, String created, Environment environment, Lis
     }
 
     /**
-     * @return one stored run, every sample finite and allowed by the series' {@code unit}
+     * @return one stored run, every sample finite and allowed by the series' {@code unit}, every
+     *     time a finite number of seconds >= 0
      * @throws IllegalArgumentException naming the series and the sample's JSON Pointer path
      */
     private static Run run(JsonNode r, String unit, String where, String path) {
@@ -258,7 +259,13 @@ public record Baseline(int version, String created, Environment environment, Lis
                 throw new IllegalArgumentException(where + ", sample " + path + j + ": " + refused);
             }
             v[j] = x.asDouble();
-            t[j] = times.path(j).asDouble(0);
+            JsonNode time = times.path(j);
+            t[j] = time.asDouble(0);
+            if (!time.isMissingNode() && (!time.isNumber() || !Double.isFinite(t[j]) || t[j] < 0)) {
+                throw new IllegalArgumentException(where + ", time " + path.replace("/samples/", "/times/") + j + ": "
+                        + (time.isNumber() ? String.valueOf(t[j]) : time.toString()) + " is not allowed; allowed: a"
+                        + " number of seconds >= 0");
+            }
         }
         return new Run(r.path("run").asText(""), v, t);
     }

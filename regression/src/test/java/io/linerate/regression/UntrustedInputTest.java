@@ -184,6 +184,9 @@ class UntrustedInputTest {
                 .hasMessage("baseline b.json, series #1 (tcp4_mbps@local), sample /series/0/runs/0/samples/1: value -3"
                         + " is not allowed for unit Mbit/s; allowed: a finite number >= 0 (a rate, size, count, duration"
                         + " or percentage is never negative)");
+        assertThatThrownBy(() -> Baseline.parse("b.json", json.replace("\"times\" : [ 1.0, 1.0 ]", "\"times\" : [ 1.0, 1e999 ]")))
+                .hasMessage("baseline b.json, series #1 (tcp4_mbps@local), time /series/0/runs/0/times/1: Infinity is not"
+                        + " allowed; allowed: a number of seconds >= 0");
         // unitless: a negative sample is allowed
         assertThat(Baseline.parse("b.json", negative.replace("\"unit\" : \"Mbit/s\"", "\"unit\" : \"\""))
                 .series().get(0).runs().get(0).samples()).containsExactly(900.0, -3.0);
@@ -202,6 +205,23 @@ class UntrustedInputTest {
             assertThat(io.linerate.regression.internal.UnitRange.refusal(Double.NEGATIVE_INFINITY, other)).as(other)
                     .isNotNull();
         }
+    }
+
+    @Test
+    void twisterAndLinerateJsonDocumentsThatRepeatAKeyWithTwoValuesAreErrorsNamingTheLine() {
+        MetricSet t = MetricReaders.read("twister.json", "{\"testsuites\":[{\"name\":\"z\",\"recording\":[\n"
+                + "{\"metric\":\"up_mbps\",\"value\":\"12\",\"value\":\"13\"}]}]}");
+        assertThat(t.observations()).isEmpty();
+        assertThat(t.errors()).singleElement().satisfies(p -> {
+            assertThat(p.where()).isEqualTo("twister.json:2");
+            assertThat(p.message()).isEqualTo("twister report cannot be read: key \"value\" is given twice in one object,"
+                    + " at /testsuites/0/recording/0/value, with different values (\"12\" and \"13\"); allowed: each key"
+                    + " once, or repeated with an equal value");
+        });
+        MetricSet j = MetricReaders.read("result.json", "{\"version\":1,\"marker\":\"tcp4\",\n\"bits_per_second\":9e9,\n"
+                + "\"bits_per_second\":1e9}");
+        assertThat(j.observations()).isEmpty();
+        assertThat(j.errors()).extracting(Problem::where).containsExactly("result.json:3");
     }
 
     /** @return the 1-based line of {@code text} that holds character {@code index} */
