@@ -76,28 +76,32 @@ class UntrustedInputTest {
         assertThat(tcp.split("\"sndbuf_actual\"", -1)).hasSize(3);
         MetricSet s = MetricReaders.read("tcp-p2.json", tcp);
         assertThat(s.errors()).isEmpty();
-        // end.sum_received.bits_per_second 26491391177.731564 at end 1.000627
-        assertThat(s.observations()).singleElement().satisfies(o -> {
-            assertThat(o.key().name()).isEqualTo("iperf3_tcp_mbps");
-            assertThat(o.value()).isCloseTo(26491.391177731564, within(1e-9));
-            assertThat(o.timeSeconds()).isEqualTo(1.000627);
-        });
+        // end.sum_sent (the client's own, local): 26492529642.68867 bit/s at 1.000584; end.sum_received (the
+        // server's, reported back, remote): 26491391177.731564 bit/s at 1.000627
+        assertThat(s.observations()).extracting(o -> o.key().display(), Observation::value, Observation::timeSeconds)
+                .containsExactly(
+                        tuple("tcp4/tcp4_sent_mbps{direction=forward}@local", 26492529642.68867 / 1e6, 1.000584),
+                        tuple("tcp4/tcp4_mbps{direction=forward}@remote", 26491391177.731564 / 1e6, 1.000627));
         // a repeat of a key the reader does not read may even differ
         int second = tcp.indexOf("\"sndbuf_actual\"", tcp.indexOf("\"sndbuf_actual\"") + 1);
         String differing = tcp.substring(0, second) + tcp.substring(second).replaceFirst("16384", "16385");
         assertThat(MetricReaders.read("tcp-p2.json", differing).observations()).isEqualTo(s.observations());
 
-        // -u -P 2 --bidir: end.sum_received (forward) 40361861.45653996 bit/s, lost 0 %, jitter 0.011493709079025494
-        // ms; the one interval's sum_bidir_reverse (reverse, received) 40367105.858501226 bit/s, jitter 0.0113871113290707
+        // -u -P 2 --bidir, the client's file. Forward (the client sent): end.sum_sent 40367108.09978442 bit/s
+        // (local); end.sum_received 40361861.45653996 bit/s, lost 0 %, jitter 0.011493709079025494 ms (remote).
+        // Reverse (the server sent): end.sum_sent_bidir_reverse 40367108.09978442 bit/s (remote); the one interval's
+        // sum_bidir_reverse 40367105.858501226 bit/s, lost 0 %, jitter 0.0113871113290707 ms (local)
         MetricSet u = TestFiles.read("iperf3/udp-p2-bidir.json");
         assertThat(u.errors()).isEmpty();
         assertThat(u.observations()).extracting(o -> o.key().display(), Observation::value).containsExactly(
-                tuple("iperf3_udp_mbps{direction=forward}@local", 40361861.45653996 / 1e6),
-                tuple("iperf3_udp_lost_pct{direction=forward}@local", 0.0),
-                tuple("iperf3_udp_jitter_ms{direction=forward}@local", 0.011493709079025494),
-                tuple("iperf3_udp_mbps{direction=reverse}@local", 40367105.858501226 / 1e6),
-                tuple("iperf3_udp_lost_pct{direction=reverse}@local", 0.0),
-                tuple("iperf3_udp_jitter_ms{direction=reverse}@local", 0.0113871113290707));
+                tuple("udp4/udp4_sent_mbps{direction=forward}@local", 40367108.09978442 / 1e6),
+                tuple("udp4/udp4_mbps{direction=forward}@remote", 40361861.45653996 / 1e6),
+                tuple("udp4/udp4_lost_pct{direction=forward}@remote", 0.0),
+                tuple("udp4/udp4_jitter_ms{direction=forward}@remote", 0.011493709079025494),
+                tuple("udp4/udp4_sent_mbps{direction=reverse}@remote", 40367108.09978442 / 1e6),
+                tuple("udp4/udp4_mbps{direction=reverse}@local", 40367105.858501226 / 1e6),
+                tuple("udp4/udp4_lost_pct{direction=reverse}@local", 0.0),
+                tuple("udp4/udp4_jitter_ms{direction=reverse}@local", 0.0113871113290707));
     }
 
     @Test
@@ -160,11 +164,12 @@ class UntrustedInputTest {
         MetricSet s = MetricReaders.read("neg.json", negative);
         assertThat(s.errors()).singleElement().satisfies(p -> {
             assertThat(p.where()).isEqualTo("neg.json");
-            assertThat(p.message()).startsWith("iperf3 /end/sum_received/bits_per_second: iperf3_udp_mbps value -3 is"
-                    + " not allowed for unit Mbit/s");
+            assertThat(p.series().display()).isEqualTo("udp4/udp4_mbps{direction=forward}@remote");
+            assertThat(p.message()).startsWith("iperf3 /end/sum_received/bits_per_second: udp4_mbps value -3 is not"
+                    + " allowed for unit Mbit/s");
         });
-        assertThat(s.observations()).extracting(o -> o.key().name()).containsExactly("iperf3_udp_lost_pct",
-                "iperf3_udp_jitter_ms");
+        assertThat(s.observations()).extracting(o -> o.key().name()).containsExactly("udp4_sent_mbps", "udp4_lost_pct",
+                "udp4_jitter_ms");
 
         MetricSet t = MetricReaders.read("twister.json", "{\"testsuites\":[{\"name\":\"a\",\"recording\":[]},"
                 + "{\"name\":\"zperf\",\"recording\":[{\"metric\":\"upload\",\"unit\":\"%\",\"value\":\"-0.5\"}]}]}");

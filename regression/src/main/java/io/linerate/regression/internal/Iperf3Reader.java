@@ -183,8 +183,7 @@ public final class Iperf3Reader implements MetricReader {
             }
             String host = StreamMetrics.host(thisSideSent);
             sample("/end/" + endKey + "/bits_per_second", StreamMetrics.sent(marker), end.get("bits_per_second"), 1e6,
-                    StreamMetrics.MBPS,
-                    end.path("end").asDouble(0), host, labels);
+                    StreamMetrics.MBPS, end.path("end").asDouble(0), host, labels);
         }
 
         private void receiver(String where, JsonNode sum, String host, TreeMap<String, String> labels) {
