@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.regression.internal.InputText;
 import io.linerate.regression.internal.Json;
 import io.linerate.regression.internal.PolicyParser;
+import io.linerate.regression.internal.UnitRange;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -182,9 +184,9 @@ public record Baseline(int version, String created, Environment environment, Lis
     public static Baseline parse(String source, String content) {
         JsonNode root;
         try {
-            root = Json.NO_DUPLICATES.readTree(content);
+            root = Json.readDistinct(InputText.withoutBom(content));
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("baseline " + source + " is not valid JSON: " + e.getOriginalMessage());
+            throw new IllegalArgumentException(Json.unreadable("baseline", source, e));
         }
         if (root == null || !root.isObject() || !FORMAT.equals(root.path("format").asText())) {
             throw new IllegalArgumentException("baseline " + source + " has format "
@@ -216,22 +218,12 @@ public record Baseline(int version, String created, Environment environment, Lis
                 labels.put(e.getKey(), e.getValue().asText());
             }
             SeriesKey key = new SeriesKey(s.path("test").asText(""), s.get("name").asText(), s.get("host").asText(), labels);
+            String unit = s.path("unit").asText("");
             List<Run> runs = new ArrayList<>();
-            for (JsonNode r : s.path("runs")) {
-                JsonNode samples = r.path("samples");
-                JsonNode times = r.path("times");
-                double[] v = new double[samples.size()];
-                double[] t = new double[samples.size()];
-                for (int j = 0; j < v.length; j++) {
-                    JsonNode x = samples.get(j);
-                    if (!x.isNumber() || !Double.isFinite(x.asDouble())) {
-                        throw new IllegalArgumentException(where + " (" + key.display() + "): sample " + x
-                                + " is not allowed; allowed: a finite number");
-                    }
-                    v[j] = x.asDouble();
-                    t[j] = times.path(j).asDouble(0);
-                }
-                runs.add(new Run(r.path("run").asText(""), v, t));
+            JsonNode rs = s.path("runs");
+            for (int ri = 0; ri < rs.size(); ri++) {
+                String path = "/series/" + (i - 1) + "/runs/" + ri + "/samples/";
+                runs.add(run(rs.get(ri), unit, where + " (" + key.display() + ")", path));
             }
             Policy policy = null;
             if (s.hasNonNull("policy")) {
@@ -241,8 +233,40 @@ public record Baseline(int version, String created, Environment environment, Lis
                     throw new IllegalArgumentException(where + " (" + key.display() + "): " + e.getMessage());
                 }
             }
-            series.add(new Series(key, s.path("unit").asText(""), runs, policy));
+            series.add(new Series(key, unit, runs, policy));
         }
         return new Baseline(version.asInt(), root.path("created").asText(""), environment, series);
+    }
+
+    /**
+     * @return one stored run, every sample finite and allowed by the series' {@code unit}, every
+     *     time a finite number of seconds >= 0
+     * @throws IllegalArgumentException naming the series and the sample's JSON Pointer path
+     */
+    private static Run run(JsonNode r, String unit, String where, String path) {
+        JsonNode samples = r.path("samples");
+        JsonNode times = r.path("times");
+        double[] v = new double[samples.size()];
+        double[] t = new double[samples.size()];
+        for (int j = 0; j < v.length; j++) {
+            JsonNode x = samples.get(j);
+            if (!x.isNumber() || !Double.isFinite(x.asDouble())) {
+                throw new IllegalArgumentException(where + ", sample " + path + j + ": " + x
+                        + " is not allowed; allowed: a finite number");
+            }
+            String refused = UnitRange.refusal(x.asDouble(), unit);
+            if (refused != null) {
+                throw new IllegalArgumentException(where + ", sample " + path + j + ": " + refused);
+            }
+            v[j] = x.asDouble();
+            JsonNode time = times.path(j);
+            t[j] = time.asDouble(0);
+            if (!time.isMissingNode() && (!time.isNumber() || !Double.isFinite(t[j]) || t[j] < 0)) {
+                throw new IllegalArgumentException(where + ", time " + path.replace("/samples/", "/times/") + j + ": "
+                        + (time.isNumber() ? String.valueOf(t[j]) : time.toString()) + " is not allowed; allowed: a"
+                        + " number of seconds >= 0");
+            }
+        }
+        return new Run(r.path("run").asText(""), v, t);
     }
 }

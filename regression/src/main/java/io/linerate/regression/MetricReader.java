@@ -2,7 +2,12 @@ package io.linerate.regression;
 
 /**
  * Reads one input format into a {@link MetricSet}. Implementations never throw for bad content:
- * each problem becomes an error (with its line number where there is one) in the set.
+ * each problem becomes an error (with its line number where there is one) in the set. Like the
+ * built-in readers, an implementation drops a leading UTF-8 byte-order mark (U+FEFF), refuses a
+ * key it reads that is given twice in one JSON object with different values, and refuses a value
+ * its unit forbids (NaN, an infinity, a negative rate, size, count, duration or percentage), naming
+ * the line or the element's JSON path; {@link MetricSet#add} turns a refused value that gets past
+ * it into an error.
  */
 public interface MetricReader {
     /** @return short name of the format, such as {@code log} or {@code iperf3} */

@@ -1,5 +1,6 @@
 package io.linerate.regression;
 
+import io.linerate.regression.internal.InputText;
 import io.linerate.regression.internal.Iperf3Reader;
 import io.linerate.regression.internal.LinerateJsonReader;
 import io.linerate.regression.internal.LogReader;
@@ -23,7 +24,8 @@ public final class MetricReaders {
     }
 
     /**
-     * Reads {@code content} with the first reader that accepts it.
+     * Reads {@code content} with the first reader that accepts it, after dropping a leading
+     * UTF-8 byte-order mark (U+FEFF).
      *
      * @param source name of the input, for messages and as the default run id
      * @param content the input's text
@@ -32,9 +34,10 @@ public final class MetricReaders {
      */
     public static MetricSet read(String source, String content) {
         MetricSet out = new MetricSet();
+        String text = InputText.withoutBom(content);
         for (MetricReader r : BUILT_IN) {
-            if (r.accepts(content)) {
-                r.read(source, content, out);
+            if (r.accepts(text)) {
+                r.read(source, text, out);
                 break;
             }
         }

@@ -1,5 +1,6 @@
 package io.linerate.regression;
 
+import io.linerate.regression.internal.UnitRange;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,8 +17,19 @@ public final class MetricSet {
     private final List<Problem> warnings = new ArrayList<>();
     private final List<SkippedTest> skipped = new ArrayList<>();
 
-    /** @param o a sample to add */
+    /**
+     * Adds a sample, or, when its unit forbids its value (NaN, an infinity, or a negative rate,
+     * size, count, duration or percentage), an error naming its source and line instead: a reader
+     * that let such a value through must not get it into a gate or a baseline.
+     *
+     * @param o a sample to add
+     */
     public void add(Observation o) {
+        String refused = UnitRange.refusal(o.value(), o.unit());
+        if (refused != null) {
+            errors.add(Problem.of(o.source(), o.line(), o.key(), "metric " + o.key().display() + ": " + refused));
+            return;
+        }
         observations.add(o);
     }
 

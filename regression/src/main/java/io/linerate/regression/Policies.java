@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.MetricDefaults;
 import io.linerate.core.sink.MetricJson;
+import io.linerate.regression.internal.InputText;
 import io.linerate.regression.internal.Json;
 import io.linerate.regression.internal.PolicyParser;
 import java.util.ArrayList;
@@ -63,9 +64,9 @@ public final class Policies {
     public static Policies parseFile(String source, String content) {
         JsonNode root;
         try {
-            root = Json.NO_DUPLICATES.readTree(content);
+            root = Json.readDistinct(InputText.withoutBom(content));
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("policy file " + source + " is not valid JSON: " + e.getOriginalMessage());
+            throw new IllegalArgumentException(Json.unreadable("policy file", source, e));
         }
         JsonNode list = root;
         if (root != null && root.isObject()) {

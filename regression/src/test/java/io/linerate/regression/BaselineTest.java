@@ -44,7 +44,8 @@ class BaselineTest {
                 .hasMessageStartingWith("baseline x.json is not valid JSON");
         assertThatThrownBy(() -> Baseline.parse("x.json", """
                 {"format":"linerate-baseline","version":1,"series":[{"name":"a_mbps","host":"local","runs":[{"samples":["1"]}]}]}"""))
-                .hasMessage("baseline x.json, series #1 (a_mbps@local): sample \"1\" is not allowed; allowed: a finite number");
+                .hasMessage("baseline x.json, series #1 (a_mbps@local), sample /series/0/runs/0/samples/0: \"1\" is not allowed;"
+                        + " allowed: a finite number");
         assertThatThrownBy(() -> Baseline.parse("x.json", """
                 {"format":"linerate-baseline","version":2,"series":[{"name":"a_mbps","host":"local","runs":[],
                  "policy":{"name":"a_mbps","regression":{"better":"up","compare":"p50","relative_tolerance":0.05},"summarize":"distribution"}}]}"""))

@@ -1,5 +1,6 @@
 package io.linerate.regression.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.Metric;
 import io.linerate.core.StreamMetrics;
@@ -11,6 +12,7 @@ import io.linerate.regression.SeriesKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -42,6 +44,15 @@ import java.util.TreeMap;
  * error for the whole input.
  */
 public final class Iperf3Reader implements MetricReader {
+    /**
+     * The keys this reader reads, at any depth: none may be given twice in one object with two
+     * values. Others may (iperf3 3.12 repeats {@code sndbuf_actual} and its like with {@code -P}).
+     */
+    static final Set<String> READ_KEYS = Set.of("start", "test_start", "protocol", "reverse", "accepted_connection",
+            "connected", "local_host", "error", "intervals", "end", "sum", "sum_sent", "sum_received",
+            "sum_bidir_reverse", "sum_sent_bidir_reverse", "sum_received_bidir_reverse", "sender", "omitted",
+            "bits_per_second", "lost_percent", "jitter_ms");
+
     @Override
     public String format() {
         return "iperf3";
@@ -49,6 +60,7 @@ public final class Iperf3Reader implements MetricReader {
 
     @Override
     public boolean accepts(String content) {
+        content = InputText.withoutBom(content);
         if (Json.firstChar(content) != '{') {
             return false;
         }
@@ -58,9 +70,12 @@ public final class Iperf3Reader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
-        JsonNode root = Json.parseWhole(content);
-        if (root == null) {
-            out.error(new Problem(source, 0, "", "", "iperf3 output is not valid JSON"));
+        content = InputText.withoutBom(content);
+        JsonNode root;
+        try {
+            root = Json.readDistinct(content, READ_KEYS::contains);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, Json.lineOf(e), "", "", "iperf3 output cannot be read: " + Json.reason(e)));
             return;
         }
         JsonNode testStart = root.path("start").path("test_start");
@@ -129,7 +144,8 @@ public final class Iperf3Reader implements MetricReader {
             String who = direction.equals(StreamMetrics.FORWARD) ? "client to server" : "server to client";
             if (!received.isEmpty()) {
                 for (int i = 0; i < received.size(); i++) {
-                    receiver("interval " + indices.get(i), received.get(i), Metric.LOCAL, labels);
+                    String where = "/intervals/" + (indices.get(i) - 1) + "/" + intervalKey;
+                    receiver(where, received.get(i), Metric.LOCAL, labels);
                 }
                 return;
             }
@@ -141,7 +157,7 @@ public final class Iperf3Reader implements MetricReader {
             String endKey = "sum_received" + endSuffix;
             JsonNode end = root.path("end").get(endKey);
             if (client && end != null && end.isObject()) {
-                receiver("end." + endKey, end, StreamMetrics.REMOTE, labels);
+                receiver("/end/" + endKey, end, StreamMetrics.REMOTE, labels);
                 return;
             }
             out.warn(new Problem(source, 0, StreamMetrics.goodput(marker), Metric.LOCAL, "iperf3 " + direction + " (" + who
@@ -166,16 +182,19 @@ public final class Iperf3Reader implements MetricReader {
                 return;
             }
             String host = StreamMetrics.host(thisSideSent);
-            sample("end." + endKey, StreamMetrics.sent(marker), end.get("bits_per_second"), 1e6, StreamMetrics.MBPS,
-                    end.path("end").asDouble(0), host, labels);
+            sample("/end/" + endKey + "/bits_per_second", StreamMetrics.sent(marker), end.get("bits_per_second"), 1e6,
+                    StreamMetrics.MBPS, end.path("end").asDouble(0), host, labels);
         }
 
         private void receiver(String where, JsonNode sum, String host, TreeMap<String, String> labels) {
             double time = sum.path("end").asDouble(0);
-            sample(where, StreamMetrics.goodput(marker), sum.get("bits_per_second"), 1e6, StreamMetrics.MBPS, time, host, labels);
+            sample(where + "/bits_per_second", StreamMetrics.goodput(marker), sum.get("bits_per_second"), 1e6,
+                    StreamMetrics.MBPS, time, host, labels);
             if (udp) {
-                sample(where, StreamMetrics.lost(marker), sum.get("lost_percent"), 1, "%", time, host, labels);
-                sample(where, StreamMetrics.jitter(marker), sum.get("jitter_ms"), 1, "ms", time, host, labels);
+                sample(where + "/lost_percent", StreamMetrics.lost(marker), sum.get("lost_percent"), 1, "%", time, host,
+                        labels);
+                sample(where + "/jitter_ms", StreamMetrics.jitter(marker), sum.get("jitter_ms"), 1, "ms", time, host,
+                        labels);
             }
         }
 
@@ -188,6 +207,11 @@ public final class Iperf3Reader implements MetricReader {
             if (v == null || !v.isNumber() || !Double.isFinite(v.asDouble())) {
                 out.error(Problem.of(source, 0, key(name, host, labels), "iperf3 " + where + ": " + name + " value "
                         + (v == null ? "is missing" : v + " is not allowed") + "; allowed: a finite number"));
+                return;
+            }
+            String refused = UnitRange.refusal(v.asDouble() / divisor, unit);
+            if (refused != null) {
+                out.error(Problem.of(source, 0, key(name, host, labels), "iperf3 " + where + ": " + name + " " + refused));
                 return;
             }
             out.add(new Observation(key(name, host, labels), source, v.asDouble() / divisor, unit, time, source, 0));

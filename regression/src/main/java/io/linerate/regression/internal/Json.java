@@ -1,15 +1,19 @@
 package io.linerate.regression.internal;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /** Jackson helpers shared by the readers and writers of this module. */
@@ -19,14 +23,10 @@ public final class Json {
     /** A reader that refuses anything after the first JSON value. */
     public static final ObjectReader STRICT = MAPPER.reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    /**
-     * {@link #STRICT}, and a key given twice in one object is an error, for linerate's own files
-     * (policy files, baselines): a reviewed policy with two tolerances must not pass with the
-     * looser one. Other tools' output is read with {@link #STRICT}: iperf3 3.12 writes some keys
-     * twice.
-     */
-    public static final ObjectReader NO_DUPLICATES = STRICT
-            .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /** Jackson's tree reader with {@link RepeatedKeys} in place of its own. */
+    private static final ObjectReader DISTINCT = JsonMapper.builder()
+            .addModule(new SimpleModule("linerate-repeated-keys").addDeserializer(JsonNode.class, new RepeatedKeys()))
+            .build().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /**
      * Writes two-space indented JSON with {@code \n} line ends on every platform (Jackson's default
      * pretty printer uses the platform's line separator), arrays on one line.
@@ -45,6 +45,51 @@ public final class Json {
         } catch (JsonProcessingException e) {
             return null;
         }
+    }
+
+    /**
+     * Reads what a reader was given: exactly one JSON value, in which no key may be given twice in
+     * one object with two different values (a repeat with an equal value is kept once).
+     *
+     * @param text the input's text
+     * @return its tree
+     * @throws JsonProcessingException when it is not one JSON value or repeats a key with another
+     *     value; {@link #lineOf} gives the line, the message the key and its JSON Pointer path
+     */
+    public static JsonNode readDistinct(String text) throws JsonProcessingException {
+        return DISTINCT.readTree(text);
+    }
+
+    /**
+     * {@link #readDistinct(String)} for another tool's output, checking only the keys the reader
+     * reads, so that a harmless repeat elsewhere does not refuse the whole document.
+     *
+     * @param text the input's text
+     * @param guardedKeys whether a key (at any depth) must not repeat with another value
+     * @return its tree
+     * @throws JsonProcessingException as {@link #readDistinct(String)}
+     */
+    public static JsonNode readDistinct(String text, Predicate<String> guardedKeys) throws JsonProcessingException {
+        return DISTINCT.withAttribute(RepeatedKeys.GUARDED, guardedKeys).readTree(text);
+    }
+
+    /**
+     * @param what the kind of file, such as {@code baseline}
+     * @param source its name
+     * @param e why {@link #readDistinct} refused it
+     * @return a message naming the file, the line and what is wrong there
+     */
+    public static String unreadable(String what, String source, JsonProcessingException e) {
+        String line = "line " + lineOf(e);
+        return e instanceof RepeatedKeys.RepeatedKeyException
+                ? what + " " + source + ", " + line + ": " + reason(e)
+                : what + " " + source + " is not valid JSON (" + line + "): " + reason(e);
+    }
+
+    /** @return the 1-based line a parse failure names, or 0 when it names none */
+    public static int lineOf(JsonProcessingException e) {
+        JsonLocation l = e.getLocation();
+        return l == null ? 0 : Math.max(0, l.getLineNr());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.linerate.regression.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.regression.MetricReader;
 import io.linerate.regression.MetricSet;
@@ -25,6 +26,7 @@ public final class LinerateJsonReader implements MetricReader {
 
     @Override
     public boolean accepts(String content) {
+        content = InputText.withoutBom(content);
         char c = Json.firstChar(content);
         if (c != '{' && c != '[') {
             return false;
@@ -42,9 +44,12 @@ public final class LinerateJsonReader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
-        JsonNode n = Json.parseWhole(content);
-        if (n == null) {
-            out.error(new Problem(source, 0, "", "", "linerate JSON document is not valid JSON"));
+        content = InputText.withoutBom(content);
+        JsonNode n;
+        try {
+            n = Json.readDistinct(content);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, Json.lineOf(e), "", "", "linerate JSON document cannot be read: " + Json.reason(e)));
             return;
         }
         List<LogReader.Pending> read = new ArrayList<>();

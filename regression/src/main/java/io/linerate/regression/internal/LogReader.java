@@ -70,6 +70,7 @@ public final class LogReader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
+        content = InputText.withoutBom(content);
         List<Pending> read = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         List<SkippedTest> skipped = new ArrayList<>();
@@ -180,7 +181,7 @@ public final class LogReader implements MetricReader {
     private static void metricRecord(String source, int line, String payload, int rank, List<Pending> read, MetricSet out) {
         JsonNode n;
         try {
-            n = Json.STRICT.readTree(payload);
+            n = Json.readDistinct(payload);
         } catch (JsonProcessingException e) {
             out.error(new Problem(source, line, "", "", "malformed ktap-metric-json payload: " + Json.reason(e)));
             return;
@@ -238,6 +239,10 @@ public final class LogReader implements MetricReader {
                 }
                 unit = n.get("unit").asText();
             }
+            String refused = UnitRange.refusal(value.asDouble(), unit);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
             boolean hasTest = n.hasNonNull("test") || !defaultTest.isEmpty();
             String test = n.hasNonNull("test") ? n.get("test").asText() : defaultTest;
             String run = n.hasNonNull("run") ? n.get("run").asText() : source;
@@ -268,7 +273,7 @@ public final class LogReader implements MetricReader {
     private static void policy(String source, int line, String payload, MetricSet out) {
         JsonNode n;
         try {
-            n = Json.STRICT.readTree(payload);
+            n = Json.readDistinct(payload);
         } catch (JsonProcessingException e) {
             out.error(new Problem(source, line, "", "", "malformed ktap-metric-policy-json payload: " + Json.reason(e)));
             return;
@@ -290,6 +295,10 @@ public final class LogReader implements MetricReader {
         try {
             double v = Json.parseNumber(value);
             String unit = name.endsWith("_mbps") ? "Mbit/s" : "";
+            String refused = UnitRange.refusal(v, unit);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
             read.add(new Pending(new Observation(SeriesKey.of(name, "local"), source, v, unit, 0, source, line),
                     ZPERF_LINE, false));
         } catch (IllegalArgumentException e) {
@@ -305,7 +314,7 @@ public final class LogReader implements MetricReader {
         }
         JsonNode n;
         try {
-            n = Json.STRICT.readTree(text);
+            n = Json.readDistinct(text);
         } catch (JsonProcessingException e) {
             out.error(new Problem(source, line, "", "", "malformed JSON result line: " + Json.reason(e)));
             return;

@@ -1,5 +1,6 @@
 package io.linerate.regression.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.regression.MetricReader;
 import io.linerate.regression.MetricSet;
@@ -30,6 +31,7 @@ public final class TwisterReader implements MetricReader {
 
     @Override
     public boolean accepts(String content) {
+        content = InputText.withoutBom(content);
         if (Json.firstChar(content) != '{') {
             return false;
         }
@@ -39,12 +41,17 @@ public final class TwisterReader implements MetricReader {
 
     @Override
     public void read(String source, String content, MetricSet out) {
-        JsonNode root = Json.parseWhole(content);
-        if (root == null) {
-            out.error(new Problem(source, 0, "", "", "twister report is not valid JSON"));
+        content = InputText.withoutBom(content);
+        JsonNode root;
+        try {
+            root = Json.readDistinct(content);
+        } catch (JsonProcessingException e) {
+            out.error(new Problem(source, Json.lineOf(e), "", "", "twister report cannot be read: " + Json.reason(e)));
             return;
         }
-        for (JsonNode suite : root.path("testsuites")) {
+        JsonNode suites = root.path("testsuites");
+        for (int si = 0; si < suites.size(); si++) {
+            JsonNode suite = suites.get(si);
             JsonNode recording = suite.get("recording");
             if (recording == null || recording.isNull()) {
                 continue;
@@ -58,7 +65,9 @@ public final class TwisterReader implements MetricReader {
                 out.error(new Problem(source, 0, "", "", "suite " + test + ": recording " + recording + " is not allowed; allowed: an array of objects"));
                 continue;
             }
-            for (JsonNode entry : recording) {
+            for (int ri = 0; ri < recording.size(); ri++) {
+                JsonNode entry = recording.get(ri);
+                String where = "/testsuites/" + si + "/recording/" + ri + "/";
                 if (!entry.isObject()) {
                     out.error(new Problem(source, 0, "", "", "suite " + test + ": recording entry " + entry + " is not an object"));
                     continue;
@@ -71,7 +80,7 @@ public final class TwisterReader implements MetricReader {
                         out.error(new Problem(source, 0, "", "", "suite " + test + ": recording entry " + entry + " has a value but no metric name"));
                         continue;
                     }
-                    add(source, test, labels, sanitize(base), entry.get("value"), unit, out);
+                    add(source, where + "value", test, labels, sanitize(base), entry.get("value"), unit, out);
                 } else {
                     for (Map.Entry<String, JsonNode> f : entry.properties()) {
                         if (RESERVED.contains(f.getKey())) {
@@ -81,7 +90,7 @@ public final class TwisterReader implements MetricReader {
                         boolean numeric = v.isNumber() || v.isTextual() && Json.NUMBER.matcher(v.asText().trim()).matches();
                         if (numeric) {
                             String name = sanitize(base == null ? f.getKey() : base + "_" + f.getKey());
-                            add(source, test, labels, name, v, unit, out);
+                            add(source, where + f.getKey(), test, labels, name, v, unit, out);
                         }
                     }
                 }
@@ -89,17 +98,22 @@ public final class TwisterReader implements MetricReader {
         }
     }
 
-    private static void add(String source, String test, TreeMap<String, String> labels, String name, JsonNode v,
-                            String unit, MetricSet out) {
+    private static void add(String source, String where, String test, TreeMap<String, String> labels, String name,
+                            JsonNode v, String unit, MetricSet out) {
         try {
             double value = v.isNumber() ? v.asDouble() : Json.parseNumber(v.asText().trim());
             if (!Double.isFinite(value)) {
                 throw new IllegalArgumentException("value " + v + " is not allowed; allowed: a finite decimal number");
             }
             String u = unit != null ? unit : name.endsWith("_mbps") ? "Mbit/s" : "";
+            String refused = UnitRange.refusal(value, u);
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
             out.add(new Observation(new SeriesKey(test, name, "local", labels), source, value, u, 0, source, 0));
         } catch (IllegalArgumentException e) {
-            out.error(new Problem(source, 0, name, "local", "suite " + test + ", metric " + name + ": " + e.getMessage()));
+            out.error(new Problem(source, 0, name, "local", "suite " + test + ", metric " + name + " (" + where + "): "
+                    + e.getMessage()));
         }
     }
 
