@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -46,6 +47,12 @@ import java.util.regex.Pattern;
  * 3550 estimator follows scheduling noise of the host;</li>
  * <li>CPU time (a name word {@code cpu}, such as service demand) is advisory too: one run's CPU
  * time per byte moves by 10 % and more with what else the host runs.</li>
+ * <li>an extreme or a spread of one run's samples (a name word {@code max}, {@code maximum},
+ * {@code min}, {@code minimum}, {@code stddev}, {@code stdev} or {@code p100}, such as
+ * ping-pong's {@code latency_max}, {@code latency_min} and {@code latency_stddev}) is advisory:
+ * one preempted or one lucky round trip sets it, so two identical runs differ by a factor; kperf's
+ * policies give such figures no regression key either. The mean and the percentiles below 100
+ * gate.</li>
  * </ul>
  */
 public final class MetricDefaults {
@@ -57,6 +64,8 @@ public final class MetricDefaults {
     private static final List<String> BAD = List.of("loss", "lost", "drop", "error", "retrans", "jitter", "latenc", "rtt",
             "delay");
     private static final List<String> LOSS = List.of("loss", "lost", "drop");
+    /** Name words of an extreme or a spread of one run's samples: not a regression signal alone. */
+    private static final Set<String> ONE_RUN_SPREAD = Set.of("max", "maximum", "min", "minimum", "stddev", "stdev", "p100");
     private static final Pattern SPLIT = Pattern.compile("[_.:/-]+|(?<=[a-z0-9])(?=[A-Z])");
     private static final Pattern THROUGHPUT = Pattern.compile(
             "(?:(?:[kmgtpe]i?)?(?:bits?|b|bytes?)|frames?|packets?|pkts|datagrams?|messages?|msgs|transactions?"
@@ -105,9 +114,13 @@ public final class MetricDefaults {
         return unit != null && unit.strip().equals("%") && hasWord(name, LOSS);
     }
 
-    /** @return whether the metric's default policy is advisory (jitter, CPU time) */
+    /**
+     * @return whether the metric's default policy is advisory (jitter, CPU time, an extreme or a
+     *     spread of one run's samples), by the rule in the class description
+     */
     public static boolean isAdvisory(String name) {
-        return hasWord(name, List.of("jitter")) || words(name).contains("cpu");
+        List<String> words = words(name);
+        return hasWord(name, List.of("jitter")) || words.contains("cpu") || words.stream().anyMatch(ONE_RUN_SPREAD::contains);
     }
 
     private static boolean hasWord(String name, List<String> stems) {

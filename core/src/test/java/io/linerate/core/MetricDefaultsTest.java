@@ -3,6 +3,7 @@ package io.linerate.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.sink.MetricJson;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,6 +71,14 @@ class MetricDefaultsTest {
         assertThat(MetricDefaults.isAdvisory("tcp4_cpu_us_per_kb")).isTrue();
         assertThat(MetricDefaults.isAdvisory("tcp4_instructions_per_byte")).isFalse();
         assertThat(MetricDefaults.isAdvisory("cpuset_mbps")).isFalse();
+        // an extreme or a spread of one run's samples: ping-pong's max, min and stddev
+        for (String name : List.of("latency_max", "latency_min", "latency_stddev", "rtt_stdev", "maxLatency", "latency_p100")) {
+            assertThat(MetricDefaults.isAdvisory(name)).as(name).isTrue();
+        }
+        for (String name : List.of("latency_mean", "latency_p50", "latency_p99", "latency_p99.9", "maximal_mbps",
+                "transactions_per_second", "raw_lost_frames", "tcp4_ndr_mbps", "udp4_sweep_loss_pct")) {
+            assertThat(MetricDefaults.isAdvisory(name)).as(name).isFalse();
+        }
         assertThat(MetricJson.defaultPolicy("udp4_lost_pct", "%", Better.LOWER, false)).isEqualTo(
                 "{\"name\":\"udp4_lost_pct\",\"regression\":{\"better\":\"lower\",\"compare\":\"p50\",\"relative_tolerance\":0.0},"
                         + "\"summarize\":\"distribution\",\"absolute_tolerance\":1.0}");

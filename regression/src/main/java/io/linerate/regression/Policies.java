@@ -25,7 +25,8 @@ import java.util.Set;
  * the unit; p50 of the samples kept as a distribution, 5 % relative tolerance, the {@code auto} method (the
  * threshold, joined by the Mann-Whitney test once both sides have 5 data points);
  * a loss in percent is judged in percentage points (relative tolerance 0, absolute tolerance
- * {@value MetricDefaults#LOSS_TOLERANCE_PERCENTAGE_POINTS}); jitter is advisory. A metric whose
+ * {@value MetricDefaults#LOSS_TOLERANCE_PERCENTAGE_POINTS}); jitter, CPU time and one run's extremes
+ * and spread ({@link MetricDefaults#isAdvisory}) are advisory. A metric whose
  * direction neither its name nor its unit gives has no default policy.
  */
 public final class Policies {

@@ -150,7 +150,8 @@ public final class SafePaths {
         Files.writeString(forWriting(path), content, StandardCharsets.UTF_8);
     }
 
-    private static Path checkSyntax(String path) {
+    /** @throws UnsafePathException for an empty, invalid or absolute path, or one with {@code ..} */
+    static Path checkSyntax(String path) {
         if (path == null || path.isEmpty()) {
             throw new UnsafePathException("an empty path is not allowed; allowed: a relative path under the output directory");
         }

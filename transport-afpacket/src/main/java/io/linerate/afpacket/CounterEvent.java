@@ -7,11 +7,14 @@ package io.linerate.afpacket;
  */
 public enum CounterEvent {
     /**
-     * A counter never seen at or above 2^32 stepped back, stayed back, and the distance through
-     * 2^32 is within what the link could have carried between the readings: counted as a 32-bit
-     * wrap, adding that distance.
+     * A step that a 32-bit wrap would explain as well, with 2^32 more motion than was counted: the
+     * counter was never seen at or above 2^32 and the link's known speed could have carried the
+     * larger motion between the readings (a dip that stayed back, counted as a {@link #RESET};
+     * or a climb, which could hide a whole wrap). A link fast enough for a wrap makes one
+     * possible, not likely: the smaller motion is counted and the total is in doubt, possibly low
+     * by 2^32 for each.
      */
-    WRAP("wraps"),
+    POSSIBLE_WRAP("possible_wraps"),
     /**
      * A reading below the last good one that the next reading climbed back over: the low reading
      * is left out and forward motion is measured from the last good reading.
@@ -25,9 +28,10 @@ public enum CounterEvent {
      */
     AMBIGUOUS("ambiguous"),
     /**
-     * A step back that the next reading did not climb back over and that is no 32-bit wrap, or a
-     * re-created interface (a new ifindex): the motion between the last good reading and the
-     * reset, and the value the counter restarted from, are not counted.
+     * A step back that the next reading did not climb back over (it may have been a 32-bit wrap
+     * too: then also a {@link #POSSIBLE_WRAP}), or a re-created interface (a new ifindex): the
+     * motion between the last good reading and the reset, and the value the counter restarted
+     * from, are not counted.
      */
     RESET("resets");
 
@@ -37,7 +41,7 @@ public enum CounterEvent {
         this.key = key;
     }
 
-    /** @return the plural name used in JSON keys and text: {@code wraps}, {@code glitches}, ... */
+    /** @return the plural name used in JSON keys and text: {@code possible_wraps}, {@code glitches}, ... */
     public String key() {
         return key;
     }

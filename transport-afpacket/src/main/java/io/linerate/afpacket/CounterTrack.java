@@ -3,7 +3,8 @@ package io.linerate.afpacket;
 /**
  * The accumulation of one interface counter, the rule {@link NicCounters} documents: forward motion
  * into a process-local total; a reading below the last good one is held in doubt until the next
- * reading tells a glitch from a 32-bit wrap or a reset. Readings are unsigned 64-bit; times are
+ * reading tells a glitch from a reset. The smallest motion the readings allow is counted; a
+ * 32-bit wrap is never counted, only recorded as possible. Readings are unsigned 64-bit; times are
  * clock readings taken right before and right after the raw counters were read, so the span
  * between two samplings is at most from the earlier "before" to the later "after". Not
  * thread-safe.
@@ -46,7 +47,9 @@ final class CounterTrack {
     }
 
     /**
-     * Accounts one reading.
+     * Accounts one reading. Where the readings allow more than one explanation (a glitch, a reset,
+     * a 32-bit wrap), the smallest forward motion consistent with them is counted and the others
+     * are recorded as {@link CounterEvent#AMBIGUOUS} or {@link CounterEvent#POSSIBLE_WRAP}.
      *
      * @param value the raw value
      * @param before clock reading right before the raw counters were read, ns
@@ -62,21 +65,19 @@ final class CounterTrack {
                 if (resetCouldExplain(value, after, linkBps)) {
                     events[CounterEvent.AMBIGUOUS.ordinal()]++;
                 }
-                advance(value, before);
+                advance(value, before, after - lastBefore, spanSpeed(dipLinkBps, linkBps));
                 return;
             }
-            // the dip stands: a wrap through 2^32, else a reset; either way the dip is the new base
-            if (wrapFits()) {
-                total += TWO_32 - last + dip;
-                events[CounterEvent.WRAP.ordinal()]++;
-            } else {
-                events[CounterEvent.RESET.ordinal()]++;
+            // the dip stands: a reset, which adds nothing; a wrap through 2^32 would add more
+            events[CounterEvent.RESET.ordinal()]++;
+            if (!seenAbove32 && wrapFits(TWO_32 - last + dip, dipLinkBps, dipAfter - lastBefore)) {
+                events[CounterEvent.POSSIBLE_WRAP.ordinal()]++;
             }
             last = dip;
             lastBefore = dipBefore;
         }
         if (Long.compareUnsigned(value, last) >= 0) {
-            advance(value, before);
+            advance(value, before, after - lastBefore, linkBps);
         } else {
             inDoubt = true;
             dip = value;
@@ -86,24 +87,34 @@ final class CounterTrack {
         }
     }
 
-    private void advance(long value, long before) {
-        total += value - last;
+    /**
+     * Counts the climb from the last good reading to {@code value}, over {@code nanos} on a link of
+     * {@code linkBps}; a climb that could hide a whole 32-bit wrap is a possible wrap.
+     */
+    private void advance(long value, long before, long nanos, long linkBps) {
+        long motion = value - last;
+        seenAbove32 |= Long.compareUnsigned(value, TWO_32) >= 0;
+        if (!seenAbove32 && wrapFits(motion + TWO_32, linkBps, nanos)) {
+            events[CounterEvent.POSSIBLE_WRAP.ordinal()]++;
+        }
+        total += motion;
         last = value;
         lastBefore = before;
-        seenAbove32 |= Long.compareUnsigned(value, TWO_32) >= 0;
     }
 
     /**
-     * A wrap needs a counter never seen at or above 2^32 (so {@code last < 2^32}) and a distance
-     * through 2^32 the link could have carried between the two samplings; with the speed unknown
-     * nothing tells a wrap from a reset, and a reset is assumed (it never adds motion).
+     * @return whether the link could have carried {@code motion} (the motion a 32-bit wrap would
+     *     mean) in {@code nanos}; never with the speed unknown: interfaces without a device behind
+     *     them keep the kernel's 64-bit software counters
      */
-    private boolean wrapFits() {
-        if (seenAbove32) {
-            return false;
-        }
-        double cap = capacity(counter, dipLinkBps, dipAfter - lastBefore);
-        return Double.isFinite(cap) && (double) (TWO_32 - last + dip) <= cap;
+    private boolean wrapFits(long motion, long linkBps, long nanos) {
+        double cap = capacity(counter, linkBps, nanos);
+        return Double.isFinite(cap) && (double) motion <= cap;
+    }
+
+    /** @return the speed bounding a span of two steps: the higher, when both are known; else unknown (0) */
+    private static long spanSpeed(long first, long second) {
+        return first > 0 && second > 0 ? Math.max(first, second) : 0;
     }
 
     /**

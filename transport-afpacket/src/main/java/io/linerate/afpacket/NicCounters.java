@@ -27,30 +27,38 @@ import java.util.Set;
  *       <li>at or above the last good reading: the dip was a {@link CounterEvent#GLITCH glitch},
  *           and forward motion is measured from the last good reading (1000, 999, 1001 adds 1;
  *           1000, 1050, 1100, 0, 1150, 1200 adds 200);</li>
- *       <li>below it: the dip stands. It is a 32-bit {@link CounterEvent#WRAP wrap}, adding the
- *           distance through 2^32, only for a counter never seen at or above 2^32 whose link speed
- *           is known and could have carried that distance between the two readings (4294967000
- *           then 200 adds 496); otherwise a {@link CounterEvent#RESET reset}, which adds nothing.
- *           The dip becomes the base and the reading is then taken against it.</li>
+ *       <li>below it: the dip stands, a {@link CounterEvent#RESET reset}, which adds nothing. The
+ *           dip becomes the base and the reading is then taken against it.</li>
  *     </ul></li>
  *   <li>a changed ifindex (the interface was re-created) is a reset of every counter.</li>
  * </ul>
  *
- * <p>The link's capacity bounds the rule: between two samplings a counter moves at most
+ * <p>Where the readings fit more than one explanation, the smallest forward motion consistent with
+ * them is counted and the step is flagged, so the total never overstates (it may understate).
+ * The link's capacity bounds the explanations: between two samplings a counter moves at most
  * {@code speed / 8} bytes or {@code speed / 672} frames per second (a minimum Ethernet frame takes
  * 84 bytes of wire time), over the span from the clock reading before the earlier read to the one
- * after the later read. A dip that a later reading climbs back over is ambiguous when a reset
- * followed by traffic fits that bound too (1000, 0, 1500: a glitch adds 500, a reset then 1500
- * frames adds 1500): it is counted as a glitch, the motion both explanations share, so the total
- * never overstates, and also counted as {@link CounterEvent#AMBIGUOUS}: the total may then be
- * low by at least the dip's depth. With the speed unknown (a virtual interface, a link that is
- * down) every glitch is ambiguous and no dip is a wrap.
+ * after the later read.
+ *
+ * <ul>
+ *   <li>A glitch is {@link CounterEvent#AMBIGUOUS ambiguous} when a reset followed by traffic fits
+ *       that bound too (1000, 0, 1500: a glitch adds 500, a reset then 1500 frames adds 1500);
+ *       with the speed unknown every glitch is.</li>
+ *   <li>A step is a {@link CounterEvent#POSSIBLE_WRAP possible wrap} when a 32-bit wrap fits it
+ *       too: the counter was never seen at or above 2^32, the link's speed is known, and it could
+ *       have carried 2^32 more than was counted (a dip that stands, or a climb that could hide a
+ *       whole wrap). On a 100 Gbit/s link, byte readings 1 s apart of 3000000000, 2999999999,
+ *       2999999999 add 0 (a reset), not the 4294967295 of a wrap, and are flagged. A link fast
+ *       enough for a wrap makes one possible, not likely; with the speed unknown (a virtual
+ *       interface, whose counters are the kernel's 64-bit ones, or a link that is down) no step is
+ *       a possible wrap.</li>
+ * </ul>
  *
  * <p>A dip in the last reading of a run is only decided by a reading after it: {@link
  * #readSettled(Duration)} reads again while a counter is in doubt. A counter still in doubt is
  * named by {@link Snapshot#inDoubt()}: its total leaves the low reading out (the motion up to the
- * last good reading is kept). Every glitch, ambiguity, wrap and reset is counted per counter in
- * every snapshot and delta, so results report them.
+ * last good reading is kept). Every glitch, ambiguity, possible wrap and reset is counted per
+ * counter in every snapshot and delta, so results report them.
  *
  * <p>Totals start at 0 with the first reading. Take baselines for every interface in one place
  * before traffic starts and compute rates with {@link Snapshot#minus}. Not thread-safe.
@@ -200,13 +208,15 @@ public final class NicCounters {
                             : " (" + ambiguous + " ambiguous: a reset followed by traffic fits too; counted as a "
                                     + "glitch, the total may be low)"));
                 }
-                long wraps = count(c, CounterEvent.WRAP);
-                if (wraps > 0) {
-                    parts.add(plural(wraps, "32-bit wrap", "32-bit wraps"));
-                }
                 long resets = count(c, CounterEvent.RESET);
                 if (resets > 0) {
                     parts.add(plural(resets, "reset", "resets") + " (motion around a reset is not counted)");
+                }
+                long wraps = count(c, CounterEvent.POSSIBLE_WRAP);
+                if (wraps > 0) {
+                    parts.add(plural(wraps, "possible 32-bit wrap", "possible 32-bit wraps")
+                            + " (in doubt: the link could have carried 2^32 more; the smallest motion is counted, "
+                            + "the total may be low)");
                 }
                 if (inDoubt.contains(c)) {
                     parts.add("in doubt (a reading below the one before it awaits the next; the low reading is "

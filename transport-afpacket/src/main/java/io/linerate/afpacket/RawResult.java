@@ -95,7 +95,7 @@ public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, lon
     }
 
     /**
-     * @return one line per interface counter that glitched, wrapped, reset or is still in doubt
+     * @return one line per interface counter that glitched, reset, may have wrapped or is still in doubt
      *     over the run, prefixed by the interface ({@code veth0 rx_packets: 1 glitch ...}); empty
      *     when every counter only moved forward
      */

@@ -107,7 +107,7 @@ public final class RawResultJson {
         for (NicCounter c : NicCounter.values()) {
             o.put(c.file(), d.get(c));
         }
-        // every glitch, wrap and reset per counter, only counters that had any
+        // every glitch, ambiguity, possible wrap and reset per counter, only counters that had any
         JsonObject events = JsonObject.create();
         for (NicCounter c : NicCounter.values()) {
             JsonObject e = JsonObject.create();

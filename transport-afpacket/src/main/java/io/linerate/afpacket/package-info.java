@@ -19,8 +19,8 @@
  *       {@link io.linerate.afpacket.EthtoolIoctl} is the one seam to the kernel, so a software rule
  *       table can stand in for a NIC.</li>
  *   <li>{@link io.linerate.afpacket.NicCounters} turns {@code /sys/class/net/IF/statistics} into
- *       forward-only 64-bit totals (glitches, 32-bit wraps and resets told apart, bounded by the
- *       link speed, and reported) with readings stamped right after they were read.</li>
+ *       forward-only 64-bit totals (the smallest motion the readings allow; glitches, resets and
+ *       possible 32-bit wraps, bounded by the link speed, reported) with readings stamped right after they were read.</li>
  * </ul>
  *
  * The native library ({@code META-INF/native/linux-x86_64/liblinerate-afpacket.so}) is built from

@@ -131,18 +131,75 @@ class NicCountersTest {
     }
 
     @Test
-    void a32BitWrapOfACounterNeverAbove2To32CountsTheDistanceThrough2To32() throws Exception {
-        // 4294967000 then 200 on a 1 Gbit/s link: 2^32 - 4294967000 = 296, plus 200, is 496 frames;
-        // the link carries at most 10^9 / 672 frames/s, 8928.6 in the 6 ms from the clock reading
-        // before the first read to the one after the second, so the wrap fits. The next reading
-        // (200 again) stays below 4294967000: the dip stands, and it is a wrap.
+    void aDipThatAWrapOrAResetExplainsCountsTheResetsNothingAndIsAPossibleWrap() throws Exception {
+        // 4294967000 then 200, 200 on a 1 Gbit/s link: a wrap would be 2^32 - 4294967000 = 296, plus
+        // 200, 496 frames; the link carries at most 10^9 / 672 frames/s, 8928.6 in the 6 ms from the
+        // clock reading before the first read to the one after the second, so a wrap fits. So does
+        // a reset, which adds nothing: the smaller motion is counted, the wrap is flagged.
         NicCounters c = new NicCounters("eth0", new FakeSource(clock).packets(GBIT, 4_294_967_000L, 200, 200), clock);
         c.read();
         assertThat(rx(c.read())).isZero();
         NicCounters.Snapshot s = c.read();
-        assertThat(rx(s)).isEqualTo(496);
-        assertThat(rxEvents(s, CounterEvent.WRAP)).isEqualTo(1);
-        assertThat(rxEvents(s, CounterEvent.RESET)).isZero();
+        assertThat(rx(s)).isZero();
+        assertThat(rxEvents(s, CounterEvent.RESET)).isEqualTo(1);
+        assertThat(rxEvents(s, CounterEvent.POSSIBLE_WRAP)).isEqualTo(1);
+        assertThat(s.inDoubt()).isEmpty();
+    }
+
+    @Test
+    void onAFastLinkAOneByteDipThatStaysIsAResetAddingNothingNotA4GbWrap() throws Exception {
+        // tx_bytes 3000000000, 2999999999, 2999999999 read 1 s apart on a 100 Gbit/s link. A wrap
+        // would add 2^32 - 3000000000 + 2999999999 = 4294967295 bytes, which 12.5 GB/s allows; a
+        // reset (or a dip that lasted) allows 0. The smallest motion is 0, and both steps are flagged:
+        // the dip could have been a wrap, and the still second could hide one (2^32 bytes < 12.5e9).
+        FakeSource src = new FakeSource(clock);
+        for (long b : new long[] {3_000_000_000L, 2_999_999_999L, 2_999_999_999L}) {
+            src.add(4, 0, b, 100 * GBIT);
+        }
+        NicCounters c = new NicCounters("eth0", src, clock);
+        NicCounters.Snapshot base = c.read();
+        clock.advance(997_000_000L);
+        c.read();
+        clock.advance(997_000_000L);
+        NicCounters.Delta d = c.read().minus(base);
+        assertThat(d.get(NicCounter.TX_BYTES)).isZero();
+        assertThat(d.count(NicCounter.TX_BYTES, CounterEvent.RESET)).isEqualTo(1);
+        assertThat(d.count(NicCounter.TX_BYTES, CounterEvent.POSSIBLE_WRAP)).isEqualTo(2);
+        // rx_packets stayed at 0: 2^32 frames would take 100 Gbit/s 28.9 s, no wrap fits in 1 s
+        assertThat(d.count(NicCounter.RX_PACKETS, CounterEvent.POSSIBLE_WRAP)).isZero();
+        assertThat(d.clean()).isFalse();
+        // rx_bytes, still at 0 in every reading, could as well have gone once round 2^32 each second
+        String wraps = "2 possible 32-bit wraps (in doubt: the link could have carried 2^32 more; the smallest motion "
+                + "is counted, the total may be low)";
+        assertThat(d.notes()).containsExactly("rx_bytes: " + wraps,
+                "tx_bytes: 1 reset (motion around a reset is not counted), " + wraps);
+    }
+
+    @Test
+    void aClimbThatCouldHideAWholeWrapCountsTheClimbAndIsFlagged() throws Exception {
+        // tx_bytes 1000 then 2000 on a 10 Gbit/s link: 1.25e9 bytes/s. 6 ms allow 7.5e6 bytes, no
+        // wrap: +1000, clean. 10 s later, 3000: 1.25e10 bytes allow 1000 + 2^32; +1000 is counted and
+        // flagged. A counter seen at 2^32 is 64 bits wide: 5000000000 then 5000001000 is clean.
+        FakeSource src = new FakeSource(clock);
+        for (long b : new long[] {1000, 2000, 3000, 5_000_000_000L, 5_000_001_000L}) {
+            src.add(4, 0, b, 10 * GBIT);
+        }
+        NicCounters c = new NicCounters("eth0", src, clock);
+        NicCounters.Snapshot base = c.read();
+        NicCounters.Snapshot quick = c.read();
+        assertThat(quick.minus(base).clean()).isTrue();
+        // from here on, rx_bytes (still at 0) could hide a wrap as well; only tx_bytes is followed
+        assertThat(quick.get(NicCounter.TX_BYTES)).isEqualTo(1000);
+        clock.advance(10_000_000_000L);
+        NicCounters.Snapshot slow = c.read();
+        assertThat(slow.get(NicCounter.TX_BYTES)).isEqualTo(2000);
+        assertThat(slow.minus(quick).count(NicCounter.TX_BYTES, CounterEvent.POSSIBLE_WRAP)).isEqualTo(1);
+        NicCounters.Snapshot wide = c.read();
+        clock.advance(10_000_000_000L);
+        NicCounters.Snapshot wideSlow = c.read();
+        assertThat(wideSlow.get(NicCounter.TX_BYTES)).isEqualTo(1000 + 1000 + (5_000_000_000L - 3000) + 1000);
+        assertThat(wideSlow.minus(wide).count(NicCounter.TX_BYTES, CounterEvent.POSSIBLE_WRAP)).isZero();
+        assertThat(wideSlow.count(NicCounter.TX_BYTES, CounterEvent.POSSIBLE_WRAP)).isEqualTo(1);
     }
 
     @Test
@@ -155,7 +212,7 @@ class NicCountersTest {
         NicCounters.Snapshot s = readN(c, 4);
         assertThat(rx(s)).isEqualTo(100);
         assertThat(rxEvents(s, CounterEvent.RESET)).isEqualTo(2);
-        assertThat(rxEvents(s, CounterEvent.WRAP)).isZero();
+        assertThat(rxEvents(s, CounterEvent.POSSIBLE_WRAP)).isZero();
     }
 
     @Test
@@ -166,7 +223,7 @@ class NicCountersTest {
         NicCounters.Snapshot s = readN(c, 3);
         assertThat(rx(s)).isEqualTo(10);
         assertThat(rxEvents(s, CounterEvent.RESET)).isEqualTo(1);
-        assertThat(rxEvents(s, CounterEvent.WRAP)).isZero();
+        assertThat(rxEvents(s, CounterEvent.POSSIBLE_WRAP)).isZero();
     }
 
     @Test
@@ -177,13 +234,13 @@ class NicCountersTest {
         NicCounters.Snapshot s = readN(c, 3);
         assertThat(rx(s)).isZero();
         assertThat(rxEvents(s, CounterEvent.RESET)).isEqualTo(1);
-        assertThat(rxEvents(s, CounterEvent.WRAP)).isZero();
+        assertThat(rxEvents(s, CounterEvent.POSSIBLE_WRAP)).isZero();
     }
 
     @Test
-    void aWrapKeepsCountingFromTheWrappedValue() throws Exception {
-        // 4294967280, 4294967290 (+10), 5 (in doubt), 20: the dip stands, a wrap of
-        // 2^32 - 4294967290 + 5 = 11, then 15 more: 10 + 11 + 15 = 36
+    void aPossibleWrapKeepsCountingFromTheDip() throws Exception {
+        // 4294967280, 4294967290 (+10), 5 (in doubt), 20: the dip stands, a reset adding nothing (a
+        // wrap of 2^32 - 4294967290 + 5 = 11 fits too and is flagged), then 15 more: 10 + 15 = 25
         NicCounters c = new NicCounters("eth0",
                 new FakeSource(clock).packets(GBIT, 4_294_967_280L, 4_294_967_290L, 5, 20), clock);
         c.read();
@@ -192,8 +249,9 @@ class NicCountersTest {
         assertThat(rx(doubt)).isEqualTo(10);
         assertThat(doubt.inDoubt()).containsExactly(NicCounter.RX_PACKETS);
         NicCounters.Snapshot s = c.read();
-        assertThat(rx(s)).isEqualTo(36);
-        assertThat(rxEvents(s, CounterEvent.WRAP)).isEqualTo(1);
+        assertThat(rx(s)).isEqualTo(25);
+        assertThat(rxEvents(s, CounterEvent.RESET)).isEqualTo(1);
+        assertThat(rxEvents(s, CounterEvent.POSSIBLE_WRAP)).isEqualTo(1);
     }
 
     @Test

@@ -8,6 +8,8 @@ import io.linerate.regression.GateReport;
 import io.linerate.regression.MetricSet;
 import io.linerate.regression.Policies;
 import io.linerate.regression.Reports;
+import io.linerate.regression.SafePaths;
+import io.linerate.regression.TestCharts;
 import io.linerate.regression.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,16 +19,21 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code linerate gate}: reads metrics, compares them with a baseline and prints a KTAP report
- * ending in {@code # Totals:}. Every path is used as typed (absolute and {@code ..} included).
+ * ending in {@code # Totals:}. Every path typed is used as typed (absolute and {@code ..} included);
+ * the file names derived from the input data (the per-test charts of a bare {@code --plot}) go
+ * through {@link SafePaths} under {@code --base-dir}. {@code --twister-json} and {@code --base-dir}
+ * make zperf_regression.py's command lines run.
  * {@code --save} never replaces an existing file without {@code --force}. Exit codes: 0 nothing
  * regressed or errored, 1 something did (or a {@code --save} was refused because the input has
  * errors), 2 bad usage, an unreadable or invalid file, or a {@code --save} over an existing
@@ -47,9 +54,19 @@ public final class GateCommand implements Callable<Integer>, ExitCodes.UserFiles
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--input", required = true, arity = "1..*", paramLabel = "FILE",
-            description = "Logs or reports to read; each file is one run unless its lines say otherwise.")
-    List<Path> inputs;
+    @Option(names = "--input", arity = "1..*", paramLabel = "FILE",
+            description = "Logs or reports to read (required, or --twister-json); each file is one run unless its lines"
+                    + " say otherwise.")
+    List<Path> inputs = new ArrayList<>();
+
+    @Option(names = "--twister-json", arity = "1..*", paramLabel = "FILE",
+            description = "The same as --input, under zperf_regression.py's name.")
+    List<Path> twisterJson = new ArrayList<>();
+
+    @Option(names = "--base-dir", paramLabel = "DIR",
+            description = "Directory for the files named after the input data (the charts of --plot without a FILE);"
+                    + " such names must stay under it. Default: the working directory. Typed paths are used as typed.")
+    Path baseDir;
 
     @Option(names = "--baseline", paramLabel = "FILE", description = "Baseline to compare with.")
     Path baseline;
@@ -68,8 +85,9 @@ public final class GateCommand implements Callable<Integer>, ExitCodes.UserFiles
     @Option(names = "--policy", paramLabel = "FILE", description = "Reviewed policy file; unknown keys and a relative_tolerance outside 0 to 1 are errors.")
     Path policy;
 
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write the SVG chart.")
-    Path plot;
+    @Option(names = "--plot", arity = "0..1", fallbackValue = "", paramLabel = "FILE.svg",
+            description = "Write the SVG chart to FILE.svg; without FILE, one chart per test, <test>.svg under --base-dir.")
+    String plot;
 
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the verdicts as JSON.")
     Path report;
@@ -94,9 +112,15 @@ public final class GateCommand implements Callable<Integer>, ExitCodes.UserFiles
         if (save != null && !force && Files.exists(save, LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalArgumentException(refusedOverwrite(save));
         }
+        List<Path> all = new ArrayList<>(inputs);
+        all.addAll(twisterJson);
+        if (all.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--input=FILE'");
+        }
+        SafePaths derived = new SafePaths(baseDir == null ? Path.of("") : baseDir);
         Policies policies = GateFiles.readPolicies(policy);
         Baseline base = baseline == null ? null : GateFiles.readBaseline(baseline);
-        MetricSet current = GateFiles.readInputs(inputs);
+        MetricSet current = GateFiles.readInputs(all);
         Environment env = Environment.detect(transport);
         Gate gate = Gate.create().baseline(base).policies(policies)
                 .tolerance(tolerance == null ? null : tolerance / 100).allowEnvironmentMismatch(allowEnvMismatch)
@@ -110,8 +134,10 @@ public final class GateCommand implements Callable<Integer>, ExitCodes.UserFiles
         if (markdown != null) {
             GateFiles.writeReport(markdown, Reports.markdown(result));
         }
-        if (plot != null) {
-            GateFiles.writeReport(plot, Reports.svg(result, "linerate gate"));
+        if (plot != null && !plot.isEmpty()) {
+            GateFiles.writeReport(Path.of(plot), Reports.svg(result, "linerate gate"));
+        } else if (plot != null) {
+            TestCharts.write(derived, result, "linerate gate");
         }
         if (save != null) {
             long errors = result.verdicts().stream().filter(v -> v.kind() == Verdict.Kind.ERROR).count();

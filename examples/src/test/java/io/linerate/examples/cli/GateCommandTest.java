@@ -159,7 +159,10 @@ class GateCommandTest {
         // 5 runs a side: the fewest with which the exact Mann-Whitney test can reach alpha 0.01
         // (1/C(10,5) = 0.004 < 0.01 <= 1/C(8,4) = 0.014)
         assertThat(o.toString().replaceAll("\\s+", " ")).contains("Gate on at least 5 runs per side (loopback --repeat 5)")
-                .contains("--force").doesNotContain("--base-dir");
+                .contains("--force")
+                // --base-dir confines only the file names derived from the data; typed paths stay as typed
+                .contains("--base-dir=DIR Directory for the files named after the input data")
+                .contains("Typed paths are used as typed.");
     }
 
     @Test

@@ -162,6 +162,8 @@ class RawCommandTest {
         rxEvents[CounterEvent.AMBIGUOUS.ordinal() * n + NicCounter.RX_PACKETS.ordinal()] = 1;
         long[] txEvents = new long[CounterEvent.values().length * n];
         txEvents[CounterEvent.RESET.ordinal() * n + NicCounter.TX_BYTES.ordinal()] = 1;
+        // the same reset fitted a 32-bit wrap too (the smaller motion, the reset, was counted)
+        txEvents[CounterEvent.POSSIBLE_WRAP.ordinal() * n + NicCounter.TX_BYTES.ordinal()] = 1;
         NicCounters.Delta tx = new NicCounters.Delta("a0", 1_000_000, new long[n], txEvents, Set.of(NicCounter.TX_PACKETS));
         NicCounters.Delta rx = new NicCounters.Delta("b0", 1_000_000, new long[n], rxEvents, Set.of());
         RawResult r = new RawResult(RawTransferSpec.builder("a0", "b0").build(), List.of(), 0,
@@ -170,11 +172,12 @@ class RawCommandTest {
                 true, List.of(), Optional.empty());
         JsonNode j = JSON.readTree(r.detailJson().toJson());
         assertThat(j.get("rx_nic").get("events").toString()).isEqualTo("{\"rx_packets\":{\"glitches\":1,\"ambiguous\":1}}");
-        assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"resets\":1}}");
+        assertThat(j.get("tx_nic").get("events").toString()).isEqualTo("{\"tx_bytes\":{\"possible_wraps\":1,\"resets\":1}}");
         assertThat(j.get("tx_nic").get("in_doubt").toString()).isEqualTo("[\"tx_packets\"]");
         assertThat(r.counterNotes()).containsExactly(
                 "a0 tx_packets: in doubt (a reading below the one before it awaits the next; the low reading is left out)",
-                "a0 tx_bytes: 1 reset (motion around a reset is not counted)",
+                "a0 tx_bytes: 1 reset (motion around a reset is not counted), 1 possible 32-bit wrap (in doubt: the link "
+                        + "could have carried 2^32 more; the smallest motion is counted, the total may be low)",
                 "b0 rx_packets: 1 glitch (1 ambiguous: a reset followed by traffic fits too; counted as a glitch, "
                         + "the total may be low)");
     }
