@@ -1,9 +1,7 @@
 package io.linerate.nio;
 
 import io.linerate.core.AddressFamily;
-import io.linerate.core.TcpMss;
 import io.linerate.nio.LoopbackSuite.Marker;
-import io.linerate.nio.LoopbackSuite.TcpPayload;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Locale;
@@ -12,33 +10,15 @@ import java.util.OptionalLong;
 
 /**
  * How the {@link LoopbackSuite} fits zperf's markers to the loopback of the namespace it runs in:
- * the TCP markers' payload from the two families' loopback MSS, whether a {@code *_frag} marker
- * can fragment at all under the loopback MTU, and whether its run did (the stack's IP fragment
- * counters, {@link FragmentCounters}). See the suite's class comment for the rules.
+ * whether a {@code *_frag} marker can fragment at all under the loopback MTU, and whether its run
+ * did (the stack's IP fragment counters, {@link FragmentCounters}). See the suite's class comment
+ * for the rules; the TCP markers' payload is {@link LoopbackTcpPayload}'s.
  */
 final class LoopbackRules {
     /** Why a fragmenting run whose stack created no fragments is invalid. */
     static final String NO_FRAGMENTS = "no IP fragments were created: the datagrams were not fragmented";
 
     private LoopbackRules() {}
-
-    /** The rule of {@link LoopbackSuite#defaultTcpPayload()} applied to the two families' MSS, where known. */
-    static TcpPayload tcpPayload(Optional<TcpMss> ipv4, Optional<TcpMss> ipv6) {
-        int zperf = LoopbackSuite.ZPERF_PAYLOAD_BYTES;
-        if (ipv4.isEmpty() || ipv6.isEmpty()) {
-            return new TcpPayload(zperf, "zperf's; the loopback MSS could not be derived");
-        }
-        int v4 = ipv4.get().bytes();
-        int v6 = ipv6.get().bytes();
-        int smaller = Math.min(v4, v6);
-        String both = String.format(Locale.ROOT, "IPv4 %d B, IPv6 %d B at loopback MTU %d%s", v4, v6,
-                ipv6.get().pathMtu(), ipv6.get().optionBytes() > 0 ? " with TCP timestamps" : "");
-        if (smaller < zperf) {
-            return new TcpPayload(smaller, "the smaller MSS of the two families (" + both
-                    + "), below zperf's " + zperf + " B, so that no write leaves a runt segment");
-        }
-        return new TcpPayload(zperf, "zperf's; the smaller MSS of the two families is larger (" + both + ")");
-    }
 
     /**
      * @return why a fragmenting marker cannot fragment here, or empty when the loopback MTU is below

@@ -33,11 +33,10 @@ import java.util.OptionalLong;
  * {@link NetworkNamespace} whose loopback has MTU {@value #FRAG_LOOPBACK_MTU}, zperf's
  * configuration. A fragmenting run whose stack created no fragments is reported invalid.
  *
- * <p>The TCP markers write zperf's 1220 bytes at a time unless the smaller loopback MSS of the two
- * families is below that; then they write that MSS ({@link #defaultTcpPayload()}), so that no
- * write leaves a runt segment in either family. At the namespace's MTU of 1280 with TCP
- * timestamps the MSS is 1208 over IPv6 and 1228 over IPv4, so TCP writes 1208 bytes there; on the
- * host's loopback (MTU 65536) both are far larger and 1220 stays.
+ * <p>Each TCP marker writes one full segment of its family where the family's loopback MSS is
+ * below twice zperf's 1220 bytes, and zperf's 1220 bytes elsewhere ({@link LoopbackTcpPayload}):
+ * at the namespace's MTU of 1280 with TCP timestamps, 1228 bytes over IPv4 and 1208 over IPv6; on
+ * the host's loopback (MTU 65536) 1220 in both.
  *
  * <p>While it runs, the suite's progress (transfers done of transfers in all) is in the process's
  * {@linkplain LiveCounters live counters}, beside each transfer's own counters.
@@ -51,20 +50,11 @@ public final class LoopbackSuite {
     public static final int ZPERF_PAYLOAD_BYTES = TransferSpec.DEFAULT_PAYLOAD_BYTES;
 
     /**
-     * The TCP markers' payload where none is given, and why.
-     *
-     * @param bytes bytes per write
-     * @param reason the rule and the values it was applied to, for the suite's header
+     * @return the TCP markers' default payload in this namespace, per family: each family's
+     *     loopback MSS where that is below twice zperf's 1220 bytes, else 1220 (see {@link LoopbackTcpPayload})
      */
-    public record TcpPayload(int bytes, String reason) {}
-
-    /**
-     * @return the TCP markers' default payload in this namespace: zperf's 1220 bytes, or the smaller
-     *     loopback MSS of IPv4 and IPv6 where that is below 1220 (see the class comment)
-     */
-    public static TcpPayload defaultTcpPayload() {
-        return LoopbackRules.tcpPayload(PathFacts.loopbackTcpMss(AddressFamily.IPV4),
-                PathFacts.loopbackTcpMss(AddressFamily.IPV6));
+    public static LoopbackTcpPayload defaultTcpPayload() {
+        return LoopbackTcpPayload.here();
     }
 
     /** One transfer of the suite, named as zperf names its result lines. */
@@ -137,7 +127,7 @@ public final class LoopbackSuite {
      * @param warmup omitted before each window
      * @param interval interval sample length
      * @param payloadBytes payload of the udp markers (zperf: 1220)
-     * @param tcpPayloadBytes payload of the tcp markers ({@link #defaultTcpPayload()} by default)
+     * @param tcpPayload payload of the tcp markers, per family ({@link #defaultTcpPayload()} by default)
      * @param fragPayloadBytes payload of the {@code *_frag} markers (zperf: 2000)
      * @param rateBitsPerSecond target rate, 0 = unlimited
      * @param port receiver port, 0 for ephemeral
@@ -146,12 +136,13 @@ public final class LoopbackSuite {
      * @param ioTimeout bound on every blocking wait
      */
     public record Config(List<Marker> markers, Duration duration, Duration warmup, Duration interval,
-                         int payloadBytes, int tcpPayloadBytes, int fragPayloadBytes, long rateBitsPerSecond,
+                         int payloadBytes, LoopbackTcpPayload tcpPayload, int fragPayloadBytes, long rateBitsPerSecond,
                          int port, int repeat, int trafficClass, Duration ioTimeout) {
         /** @throws IllegalArgumentException for an empty marker list or a repeat below 1 */
         public Config {
             markers = List.copyOf(markers);
             Objects.requireNonNull(duration, "duration");
+            Objects.requireNonNull(tcpPayload, "tcpPayload");
             if (markers.isEmpty()) {
                 throw new IllegalArgumentException("no markers selected; allowed: any of "
                         + String.join(", ", Arrays.stream(Marker.values()).map(Marker::label).toList()));
@@ -186,7 +177,7 @@ public final class LoopbackSuite {
             private Duration warmup = Duration.ofMillis(250);
             private Duration interval = Duration.ofSeconds(1);
             private int payloadBytes = ZPERF_PAYLOAD_BYTES;
-            private Integer tcpPayloadBytes;
+            private LoopbackTcpPayload tcpPayload;
             private int fragPayloadBytes = DEFAULT_FRAG_PAYLOAD_BYTES;
             private long rateBitsPerSecond;
             private int port;
@@ -206,8 +197,10 @@ public final class LoopbackSuite {
             public Builder interval(Duration v) { interval = v; return this; }
             /** @param v payload of the udp markers, bytes; default 1220 (zperf's) */
             public Builder payloadBytes(int v) { payloadBytes = v; return this; }
-            /** @param v payload of the tcp markers, bytes; default {@link #defaultTcpPayload()} */
-            public Builder tcpPayloadBytes(int v) { tcpPayloadBytes = v; return this; }
+            /** @param v payload of every tcp marker, bytes, in both families; default {@link #defaultTcpPayload()} */
+            public Builder tcpPayloadBytes(int v) { tcpPayload = LoopbackTcpPayload.given(v); return this; }
+            /** @param v payload of the tcp markers, per family; default {@link #defaultTcpPayload()} */
+            public Builder tcpPayload(LoopbackTcpPayload v) { tcpPayload = v; return this; }
             /** @param v payload of the {@code *_frag} markers, bytes; default 2000 (zperf's) */
             public Builder fragPayloadBytes(int v) { fragPayloadBytes = v; return this; }
             /** @param v target rate in bit/s, 0 = unlimited (the default) */
@@ -224,7 +217,7 @@ public final class LoopbackSuite {
             /** @throws IllegalArgumentException as {@link Config#Config} */
             public Config build() {
                 return new Config(markers, duration, warmup, interval, payloadBytes,
-                        tcpPayloadBytes != null ? tcpPayloadBytes : defaultTcpPayload().bytes(), fragPayloadBytes,
+                        tcpPayload != null ? tcpPayload : defaultTcpPayload(), fragPayloadBytes,
                         rateBitsPerSecond, port, repeat, trafficClass, ioTimeout);
             }
         }
@@ -249,7 +242,7 @@ public final class LoopbackSuite {
                     .family(m.family())
                     .noDelay(m.noDelay())
                     .payloadBytes(m.fragmenting() ? fragPayloadBytes
-                            : m.protocol() == Protocol.TCP ? tcpPayloadBytes : payloadBytes)
+                            : m.protocol() == Protocol.TCP ? tcpPayload.bytes(m.family()) : payloadBytes)
                     .bound(Bound.duration(duration))
                     .warmup(warmup)
                     .interval(interval)

@@ -36,33 +36,61 @@ class LoopbackSuiteTest {
     }
 
     @Test
-    void theTcpPayloadIsTheSmallerMssWhereThatIsBelowZperfs() {
-        // the namespace of --netns: MTU 1280 with timestamps, MSS 1228 (IPv4) and 1208 (IPv6): 1208
-        LoopbackSuite.TcpPayload ns = LoopbackRules.tcpPayload(
+    void eachTcpMarkerWritesOneFullSegmentOfItsOwnFamilyWhereTheMssIsNearZperfs() {
+        // the namespace of --netns: MTU 1280 with timestamps, MSS 1280 - 20 - 20 - 12 = 1228 (IPv4) and
+        // 1280 - 40 - 20 - 12 = 1208 (IPv6); each family writes its own, one full segment
+        LoopbackTcpPayload ns = LoopbackTcpPayload.of(
                 Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, true)));
-        assertThat(ns.bytes()).isEqualTo(1208);
-        assertThat(ns.reason()).isEqualTo("the smaller MSS of the two families (IPv4 1228 B, IPv6 1208 B at loopback MTU "
-                + "1280 with TCP timestamps), below zperf's 1220 B, so that no write leaves a runt segment");
-        // the host's loopback, MTU 65536: MSS 65483 and 65464, so zperf's 1220 stays
-        LoopbackSuite.TcpPayload host = LoopbackRules.tcpPayload(
+        assertThat(ns.ipv4Bytes()).isEqualTo(1228);
+        assertThat(ns.ipv6Bytes()).isEqualTo(1208);
+        assertThat(ns.description()).isEqualTo("IPv4 1228 B (the MSS at loopback MTU 1280 with TCP timestamps: one full "
+                + "segment per write), IPv6 1208 B (the MSS at loopback MTU 1280 with TCP timestamps: one full segment per write)");
+        // MTU 1280 without timestamps: 1240 and 1220 (zperf's own configuration)
+        LoopbackTcpPayload noTs = LoopbackTcpPayload.of(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, false)),
+                Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, false)));
+        assertThat(noTs.ipv4Bytes()).isEqualTo(1240);
+        assertThat(noTs.ipv6Bytes()).isEqualTo(1220);
+        // MTU 1500 with timestamps: 1448 and 1428, each below twice 1220
+        LoopbackTcpPayload ethernet = LoopbackTcpPayload.of(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1500, true)),
+                Optional.of(TcpMss.derive(AddressFamily.IPV6, 1500, true)));
+        assertThat(ethernet.ipv4Bytes()).isEqualTo(1448);
+        assertThat(ethernet.ipv6Bytes()).isEqualTo(1428);
+        // at MTU 2492 the IPv4 MSS (2440) holds two of zperf's writes, the IPv6 MSS (2420) does not
+        LoopbackTcpPayload edge = LoopbackTcpPayload.of(Optional.of(TcpMss.derive(AddressFamily.IPV4, 2492, true)),
+                Optional.of(TcpMss.derive(AddressFamily.IPV6, 2492, true)));
+        assertThat(edge.ipv4Bytes()).isEqualTo(1220);
+        assertThat(edge.ipv6Bytes()).isEqualTo(2420);
+        // the host's loopback, MTU 65536: MSS 65483 and 65464 hold many writes, so zperf's 1220 stays
+        LoopbackTcpPayload host = LoopbackTcpPayload.of(
                 Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 65536, true)));
-        assertThat(host.bytes()).isEqualTo(1220);
-        assertThat(host.reason()).isEqualTo("zperf's; the smaller MSS of the two families is larger "
-                + "(IPv4 65483 B, IPv6 65464 B at loopback MTU 65536 with TCP timestamps)");
-        // MTU 1280 without timestamps: 1240 and 1220, neither below 1220
-        assertThat(LoopbackRules.tcpPayload(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, false)),
-                Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, false))).bytes()).isEqualTo(1220);
-        assertThat(LoopbackRules.tcpPayload(Optional.empty(), Optional.empty()).bytes()).isEqualTo(1220);
+        assertThat(host.ipv4Bytes()).isEqualTo(1220);
+        assertThat(host.ipv6Bytes()).isEqualTo(1220);
+        assertThat(host.description()).isEqualTo("IPv4 1220 B (zperf's; the MSS at loopback MTU 65536 with TCP timestamps, "
+                + "65483 B, holds two or more writes, which the stack joins into full segments), IPv6 1220 B (zperf's; "
+                + "the MSS at loopback MTU 65536 with TCP timestamps, 65464 B, holds two or more writes, which the stack "
+                + "joins into full segments)");
+        LoopbackTcpPayload unknown = LoopbackTcpPayload.of(Optional.empty(), Optional.empty());
+        assertThat(unknown.ipv4Bytes()).isEqualTo(1220);
+        assertThat(unknown.ipv6Bytes()).isEqualTo(1220);
+        assertThat(unknown.description()).isEqualTo("IPv4 1220 B (zperf's; the loopback MSS could not be derived), "
+                + "IPv6 1220 B (zperf's; the loopback MSS could not be derived)");
     }
 
     @Test
-    void tcpMarkersTakeTheTcpPayloadAndUdpMarkersTheOther() {
-        LoopbackSuite.Config c = LoopbackSuite.Config.builder().payloadBytes(1220).tcpPayloadBytes(1208)
-                .fragPayloadBytes(2000).build();
+    void tcpMarkersTakeTheirFamilysTcpPayloadAndUdpMarkersTheOther() {
+        LoopbackSuite.Config c = LoopbackSuite.Config.builder().payloadBytes(1220)
+                .tcpPayload(new LoopbackTcpPayload(1228, 1208, "test")).fragPayloadBytes(2000).build();
+        assertThat(c.spec(Marker.TCP4).payloadBytes()).isEqualTo(1228);
+        assertThat(c.spec(Marker.TCP4_NODELAY).payloadBytes()).isEqualTo(1228);
         assertThat(c.spec(Marker.TCP6).payloadBytes()).isEqualTo(1208);
-        assertThat(c.spec(Marker.TCP4_NODELAY).payloadBytes()).isEqualTo(1208);
+        assertThat(c.spec(Marker.TCP6_NODELAY).payloadBytes()).isEqualTo(1208);
         assertThat(c.spec(Marker.UDP6).payloadBytes()).isEqualTo(1220);
         assertThat(c.spec(Marker.UDP4_FRAG).payloadBytes()).isEqualTo(2000);
+        // a given payload is every tcp marker's
+        LoopbackSuite.Config given = LoopbackSuite.Config.builder().tcpPayloadBytes(1300).build();
+        assertThat(given.spec(Marker.TCP4).payloadBytes()).isEqualTo(1300);
+        assertThat(given.spec(Marker.TCP6_NODELAY).payloadBytes()).isEqualTo(1300);
+        assertThat(given.tcpPayload().description()).isEqualTo("1300 B (given)");
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.LoopbackSuite;
 import io.linerate.nio.LoopbackSuite.Marker;
 import io.linerate.nio.LoopbackSuite.Outcome;
+import io.linerate.nio.LoopbackTcpPayload;
 import io.linerate.nio.LoopbackZeroLoss;
 import io.linerate.nio.NetworkNamespace;
 import java.io.IOException;
@@ -61,9 +62,9 @@ final class LoopbackCommand implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--payload", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
-            description = "Payload of udp and tcp transfers in bytes (default: udp 1220, zperf's; tcp 1220, or the "
-                    + "smaller loopback MSS of IPv4 and IPv6 where that is below 1220, as in the namespace of --netns "
-                    + "(1208), so that no write leaves a runt segment).")
+            description = "Payload of udp and tcp transfers in bytes (default: udp 1220, zperf's; tcp one full segment "
+                    + "per write: each family's loopback MSS where that is below 2440, as in the namespace of --netns "
+                    + "(IPv4 1228, IPv6 1208), else 1220).")
     Integer payload;
 
     @Option(names = "--frag-payload", defaultValue = "2000", paramLabel = "BYTES", converter = Converters.SizeConverter.class,
@@ -107,15 +108,14 @@ final class LoopbackCommand implements Callable<Integer> {
         OutputFormat fmt = transfer.outputFormat();
         TransferOptions t = transfer;
         // the TCP default follows this namespace's loopback MSS; with --netns the child JVM decides it there
-        LoopbackSuite.TcpPayload tcp = payload != null
-                ? new LoopbackSuite.TcpPayload(payload, "given") : LoopbackSuite.defaultTcpPayload();
+        LoopbackTcpPayload tcp = payload != null ? LoopbackTcpPayload.given(payload) : LoopbackSuite.defaultTcpPayload();
         LoopbackSuite.Config config = LoopbackSuite.Config.builder()
                 .markers(selectedMarkers())
                 .duration(duration)
                 .warmup(t.warmup)
                 .interval(t.interval)
                 .payloadBytes(payload != null ? payload : LoopbackSuite.ZPERF_PAYLOAD_BYTES)
-                .tcpPayloadBytes(tcp.bytes())
+                .tcpPayload(tcp)
                 .fragPayloadBytes(fragPayload)
                 .rateBitsPerSecond(t.rate)
                 .port(t.port)
@@ -136,7 +136,7 @@ final class LoopbackCommand implements Callable<Integer> {
             }
             return runInNamespace(config, zeroLossSearch, err);
         }
-        return runHere(config, tcp, fmt, out, zeroLossSearch);
+        return runHere(config, fmt, out, zeroLossSearch);
     }
 
     private List<Marker> selectedMarkers() {
@@ -189,7 +189,7 @@ final class LoopbackCommand implements Callable<Integer> {
         }
     }
 
-    private int runHere(LoopbackSuite.Config config, LoopbackSuite.TcpPayload tcp, OutputFormat fmt, PrintWriter out,
+    private int runHere(LoopbackSuite.Config config, OutputFormat fmt, PrintWriter out,
                         SearchSpec zeroLossSearch) {
         // before any output: a transport that is missing or cannot run the suite is bad usage
         Transport transport = Transports.select(transportName, config.spec(config.markers().get(0)));
@@ -211,9 +211,9 @@ final class LoopbackCommand implements Callable<Integer> {
         if (fmt != OutputFormat.json) {
             out.println(String.format(Locale.ROOT,
                     "# linerate %s loopback: %.3f s measured after %.3f s warm-up per transfer, udp payload %d B, "
-                            + "tcp payload %d B (%s), frag payload %d B, rate %s, traffic class 0x%02x, loopback MTU %s",
+                            + "tcp payload %s, frag payload %d B, rate %s, traffic class 0x%02x, loopback MTU %s",
                     Linerate.version(), config.duration().toNanos() / 1e9, config.warmup().toNanos() / 1e9,
-                    config.payloadBytes(), config.tcpPayloadBytes(), tcp.reason(), config.fragPayloadBytes(),
+                    config.payloadBytes(), config.tcpPayload().description(), config.fragPayloadBytes(),
                     config.rateBitsPerSecond() == 0 ? "unlimited" : config.rateBitsPerSecond() + " bit/s",
                     config.trafficClass(), LoopbackSuite.loopbackMtu().isPresent()
                             ? Long.toString(LoopbackSuite.loopbackMtu().getAsLong()) : "unknown"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.nio.NetworkNamespace;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +24,7 @@ class NetnsSuiteTest {
         Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
 
         LinerateCliTest.Run r = LinerateCliTest.linerate("loopback", "--netns", "--json", "--duration", "200ms",
-                "--warmup", "50ms", "--markers", "udp4_frag,udp6_frag,udp4,tcp4,tcp6");
+                "--warmup", "50ms", "--markers", "udp4_frag,udp6_frag,udp4,tcp4,tcp4_nodelay,tcp6,tcp6_nodelay");
 
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
         // the command ran in this JVM, so its namespace is named after this process
@@ -36,7 +37,8 @@ class NetnsSuiteTest {
         for (String line : r.lines()) {
             results.add(json.readTree(line));
         }
-        assertThat(results).extracting(n -> n.get("marker").asText()).containsExactly("udp4_frag", "udp6_frag", "udp4", "tcp4", "tcp6");
+        assertThat(results).extracting(n -> n.get("marker").asText()).containsExactly("udp4_frag", "udp6_frag", "udp4", "tcp4",
+                "tcp4_nodelay", "tcp6", "tcp6_nodelay");
         for (JsonNode n : results) {
             assertThat(n.has("skipped")).as(n.toString()).isFalse();
             assertThat(n.get("valid").asBoolean()).as(n.toString()).isTrue();
@@ -51,16 +53,25 @@ class NetnsSuiteTest {
         // 1220 bytes + headers fit MTU 1280: the plain marker must not report fragments at all
         assertThat(results.get(2).has("fragments_created")).isFalse();
         assertThat(results.get(2).get("payload").asInt()).isEqualTo(1220);
-        // MTU 1280 with TCP timestamps (a new namespace's default): MSS 1280 - 20 - 20 - 12 = 1228 over
-        // IPv4 and 1280 - 40 - 20 - 12 = 1208 over IPv6, as `ss -ti` shows; both TCP markers write
-        // the smaller, 1208 bytes, so no write leaves a runt segment in either family
-        JsonNode tcp4 = results.get(3);
-        JsonNode tcp6 = results.get(4);
-        assertThat(tcp4.get("options").get("tcp_mss").asInt()).isEqualTo(1228);
-        assertThat(tcp6.get("options").get("tcp_mss").asInt()).isEqualTo(1208);
-        assertThat(tcp6.get("options").get("tcp_mss_source").asText())
-                .isEqualTo("derived: MTU 1280 - 40 IPv6 - 20 TCP - 12 timestamps");
-        assertThat(tcp4.get("payload").asInt()).isEqualTo(1208);
-        assertThat(tcp6.get("payload").asInt()).isEqualTo(1208);
+        // each TCP marker writes one full segment of its own family: the MSS at MTU 1280, derived here
+        // from a fresh namespace's tcp_timestamps, as the suite's namespace is fresh too
+        int options = freshNamespaceHasTimestamps() ? 12 : 0;
+        for (JsonNode tcp : results.subList(3, 7)) {
+            boolean v4 = tcp.get("marker").asText().startsWith("tcp4");
+            int mss = 1280 - (v4 ? 20 : 40) - 20 - options;
+            assertThat(tcp.get("payload").asInt()).as(tcp.toString()).isEqualTo(mss);
+            assertThat(tcp.get("options").get("tcp_mss").asInt()).as(tcp.toString()).isEqualTo(mss);
+        }
+        assertThat(results.get(5).get("options").get("tcp_mss_source").asText())
+                .isEqualTo("derived: MTU 1280 - 40 IPv6 - 20 TCP" + (options > 0 ? " - 12 timestamps" : ", no timestamps"));
+    }
+
+    /** @return whether net.ipv4.tcp_timestamps is on in a network namespace made now, read inside it */
+    private static boolean freshNamespaceHasTimestamps() throws Exception {
+        try (NetworkNamespace ns = NetworkNamespace.create("linerate-ts-" + ProcessHandle.current().pid(), 1280)) {
+            NetworkNamespace.Result r = ns.run(List.of("cat", "/proc/sys/net/ipv4/tcp_timestamps"), Duration.ofSeconds(10));
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            return Integer.parseInt(r.stdout().strip()) != 0;
+        }
     }
 }

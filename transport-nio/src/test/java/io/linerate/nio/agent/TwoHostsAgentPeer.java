@@ -40,7 +40,8 @@ import java.util.Optional;
  *       prints {@code round_trips}, {@code bytes} (of those round trips), {@code agent_echoes},
  *       {@code agent_echoed_bytes} and {@code invalid}.
  *   <li>{@code rr HOST PORT SECRET_FILE FLOWS}: request/response, 100 B requests and 200 B
- *       responses, over IPv4; prints {@code completed}, {@code served}, {@code accepts} and {@code invalid}.
+ *       responses, over IPv4; prints {@code completed}, {@code served}, {@code accepts}, {@code notes}
+ *       (the report's) and {@code invalid}.
  * </ul>
  */
 public final class TwoHostsAgentPeer {
@@ -150,6 +151,7 @@ public final class TwoHostsAgentPeer {
                 r = (RrResult) m.run();
             }
             out.put("completed", r.completed()).put("served", r.served()).put("accepts", r.accepts());
+            r.report().notes().forEach(out.putArray("notes")::add);
             r.invalidReasons().forEach(out.putArray("invalid")::add);
         }
         return out;

@@ -283,6 +283,15 @@ class TwoHostsAgentTest {
         // one connection per flow
         assertThat(r.get("accepts").asLong()).isEqualTo(2);
         assertThat(r.get("invalid")).isEmpty();
+        // the MSS is the path's, across the 1500-byte veth, not host A's loopback's (MTU 65536):
+        // 1500 - 20 IPv4 - 20 TCP - 12 when host A has TCP timestamps on (a new namespace does)
+        NetworkNamespace.Result ts = hosts.exec(hosts.a(), List.of("cat", "/proc/sys/net/ipv4/tcp_timestamps"), T);
+        assertThat(ts.exitCode()).as(ts.stderr()).isZero();
+        boolean timestamps = Integer.parseInt(ts.stdout().strip()) != 0;
+        int mss = 1500 - 20 - 20 - (timestamps ? 12 : 0);
+        assertThat(r.get("notes")).extracting(JsonNode::asText).filteredOn(n -> n.startsWith("tcp mss "))
+                .containsExactly("tcp mss " + mss + " B (derived: MTU 1500 - 20 IPv4 - 20 TCP"
+                        + (timestamps ? " - 12 timestamps)" : ", no timestamps)"));
     }
 
     /** tbf's rate on the shaped link: 200 Mbit/s. */

@@ -7,6 +7,8 @@ import io.linerate.core.RrSpec;
 import io.linerate.nio.internal.Waits;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -49,6 +51,7 @@ public final class RrFlow implements AutoCloseable {
     private volatile long windowCompleted;
     private volatile Throwable failure;
     private volatile long windowAllocated = -1;
+    private volatile InetAddress localAddress;
 
     /**
      * @param firstScheduled clock reading of the first open-loop send; ignored in closed loop
@@ -96,6 +99,14 @@ public final class RrFlow implements AutoCloseable {
      */
     public long windowAllocatedBytes() {
         return windowAllocated;
+    }
+
+    /**
+     * @return the local address of the flow's first connection, which the route to the server chose
+     *     (its interface's MTU is the path's, as this host sees it); null before the first connect
+     */
+    public InetAddress localAddress() {
+        return localAddress;
     }
 
     /** @return why the flow ended early, or null */
@@ -234,6 +245,9 @@ public final class RrFlow implements AutoCloseable {
                 while (!ch.finishConnect()) {
                     await(sel, key, SelectionKey.OP_CONNECT, deadline, "connect", n);
                 }
+            }
+            if (localAddress == null) {
+                localAddress = ((InetSocketAddress) ch.getLocalAddress()).getAddress();
             }
             return ch;
         } catch (IOException | RuntimeException e) {

@@ -3,6 +3,7 @@ package io.linerate.nio.latency.internal;
 import io.linerate.core.RrSpec;
 
 import io.linerate.core.Clock;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.LatencyHistograms;
@@ -11,10 +12,13 @@ import io.linerate.core.latency.RunFacts;
 import io.linerate.nio.PathFacts;
 import io.linerate.nio.latency.RrResult;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -175,10 +179,7 @@ public final class RrRunner {
             notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
                     + "latency measured from each request's scheduled send time", spec.rate(), interval));
         }
-        // the JDK has no TCP_MAXSEG: the MSS is derived from the loopback MTU and the TCP options in use
-        notes.add(PathFacts.loopbackTcpMss(spec.family())
-                .map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")")
-                .orElse("tcp mss unknown: the loopback MTU or net.ipv4.tcp_timestamps could not be read"));
+        notes.add(mssNote(spec, flows));
         spec.pollingIdle().ifPresent(i -> notes.add(String.format(Locale.ROOT, "the flows and the server poll their "
                 + "sockets (muxer %s, idle %s): %s", spec.muxer().label(), i.label(),
                 i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"
@@ -196,6 +197,18 @@ public final class RrRunner {
             allocated.add(f.windowAllocatedBytes());
         }
         return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated);
+    }
+
+    /**
+     * The JDK has no TCP_MAXSEG: the MSS is derived from the MTU of the interface the flows' connections
+     * leave through (their local address's: the loopback's on this host, the link's towards a peer) and
+     * the TCP options in use.
+     */
+    private static String mssNote(RrSpec spec, List<RrFlow> flows) {
+        InetAddress local = flows.stream().map(RrFlow::localAddress).filter(Objects::nonNull).findFirst().orElse(null);
+        Optional<TcpMss> mss = local == null ? Optional.empty() : PathFacts.tcpMss(spec.family(), local);
+        return mss.map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")")
+                .orElse("tcp mss unknown: the MTU of the connections' interface or net.ipv4.tcp_timestamps could not be read");
     }
 
     private static void waitUntil(Clock clock, long when, List<RrFlow> flows, ServerSide server, RrSpec spec)
