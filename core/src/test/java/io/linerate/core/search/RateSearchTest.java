@@ -23,8 +23,9 @@ class RateSearchTest {
         };
     }
 
+    /** RFC 2544's strict search, one trial per load: these tests count its trials; RobustSearchTest has the default. */
     private static SearchSpec.Builder spec(long min, long max) {
-        return SearchSpec.builder().minBitsPerSecond(min).maxBitsPerSecond(max);
+        return SearchSpec.builder().minBitsPerSecond(min).maxBitsPerSecond(max).strict();
     }
 
     @Test
