@@ -118,9 +118,12 @@ public final class SearchFormat {
         return r.carriedBitsPerSecond().orElse(r.found().getAsLong());
     }
 
-    /** @return {@code <marker>_ndr_mbps} or {@code <marker>_pdr_mbps} */
+    /**
+     * @return {@code <marker>_ndr_mbps} or {@code <marker>_pdr_mbps}; {@code <marker>_ndr_strict_mbps}
+     *     (or {@code _pdr_strict_}) for the strict search ({@link SearchResult#seriesKind()})
+     */
     public static String metricName(SearchResult r, String marker) {
-        return marker + "_" + r.kind() + "_mbps";
+        return marker + "_" + r.seriesKind() + "_mbps";
     }
 
     /**

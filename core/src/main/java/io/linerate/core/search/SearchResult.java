@@ -106,6 +106,15 @@ public record SearchResult(SearchSpec spec, long minBitsPerSecond, long maxBitsP
         return spec.ndr() ? "ndr" : "pdr";
     }
 
+    /**
+     * @return the kind as metric names carry it: {@link #kind()} for the robust search (the
+     *     default), {@code ndr_strict} or {@code pdr_strict} for the strict one, so that results of the
+     *     two searches are never one series
+     */
+    public String seriesKind() {
+        return spec.strict() ? kind() + "_strict" : kind();
+    }
+
     /** @return trials of the search and confirm phases, over all their loads */
     public long judgedTrials() {
         return trials.stream().filter(t -> t.phase() != SearchTrial.Phase.CALIBRATION).count();

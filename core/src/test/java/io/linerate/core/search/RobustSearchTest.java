@@ -145,8 +145,10 @@ class RobustSearchTest {
         assertThat(found).isGreaterThanOrEqualTo(carried - res.upperBitsPerSecond() / 100);
         double result = res.carriedBitsPerSecond().orElseThrow();
         assertThat(result).isLessThanOrEqualTo(carried).isEqualTo(Math.min(found, carried));
-        assertThat(SearchFormat.metrics(res, "udp4", 1.0)).singleElement()
-                .satisfies(m -> assertThat(m.value()).isEqualTo(result / 1e6));
+        assertThat(SearchFormat.metrics(res, "udp4", 1.0)).singleElement().satisfies(m -> {
+            assertThat(m.name()).isEqualTo("udp4_ndr_mbps");
+            assertThat(m.value()).isEqualTo(result / 1e6);
+        });
         assertThat(SearchFormat.foundLine(res)).startsWith(String.format(java.util.Locale.ROOT,
                 "NDR %.3f Mbit/s carried at an offered %.3f Mbit/s (loss tolerance 0%%, robust (MLRsearch): a load fails "
                         + "when 2 of up to 3 trials fail, %d loads in %d trials;", result / 1e6, found / 1e6,
