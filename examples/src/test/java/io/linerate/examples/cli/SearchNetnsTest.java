@@ -125,7 +125,7 @@ class SearchNetnsTest {
 
     @Test
     void theResultIsWhatThePassingTrialsAtTheFoundRateCarriedAndEachLoadSaysHowManyTrialsItTook() throws Exception {
-        Child c = search("--json", "--payload", "" + PAYLOAD, "--min-rate", "20M", "--max-rate", "1G", "--trial", "2s",
+        Child c = search("--json", "--payload", "" + PAYLOAD, "--min-rate", "5M", "--max-rate", "1G", "--trial", "2s",
                 "--rcvbuf", "4M");
         assertThat(c.exit()).as(c.out() + c.err()).isZero();
         JsonNode r = JSON.readTree(c.out().strip());
