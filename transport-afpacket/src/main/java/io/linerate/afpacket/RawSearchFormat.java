@@ -52,14 +52,14 @@ public final class RawSearchFormat {
                 line);
     }
 
-    /** @return {@code raw_<size>_ndr_line_rate_pct} (or {@code _pdr_}) */
+    /** @return {@code raw_<size>_ndr_line_rate_pct} (or {@code _pdr_}, {@code _ndr_strict_} for the strict search) */
     public static String lineRateMetricName(RawSizeResult s) {
-        return s.marker() + "_" + s.search().kind() + "_line_rate_pct";
+        return s.marker() + "_" + s.search().seriesKind() + "_line_rate_pct";
     }
 
-    /** @return {@code raw_<size>_ndr_fps} (or {@code _pdr_}) */
+    /** @return {@code raw_<size>_ndr_fps} (or {@code _pdr_}, {@code _ndr_strict_} for the strict search) */
     public static String fpsMetricName(RawSizeResult s) {
-        return s.marker() + "_" + s.search().kind() + "_fps";
+        return s.marker() + "_" + s.search().seriesKind() + "_fps";
     }
 
     /**

@@ -91,10 +91,14 @@ public final class LoopbackZeroLoss {
     /** @return the line that says how the suite's searches run, for the suite's header */
     public String trialLine() {
         boolean rfc = search.trial().compareTo(SearchSpec.RFC2544_TRIAL) >= 0;
+        String loads = search.strict() ? "one trial per load (strict, RFC 2544)"
+                : String.format(Locale.ROOT, "a load fails when %d of up to %d trials fail (robust, MLRsearch)",
+                        search.failuresToFail(), search.trialsPerLoad());
         return String.format(Locale.ROOT, "zero-loss search (RFC 2544 section 26.1 NDR) of each udp marker: trials of "
-                        + "%.3f s after %.3f s warm-up, resolution %s, %d confirm trial%s, max rate from an unlimited "
+                        + "%.3f s after %.3f s warm-up, resolution %s, %d confirm %s%s, %s, max rate from an unlimited "
                         + "trial; %s", search.trial().toNanos() / 1e9, search.warmup().toNanos() / 1e9,
-                search.resolution(), search.confirm(), search.confirm() == 1 ? "" : "s",
+                search.resolution(), search.confirm(), search.strict() ? "trial" : "judgement",
+                search.confirm() == 1 ? "" : "s", loads,
                 rfc ? "RFC 2544's 60 s or more" : "shorter than RFC 2544's 60 s, for a suite that takes seconds");
     }
 

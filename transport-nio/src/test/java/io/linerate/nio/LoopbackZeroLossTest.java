@@ -47,8 +47,10 @@ class LoopbackZeroLossTest {
             TrialOutcome o = t.outcome();
             assertThat(o.sent()).isEqualTo(o.received() + o.lost());
         }
-        // the bisection trials of all rounds stay within max trials (30 by default), and at least one confirm trial ran
-        assertThat(r.trials()).filteredOn(t -> t.phase() == SearchTrial.Phase.SEARCH).hasSizeLessThanOrEqualTo(30);
+        // the bisection loads of all rounds stay within max trials (30 by default), each judged by 2 or 3 trials (a
+        // load is decided by 2 that agree), and at least one confirm trial ran
+        assertThat(r.loads()).filteredOn(l -> l.phase() == SearchTrial.Phase.SEARCH).hasSizeLessThanOrEqualTo(30)
+                .allSatisfy(l -> assertThat(l.trials()).isBetween(2, 3));
         assertThat(r.trials()).filteredOn(t -> t.phase() == SearchTrial.Phase.CONFIRM).isNotEmpty();
         r.found().ifPresent(f -> assertThat(f).isLessThanOrEqualTo(r.maxBitsPerSecond()).isGreaterThanOrEqualTo(
                 r.minBitsPerSecond()));
@@ -69,7 +71,8 @@ class LoopbackZeroLossTest {
         LoopbackZeroLoss z = new LoopbackZeroLoss(nio, Clock.system(),
                 LoopbackZeroLoss.defaultSearch(QUICK, LoopbackZeroLoss.DEFAULT_TRIAL));
         assertThat(z.trialLine()).startsWith("zero-loss search (RFC 2544 section 26.1 NDR) of each udp marker: trials of "
-                + "0.500 s after 0.050 s warm-up, resolution 1% of the upper bound, 1 confirm trial,")
+                + "0.500 s after 0.050 s warm-up, resolution 1% of the upper bound, 1 confirm judgement, a load fails when 2 "
+                + "of up to 3 trials fail (robust, MLRsearch), max rate")
                 .endsWith("shorter than RFC 2544's 60 s, for a suite that takes seconds");
         assertThat(LoopbackZeroLoss.unlimitedUdpLossNote(QUICK)).hasValueSatisfying(n -> assertThat(n)
                 .contains("the sender outruns the receiver on a shared host").contains("--zero-loss"));

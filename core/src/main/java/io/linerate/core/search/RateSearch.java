@@ -11,8 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * RFC 2544's throughput test (section 26.1): the highest offered rate at which a trial loses no
- * more than the tolerance, found by bisection as TRex's NDR/PDR search does.
+ * RFC 2544's throughput test (section 26.1): the highest offered rate at which a load loses no
+ * more than the tolerance, found by bisection as TRex's NDR/PDR search does, each load judged by
+ * one trial (the {@linkplain SearchSpec#strict() strict} search, RFC 2544's) or, by default, by
+ * the share of up to {@link SearchSpec#trialsPerLoad()} trials that failed (the robust search,
+ * MLRsearch's rule: IETF BMWG draft "Multiple Loss Ratio Search").
  *
  * <ol>
  * <li>Range. Without a max rate, one trial at unlimited rate runs first (phase {@code calibration})
@@ -21,37 +24,50 @@ import org.slf4j.LoggerFactory;
  * {@link SearchSpec#minCarryingBitsPerSecond(long)} where that is higher: a trial below it carries
  * fewer than {@value SearchSpec#MIN_MESSAGES_PER_TRIAL} messages and says nothing. A given min or
  * max that low is refused before any trial ({@link SearchSpec#checkCarries(long)}).</li>
+ * <li>Trials. A trial passes when it lost no more than the tolerance and achieved the offered rate
+ * within the allowed shortfall, judged by {@link SearchTrial#judge}: the resolution at {@code hi} plus
+ * one message per trial window ({@link SearchSpec#messageShortfallBitsPerSecond(long) messageBits / T},
+ * {@link Trial#messageBits()}). A trial counts whole messages, so at low rates a sender that paced
+ * every message on time still falls short by up to one message, which can exceed the resolution (a
+ * 1400 B payload in a 500 ms trial is 22400 bit/s, more than 1 % of any max below 2.24 Mbit/s); and a
+ * paced sender on a busy host ends a window a few messages behind. A trial within the allowance has
+ * not shown that the path carries the offered rate, only the rate it achieved: so the search reports
+ * as its result the rate its found load's trials carried ({@link SearchResult#carriedBitsPerSecond()}),
+ * never the offered one.</li>
+ * <li>Loads. A load of {@code N = trialsPerLoad} fails when {@code K = ⌊N / 2⌋ + 1} of its trials fail
+ * and passes when {@code N − K + 1} pass; its trials run one after another and stop as soon as
+ * either holds ({@link LoadJudgement#decided}). So in the robust search a failed trial is re-run
+ * before it moves a bound, and a sporadic loss on a busy host (one failed trial of three) does not
+ * drag the search down. With {@code N = 1} one trial decides, as in RFC 2544.</li>
  * <li>Bisection. {@code lo} starts at the min and {@code hi} at the max, both untested. While
  * {@code hi − lo} is wider than the resolution at {@code hi} (an absolute rate, or a fraction of
- * {@code hi}) and fewer than {@link SearchSpec#maxTrials()} bisection trials have run, a trial at
- * {@code mid = lo + ⌊(hi − lo) / 2⌋} passes ({@code lo = mid}) or fails ({@code hi = mid}), judged
- * by {@link SearchTrial#judge}. The allowed shortfall of the achieved rate below the offered one is
- * the resolution at {@code hi} plus one message per trial window
- * ({@link SearchSpec#messageShortfallBitsPerSecond(long) messageBits / T}, {@link Trial#messageBits()}):
- * a trial counts whole messages, so at low rates a sender that paced every message on time still
- * falls short of the offered rate by up to one message, which can exceed the resolution (a 1400 B
- * payload in a 500 ms trial is 22400 bit/s, more than 1 % of any max below 2.24 Mbit/s). With an
- * absolute resolution {@code r} this takes at most {@code ⌈log2((max − min) / r)⌉} trials: each
+ * {@code hi}) and fewer than {@link SearchSpec#maxTrials()} loads have been judged, the load
+ * {@code mid = lo + ⌊(hi − lo) / 2⌋} passes ({@code lo = mid}) or fails ({@code hi = mid}). With an
+ * absolute resolution {@code r} this takes at most {@code ⌈log2((max − min) / r)⌉} loads: each
  * halves the interval, rounding up, and {@code ⌈w / 2^k⌉ ≤ r} exactly when {@code w / 2^k ≤ r} for a
  * whole {@code r}.</li>
- * <li>Confirm. The found rate is {@code lo}; {@link SearchSpec#confirm()} trials run at it, stopping
- * at the first that fails. All pass: the search ends with {@code lo} found. Because the min is
- * never tested before, this also checks it when every bisection trial failed.</li>
- * <li>A failed confirm trial means the loss curve is not monotonic (or a lucky trial decided), or,
+ * <li>Confirm. The found rate is {@code lo}; it is judged {@link SearchSpec#confirm()} more times as a
+ * load, stopping at the first judgement that fails. All pass: the search ends with {@code lo}
+ * found. Because the min is never tested before, this also checks it when every bisection load
+ * failed.</li>
+ * <li>A failed confirm judgement means the loss curve is not monotonic (or a lucky trial decided), or,
  * for a pattern with a validity rule beyond loss, that the trial was not valid
  * ({@link SearchTrial.Verdict#INVALID}: a raw receiver's ring dropped frames). If
  * {@code lo} is the min, the search ends with nothing found: even the min rate loses; when it
  * failed by shortfall (the sender could not offer it) a note says so and suggests a lower min. Otherwise
  * {@code lo} is taken as failing: {@code hi = lo}, and {@code lo} becomes the highest rate below it
- * that passed a trial (or the min, when none did); a note says so, and the bisection and confirm
+ * that passed (or the min, when none did); a note says so, and the bisection and confirm
  * steps run again below. Each round lowers {@code hi} strictly, so the search ends; the bisection
- * trials of all rounds together stay within {@link SearchSpec#maxTrials()}.</li>
+ * loads of all rounds together stay within {@link SearchSpec#maxTrials()}.</li>
  * </ol>
  *
  * <p>When the bisection stops at {@link SearchSpec#maxTrials()} before the resolution was reached,
  * the result says so ({@link SearchResult#converged()} false, and a note) and its found rate is the
- * highest confirmed so far. When every bisection trial passed, the found rate is within the
- * resolution below the max rate, which is never tested itself.
+ * highest confirmed so far. When every bisection load passed, the found rate is within the
+ * resolution below the max rate, which is never tested itself. The result's
+ * {@link SearchResult#carriedBitsPerSecond()} is the rate the found load's passing trials carried
+ * (the lowest they achieved), which metrics report; {@link SearchResult#loads()} says how many
+ * trials each judgement took.
  */
 public final class RateSearch {
     private static final Logger LOG = LoggerFactory.getLogger(RateSearch.class);
@@ -60,7 +76,8 @@ public final class RateSearch {
     private final Trial trial;
     private final List<SearchTrial> trials = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
-    /** Rates that passed a search trial, for stepping below a rate whose confirm failed. */
+    private final List<LoadJudgement> loads = new ArrayList<>();
+    /** Rates whose load passed, for stepping below a rate whose confirm failed. */
     private final TreeSet<Long> passed = new TreeSet<>();
 
     private RateSearch(SearchSpec spec, Trial trial) {
@@ -127,7 +144,7 @@ public final class RateSearch {
             while (hi - lo > resolutionAt(hi) && bisections < spec.maxTrials()) {
                 long mid = lo + (hi - lo) / 2;
                 bisections++;
-                if (runTrial(SearchTrial.Phase.SEARCH, mid, shortfallAt(hi))) {
+                if (judgeLoad(SearchTrial.Phase.SEARCH, mid, shortfallAt(hi))) {
                     lo = mid;
                     passed.add(mid);
                 } else {
@@ -136,51 +153,85 @@ public final class RateSearch {
             }
             boolean converged = hi - lo <= resolutionAt(hi);
             if (!converged && notes.stream().noneMatch(n -> n.startsWith("stopped"))) {
-                notes.add(String.format(Locale.ROOT, "stopped after %d search trials (max trials): the interval %d..%d "
-                        + "bit/s is wider than the resolution of %d bit/s", bisections, lo, hi, resolutionAt(hi)));
+                notes.add(String.format(Locale.ROOT, "stopped after %d search %ss (max trials): the interval %d..%d "
+                        + "bit/s is wider than the resolution of %d bit/s", bisections, spec.strict() ? "trial" : "load", lo,
+                        hi, resolutionAt(hi)));
             }
             if (confirm(lo, shortfallAt(hi))) {
-                return new SearchResult(spec, min, max, trials, OptionalLong.of(lo), hi, converged, notes);
+                return result(min, max, OptionalLong.of(lo), hi, converged);
             }
             if (lo == min) {
                 SearchTrial failed = trials.get(trials.size() - 1);
                 if (failed.verdict() == SearchTrial.Verdict.SHORTFALL) {
-                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial: the sender "
+                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm %s: the sender "
                             + "could not offer it, achieving %.0f bit/s, short by more than the allowed %d bit/s; the "
-                            + "rate it can offer is below the min (%s): give a lower --min-rate", min,
+                            + "rate it can offer is below the min (%s): give a lower --min-rate", min, judgement(),
                             failed.outcome().achievedBitsPerSecond(), failed.allowedShortfallBitsPerSecond(),
                             minFrom));
                 } else {
-                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm trial (loss tolerance %s%%)",
-                            min, tolerance()));
+                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm %s (loss tolerance %s%%)",
+                            min, judgement(), tolerance()));
                 }
-                return new SearchResult(spec, min, max, trials, OptionalLong.empty(), min, converged, notes);
+                return result(min, max, OptionalLong.empty(), min, converged);
             }
             Long below = passed.lower(lo);
             long next = below != null ? below : min;
             SearchTrial last = trials.get(trials.size() - 1);
             if (last.verdict() == SearchTrial.Verdict.INVALID) {
-                notes.add(String.format(Locale.ROOT, "a confirm trial at %d bit/s was not valid (%s); %d bit/s is now "
-                        + "the upper bound and the search goes on below it, from %d bit/s", lo,
+                notes.add(String.format(Locale.ROOT, "a confirm %s at %d bit/s was not valid (%s); %d bit/s is now "
+                        + "the upper bound and the search goes on below it, from %d bit/s", judgement(), lo,
                         String.join("; ", last.outcome().validityFailures()), lo, next));
             } else {
-                notes.add(String.format(Locale.ROOT, "a confirm trial at %d bit/s failed after a search trial there passed: "
+                notes.add(String.format(Locale.ROOT, "a confirm %s at %d bit/s failed after a search %s there passed: "
                         + "the loss curve is not monotonic; %d bit/s is now the upper bound and the search goes on below it, "
-                        + "from %d bit/s", lo, lo, next));
+                        + "from %d bit/s", judgement(), lo, judgement(), lo, next));
             }
             hi = lo;
             lo = next;
         }
     }
 
-    /** @return whether {@link SearchSpec#confirm()} trials at {@code rate} all pass; stops at the first that fails */
+    private SearchResult result(long min, long max, OptionalLong found, long upper, boolean converged) {
+        List<String> overruled = loads.stream().filter(l -> l.passed() && l.failed() > 0)
+                .map(l -> Long.toString(l.offeredBitsPerSecond())).toList();
+        if (!overruled.isEmpty()) {
+            notes.add(String.format(Locale.ROOT, "a failed trial was outvoted at %s bit/s: each load passed, since it fails "
+                    + "only when %d of its up to %d trials fail", String.join(", ", overruled), spec.failuresToFail(),
+                    spec.trialsPerLoad()));
+        }
+        return new SearchResult(spec, min, max, trials, found, upper, converged, notes, loads);
+    }
+
+    /** @return whether {@link SearchSpec#confirm()} judgements at {@code rate} all pass; stops at the first that fails */
     private boolean confirm(long rate, long shortfall) throws TransferException {
         for (int i = 0; i < spec.confirm(); i++) {
-            if (!runTrial(SearchTrial.Phase.CONFIRM, rate, shortfall)) {
+            if (!judgeLoad(SearchTrial.Phase.CONFIRM, rate, shortfall)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Judges one load: trials at {@code rate} until {@link LoadJudgement#decided}; the last trial
+     * run is one of the deciding side (a failed one when the load failed).
+     *
+     * @return whether the load passed
+     */
+    private boolean judgeLoad(SearchTrial.Phase phase, long rate, long shortfall) throws TransferException {
+        int first = trials.size() + 1;
+        int passes = 0;
+        int fails = 0;
+        while (!LoadJudgement.decided(spec, passes, fails)) {
+            if (runTrial(phase, rate, shortfall)) {
+                passes++;
+            } else {
+                fails++;
+            }
+        }
+        boolean passedLoad = fails < spec.failuresToFail();
+        loads.add(new LoadJudgement(loads.size() + 1, phase, rate, first, passes + fails, fails, passedLoad));
+        return passedLoad;
     }
 
     private boolean runTrial(SearchTrial.Phase phase, long rate, long shortfall) throws TransferException {
@@ -195,6 +246,11 @@ public final class RateSearch {
     /** @return the allowed shortfall with upper bound {@code hi}: the resolution plus one message per trial window */
     private long shortfallAt(long hi) {
         return resolutionAt(hi) + spec.messageShortfallBitsPerSecond(trial.messageBits());
+    }
+
+    /** @return {@code trial} in the strict search, where one trial is a judgement; {@code judgement} in the robust one */
+    private String judgement() {
+        return spec.strict() ? "trial" : "judgement";
     }
 
     private long resolutionAt(long hi) {

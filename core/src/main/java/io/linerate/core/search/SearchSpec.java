@@ -26,6 +26,14 @@ public final class SearchSpec {
     public static final int DEFAULT_MAX_TRIALS = 30;
     /** The default number of confirm trials at the found rate: 1. */
     public static final int DEFAULT_CONFIRM = 1;
+    /**
+     * The default most trials one offered load gets in the robust search: 3. The load fails when
+     * more than half of them fail (2 of 3), as MLRsearch's goal exceed ratio of 50 %; see
+     * {@link #trialsPerLoad()}.
+     */
+    public static final int DEFAULT_TRIALS_PER_LOAD = 3;
+    /** The most trials per load accepted: 99. */
+    public static final int MAX_TRIALS_PER_LOAD = 99;
     /** The default warm-up left out of each trial: 250 ms. */
     public static final Duration DEFAULT_WARMUP = Duration.ofMillis(250);
     /** The default minimum rate when none is given: this fraction of the maximum, 1 %. */
@@ -43,6 +51,7 @@ public final class SearchSpec {
     private final int maxTrials;
     private final double lossTolerancePercent;
     private final int confirm;
+    private final int trialsPerLoad;
     private final Duration trial;
     private final Duration interval;
     private final Duration warmup;
@@ -54,12 +63,16 @@ public final class SearchSpec {
         this.maxTrials = b.maxTrials;
         this.lossTolerancePercent = b.lossTolerancePercent;
         this.confirm = b.confirm;
+        this.trialsPerLoad = b.trialsPerLoad;
         this.trial = b.trial;
         this.interval = interval;
         this.warmup = b.warmup;
     }
 
-    /** @return a builder with the defaults: range from an unlimited trial, 1 % resolution, NDR, 1 confirm trial, 2 s trials */
+    /**
+     * @return a builder with the defaults: range from an unlimited trial, 1 % resolution, NDR, the
+     *     robust search with up to 3 trials per load, 1 confirm judgement, 2 s trials
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -79,7 +92,11 @@ public final class SearchSpec {
         return resolution;
     }
 
-    /** @return the bound on bisection trials, over the whole search (confirm trials not counted) */
+    /**
+     * @return the bound on bisection loads over the whole search (confirm judgements not counted):
+     *     trials in the strict search, load judgements of up to {@link #trialsPerLoad()} trials each in
+     *     the robust one
+     */
     public int maxTrials() {
         return maxTrials;
     }
@@ -94,9 +111,48 @@ public final class SearchSpec {
         return lossTolerancePercent == 0;
     }
 
-    /** @return confirm trials at the found rate, all of which must pass, 1 or more */
+    /**
+     * @return confirm judgements at the found rate, all of which must pass, 1 or more: one trial
+     *     each in the {@linkplain #strict() strict} search, a load's judgement of up to
+     *     {@link #trialsPerLoad()} trials each in the robust one
+     */
     public int confirm() {
         return confirm;
+    }
+
+    /**
+     * The most trials that judge one offered load, {@code N}. The load fails when more than half of
+     * its {@code N} trials fail ({@code K = ⌊N / 2⌋ + 1} of them) and passes when at least
+     * {@code N − K + 1} pass; its trials run one after another and stop as soon as either is
+     * certain. This is MLRsearch's rule (IETF BMWG draft "Multiple Loss Ratio Search") with a goal
+     * exceed ratio of 50 % and a goal duration sum of {@code N} trials: a load is judged by the share
+     * of its trials that failed, so one sporadic loss on a busy host does not move a bound. With
+     * {@code N = 3} a load takes 2 trials when they agree and 3 when they do not.
+     *
+     * @return 1 for RFC 2544's strict search (one trial decides), up to {@value #MAX_TRIALS_PER_LOAD}
+     */
+    public int trialsPerLoad() {
+        return trialsPerLoad;
+    }
+
+    /** @return whether one trial judges a load, as RFC 2544 section 26.1 does ({@link #trialsPerLoad()} 1) */
+    public boolean strict() {
+        return trialsPerLoad == 1;
+    }
+
+    /** @return {@code K = ⌊N / 2⌋ + 1}: the failed trials that make a load fail, {@code N} = {@link #trialsPerLoad()} */
+    public int failuresToFail() {
+        return trialsPerLoad / 2 + 1;
+    }
+
+    /** @return {@code N − K + 1}: the passed trials that make a load pass, after which it can no longer fail */
+    public int passesToPass() {
+        return trialsPerLoad - failuresToFail() + 1;
+    }
+
+    /** @return {@code strict} (RFC 2544) or {@code robust} (MLRsearch's rule, {@link #trialsPerLoad()} above 1) */
+    public String mode() {
+        return strict() ? "strict" : "robust";
     }
 
     /** @return the measured length of each trial, warm-up not included */
@@ -200,6 +256,7 @@ public final class SearchSpec {
         return "search min=" + (minBitsPerSecond == 0 ? "1% of max" : minBitsPerSecond + "bit/s") + " max="
                 + (maxBitsPerSecond == 0 ? "unlimited trial" : maxBitsPerSecond + "bit/s") + " resolution=" + resolution
                 + " maxTrials=" + maxTrials + " lossTolerance=" + lossTolerancePercent + "% confirm=" + confirm
+                + " mode=" + mode() + " trialsPerLoad=" + trialsPerLoad
                 + " trial=" + trial.toMillis() + "ms interval=" + interval.toMillis() + "ms warmup=" + warmup.toMillis() + "ms";
     }
 
@@ -211,6 +268,7 @@ public final class SearchSpec {
         private int maxTrials = DEFAULT_MAX_TRIALS;
         private double lossTolerancePercent;
         private int confirm = DEFAULT_CONFIRM;
+        private int trialsPerLoad = DEFAULT_TRIALS_PER_LOAD;
         private Duration trial = DEFAULT_TRIAL;
         private Duration interval;
         private Duration warmup = DEFAULT_WARMUP;
@@ -250,6 +308,17 @@ public final class SearchSpec {
         public Builder confirm(int v) {
             this.confirm = v;
             return this;
+        }
+
+        /** @param v the most trials that judge one load, 1 (strict, RFC 2544) ..{@value SearchSpec#MAX_TRIALS_PER_LOAD} */
+        public Builder trialsPerLoad(int v) {
+            this.trialsPerLoad = v;
+            return this;
+        }
+
+        /** RFC 2544's strict search: one trial judges a load ({@link #trialsPerLoad(int)} 1). */
+        public Builder strict() {
+            return trialsPerLoad(1);
         }
 
         /** @param v 200 ms..1 h, and at least 5 reporting intervals */
@@ -299,6 +368,10 @@ public final class SearchSpec {
             }
             if (confirm < 1 || confirm > 100) {
                 throw new IllegalArgumentException("confirm " + confirm + " is out of range; allowed: 1..100 trials");
+            }
+            if (trialsPerLoad < 1 || trialsPerLoad > MAX_TRIALS_PER_LOAD) {
+                throw new IllegalArgumentException("trials per load " + trialsPerLoad + " is out of range; allowed: 1 "
+                        + "(strict, RFC 2544).." + MAX_TRIALS_PER_LOAD);
             }
             if (trial.compareTo(MIN_TRIAL) < 0 || trial.compareTo(MAX_TRIAL) > 0) {
                 throw new IllegalArgumentException("trial " + trial.toMillis() + " ms is out of range; allowed: "

@@ -48,7 +48,7 @@ class ConfirmValidityTest {
             return new TrialOutcome(offered, offered, 1000, 1000 - lost, lost, drops ? List.of(DROPS) : List.of());
         };
         SearchSpec spec = SearchSpec.builder().minBitsPerSecond(10 * M).maxBitsPerSecond(1000 * M)
-                .resolution(Resolution.absolute(M)).build();
+                .resolution(Resolution.absolute(M)).strict().build();
         SearchResult res = RateSearch.run(spec, t);
 
         // search trials at or below the knee passed though they reported drops: loss is the search's signal
@@ -82,7 +82,7 @@ class ConfirmValidityTest {
         // invalid, and the walk down ends at the min, whose confirm is invalid too
         Trial t = offered -> new TrialOutcome(offered, offered, 1000, 1000, 0, List.of(DROPS));
         SearchSpec spec = SearchSpec.builder().minBitsPerSecond(10 * M).maxBitsPerSecond(20 * M).maxTrials(2)
-                .resolution(Resolution.absolute(M)).build();
+                .resolution(Resolution.absolute(M)).strict().build();
         SearchResult res = RateSearch.run(spec, t);
 
         assertThat(res.found()).isEmpty();

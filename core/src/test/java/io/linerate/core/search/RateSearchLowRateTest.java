@@ -179,10 +179,10 @@ class RateSearchLowRateTest {
         assertThat(r.minBitsPerSecond()).isEqualTo(10_000_000_000L);
         assertThat(r.trials().get(r.trials().size() - 1).verdict()).isEqualTo(SearchTrial.Verdict.SHORTFALL);
         assertThat(r.notes()).anySatisfy(n -> assertThat(n).startsWith("even the min rate 10000000000 bit/s failed a "
-                + "confirm trial: the sender could not offer it, achieving 4999974400 bit/s").endsWith("the rate it can "
+                + "confirm judgement: the sender could not offer it, achieving 4999974400 bit/s").endsWith("the rate it can "
                 + "offer is below the min (1% of the max, at least 1 bit/s): give a lower --min-rate"));
         assertThat(SearchFormat.foundLine(r)).startsWith("NDR not found: even the min rate 10000.000 Mbit/s failed its "
-                + "confirm trial: the sender could not offer it (achieved 4999.974 Mbit/s").endsWith("a lower --min-rate "
+                + "confirm judgement: the sender could not offer it (achieved 4999.974 Mbit/s").endsWith("a lower --min-rate "
                 + "lets the search start where it can");
         assertThat(SearchFormat.failReason(r)).isEqualTo("even the min rate failed: the sender could not offer it");
     }

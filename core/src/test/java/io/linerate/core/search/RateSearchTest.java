@@ -23,8 +23,9 @@ class RateSearchTest {
         };
     }
 
+    /** RFC 2544's strict search, one trial per load: these tests count its trials; RobustSearchTest has the default. */
     private static SearchSpec.Builder spec(long min, long max) {
-        return SearchSpec.builder().minBitsPerSecond(min).maxBitsPerSecond(max);
+        return SearchSpec.builder().minBitsPerSecond(min).maxBitsPerSecond(max).strict();
     }
 
     @Test
@@ -166,9 +167,9 @@ class RateSearchTest {
 
         assertThat(pdr.found().getAsLong()).isLessThanOrEqualTo(400 * M).isGreaterThan(399 * M);
         assertThat(ndr.found().getAsLong()).isLessThanOrEqualTo(200 * M).isGreaterThan(199 * M);
-        assertThat(SearchFormat.metricName(pdr, "udp6")).isEqualTo("udp6_pdr_mbps");
+        assertThat(SearchFormat.metricName(pdr, "udp6")).isEqualTo("udp6_pdr_strict_mbps");
         assertThat(SearchFormat.metrics(ndr, "udp4", 1.0)).singleElement().satisfies(m -> {
-            assertThat(m.name()).isEqualTo("udp4_ndr_mbps");
+            assertThat(m.name()).isEqualTo("udp4_ndr_strict_mbps");
             assertThat(m.unit()).isEqualTo("Mbit/s");
             assertThat(m.better()).isEqualTo(io.linerate.core.Better.HIGHER);
             assertThat(m.value()).isEqualTo(ndr.found().getAsLong() / 1e6);

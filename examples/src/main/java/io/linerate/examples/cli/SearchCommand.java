@@ -36,7 +36,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "search", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Finds the highest rate a UDP stream over loopback carries with no loss (NDR), or with at most "
                 + "--loss-tolerance percent lost (PDR): RFC 2544's throughput test (section 26.1), by bisection as "
-                + "TRex's NDR search. Prints the trials table, the found rate and the trial duration used.",
+                + "TRex's NDR search. Each load is judged by up to --trials-per-load trials and fails when more than "
+                + "half of them fail (MLRsearch's rule); --strict judges it by one trial, as RFC 2544. Prints the trials "
+                + "table, the rate the found load carried and the trial duration used.",
                 "With --peer HOST:PORT: each trial is a UDP stream through linerate's agent (`linerate serve`), this host "
                         + "sending and the agent counting the loss (--reverse: the other way).",
                 "With --tx IF --rx IF: the same over raw frames through AF_PACKET (needs CAP_NET_RAW), one search per "
@@ -87,8 +89,21 @@ final class SearchCommand implements Callable<Integer> {
     String resolution;
 
     @Option(names = "--max-trials", defaultValue = "" + SearchSpec.DEFAULT_MAX_TRIALS, paramLabel = "N",
-            description = "Bound on bisection trials, 1..1000 (default: ${DEFAULT-VALUE}); confirm trials are extra.")
+            description = "Bound on bisection loads, 1..1000 (default: ${DEFAULT-VALUE}): trials with --strict, load "
+                    + "judgements of up to --trials-per-load trials each otherwise; confirm judgements are extra.")
     int maxTrials;
+
+    @Option(names = "--trials-per-load", paramLabel = "N",
+            description = "Most trials that judge one offered load, 1.." + SearchSpec.MAX_TRIALS_PER_LOAD + " (default: "
+                    + SearchSpec.DEFAULT_TRIALS_PER_LOAD + "): a load fails when more than half of them fail, and its "
+                    + "trials stop once that is certain (MLRsearch's rule, goal exceed ratio 50%%), so one sporadic "
+                    + "loss does not move a bound.")
+    Integer trialsPerLoad;
+
+    @Option(names = "--strict",
+            description = "RFC 2544's strict search: one trial judges each load, and one failed trial moves the bound "
+                    + "(--trials-per-load 1).")
+    boolean strict;
 
     @Option(names = "--loss-tolerance", defaultValue = "0", paramLabel = "PCT",
             description = "Loss a passing trial may have, percent of what it sent, such as 0.1 or 0.1%% (default: "
@@ -96,7 +111,8 @@ final class SearchCommand implements Callable<Integer> {
     String lossTolerance;
 
     @Option(names = "--confirm", defaultValue = "" + SearchSpec.DEFAULT_CONFIRM, paramLabel = "N",
-            description = "Trials at the found rate that must all pass, 1..100 (default: ${DEFAULT-VALUE}).")
+            description = "Judgements of the found rate that must all pass, 1..100 (default: ${DEFAULT-VALUE}); each "
+                    + "is one trial with --strict, up to --trials-per-load otherwise.")
     int confirm;
 
     @Option(names = "--transport", paramLabel = "NAME",
@@ -234,6 +250,10 @@ final class SearchCommand implements Callable<Integer> {
 
     /** @return the search's parameters from the options (rates: UDP payload bit/s, or L2 bit/s over raw frames) */
     private SearchSpec searchSpec() {
+        if (strict && trialsPerLoad != null && trialsPerLoad != 1) {
+            throw new IllegalArgumentException("--strict judges each load by one trial; --trials-per-load " + trialsPerLoad
+                    + " asks for more; allowed: one of them, or --trials-per-load 1");
+        }
         return SearchSpec.builder()
                 .minBitsPerSecond(minRate)
                 .maxBitsPerSecond(maxRate)
@@ -241,6 +261,7 @@ final class SearchCommand implements Callable<Integer> {
                 .maxTrials(maxTrials)
                 .lossTolerancePercent(percent(lossTolerance))
                 .confirm(confirm)
+                .trialsPerLoad(strict ? 1 : trialsPerLoad != null ? trialsPerLoad : SearchSpec.DEFAULT_TRIALS_PER_LOAD)
                 .trial(trial)
                 .interval(interval)
                 .warmup(warmup)

@@ -124,6 +124,46 @@ class SearchNetnsTest {
     }
 
     @Test
+    void theResultIsWhatThePassingTrialsAtTheFoundRateCarriedAndEachLoadSaysHowManyTrialsItTook() throws Exception {
+        Child c = search("--json", "--payload", "" + PAYLOAD, "--min-rate", "5M", "--max-rate", "1G", "--trial", "2s",
+                "--rcvbuf", "4M");
+        assertThat(c.exit()).as(c.out() + c.err()).isZero();
+        JsonNode r = JSON.readTree(c.out().strip());
+        assertThat(r.get("mode").asText()).isEqualTo("robust");
+        assertThat(r.get("trials_per_load").asInt()).isEqualTo(3);
+
+        // the result is the lowest rate that a passing trial at the found rate achieved, and no more than the
+        // found (offered) rate; computed here from the trials
+        long found = r.get("found_bps").asLong();
+        double lowest = Double.MAX_VALUE;
+        for (JsonNode t : r.get("trials")) {
+            if (t.get("offered_bps").asLong() == found && t.get("verdict").asText().equals("pass")) {
+                lowest = Math.min(lowest, t.get("achieved_bps").asDouble());
+            }
+        }
+        double carried = r.get("carried_bps").asDouble();
+        assertThat(carried).isEqualTo(Math.min(lowest, found));
+        // never more than the link's payload rate plus what bucket and queue let through above it over a trial
+        double goodput = TBF_RATE * (double) PAYLOAD / (PAYLOAD + 42);
+        assertThat(carried).as(c.out()).isLessThanOrEqualTo(goodput + (TBF_BURST + TBF_LIMIT) * 8 / TRIAL_S);
+
+        // every trial belongs to exactly one load; a load failed only when 2 of its trials failed
+        int counted = 0;
+        for (JsonNode l : r.get("loads")) {
+            int n = l.get("trials").asInt();
+            int failed = l.get("failed").asInt();
+            assertThat(n).isBetween(2, 3);
+            assertThat(l.get("verdict").asText()).isEqualTo(failed >= 2 ? "fail" : "pass");
+            for (int i = 0; i < n; i++) {
+                assertThat(r.get("trials").get(l.get("first_trial").asInt() - 1 + i).get("load").asInt())
+                        .isEqualTo(l.get("load").asInt());
+            }
+            counted += n;
+        }
+        assertThat(counted).isEqualTo(r.get("trials").size());
+    }
+
+    @Test
     void aSearchAboveTheShapedRateFindsNothingExitsOneAndPrintsTheTrials() throws Exception {
         // 300 Mbit/s of payload is 300 * 1442 / 1400 = 309 Mbit/s on the wire, 109 Mbit/s more than tbf lets
         // through: 27 Mbit too many over the 250 ms of a trial and its warm-up, where bucket and queue hold
@@ -131,9 +171,9 @@ class SearchNetnsTest {
         Child c = search("--payload", "" + PAYLOAD, "--min-rate", "300M", "--max-rate", "400M", "--trial", "200ms",
                 "--warmup", "50ms");
         assertThat(c.exit()).as(c.out() + c.err()).isEqualTo(1);
-        assertThat(c.out()).contains("NDR not found: even the min rate 300.000 Mbit/s failed its confirm trial: ")
+        assertThat(c.out()).contains("NDR not found: even the min rate 300.000 Mbit/s failed its confirm judgement: ")
                 .contains("confirm            300.000");
-        assertThat(c.out().lines().filter(l -> l.matches("\\s+\\d+ (search|confirm) .*"))).isNotEmpty()
+        assertThat(c.out().lines().filter(l -> l.matches("\\s+\\d+\\s+\\d+ (search|confirm) .*"))).isNotEmpty()
                 .allSatisfy(l -> assertThat(l).doesNotEndWith("pass"));
     }
 }

@@ -89,7 +89,7 @@ class SearchPlotCommandTest {
     void plotDrawsTheSameChartFromASavedSearchResult() throws Exception {
         // a fake knee at 300 Mbit/s: the search's chart from the result and plot --search's from its JSON are the same
         SearchResult res = RateSearch.run(SearchSpec.builder().minBitsPerSecond(10 * M).maxBitsPerSecond(1000 * M)
-                .resolution(Resolution.absolute(M)).build(), o -> {
+                .resolution(Resolution.absolute(M)).strict().build(), o -> {
                     long lost = o > 300 * M ? 10 : 0;
                     return new TrialOutcome(o, o, 1000, 1000 - lost, lost);
                 });
@@ -98,7 +98,7 @@ class SearchPlotCommandTest {
         LinerateCliTest.Run r = LinerateCliTest.linerate("plot", "--search", dir.resolve("r.json").toString(), "--title",
                 "udp4 NDR search (RFC 2544 section 26.1)", "-o", dir.resolve("plotted.svg").toString());
         assertThat(r.exit()).as(r.err()).isZero();
-        // 10 bisection trials (ceil(log2(990)) = 10) and 1 confirm
+        // strict: 10 bisection trials (ceil(log2(990)) = 10) and 1 confirm
         assertThat(r.out()).contains("(11 trials)");
         assertThat(Files.readString(dir.resolve("plotted.svg"))).isEqualTo(Files.readString(dir.resolve("direct.svg")));
     }
