@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The test helper's set-up releases what it made when the set-up itself fails. Needs Linux and root. */
+/** {@link VethPair}'s set-up releases what it made when the set-up itself fails. Needs Linux and root. */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class VethPairTest {
 
