@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the gate's files refuse: pipes and devices (which could block or never end), and the damage a forced save could do. */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class GateFilesTest {
     @TempDir
     Path dir;
@@ -25,7 +25,7 @@ class GateFilesTest {
     void aPipeOrDeviceIsRefusedBeforeItIsOpened() throws Exception {
         Path fifo = dir.resolve("fifo");
         Process p = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         // opening a pipe for reading would wait for a writer for ever
         assertThatThrownBy(() -> GateFiles.readInputs(List.of(fifo))).isInstanceOf(IllegalArgumentException.class)

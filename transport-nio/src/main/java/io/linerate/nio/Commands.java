@@ -27,7 +27,8 @@ final class Commands {
         CompletableFuture<String> err = drain(p.getErrorStream());
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
+                // reaped before the caller goes on: it may clean up what the command was making
+                p.destroyForcibly().waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 throw new IOException("'" + String.join(" ", command) + "' did not finish within "
                         + timeout.toMillis() + " ms and was killed");
             }

@@ -32,8 +32,12 @@ import org.slf4j.LoggerFactory;
  * it cannot be made.
  */
 public final class NetworkNamespace implements AutoCloseable {
-    /** Bound on each {@code ip} command. */
-    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Bound on each {@code ip} command and on the holder's start, generous: such a command takes
+     * milliseconds, but waits for the kernel's RTNL lock, which another namespace's teardown can
+     * hold for seconds, and a loaded host starts processes slowly. It bounds a hung command only.
+     */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final int CAP_SYS_ADMIN = 21;
     private static final Logger LOG = LoggerFactory.getLogger(NetworkNamespace.class);

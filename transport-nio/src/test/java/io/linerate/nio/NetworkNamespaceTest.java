@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 /** A namespace held by process and descriptor: made with its loopback MTU, entered, and gone on close. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class NetworkNamespaceTest {
-    static final Duration T = Duration.ofSeconds(10);
+    static final Duration T = Duration.ofSeconds(60);
 
     static void assumeNamespaces() {
         Optional<String> why = NetworkNamespace.unavailableReason();
@@ -111,7 +111,7 @@ class NetworkNamespaceTest {
             assertThat(processesIn(inode)).contains(holder, sleeper.pid());
         }
         // close killed what was left inside, the holder exited and this JVM let go of its descriptors
-        assertThat(sleeper.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(sleeper.process().waitFor(T.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(awaitEmpty(List.of(inode), T)).isEmpty();
         assertThat(heldDescriptors()).doesNotContain("net:[" + inode + "]");
         assertThat(NetworkNamespace.list()).isEqualTo(namedBefore);

@@ -89,7 +89,7 @@ class TwoHostsTest {
             }
             agent = hosts.startAgent(List.of("sleep", "600"));
         }
-        assertThat(agent.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(agent.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(awaitEmpty(List.of(inodeA, inodeB), T)).isEmpty();
         assertThat(heldDescriptors()).doesNotContain("net:[" + inodeA + "]", "net:[" + inodeB + "]");
         assertThat(hostInterfaces()).doesNotContain(TwoHosts.INTERFACE_A, TwoHosts.INTERFACE_B);

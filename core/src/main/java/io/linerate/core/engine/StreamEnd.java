@@ -23,7 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  * opens with the reading at the end of the warm-up, a sender takes it up before its next message
  * and paces on a schedule that starts there, and it closes with the first reading at or after the
  * duration (DESIGN rules 1 and 5). Only duration bounds: the two ends of a remote stream agree on
- * when to stop by time alone.
+ * when to stop by time alone. A TCP receiver's clock starts when its first bytes arrive, not when
+ * it is run (it waits at most the spec's I/O timeout for them): a sender that starts late, on a
+ * slow host or because its caller ran it late, still lands in the receiver's window. The bytes of
+ * that first reading count in the stream's total, not in the window or its intervals.
  *
  * <p>A sender stops at the end of its window and ends its stream. A TCP receiver reads until the
  * end of the stream; a UDP receiver until the peer's sender has reported how many datagrams it
@@ -47,6 +50,8 @@ public final class StreamEnd {
     /** How long a UDP receiver waits for more datagrams after the peer reported its count, ms. */
     public static final long UDP_QUIET_MILLIS = 100;
     private static final long POLL_NANOS = 5_000_000L;
+    /** How often a TCP receiver looks for its first bytes: their reading starts its clock. */
+    private static final long FIRST_BYTES_POLL_NANOS = 200_000L;
 
     private final TransferSpec spec;
     private final Clock clock;
@@ -151,16 +156,21 @@ public final class StreamEnd {
         long interval = spec.interval().toNanos();
         List<IntervalSample> samples = new ArrayList<>();
         long t0 = clock.nanoTime();
-        long warmupEnd = t0 + spec.warmup().toNanos();
-        long hardDeadline = saturatedAdd(saturatedAdd(warmupEnd, duration), io);
         if (sending) {
             tx.start(t0);
-            if (warmupEnd == t0) {
+            if (spec.warmup().isZero()) {
                 tx.openWindow(t0);
             }
         }
         worker.start(Thread.currentThread());
         Reading prev = new Reading(0, 0, 0, 0, 0, Double.NaN, t0);
+        if (!sending && !udp) {
+            // the window starts with the data, not with this end: the sender may start a while later
+            prev = firstBytes(live, t0, io);
+            t0 = prev.nanos;
+        }
+        long warmupEnd = t0 + spec.warmup().toNanos();
+        long hardDeadline = saturatedAdd(saturatedAdd(warmupEnd, duration), io);
         Reading windowStart = null;
         Reading windowEnd;
         long windowDeadline = Long.MAX_VALUE;
@@ -249,6 +259,28 @@ public final class StreamEnd {
             windowStart = windowEnd;
         }
         return counters(samples, windowStart, windowEnd, t0, udp);
+    }
+
+    /**
+     * A TCP receiver's wait for its first bytes, at most the I/O timeout: its clock starts with the
+     * reading that sees them, which is also the baseline its window and intervals count from (the
+     * bytes read before it count in the stream's total only). Stops the loop when it fails.
+     *
+     * @return the reading that saw the first bytes, the stream's end, or the I/O timeout pass
+     */
+    private Reading firstBytes(LiveStreamCounters live, long start, long io) throws TransferException {
+        try {
+            while (rx.bytes() == 0 && !worker.done() && clock.nanoTime() - start < io) {
+                failIfFailed();
+                live.publish();
+                LockSupport.parkNanos(FIRST_BYTES_POLL_NANOS);
+            }
+            return read();
+        } catch (TransferException | RuntimeException e) {
+            rx.requestStop();
+            worker.awaitDone(io);
+            throw e;
+        }
     }
 
     private void drainUdp(LiveStreamCounters live, LongSupplier peerSent, long hardDeadline) throws TransferException {

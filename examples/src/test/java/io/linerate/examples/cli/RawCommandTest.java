@@ -286,7 +286,7 @@ class RawCommandTest {
             assertThat(steer.code()).isEqualTo(2);
             assertThat(steer.err()).contains(veth[1]).contains("EOPNOTSUPP").contains("driver veth");
         } finally {
-            VethPair.ip("link", "del", veth[0]);
+            VethPair.remove(veth[0]);
         }
         assertThat(Files.exists(Path.of("/sys/class/net", veth[0]))).isFalse();
     }

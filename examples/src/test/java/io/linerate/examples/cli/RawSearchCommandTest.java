@@ -103,7 +103,7 @@ class RawSearchCommandTest {
                         .contains("\nok 1 raw_124_ndr\n");
             }
         } finally {
-            VethPair.ip("link", "del", veth[0]);
+            VethPair.remove(veth[0]);
         }
         assertThat(Files.exists(Path.of("/sys/class/net", veth[0]))).isFalse();
     }

@@ -52,7 +52,7 @@ class SearchNetnsTest {
         ns = NetworkNamespace.create("linerate-search-" + ProcessHandle.current().pid(), 1500);
         StringWriter out = new StringWriter();
         int rc = ns.exec(List.of("tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", "200mbit", "burst", "16kb",
-                "limit", "512kb"), Duration.ofSeconds(10), new PrintWriter(out), new PrintWriter(out));
+                "limit", "512kb"), Duration.ofSeconds(60), new PrintWriter(out), new PrintWriter(out));
         assertThat(rc).as(out.toString()).isZero();
     }
 

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The peer agent ({@code linerate serve}): listens on a TCP control port and runs the far end of
  * each client's stream, ping-pong (the echo end) or request/response run (the server) in a session
- * of its own, up to {@link AgentLimits#maxSessions()} at once. A
+ * of its own, up to {@link AgentLimits#maxSessions()} at once. At most {@link #maxHandshakes()}
+ * connections are in their handshake at once; when all are, a new connection takes the place of the
+ * oldest one that has not sent a whole control message yet, and is refused only when every one has. A
  * session that fails (a wrong answer to the challenge, garbage, an oversized message, a spec over
  * the limits, a client that disappears) ends alone, is logged, and the agent serves on. Each
  * session's sockets and threads are released when it ends, and at the latest at its deadline:
@@ -72,9 +74,15 @@ public final class Agent implements AutoCloseable {
         return admitted.get();
     }
 
-    /** @return connections still in their handshake (hello, challenge, request), not yet counted as sessions */
+    /** @return connections still open in their handshake (hello, challenge, request), not yet counted as sessions */
     public int connectionsInHandshake() {
-        return Math.max(0, sessions.size() - admitted.get());
+        int n = 0;
+        for (AgentSession s : sessions) {
+            if (s.inHandshake()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** @return the most connections the agent holds in their handshake at once: 4 x max sessions */
@@ -125,7 +133,8 @@ public final class Agent implements AutoCloseable {
                 LOG.warn("accept failed: {}", e.getMessage());
                 continue;
             }
-            if (connectionsInHandshake() >= maxHandshakes()) {
+            int waiting = connectionsInHandshake();
+            if (waiting >= maxHandshakes() && !evictOldestSilent(waiting)) {
                 refuseBusy(s);
                 continue;
             }
@@ -139,9 +148,34 @@ public final class Agent implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes room for a new connection when every handshake slot is held: closes the oldest
+     * connection that has not sent one whole control message yet (iperf3 #788: connections that
+     * say nothing must not lock out a client that speaks). A client that answered the challenge
+     * keeps its slot.
+     *
+     * @return whether a connection was closed
+     */
+    private boolean evictOldestSilent(int waiting) {
+        while (true) {
+            AgentSession oldest = null;
+            for (AgentSession s : sessions) {
+                if (s.silent() && (oldest == null || s.order() < oldest.order())) {
+                    oldest = s;
+                }
+            }
+            if (oldest == null) {
+                return false;
+            }
+            if (oldest.evictIfSilent(waiting)) {
+                return true;
+            }
+        }
+    }
+
     private void refuseBusy(Socket s) {
         String reason = "the agent holds at most " + maxHandshakes() + " connections in their handshake at once "
-                + "(4 x --max-sessions) and all are taken; try again later";
+                + "(4 x --max-sessions) and all are taken by clients that answered the challenge; try again later";
         LOG.warn("refused {}: {}", s.getRemoteSocketAddress(), reason);
         try (Control c = new Control(s, (int) Math.max(1, config.handshakeTimeout().toMillis()))) {
             c.send(Control.message("refused").put("reason", reason));

@@ -34,6 +34,10 @@ final class AgentSession {
     private final Supplier<String> admit;
     private volatile boolean admitted;
     private volatile boolean handshaking = true;
+    /** Whether the client sent a whole control message (its answer to the challenge) during the handshake. */
+    private volatile boolean spoke;
+    /** The session's place in the agent's accept order: a lower one was accepted earlier. */
+    private final long order;
     private final Thread thread;
     private final String peer;
     private volatile Runnable onAbort;
@@ -52,7 +56,8 @@ final class AgentSession {
         this.socket = socket;
         this.onEnd = onEnd;
         this.peer = String.valueOf(socket.getRemoteSocketAddress());
-        this.thread = new Thread(this::run, "linerate-agent-session-" + IDS.incrementAndGet());
+        this.order = IDS.incrementAndGet();
+        this.thread = new Thread(this::run, "linerate-agent-session-" + order);
         this.thread.setDaemon(true);
         this.deadlineMillis = config.handshakeTimeout().toMillis() * 4;
     }
@@ -61,13 +66,45 @@ final class AgentSession {
         thread.start();
     }
 
-    /** Ends the session soon: its stream stops, and its client is told why. */
+    /** Ends the session soon: its stream stops, and its client is told why; a connection still in its handshake is closed. */
     void abort() {
         aborted = true;
+        closeIfHandshaking();
         Runnable r = onAbort;
         if (r != null) {
             r.run();
         }
+    }
+
+    /** @return the session's place in the agent's accept order: a lower one was accepted earlier */
+    long order() {
+        return order;
+    }
+
+    /** @return whether the connection is open and still in its handshake: it holds one of the agent's handshake slots */
+    synchronized boolean inHandshake() {
+        return handshaking && !socket.isClosed();
+    }
+
+    /** @return whether the connection is in its handshake and has not sent one whole control message yet */
+    synchronized boolean silent() {
+        return inHandshake() && !spoke;
+    }
+
+    /**
+     * Closes a connection that is still {@link #silent()}, to make room for one that may speak.
+     *
+     * @param waiting how many connections were in their handshake, for the log
+     * @return whether it was closed (false when it spoke or ended meanwhile)
+     */
+    synchronized boolean evictIfSilent(int waiting) {
+        if (!silent()) {
+            return false;
+        }
+        LOG.warn("session {}: closed in its handshake, having sent no control message while {} connections held every "
+                + "handshake slot: the oldest silent one makes room for a new one", peer, waiting);
+        closeIfHandshaking();
+        return true;
     }
 
     /** @return whether the session finished its handshake and counts against the agent's limit */
@@ -186,6 +223,13 @@ final class AgentSession {
     private synchronized void endSlowHandshake() {
         if (handshaking && !socket.isClosed()) {
             LOG.warn("session {}: the handshake took longer than {} ms; closed", peer, config.handshakeTimeout().toMillis());
+            closeIfHandshaking();
+        }
+    }
+
+    /** Closes the connection while it is in its handshake: there is no run to stop yet, nor counts to send. */
+    private synchronized void closeIfHandshaking() {
+        if (handshaking && !socket.isClosed()) {
             try {
                 socket.close();
             } catch (IOException e) {
@@ -217,6 +261,12 @@ final class AgentSession {
         c.send(hello.put("nonce", Base64.getEncoder().encodeToString(nonce)));
         // the answer is the first thing read: nothing else from this client is parsed before it is checked
         JsonNode auth = c.expect("auth");
+        synchronized (this) {
+            if (socket.isClosed()) {
+                return false;
+            }
+            spoke = true;
+        }
         byte[] answer;
         try {
             answer = Base64.getDecoder().decode(auth.path("hmac").asText(""));

@@ -12,6 +12,7 @@ import io.linerate.nio.internal.PeerChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * client runs {@code --parallel}), each stream's end on a thread of its own, all started together.
  * The session's thread watches the control connection meanwhile: a UDP sender's {@code done}
  * (its window datagram count per stream), or the client gone, which ends every stream.
+ *
+ * <p>A client that asks for it ({@code "start": "message"} in its request) says {@code start} on the
+ * control connection when it runs its ends; the agent's ends start then, not when the session
+ * opened, and the wait is bounded by the agent's handshake timeout. Without it, they start as soon
+ * as the data sockets are connected.
  *
  * <p>Stream {@code i} (from 0) carries stream id {@code spec.streamId() + i} in its datagram
  * headers, on both ends, and its share of the spec's rate, which is the whole session's (the
@@ -80,8 +86,10 @@ final class AgentStreams {
         if (session.sameFamily(c, spec.family()) == null) {
             return;
         }
+        long handshake = session.config().handshakeTimeout().toMillis();
+        boolean awaitStart = req.path("start").asText("").equals("message");
         session.deadline(spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L
-                + 2 * spec.ioTimeout().toMillis() + session.config().handshakeTimeout().toMillis());
+                + 2 * spec.ioTimeout().toMillis() + (awaitStart ? 2 : 1) * handshake);
         boolean sending = direction.equals("reverse");
         List<AutoCloseable> opened = new ArrayList<>();
         session.holds(() -> closeAll(opened));
@@ -97,6 +105,9 @@ final class AgentStreams {
             TransferSpec s = streamSpec(spec, i, n);
             ends.add(sending ? StreamEnd.sender(s, Clock.system(), channels.get(i).sendLoop())
                     : StreamEnd.receiver(s, Clock.system(), channels.get(i).receiveLoop()));
+        }
+        if (awaitStart) {
+            awaitStart(session, c, handshake);
         }
         session.onAbort(() -> ends.forEach(StreamEnd::abort));
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
@@ -145,6 +156,25 @@ final class AgentStreams {
         result.set("end", all.get(0));
         c.send(result);
         LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
+    }
+
+    /**
+     * Waits for the client's {@code start}: its ends run from then on, and so do the agent's, so
+     * that a receiver's window starts when the data does, not when the session opened (a client
+     * may run its transfer a while after opening it).
+     *
+     * @throws IOException when no {@code start} comes within the agent's handshake timeout, or
+     *     the client sent something else or left; a stopping agent ends the wait at once
+     */
+    private static void awaitStart(AgentSession session, Control c, long handshakeMillis) throws IOException {
+        session.onAbort(session::wakeControlReader);
+        c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, handshakeMillis)));
+        try {
+            c.expect("start");
+        } catch (SocketTimeoutException e) {
+            throw new SocketTimeoutException("the client did not start its run within " + handshakeMillis
+                    + " ms of opening it (the agent's handshake timeout)");
+        }
     }
 
     /** @return the data channels, connected; null when the request was refused (the client was told) */

@@ -32,7 +32,9 @@ import java.util.function.LongSupplier;
  * One end of a stream in this JVM, the other run by a peer agent ({@link Agent}) reached at the
  * spec's {@link Endpoint.Remote}. Opening connects the control connection, answers the agent's
  * challenge, sends the spec and connects the data sockets, each bounded by the spec's I/O timeout.
- * The result joins both ends' counts ({@link RemoteStreamResult}).
+ * The result joins both ends' counts ({@link RemoteStreamResult}). The agent's ends start when
+ * this end runs (it says {@code start} then), not when the transfer opened: run it within the
+ * agent's handshake timeout (10 s by default) of opening it.
  *
  * <p>With {@link RemoteOptions#streams()} above 1 (iperf3's {@code -P}), one session on the agent
  * carries that many streams: one control connection, one data socket per stream, all started
@@ -87,6 +89,8 @@ public final class RemoteStreamTransfer implements Transfer {
             ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
             req.set("spec", SpecJson.node(spec));
             req.put("streams", n);
+            // the agent's ends wait for this end's "start" (sent when it runs): both windows start with the data
+            req.put("start", "message");
             InetAddress local = s.getLocalAddress();
             if (spec.protocol() == Protocol.UDP) {
                 ArrayNode ports = req.putArray("udp_ports");
@@ -195,6 +199,11 @@ public final class RemoteStreamTransfer implements Transfer {
                     : StreamEnd.receiver(s, clock, data.get(i).receiveLoop()));
         }
         long io = spec.ioTimeout().toMillis();
+        try {
+            control.send(Control.message("start"));
+        } catch (IOException e) {
+            // an agent that stopped or gave up waiting has closed its end: the ends and the watch below say why
+        }
         // the agent says nothing until its ends are over: its result, or why it ended; the watch reads that
         // one message while these ends run, so that an agent that stopped or went away (its control
         // connection closed or reset) ends them at once, not at their deadline

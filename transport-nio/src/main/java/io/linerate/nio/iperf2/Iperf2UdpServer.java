@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The UDP port of linerate's iperf 2 server, one loop on one thread. A test is the datagrams from
  * one client address and port; it starts with a data datagram (id 0 or more) and ends at its final
- * datagram (negative id), which is answered with the report, again for every re-sent final.
+ * datagram (negative id), which is answered with the report, again for every re-sent final. The
+ * report is fixed by the first final datagram: re-sent finals (iperf 2 gives each a higher id) and
+ * duplicated or late data datagrams of an ended test change nothing and start no new test.
  *
  * <p>A client is refused, logged once and counted once, when the server already runs
  * {@code --max-sessions} tests or its datagram exceeds {@code --max-payload}; its datagrams, its
@@ -125,10 +127,12 @@ final class Iperf2UdpServer {
                 if (e.done == null) {
                     return; // cut short or refused: ignored until it falls silent
                 }
-                long id = Iperf2Datagram.id(buf, e.done.header);
-                if (id < 0) { // a re-sent final: the report again
-                    sendReport(e.done, id, src);
+                if (Iperf2Datagram.id(buf, e.done.header) < 0) { // a re-sent final: the same report again
+                    sendReport(e.done, src);
                     return;
+                }
+                if (e.done.sentBeforeFinal(buf)) {
+                    return; // a duplicate or late data datagram of the ended test: counted already, or lost by then
                 }
                 ended.remove(src); // a new test from the same address and port
             }
@@ -138,13 +142,12 @@ final class Iperf2UdpServer {
             }
         }
         if (s.onDatagram(buf, now, epochBase + now)) {
-            long id = Iperf2Datagram.id(buf, s.header);
             sessions.remove(src);
             agent.release();
             ended.put(src, new Ended(s, now));
             // recorded before the report goes: a client that has its report finds the test in completed()
-            agent.record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.of(s.report(id)), "done"));
-            sendReport(s, id, src);
+            agent.record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.of(s.report()), "done"));
+            sendReport(s, src);
         }
     }
 
@@ -186,8 +189,8 @@ final class Iperf2UdpServer {
         }
     }
 
-    private void sendReport(Iperf2UdpSession s, long finalId, SocketAddress to) {
-        s.report(finalId).write(reply, s.header);
+    private void sendReport(Iperf2UdpSession s, SocketAddress to) {
+        s.report().write(reply, s.header);
         try {
             udp.send(reply, to);
         } catch (IOException e) {

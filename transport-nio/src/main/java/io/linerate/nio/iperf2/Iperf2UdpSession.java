@@ -19,6 +19,10 @@ final class Iperf2UdpSession {
     long lastNanos;
     long bytes;
     long datagrams;
+    /** The first final datagram's id (negative), 0 before it: what the report counts, whatever re-sends follow. */
+    private long finalId;
+    /** The first final datagram's send stamp, µs since the Unix epoch by the client's clock. */
+    private long finalSendMicros;
 
     Iperf2UdpSession(InetSocketAddress client, Iperf2HeaderVariant header, long nowNanos) {
         this.client = client;
@@ -44,6 +48,10 @@ final class Iperf2UdpSession {
         long id = Iperf2Datagram.id(buf, header);
         jitter.onArrival(Iperf2Datagram.sendMicros(buf) * 1000L, epochNanos);
         if (id < 0) {
+            if (finalId == 0) {
+                finalId = id;
+                finalSendMicros = Iperf2Datagram.sendMicros(buf);
+            }
             return true;
         }
         if (id > 0) {
@@ -53,11 +61,31 @@ final class Iperf2UdpSession {
     }
 
     /**
-     * The report for the final datagram with id {@code finalId} (negative): datagrams in all is
-     * its magnitude (the data ids 1..|finalId|-1 and the final one), lost is that less the distinct
-     * data ids received and the final one.
+     * Whether a datagram that arrives after this test's final one was sent before it: a duplicate
+     * or a late copy of a datagram of this test (its send stamp is not after the final's, by the
+     * same client clock), not the start of a new test from the same address and port.
+     *
+     * @param buf the datagram, from 0 to its limit
+     * @return true when it belongs to this test
      */
-    Iperf2ServerReport report(long finalId) {
+    boolean sentBeforeFinal(ByteBuffer buf) {
+        return finalId != 0 && Iperf2Datagram.sendMicros(buf) <= finalSendMicros;
+    }
+
+    /**
+     * The report for the test, fixed by the first final datagram that arrived (its id negative):
+     * datagrams in all is that id's magnitude (the data ids 1..|id|-1 and the final one), lost is
+     * that less the distinct data ids received and the final one. iperf 2.1.8 re-sends its final
+     * datagram with a magnitude one higher each time (-940, -941, ...) until it hears a report; a
+     * re-send or duplicate changes nothing here. Only when the first final is lost on the way does
+     * the report count the first re-send's id, as iperf 2's own server does.
+     *
+     * @throws IllegalStateException before the final datagram arrived
+     */
+    Iperf2ServerReport report() {
+        if (finalId == 0) {
+            throw new IllegalStateException("the test's final datagram has not arrived: there is no report yet");
+        }
         // -(2^63) has no positive counterpart: no client sends 2^63 datagrams, so cap it
         long total = finalId == Long.MIN_VALUE ? Long.MAX_VALUE : -finalId;
         long errors = Math.max(0, total - tracker.distinct() - 1);

@@ -300,16 +300,18 @@ final class DataStream implements Runnable, Closeable {
             int n = datagrams.read(buf);
             long now = clock.nanoTime();
             omitted.check(this, now);
-            if (n > 0) {
+            if (n >= header) {
                 bytes += n;
                 messages++;
                 lastData = now;
                 endNanos = now;
-                if (n >= header) {
-                    // a sequence number iperf3 never sends (0, or a negative 64-bit one) is -1: ignored
-                    tracker.onArrival(Iperf3DatagramHeader.index(buf, counters64));
-                    jitter.onArrival(Iperf3DatagramHeader.sendMicros(buf) * 1000L, (epochMicrosBase * 1000L) + now);
-                }
+                // a sequence number iperf3 never sends (0, or a negative 64-bit one) is -1: ignored
+                tracker.onArrival(Iperf3DatagramHeader.index(buf, counters64));
+                jitter.onArrival(Iperf3DatagramHeader.sendMicros(buf) * 1000L, (epochMicrosBase * 1000L) + now);
+                continue;
+            }
+            if (n > 0) {
+                // shorter than a data header: a re-sent or duplicated 4-byte connect message or reply, not data
                 continue;
             }
             if (stop) {

@@ -14,7 +14,9 @@ import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,7 @@ final class Iperf3ServerSession {
     private final long number = IDS.incrementAndGet();
     private final BlockingQueue<Object> arrivals = new LinkedBlockingQueue<>();
     private final AtomicInteger offered = new AtomicInteger();
+    private final Set<InetSocketAddress> udpFrom = ConcurrentHashMap.newKeySet();
     private final List<DataStream> streams = new ArrayList<>();
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile int wanted;
@@ -74,9 +77,13 @@ final class Iperf3ServerSession {
         return arrivals.offer(new TcpArrival(order, ch));
     }
 
-    /** @return whether the UDP connect message from {@code from} was taken as one of this test's streams */
+    /**
+     * @return whether the UDP connect message from {@code from} was taken as one of this test's streams;
+     *     false for a second one from the same address and port
+     */
     boolean offerUdp(InetSocketAddress from) {
-        if (!udpTest || offered.incrementAndGet() > wanted) {
+        // a re-sent or duplicated connect message from a stream's port is that stream's, not another one
+        if (!udpTest || !udpFrom.add(from) || offered.incrementAndGet() > wanted) {
             return false;
         }
         return arrivals.offer(from);

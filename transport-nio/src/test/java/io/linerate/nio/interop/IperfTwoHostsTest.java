@@ -24,9 +24,12 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -427,5 +430,47 @@ class IperfTwoHostsTest {
         assertThat(bytes(rep)).isEqualTo(rep.path("received").asLong() * 1000);
         // the client's bytes, its final datagram included, are the datagrams linerate counts in all (received + lost)
         assertThat(clientBytes).isEqualTo(rep.path("datagrams").asLong() * 1000).isPositive();
+    }
+
+    /**
+     * iperf 2.1.8 re-sends its final datagram, each time with an id one higher, until a report
+     * reaches it. nft in host A drops the first three reports from linerate's server (the rule of
+     * the zephyr #90253 reproduction): the client sends four finals, and the report it finally gets
+     * is still the first final's, its datagrams in all the client's own, not three more.
+     */
+    @Test
+    void realIperf2ClientWhoseFirstThreeReportsAreDroppedGetsTheFirstFinalsReport() throws Exception {
+        String nft = PeerTool.require("nft", "nftables");
+        String table = "linerate_drop_reports";
+        NetworkNamespace.Result add = hosts.exec(hosts.a(), List.of(nft, "add table inet " + table + "; "
+                + "add chain inet " + table + " in { type filter hook input priority 0; policy accept; }; "
+                + "add rule inet " + table + " in udp sport " + linerateIperf2Port + " numgen inc mod 4 != 3 counter drop"), T);
+        assertThat(add.exitCode()).as(add.stderr()).isZero();
+        try {
+            NetworkNamespace.Result res = hosts.exec(hosts.a(), List.of(PeerTool.onPath("iperf"), "-c", B, "-p",
+                    Integer.toString(linerateIperf2Port), "-t", "1", "-u", "-b", "20M", "-l", "1000"), T);
+            assertThat(res.exitCode()).as(res.stdout() + res.stderr()).isZero();
+            JsonNode t = server.ask("iperf2-test " + (++iperf2Served));
+            NetworkNamespace.Result rules = hosts.exec(hosts.a(), List.of(nft, "list table inet " + table), T);
+            System.out.printf(Locale.ROOT, "iperf -c -u, 3 reports dropped: %s%nserved %s%n%s%n", res.stdout().strip(), t,
+                    rules.stdout());
+            assertThat(rules.stdout()).as("the first three reports were dropped, the fourth let through")
+                    .contains("counter packets 3 ");
+            assertThat(res.stdout() + res.stderr()).doesNotContain("did not receive ack");
+            // the report the client printed: "... 0.008 ms 0/940 (0%)" after its "Server Report:" line
+            List<String> out = res.stdout().lines().toList();
+            int at = out.stream().filter(l -> l.contains("Server Report:")).findFirst().map(out::indexOf).orElse(-1);
+            assertThat(at).as("the client printed the server's report").isNotNegative();
+            Matcher m = Pattern.compile(" (\\d+)/(\\d+) \\(")
+                    .matcher(String.join("\n", out.subList(at, out.size())));
+            assertThat(m.find()).as("lost/total in %s", out.subList(at, out.size())).isTrue();
+            JsonNode rep = t.path("report");
+            // the server recorded its report at the first final: the one the client got after three re-sends is that one
+            assertThat(Long.parseLong(m.group(2))).as("total").isEqualTo(rep.path("datagrams").asLong()).isPositive();
+            assertThat(Long.parseLong(m.group(1))).as("lost").isEqualTo(rep.path("errors").asLong());
+            assertThat(rep.path("datagrams").asLong() - rep.path("received").asLong()).isEqualTo(rep.path("errors").asLong());
+        } finally {
+            hosts.exec(hosts.a(), List.of(nft, "delete table inet " + table), T);
+        }
     }
 }

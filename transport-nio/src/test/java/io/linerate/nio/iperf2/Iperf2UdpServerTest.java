@@ -54,8 +54,13 @@ class Iperf2UdpServerTest {
         }
 
         void send(long id, int flags) throws Exception {
+            sendAt(id, flags, 1_700_000_000_000_000L + Math.abs(id) * 1000);
+        }
+
+        /** Sends one datagram with send stamp {@code epochMicros}. */
+        void sendAt(long id, int flags, long epochMicros) throws Exception {
             ByteBuffer b = ByteBuffer.allocate(LEN);
-            Iperf2Datagram.writeHeader(b, Iperf2HeaderVariant.SEQ64, id, 1_700_000_000_000_000L + Math.abs(id) * 1000);
+            Iperf2Datagram.writeHeader(b, Iperf2HeaderVariant.SEQ64, id, epochMicros);
             b.putInt(16, flags).putInt(20, 1);
             ch.write(b);
         }
@@ -150,6 +155,44 @@ class Iperf2UdpServerTest {
             Iperf2ServerReport r = c.report();
             assertThat(r.datagrams()).isEqualTo(2);
             assertThat(a.completed()).singleElement().satisfies(t -> assertThat(t.header()).contains(Iperf2HeaderVariant.SEQ64));
+        }
+    }
+
+    /**
+     * iperf 2.1.8 re-sends its final datagram with a magnitude one higher each time (-10, -11, -12,
+     * -13 here) until a report reaches it: every report is the first final's, 10 datagrams of
+     * which none lost, not 13 of which 3 lost. A duplicated data datagram after the final belongs
+     * to the ended test: it starts no test of its own, and a later test from the same port is
+     * served.
+     */
+    @Test
+    void retriedFinalDatagramsLeaveTheReportUnchanged() throws Exception {
+        try (Iperf2Agent a = agent(8); Client c = new Client(a)) {
+            for (int id = 1; id <= 9; id++) {
+                c.send(id);
+            }
+            for (int id = -10; id >= -13; id--) {
+                c.send(id);
+            }
+            for (int i = 0; i < 4; i++) {
+                Iperf2ServerReport r = c.report();
+                assertThat(r.datagrams()).as("report %d: datagrams in all", i).isEqualTo(10);
+                assertThat(r.errors()).as("report %d: lost", i).isZero();
+                assertThat(r.received()).isEqualTo(10);
+                assertThat(r.bytes()).isEqualTo(10L * LEN);
+            }
+            c.send(5); // a duplicate of a data datagram of the ended test, sent before its final
+            c.send(-13); // its report shows the duplicate was handled before it
+            assertThat(c.report().datagrams()).isEqualTo(10);
+            assertThat(a.activeSessions()).as("the duplicate started no test").isZero();
+            assertThat(a.completed()).singleElement().satisfies(t -> assertThat(t.report()).isPresent()
+                    .hasValueSatisfying(r -> assertThat(r.datagrams()).isEqualTo(10)));
+            // a new test from the same address and port, sent after the first one's final
+            long later = 1_700_000_000_000_000L + 1_000_000;
+            c.sendAt(1, Iperf2HeaderVariant.HEADER_SEQNO64B, later);
+            c.sendAt(-2, Iperf2HeaderVariant.HEADER_SEQNO64B, later + 1000);
+            assertThat(c.report().datagrams()).isEqualTo(2);
+            assertThat(a.completed()).hasSize(2);
         }
     }
 }

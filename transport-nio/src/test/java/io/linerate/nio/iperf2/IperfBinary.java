@@ -54,7 +54,7 @@ final class IperfBinary implements AutoCloseable {
         return new IperfBinary(new ProcessBuilder(cmd).redirectErrorStream(true).start());
     }
 
-    /** Starts `iperf -s [-u] -y C` on 127.0.0.1 and waits (at most 10 s) until its port is bound. */
+    /** Starts `iperf -s [-u] -y C` on 127.0.0.1 and waits (at most 60 s: a loaded host starts processes slowly) until its port is bound. */
     static IperfBinary server(int port, boolean udp) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("-s", "-y", "C", "-B", "127.0.0.1", "-p", Integer.toString(port)));
         if (udp) {
@@ -63,25 +63,25 @@ final class IperfBinary implements AutoCloseable {
         IperfBinary b = run(args);
         String hexPort = String.format(":%04X ", port);
         Path table = Path.of(udp ? "/proc/net/udp" : "/proc/net/tcp");
-        long until = System.nanoTime() + 10_000_000_000L;
+        long until = System.nanoTime() + 60_000_000_000L;
         while (Files.readAllLines(table).stream().noneMatch(l -> l.contains("0100007F" + hexPort))) {
             if (System.nanoTime() > until || !b.process.isAlive()) {
                 b.close();
-                throw new IllegalStateException("iperf -s did not bind 127.0.0.1 port " + port + " within 10 s");
+                throw new IllegalStateException("iperf -s did not bind 127.0.0.1 port " + port + " within 60 s");
             }
             Thread.sleep(20);
         }
         return b;
     }
 
-    /** @return the next output line containing {@code text}, waiting at most 15 s */
+    /** @return the next output line containing {@code text}, waiting at most 60 s */
     String await(String text) throws InterruptedException {
-        long until = System.nanoTime() + 15_000_000_000L;
+        long until = System.nanoTime() + 60_000_000_000L;
         while (true) {
             long left = until - System.nanoTime();
             String l = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
             if (l == null) {
-                throw new IllegalStateException("iperf printed no line with '" + text + "' within 15 s");
+                throw new IllegalStateException("iperf printed no line with '" + text + "' within 60 s");
             }
             if (l.contains(text)) {
                 return l;
@@ -89,15 +89,15 @@ final class IperfBinary implements AutoCloseable {
         }
     }
 
-    /** @return its exit code, waiting at most 20 s for it to end and 5 s more for its last lines to be read */
+    /** @return its exit code, waiting at most 60 s for it to end and 30 s more for its last lines to be read */
     int waitFor() throws InterruptedException {
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("iperf did not end within 20 s");
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("iperf did not end within 60 s");
         }
         // the process may end before the reader has taken its last lines: output() must hold them all
-        reader.join(5_000);
+        reader.join(30_000);
         if (reader.isAlive()) {
-            throw new IllegalStateException("iperf's output was not read to its end within 5 s of its exit");
+            throw new IllegalStateException("iperf's output was not read to its end within 30 s of its exit");
         }
         return process.exitValue();
     }
@@ -111,7 +111,7 @@ final class IperfBinary implements AutoCloseable {
     public void close() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(5, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            process.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
         }
     }
 }

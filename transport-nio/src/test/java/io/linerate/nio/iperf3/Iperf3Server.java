@@ -47,13 +47,18 @@ final class Iperf3Server implements AutoCloseable {
                 ? new ProcessBuilder(binary(), "-s", "-1", "-p", Integer.toString(port), "-B", "127.0.0.1", "--forceflush")
                 : new ProcessBuilder(binary(), "-s", "-p", Integer.toString(port), "-B", "127.0.0.1", "--forceflush");
         Iperf3Server srv = new Iperf3Server(port, pb.redirectErrorStream(true).start());
-        srv.await("Server listening");
+        try {
+            srv.await("Server listening");
+        } catch (Exception | Error e) {
+            srv.kill();
+            throw e;
+        }
         return srv;
     }
 
-    /** Waits at most 10 s for an output line containing {@code text}. */
+    /** Waits at most 60 s (a loaded host starts processes slowly) for an output line containing {@code text}. */
     void await(String text) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
             String l = lines.poll(100, TimeUnit.MILLISECONDS);
             if (l != null && l.contains(text)) {
@@ -63,12 +68,12 @@ final class Iperf3Server implements AutoCloseable {
                 throw new IllegalStateException("iperf3 -s exited with " + process.exitValue() + " before printing '" + text + "'");
             }
         }
-        throw new IllegalStateException("iperf3 -s printed no '" + text + "' within 10 s");
+        throw new IllegalStateException("iperf3 -s printed no '" + text + "' within 60 s");
     }
 
     void kill() throws InterruptedException {
         process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        process.waitFor(60, TimeUnit.SECONDS);
     }
 
     @Override

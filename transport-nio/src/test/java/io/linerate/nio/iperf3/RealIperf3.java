@@ -49,6 +49,6 @@ final class RealIperf3 {
             p.destroyForcibly();
             throw new AssertionError("iperf3 " + String.join(" ", args) + " did not end within 60 s");
         }
-        return new Run(p.exitValue(), out.get(10, TimeUnit.SECONDS));
+        return new Run(p.exitValue(), out.get(60, TimeUnit.SECONDS));
     }
 }
