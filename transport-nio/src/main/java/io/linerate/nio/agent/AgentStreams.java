@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * The agent's end of a stream request: one session, {@code streams} data sockets (1 unless the
  * client runs {@code --parallel}), each stream's end on a thread of its own, all started together.
  * The session's thread watches the control connection meanwhile: a UDP sender's {@code done}
- * (its window datagram count per stream), or the client gone, which ends every stream.
+ * (its window datagram count per stream), or the client gone, which ends every stream. A client
+ * that asks for beats ({@link ControlBeats}) gets them, and a path on which nothing from it arrived
+ * for the spec's I/O timeout ends every stream too: the session fails as the path went silent.
  *
  * <p>Stream {@code i} (from 0) carries stream id {@code spec.streamId() + i} in its datagram
  * headers, on both ends, and its share of the spec's rate, which is the whole session's (the
@@ -85,9 +87,13 @@ final class AgentStreams {
         boolean sending = direction.equals("reverse");
         List<AutoCloseable> opened = new ArrayList<>();
         session.holds(() -> closeAll(opened));
-        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened);
+        boolean beating = req.path(ControlBeats.FIELD).asLong(0) > 0;
+        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened, beating);
         if (channels == null) {
             return;
+        }
+        if (beating) {
+            opened.add(ControlBeats.start(c, ControlBeats.intervalMillis(spec.ioTimeout().toMillis())));
         }
         LOG.info("session {}: {} {} stream x{}, {}", session.peer(), direction, spec.protocol().label(), n, spec);
         List<StreamEnd> ends = new ArrayList<>();
@@ -103,15 +109,27 @@ final class AgentStreams {
         ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
                 i -> io.linerate.core.IntervalListener.NONE, "linerate-agent-stream-");
         boolean gone = false;
+        boolean silent = false;
+        // the watch reads every few ms, so silence is judged that much late at most
+        long silence = beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE;
+        long heard = System.nanoTime();
         while (!run.done()) {
             // a client that went away (killed, its host gone) closed or reset its control connection: that
             // ends every stream now, not at the deadline (a UDP receiver sees nothing else)
             try {
-                JsonNode m = c.poll();
-                if (m != null && m.get("type").asText().equals("done")) {
-                    readSent(m, peerSent);
-                } else if (m == null && !gone && c.peerGone()) {
+                JsonNode m;
+                while ((m = c.poll()) != null) {
+                    heard = System.nanoTime();
+                    if (m.get("type").asText().equals("done")) {
+                        readSent(m, peerSent);
+                    }
+                }
+                if (!gone && c.peerGone()) {
                     gone = true;
+                    run.abortAll();
+                } else if (!silent && System.nanoTime() - heard > silence) {
+                    // a black-holed path: a UDP sender here would send into it to the end of its window
+                    silent = true;
                     run.abortAll();
                 }
             } catch (IOException ex) {
@@ -126,6 +144,10 @@ final class AgentStreams {
             if (gone) {
                 throw new IOException("the client went away mid-stream (its control connection closed) after "
                         + run.bytesSoFar() + " bytes", failure);
+            }
+            if (silent) {
+                throw new IOException("nothing from the client for the I/O timeout of " + spec.ioTimeout().toMillis()
+                        + " ms, not even a beat: the path is silent; ended after " + run.bytesSoFar() + " bytes", failure);
             }
             if (!session.aborted()) {
                 throw failure;
@@ -149,11 +171,15 @@ final class AgentStreams {
 
     /** @return the data channels, connected; null when the request was refused (the client was told) */
     private static List<PeerChannel> connect(AgentSession session, Control c, JsonNode req, TransferSpec spec, int n,
-                                             boolean sending, List<AutoCloseable> opened) throws IOException {
+                                             boolean sending, List<AutoCloseable> opened, boolean beating)
+            throws IOException {
         InetAddress local = c.socket().getLocalAddress();
         InetAddress client = c.socket().getInetAddress();
         List<PeerChannel> channels = new ArrayList<>();
         var ready = Control.message("ready");
+        if (beating) {
+            ready.put(ControlBeats.FIELD, ControlBeats.intervalMillis(spec.ioTimeout().toMillis()));
+        }
         ArrayNode ports = ready.putArray("ports");
         if (spec.protocol() == Protocol.TCP) {
             List<PeerChannel.Listener> listeners = new ArrayList<>();

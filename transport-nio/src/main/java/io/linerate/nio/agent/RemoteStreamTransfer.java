@@ -39,6 +39,11 @@ import java.util.function.LongSupplier;
  * together and each counted as a stream of its own ({@link #runStreams}). Stream {@code i} (from 0)
  * carries stream id {@code spec.streamId() + i}; the spec's rate is the whole transfer's, each
  * stream sends its share (rate / N, the remainder to stream 0).
+ *
+ * <p>While the streams run, both ends beat on the control connection ({@link ControlBeats}) when the
+ * agent knows beats, and each gives up on a path silent for the spec's I/O timeout: a black-holed
+ * path ends this end and the agent's within that timeout, whichever way the data flows and whatever
+ * the protocol, and the run fails with the bytes this host counted.
  */
 public final class RemoteStreamTransfer implements Transfer {
     private final TransferSpec spec;
@@ -47,12 +52,14 @@ public final class RemoteStreamTransfer implements Transfer {
     private final Control control;
     private final List<PeerChannel> data;
     private final String clockComparison;
+    private final ControlBeats beats;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
-                                 List<PeerChannel> data, String clockComparison) {
+                                 List<PeerChannel> data, String clockComparison, ControlBeats beats) {
         this.clockComparison = clockComparison;
+        this.beats = beats;
         this.spec = spec;
         this.clock = clock;
         this.options = options;
@@ -87,6 +94,7 @@ public final class RemoteStreamTransfer implements Transfer {
             ObjectNode req = Control.message("stream").put("direction", sending ? "forward" : "reverse");
             req.set("spec", SpecJson.node(spec));
             req.put("streams", n);
+            req.put(ControlBeats.FIELD, ControlBeats.intervalMillis(timeout));
             InetAddress local = s.getLocalAddress();
             if (spec.protocol() == Protocol.UDP) {
                 ArrayNode ports = req.putArray("udp_ports");
@@ -121,7 +129,10 @@ public final class RemoteStreamTransfer implements Transfer {
                     chs.add(PeerChannel.connectTcp(AgentStreams.streamSpec(spec, i, n), far, sending));
                 }
             }
-            return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison);
+            // an agent that beats expects this end's beats from now on, and gives up on their silence
+            ControlBeats beats = ready.path(ControlBeats.FIELD).asLong(0) > 0
+                    ? ControlBeats.start(c, ControlBeats.intervalMillis(timeout)) : null;
+            return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison, beats);
         } catch (IOException | RuntimeException e) {
             chs.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(c);
@@ -195,12 +206,24 @@ public final class RemoteStreamTransfer implements Transfer {
                     : StreamEnd.receiver(s, clock, data.get(i).receiveLoop()));
         }
         long io = spec.ioTimeout().toMillis();
-        // the agent says nothing until its ends are over: its result, or why it ended; the watch reads that
+        // the agent says nothing but beats until its ends are over: its result, or why it ended; the watch reads that
         // one message while these ends run, so that an agent that stopped or went away (its control
         // connection closed or reset) ends them at once, not at their deadline
         long bound = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L + 3 * io + 1000;
         ControlWatch watch = new ControlWatch(control, (int) Math.min(Integer.MAX_VALUE, bound),
-                () -> ends.forEach(StreamEnd::abort)).start();
+                beats == null ? 0 : Math.max(1, io), () -> ends.forEach(StreamEnd::abort)).start();
+        try {
+            return runEnds(watch, ends, listener, bound);
+        } finally {
+            closeQuietly(beats);
+        }
+    }
+
+    private RemoteParallelResult runEnds(ControlWatch watch, List<StreamEnd> ends, StreamListener listener, long bound)
+            throws TransferException {
+        boolean sending = !options.reverse();
+        int n = data.size();
+        long io = spec.ioTimeout().toMillis();
         ParallelEnds run = ParallelEnds.start(ends, i -> sending ? () -> -1 : peerSent(watch, i),
                 i -> s -> listener.onInterval(i, s), "linerate-stream-");
         run.await(bound + io);
@@ -286,6 +309,10 @@ public final class RemoteStreamTransfer implements Transfer {
         }
         String at = "stream with the agent at " + spec.endpoint();
         IOException failure = watch.failure();
+        if (failure instanceof ControlWatch.SilentPath) {
+            return Optional.of(new TransferException(at + " failed: " + failure.getMessage() + "; ended after "
+                    + localBytes + " bytes at this host", failure));
+        }
         if (failure != null) {
             return Optional.of(new TransferException(at + " failed: the agent went away mid-stream (" + Failures.describe(failure)
                     + ") after " + localBytes + " bytes at this host", failure));
@@ -325,6 +352,7 @@ public final class RemoteStreamTransfer implements Transfer {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            closeQuietly(beats);
             data.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(control);
         }
