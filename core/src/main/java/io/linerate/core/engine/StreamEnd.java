@@ -112,6 +112,18 @@ public final class StreamEnd {
         }
     }
 
+    /**
+     * Waits until this end's loop runs on its thread (a receiver reads its socket), so that its peer
+     * may be told to start sending: datagrams that arrive before it would only fill the socket's
+     * buffer and overflow it.
+     *
+     * @param timeoutNanos the longest to wait, ns
+     * @return whether the loop runs (or already ended)
+     */
+    public boolean awaitRunning(long timeoutNanos) {
+        return worker.awaitRunning(timeoutNanos);
+    }
+
     /** @return whether this end sends */
     public boolean sender() {
         return tx != null;

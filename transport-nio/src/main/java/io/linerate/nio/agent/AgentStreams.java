@@ -25,7 +25,10 @@ import org.slf4j.LoggerFactory;
  * The session's thread watches the control connection meanwhile: a UDP sender's {@code done}
  * (its window datagram count per stream), or the client gone, which ends every stream. A client
  * that asks for beats ({@link ControlBeats}) gets them, and a path on which nothing from it arrived
- * for the spec's I/O timeout ends every stream too: the session fails as the path went silent.
+ * for the spec's I/O timeout ends every stream too: the session fails as the path went silent. A
+ * client that asks for {@code go} ({@link RemoteStreamTransfer#GO}) in reverse gets it confirmed in
+ * the {@code ready}, and the agent starts sending only when the client's {@code go} came (its
+ * receivers read), bounded by the I/O timeout.
  *
  * <p>Stream {@code i} (from 0) carries stream id {@code spec.streamId() + i} in its datagram
  * headers, on both ends, and its share of the spec's rate, which is the whole session's (the
@@ -88,12 +91,16 @@ final class AgentStreams {
         List<AutoCloseable> opened = new ArrayList<>();
         session.holds(() -> closeAll(opened));
         boolean beating = req.path(ControlBeats.FIELD).asLong(0) > 0;
-        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened, beating);
+        boolean go = sending && req.path(RemoteStreamTransfer.GO).asBoolean(false);
+        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened, beating, go);
         if (channels == null) {
             return;
         }
         if (beating) {
             opened.add(ControlBeats.start(c, ControlBeats.intervalMillis(spec.ioTimeout().toMillis())));
+        }
+        if (go) {
+            awaitGo(c, spec);
         }
         LOG.info("session {}: {} {} stream x{}, {}", session.peer(), direction, spec.protocol().label(), n, spec);
         List<StreamEnd> ends = new ArrayList<>();
@@ -171,14 +178,17 @@ final class AgentStreams {
 
     /** @return the data channels, connected; null when the request was refused (the client was told) */
     private static List<PeerChannel> connect(AgentSession session, Control c, JsonNode req, TransferSpec spec, int n,
-                                             boolean sending, List<AutoCloseable> opened, boolean beating)
-            throws IOException {
+                                             boolean sending, List<AutoCloseable> opened, boolean beating,
+                                             boolean go) throws IOException {
         InetAddress local = c.socket().getLocalAddress();
         InetAddress client = c.socket().getInetAddress();
         List<PeerChannel> channels = new ArrayList<>();
         var ready = Control.message("ready");
         if (beating) {
             ready.put(ControlBeats.FIELD, ControlBeats.intervalMillis(spec.ioTimeout().toMillis()));
+        }
+        if (go) {
+            ready.put(RemoteStreamTransfer.GO, true);
         }
         ArrayNode ports = ready.putArray("ports");
         if (spec.protocol() == Protocol.TCP) {
@@ -218,6 +228,31 @@ final class AgentStreams {
         }
         c.send(ready.put("port", channels.get(0).localPort()));
         return channels;
+    }
+
+    /** Waits at most the spec's I/O timeout for the client's {@code go}, passing over its beats. */
+    private static void awaitGo(Control c, TransferSpec spec) throws IOException {
+        long io = spec.ioTimeout().toMillis();
+        long deadline = System.nanoTime() + spec.ioTimeout().toNanos();
+        while (true) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) {
+                throw new IOException("the client did not say go within the I/O timeout of " + io + " ms");
+            }
+            c.timeout((int) Math.min(Integer.MAX_VALUE, left));
+            String type;
+            try {
+                type = c.receive().get("type").asText();
+            } catch (java.net.SocketTimeoutException e) {
+                throw new IOException("the client did not say go within the I/O timeout of " + io + " ms", e);
+            }
+            if (type.equals(RemoteStreamTransfer.GO)) {
+                return;
+            }
+            if (!type.equals(ControlBeats.TYPE)) {
+                throw new IOException("expected the client's \"go\", got \"" + type + "\"");
+            }
+        }
     }
 
     /** A UDP sender's {@code done}: {@code window_messages_each} per stream, or {@code window_messages} for one. */

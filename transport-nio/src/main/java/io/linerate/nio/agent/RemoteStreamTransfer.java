@@ -44,8 +44,15 @@ import java.util.function.LongSupplier;
  * agent knows beats, and each gives up on a path silent for the spec's I/O timeout: a black-holed
  * path ends this end and the agent's within that timeout, whichever way the data flows and whatever
  * the protocol, and the run fails with the bytes this host counted.
+ *
+ * <p>In reverse, an agent that knows it waits for this end's {@code go} (requested with
+ * {@value #GO} in the request, confirmed in its {@code ready}) before it sends: this end says it
+ * once its receivers read their sockets, so that nothing the agent sends first only overflows a
+ * socket buffer nobody reads yet (that lost a fifth to a half of a first interval at 100 Mbit/s).
  */
 public final class RemoteStreamTransfer implements Transfer {
+    /** The request's and ready's field by which the agent, when it sends, waits for this end's {@code go}. */
+    static final String GO = "go";
     private final TransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
@@ -53,11 +60,13 @@ public final class RemoteStreamTransfer implements Transfer {
     private final List<PeerChannel> data;
     private final String clockComparison;
     private final ControlBeats beats;
+    private final boolean go;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
-                                 List<PeerChannel> data, String clockComparison, ControlBeats beats) {
+                                 List<PeerChannel> data, String clockComparison, ControlBeats beats, boolean go) {
+        this.go = go;
         this.clockComparison = clockComparison;
         this.beats = beats;
         this.spec = spec;
@@ -95,6 +104,7 @@ public final class RemoteStreamTransfer implements Transfer {
             req.set("spec", SpecJson.node(spec));
             req.put("streams", n);
             req.put(ControlBeats.FIELD, ControlBeats.intervalMillis(timeout));
+            req.put(GO, true);
             InetAddress local = s.getLocalAddress();
             if (spec.protocol() == Protocol.UDP) {
                 ArrayNode ports = req.putArray("udp_ports");
@@ -132,7 +142,8 @@ public final class RemoteStreamTransfer implements Transfer {
             // an agent that beats expects this end's beats from now on, and gives up on their silence
             ControlBeats beats = ready.path(ControlBeats.FIELD).asLong(0) > 0
                     ? ControlBeats.start(c, ControlBeats.intervalMillis(timeout)) : null;
-            return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison, beats);
+            return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison, beats,
+                    !sending && ready.path(GO).asBoolean(false));
         } catch (IOException | RuntimeException e) {
             chs.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(c);
@@ -226,6 +237,9 @@ public final class RemoteStreamTransfer implements Transfer {
         long io = spec.ioTimeout().toMillis();
         ParallelEnds run = ParallelEnds.start(ends, i -> sending ? () -> -1 : peerSent(watch, i),
                 i -> s -> listener.onInterval(i, s), "linerate-stream-");
+        if (go) {
+            sayGo(ends, io);
+        }
         run.await(bound + io);
         TransferException failed = run.done() ? run.failure()
                 : new TransferException("the streams did not end within " + (bound + io) + " ms", null);
@@ -282,6 +296,19 @@ public final class RemoteStreamTransfer implements Transfer {
             return new RemoteParallelResult(out);
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
+        }
+    }
+
+    /** Tells the agent to send once every receiving end here reads its socket, or the I/O timeout passed. */
+    private void sayGo(List<StreamEnd> ends, long ioMillis) {
+        long deadline = System.nanoTime() + ioMillis * 1_000_000L;
+        for (StreamEnd e : ends) {
+            e.awaitRunning(Math.max(0, deadline - System.nanoTime()));
+        }
+        try {
+            control.send(Control.message(GO));
+        } catch (IOException e) {
+            // the agent is gone: the watch learns it and ends the ends
         }
     }
 
