@@ -111,6 +111,48 @@ class SilentPathTest {
         }
     }
 
+    /**
+     * linerate's iperf3 client sending UDP to a real iperf3 server: its datagrams tell it nothing, and
+     * iperf3's control connection is silent during a test; keepalive probes sized to the I/O timeout
+     * fail that connection on the black-holed path, and the client fails instead of sending for two minutes.
+     */
+    @org.junit.jupiter.api.Test
+    void anIperf3ClientSendingUdpIntoABlackHoleEndsWithinItsIoTimeout() throws Exception {
+        NamespaceProcess server = hosts.start(hosts.b(), List.of("iperf3", "-s", "-p", "5201", "-B", TwoHosts.IPV4_B));
+        try {
+            await(() -> listening(5201), "iperf3 -s to listen in " + hosts.b().name());
+            long before = rxPackets(hosts.b());
+            NamespaceProcess client = hosts.start(hosts.a(), TwoHosts.javaCommand(Client.class.getName(), List.of(
+                    TwoHosts.IPV4_B, "5201", "-", "iperf3", "forward")));
+            CompletableFuture<String> out = collect(client.process());
+            try {
+                await(() -> rxPackets(hosts.b()) - before > 1000, "the stream's packets at " + hosts.b().name());
+                blackHole(true);
+
+                assertThat(client.process().waitFor(BOUND.toSeconds(), TimeUnit.SECONDS))
+                        .as("the client ended within %s of a %s window", BOUND, DURATION).isTrue();
+                String said = out.get(T.toSeconds(), TimeUnit.SECONDS);
+                assertThat(client.process().exitValue()).as(said).isEqualTo(3);
+                // the control connection's ETIMEDOUT, with what was sent before it
+                assertThat(said).startsWith("failed iperf3 server " + TwoHosts.IPV4_B).containsIgnoringCase("timed out")
+                        .contains("partial: linerate had sent");
+            } finally {
+                client.close();
+                blackHole(false);
+            }
+        } finally {
+            server.close();
+        }
+    }
+
+    private static boolean listening(int port) {
+        try {
+            return hosts.exec(hosts.b(), List.of("ss", "-Htln"), T).stdout().contains(":" + port + " ");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Drops, or stops dropping, every packet arriving at either veth end. */
     private static void blackHole(boolean on) throws IOException {
         for (TwoHosts.Host h : List.of(hosts.a(), hosts.b())) {
@@ -167,8 +209,8 @@ class SilentPathTest {
     }
 
     /**
-     * The client, in a JVM of its own in host A: {@code HOST PORT SECRET_FILE tcp|udp forward|reverse}.
-     * Runs a 50 Mbit/s stream of {@link #DURATION} with an I/O timeout of {@link #IO}; prints {@code ok}
+     * The client, in a JVM of its own in host A: {@code HOST PORT SECRET_FILE tcp|udp|iperf3 forward|reverse}
+     * ({@code iperf3}: linerate's iperf3 client sending UDP to an iperf3 server; no secret). Runs a 50 Mbit/s stream of {@link #DURATION} with an I/O timeout of {@link #IO}; prints {@code ok}
      * and exits 0, or prints {@code failed MESSAGE} and exits 3.
      */
     public static final class Client {
@@ -176,11 +218,24 @@ class SilentPathTest {
         }
 
         public static void main(String[] args) throws Exception {
+            boolean iperf3 = args[3].equals("iperf3");
             TransferSpec spec = TransferSpec.builder()
                     .protocol(args[3].equals("tcp") ? Protocol.TCP : Protocol.UDP).family(AddressFamily.IPV4)
                     .payloadBytes(1400).rateBitsPerSecond(50_000_000).duration(DURATION).warmup(Duration.ofMillis(500))
                     .interval(Duration.ofMillis(500)).ioTimeout(IO)
                     .endpoint(Endpoint.remote(args[0], Integer.parseInt(args[1]))).build();
+            if (iperf3) {
+                try {
+                    io.linerate.nio.iperf3.Iperf3Client.run(args[0], Integer.parseInt(args[1]), spec,
+                            io.linerate.nio.iperf3.Iperf3Options.defaults());
+                    System.out.println("ok");
+                    return;
+                } catch (io.linerate.nio.iperf3.Iperf3Exception e) {
+                    System.out.println("failed " + e.getMessage());
+                    System.out.flush();
+                    System.exit(3);
+                }
+            }
             RemoteOptions options = new RemoteOptions(Optional.of(SecretFile.read(Path.of(args[2]))),
                     args[4].equals("reverse"));
             try (RemoteStreamTransfer t = RemoteStreamTransfer.open(spec, Clock.system(), options)) {
