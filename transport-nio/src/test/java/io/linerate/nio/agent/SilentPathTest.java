@@ -145,6 +145,44 @@ class SilentPathTest {
         }
     }
 
+    /**
+     * linerate's iperf3 server sending UDP (a real {@code iperf3 -c -u -R}) into a black hole: the
+     * keepalive probes on its control connection fail it within about the I/O timeout (5 s here), and
+     * the session releases its sockets instead of sending for the test's two minutes.
+     */
+    @org.junit.jupiter.api.Test
+    void linerateIperf3ServerSendingUdpIntoABlackHoleEndsItsSession() throws Exception {
+        NamespaceProcess server = hosts.start(hosts.b(), TwoHosts.javaCommand(
+                io.linerate.nio.interop.IperfTwoHostsPeer.class.getName(), List.of("serve", TwoHosts.IPV4_B, "198.18.0.0/24")));
+        try {
+            java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    server.process().getInputStream(), StandardCharsets.UTF_8));
+            String listening = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return lines.readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            }).get(T.toSeconds(), TimeUnit.SECONDS);
+            assertThat(listening).startsWith("listening ");
+            String port3 = listening.split(" ")[1];
+            long before = rxPackets(hosts.a());
+            NamespaceProcess client = hosts.start(hosts.a(), List.of("iperf3", "-c", TwoHosts.IPV4_B, "-p", port3,
+                    "-u", "-b", "50M", "-R", "-t", "120"));
+            try {
+                await(() -> rxPackets(hosts.a()) - before > 1000, "the stream's packets at " + hosts.a().name());
+                blackHole(true);
+
+                await(() -> agentSockets().isEmpty(), "linerate's iperf3 server to release its test's sockets");
+            } finally {
+                client.close();
+                blackHole(false);
+            }
+        } finally {
+            server.close();
+        }
+    }
+
     private static boolean listening(int port) {
         try {
             return hosts.exec(hosts.b(), List.of("ss", "-Htln"), T).stdout().contains(":" + port + " ");
@@ -177,11 +215,11 @@ class SilentPathTest {
         }
     }
 
-    /** @return host B's sockets held by a process, other than listeners: the agent's sessions' */
+    /** @return host B's connected sockets held by a process: the sessions' of a server there, not its listeners */
     private static List<String> agentSockets() {
         try {
             NetworkNamespace.Result r = hosts.exec(hosts.b(), List.of("ss", "-Htuanp"), T);
-            return r.stdout().lines().filter(l -> l.contains("users:") && !l.contains("LISTEN")).toList();
+            return r.stdout().lines().filter(l -> l.contains("users:") && l.contains("ESTAB")).toList();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
