@@ -115,44 +115,15 @@ final class AgentStreams {
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
         ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
                 i -> io.linerate.core.IntervalListener.NONE, "linerate-agent-stream-");
-        boolean gone = false;
-        boolean silent = false;
         // the watch reads every few ms, so silence is judged that much late at most
-        long silence = beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE;
-        long heard = System.nanoTime();
-        while (!run.done()) {
-            // a client that went away (killed, its host gone) closed or reset its control connection: that
-            // ends every stream now, not at the deadline (a UDP receiver sees nothing else)
-            try {
-                JsonNode m;
-                while ((m = c.poll()) != null) {
-                    heard = System.nanoTime();
-                    if (m.get("type").asText().equals("done")) {
-                        readSent(m, peerSent);
-                    }
-                }
-                if (!gone && c.peerGone()) {
-                    gone = true;
-                    run.abortAll();
-                } else if (!silent && System.nanoTime() - heard > silence) {
-                    // a black-holed path: a UDP sender here would send into it to the end of its window
-                    silent = true;
-                    run.abortAll();
-                }
-            } catch (IOException ex) {
-                LOG.warn("session {}: control connection failed during the stream: {}", session.peer(), ex.getMessage());
-                gone = true;
-                run.abortAll();
-            }
-            LockSupport.parkNanos(WATCH_NANOS);
-        }
+        Ended ended = watch(session, c, run, peerSent, beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE);
         TransferException failure = run.failure();
         if (failure != null) {
-            if (gone) {
+            if (ended == Ended.GONE) {
                 throw new IOException("the client went away mid-stream (its control connection closed) after "
                         + run.bytesSoFar() + " bytes", failure);
             }
-            if (silent) {
+            if (ended == Ended.SILENT) {
                 throw new IOException("nothing from the client for the I/O timeout of " + spec.ioTimeout().toMillis()
                         + " ms, not even a beat: the path is silent; ended after " + run.bytesSoFar() + " bytes", failure);
             }
@@ -174,6 +145,48 @@ final class AgentStreams {
         result.set("end", all.get(0));
         c.send(result);
         LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
+    }
+
+    /** What the client's side did to the streams, as {@link #watch} saw it. */
+    private enum Ended { NOT, GONE, SILENT }
+
+    /**
+     * Watches the control connection until every end is over: a UDP sender's {@code done}, the client
+     * gone (its connection closed or reset) or a silence past {@code silenceNanos} (no message, not
+     * even a beat), either of which aborts every end.
+     *
+     * @return whether, and why, the ends were aborted
+     */
+    private static Ended watch(AgentSession session, Control c, ParallelEnds run, long[] peerSent, long silenceNanos) {
+        Ended ended = Ended.NOT;
+        long heard = System.nanoTime();
+        while (!run.done()) {
+            // a client that went away (killed, its host gone) closed or reset its control connection: that
+            // ends every stream now, not at the deadline (a UDP receiver sees nothing else)
+            try {
+                JsonNode m;
+                while ((m = c.poll()) != null) {
+                    heard = System.nanoTime();
+                    if (m.get("type").asText().equals("done")) {
+                        readSent(m, peerSent);
+                    }
+                }
+                if (ended == Ended.NOT && c.peerGone()) {
+                    ended = Ended.GONE;
+                    run.abortAll();
+                } else if (ended == Ended.NOT && System.nanoTime() - heard > silenceNanos) {
+                    // a black-holed path: a UDP sender here would send into it to the end of its window
+                    ended = Ended.SILENT;
+                    run.abortAll();
+                }
+            } catch (IOException ex) {
+                LOG.warn("session {}: control connection failed during the stream: {}", session.peer(), ex.getMessage());
+                ended = Ended.GONE;
+                run.abortAll();
+            }
+            LockSupport.parkNanos(WATCH_NANOS);
+        }
+        return ended;
     }
 
     /** @return the data channels, connected; null when the request was refused (the client was told) */
