@@ -90,6 +90,22 @@ public final class Pacer {
     }
 
     /**
+     * Moves the schedule's origin to {@code nanos} when the byte after {@code bytesSent} was due
+     * before it: a sender that starts late (its thread started after the schedule's origin was
+     * taken) starts its schedule when it starts, instead of catching up the start-up's debt in one
+     * burst of up to {@value #MAX_CATCH_UP_NANOS} ns of traffic at line rate. A schedule not yet due
+     * is left as it is.
+     *
+     * @param nanos a reading of the clock, the sender's first
+     * @param bytesSent bytes sent, counted as in {@link #anchor}
+     */
+    public void notBefore(long nanos, long bytesSent) {
+        if (rateBitsPerSecond != 0 && originNanos + offsetNanos(bytesSent - baseBytes) < nanos) {
+            anchor(nanos, bytesSent);
+        }
+    }
+
+    /**
      * How long the next message must wait to hold the target rate. A sender that fell behind (a
      * stall, a slow start) catches up by at most {@value #MAX_CATCH_UP_NANOS} ns of traffic; the
      * rest of the debt is forgiven by moving the schedule's origin later, so that a stall never

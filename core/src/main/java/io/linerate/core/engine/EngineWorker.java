@@ -29,6 +29,7 @@ final class EngineWorker {
     private volatile long instructions = -1;
     private volatile String instructionsUnavailable = CpuCounters.NO_PROVIDER;
     private volatile Thread monitor;
+    private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
 
     EngineWorker(String name, IoRunnable body) {
         this.thread = new Thread(() -> {
@@ -36,6 +37,7 @@ final class EngineWorker {
             instructionsUnavailable = counter.unavailable();
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             try {
+                running.countDown();
                 body.run();
             } catch (Throwable e) {
                 failure = e;
@@ -60,6 +62,19 @@ final class EngineWorker {
     void start(Thread monitorThread) {
         this.monitor = monitorThread;
         thread.start();
+    }
+
+    /**
+     * @param timeoutNanos the longest to wait, ns
+     * @return whether the thread has entered its loop, waiting at most {@code timeoutNanos}
+     */
+    boolean awaitRunning(long timeoutNanos) {
+        try {
+            return running.await(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return running.getCount() == 0;
+        }
     }
 
     boolean done() {

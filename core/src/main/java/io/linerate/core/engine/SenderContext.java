@@ -33,6 +33,7 @@ public final class SenderContext {
     private int lastPhase = io.linerate.core.DatagramHeader.WARMUP;
     private long localBytes;
     private long localMessages;
+    private boolean paced;
 
     /**
      * Made by {@link StreamEngine}; public so that a transport can drive its loop in a test.
@@ -52,7 +53,12 @@ public final class SenderContext {
         this.messageLimit = b.kind() == Bound.Kind.MESSAGES ? b.amount() : Long.MAX_VALUE;
     }
 
-    /** Sets the pacing origin; {@link StreamEngine} calls it when the transfer starts. */
+    /**
+     * Sets the pacing origin; {@link StreamEngine} calls it when the transfer starts, before the
+     * sending thread runs. The sending thread's first {@link #nanosUntilNextSend} moves it to that
+     * call's reading when it is later ({@link Pacer#notBefore}): the first tick of a sender whose
+     * thread started late lets out that tick's share, not the start-up's debt.
+     */
     public void start(long nanos) {
         pacer.start(nanos);
     }
@@ -196,7 +202,12 @@ public final class SenderContext {
      * @return ns the next message must wait; see {@link Pacer#nanosUntilNext}
      */
     public long nanosUntilNextSend(long now) {
-        return pacer.nanosUntilNext(localBytes + nextMessageBytes(), now);
+        int next = nextMessageBytes(); // takes up a window opened meanwhile, and its schedule, first
+        if (!paced) {
+            paced = true;
+            pacer.notBefore(now, localBytes);
+        }
+        return pacer.nanosUntilNext(localBytes + next, now);
     }
 
     /**

@@ -40,7 +40,9 @@ import java.util.concurrent.locks.LockSupport;
  * that arrived during this end's warm-up in its first window sample (the warm-up's sample shows
  * them too, as part of all it received), so that the window's interval samples add up to the end's
  * window counts. Every wait is bounded: the whole end by warm-up + duration + the spec's I/O timeout
- * for the stream, and its teardown by one more I/O timeout.
+ * for the stream, and its teardown by one more I/O timeout. A receiver that hears nothing for its I/O
+ * timeout (see {@link Silence}) fails at once with what it counted: a silent path ends it, not its
+ * window.
  *
  * <p>While it runs, the end publishes its counters to the process's live counters (what
  * {@code linerate stat} reads), as a stream with both ends here does, from this end's measuring
@@ -58,6 +60,7 @@ public final class StreamEnd {
     private final SenderContext tx;
     private final ReceiverContext rx;
     private final EngineWorker worker;
+    private final Silence silence;
     private volatile boolean aborted;
 
     private StreamEnd(TransferSpec spec, Clock clock, SenderContext tx, ReceiverContext rx, EngineWorker worker) {
@@ -66,6 +69,7 @@ public final class StreamEnd {
         this.tx = tx;
         this.rx = rx;
         this.worker = worker;
+        this.silence = new Silence(spec);
     }
 
     /**
@@ -113,6 +117,18 @@ public final class StreamEnd {
         }
     }
 
+    /**
+     * Waits until this end's loop runs on its thread (a receiver reads its socket), so that its peer
+     * may be told to start sending: datagrams that arrive before it would only fill the socket's
+     * buffer and overflow it.
+     *
+     * @param timeoutNanos the longest to wait, ns
+     * @return whether the loop runs (or already ended)
+     */
+    public boolean awaitRunning(long timeoutNanos) {
+        return worker.awaitRunning(timeoutNanos);
+    }
+
     /** @return whether this end sends */
     public boolean sender() {
         return tx != null;
@@ -139,7 +155,8 @@ public final class StreamEnd {
      *     window once it has reported them, -1 before; called every few ms from the calling thread,
      *     it must not block. Ignored by the other ends.
      * @return what this end counted
-     * @throws TransferException when the loop fails, the end is aborted, or a wait runs past its bound
+     * @throws TransferException when the loop fails, the end is aborted, a receiver heard nothing for
+     *     its I/O timeout ({@link Silence}), or a wait runs past its bound
      */
     public EndCounters run(IntervalListener listener, LongSupplier peerSentMessages) throws TransferException {
         try (LiveStreamCounters live = LiveStreamCounters.openEnd(spec, tx, rx)) {
@@ -198,6 +215,9 @@ public final class StreamEnd {
                     windowEnd = read().at(Math.max(prev.nanos, rx.lastDataNanos()));
                     emit(samples, listener, prev, windowEnd, t0, windowStart == null);
                     break;
+                }
+                if (!sending && silence.over(t0, rx.lastDataNanos(), now)) {
+                    throw new TransferException(silence.reason(spec.protocol().label(), rx.bytes()), null);
                 }
                 if (sending && worker.done()) {
                     throw new TransferException(String.format(Locale.ROOT,

@@ -35,7 +35,9 @@ class SenderContextTest {
         SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(125)
                 .rateBitsPerSecond(1_000_000).bound(Bound.messages(1000)).build(), clock);
         ctx.start(clock.nanoTime());
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
         clock.advance(MS);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isZero();
         ctx.sent(125, true);
         // the sender stalls for 100 ms: it may send 20 ms of traffic at once (20 messages) plus the
         // one due now, then it is back on the schedule; the other 79 ms of debt are forgiven
@@ -59,6 +61,7 @@ class SenderContextTest {
         SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(1000)
                 .rateBitsPerSecond(8_000_000).bound(Bound.messages(1000)).build(), clock);
         ctx.start(0);
+        assertThat(ctx.nanosUntilNextSend(0)).as("the sender's first ask, at the origin").isEqualTo(MS);
         for (int i = 0; i < 85; i++) {
             assertThat(ctx.nextMessageBytes()).isEqualTo(1000);
             assertThat(ctx.phase()).isEqualTo(DatagramHeader.WARMUP);
@@ -91,6 +94,7 @@ class SenderContextTest {
         SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(1000)
                 .rateBitsPerSecond(8_000_000).bound(Bound.messages(1000)).build(), clock);
         ctx.start(0);
+        assertThat(ctx.nanosUntilNextSend(0)).as("the sender runs from the origin on").isEqualTo(MS);
         ctx.openWindow(100 * MS);
         clock.advance(103 * MS);
         int burst = 0;
@@ -101,6 +105,36 @@ class SenderContextTest {
         assertThat(burst).isEqualTo(3);
         assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
         assertThat(ctx.windowBaseBytes()).isZero();
+    }
+
+    @Test
+    void aSenderWhoseThreadStartsLateSendsOnlyItsFirstTicksShareInItsFirstTick() {
+        // 1460-byte datagrams at 100 Mbit/s (11,680 bits each), as `stream --reverse --protocol udp
+        // --rate 100M` makes the agent send. The schedule's origin is taken at 0, before the sending
+        // thread starts; the thread asks first at 15 ms. Its first tick (the pacing timer, shortened
+        // for the rate by PacingWait.tickFor) may let out at most the tick's share of the rate,
+        // 100e6 bit/s x tick / 11,680 bits, rounded up, not the 15 ms of start-up (128 datagrams)
+        // at once, which overran the receiver's buffer.
+        ManualClock clock = new ManualClock();
+        TransferSpec spec = TransferSpec.builder().protocol(io.linerate.core.Protocol.UDP).payloadBytes(1460)
+                .rateBitsPerSecond(100_000_000).bound(Bound.messages(100_000)).build();
+        SenderContext ctx = new SenderContext(spec, clock);
+        ctx.start(0);
+        clock.advance(15 * MS);
+        long tick = io.linerate.core.PacingWait.tickFor(spec.pacingTimer().toNanos(), 100_000_000, 1460 * 8);
+        long share = (long) Math.ceil(100e6 * tick / 1e9 / (1460 * 8));
+        int first = 0;
+        long end = clock.nanoTime() + tick;
+        while (ctx.nanosUntilNextSend(clock.nanoTime()) <= 0 || clock.nanoTime() < end) {
+            if (ctx.nanosUntilNextSend(clock.nanoTime()) <= 0) {
+                ctx.sent(1460, true);
+                first++;
+            } else {
+                clock.advance(Math.min(end - clock.nanoTime(), ctx.nanosUntilNextSend(clock.nanoTime())));
+            }
+        }
+        assertThat(tick).isPositive();
+        assertThat(first).isBetween(1, (int) share);
     }
 
     @Test

@@ -24,7 +24,12 @@ import org.slf4j.LoggerFactory;
  * The agent's end of a stream request: one session, {@code streams} data sockets (1 unless the
  * client runs {@code --parallel}), each stream's end on a thread of its own, all started together.
  * The session's thread watches the control connection meanwhile: a UDP sender's {@code done}
- * (its window datagram count per stream), or the client gone, which ends every stream.
+ * (its window datagram count per stream), or the client gone, which ends every stream. A client
+ * that asks for beats ({@link ControlBeats}) gets them, and a path on which nothing from it arrived
+ * for the spec's I/O timeout ends every stream too: the session fails as the path went silent. A
+ * client that asks for {@code go} ({@link RemoteStreamTransfer#GO}) in reverse gets it confirmed in
+ * the {@code ready}, and the agent starts sending only when the client's {@code go} came (its
+ * receivers read), bounded by the I/O timeout.
  *
  * <p>A client that asks for it ({@code "start": "message"} in its request) says {@code start} on the
  * control connection when it runs its ends; the agent's ends start then, not when the session
@@ -93,9 +98,14 @@ final class AgentStreams {
         boolean sending = direction.equals("reverse");
         List<AutoCloseable> opened = new ArrayList<>();
         session.holds(() -> closeAll(opened));
-        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened);
+        boolean beating = req.path(ControlBeats.FIELD).asLong(0) > 0;
+        boolean go = sending && req.path(RemoteStreamTransfer.GO).asBoolean(false);
+        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened, beating, go);
         if (channels == null) {
             return;
+        }
+        if (beating) {
+            opened.add(ControlBeats.start(c, ControlBeats.intervalMillis(spec.ioTimeout().toMillis())));
         }
         LOG.info("session {}: {} {} stream x{}, {}", session.peer(), direction, spec.protocol().label(), n, spec);
         List<StreamEnd> ends = new ArrayList<>();
@@ -109,34 +119,25 @@ final class AgentStreams {
         if (awaitStart) {
             awaitStart(session, c, handshake);
         }
+        if (go) {
+            // after start: the client says go once its receivers read, after it said start
+            awaitGo(c, spec);
+        }
         session.onAbort(() -> ends.forEach(StreamEnd::abort));
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
         ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
                 i -> io.linerate.core.IntervalListener.NONE, "linerate-agent-stream-");
-        boolean gone = false;
-        while (!run.done()) {
-            // a client that went away (killed, its host gone) closed or reset its control connection: that
-            // ends every stream now, not at the deadline (a UDP receiver sees nothing else)
-            try {
-                JsonNode m = c.poll();
-                if (m != null && m.get("type").asText().equals("done")) {
-                    readSent(m, peerSent);
-                } else if (m == null && !gone && c.peerGone()) {
-                    gone = true;
-                    run.abortAll();
-                }
-            } catch (IOException ex) {
-                LOG.warn("session {}: control connection failed during the stream: {}", session.peer(), ex.getMessage());
-                gone = true;
-                run.abortAll();
-            }
-            LockSupport.parkNanos(WATCH_NANOS);
-        }
+        // the watch reads every few ms, so silence is judged that much late at most
+        Ended ended = watch(session, c, run, peerSent, beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE);
         TransferException failure = run.failure();
         if (failure != null) {
-            if (gone) {
+            if (ended == Ended.GONE) {
                 throw new IOException("the client went away mid-stream (its control connection closed) after "
                         + run.bytesSoFar() + " bytes", failure);
+            }
+            if (ended == Ended.SILENT) {
+                throw new IOException("nothing from the client for the I/O timeout of " + spec.ioTimeout().toMillis()
+                        + " ms, not even a beat: the path is silent; ended after " + run.bytesSoFar() + " bytes", failure);
             }
             if (!session.aborted()) {
                 throw failure;
@@ -168,22 +169,86 @@ final class AgentStreams {
      */
     private static void awaitStart(AgentSession session, Control c, long handshakeMillis) throws IOException {
         session.onAbort(session::wakeControlReader);
-        c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, handshakeMillis)));
-        try {
-            c.expect("start");
-        } catch (SocketTimeoutException e) {
-            throw new SocketTimeoutException("the client did not start its run within " + handshakeMillis
-                    + " ms of opening it (the agent's handshake timeout)");
+        long deadline = System.nanoTime() + handshakeMillis * 1_000_000L;
+        while (true) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            String type;
+            try {
+                if (left <= 0) {
+                    throw new SocketTimeoutException();
+                }
+                c.timeout((int) Math.min(Integer.MAX_VALUE, left));
+                type = c.receive().get("type").asText();
+            } catch (SocketTimeoutException e) {
+                throw new SocketTimeoutException("the client did not start its run within " + handshakeMillis
+                        + " ms of opening it (the agent's handshake timeout)");
+            }
+            if (type.equals("start")) {
+                return;
+            }
+            // a client that beats may beat while it waits to run
+            if (!type.equals(ControlBeats.TYPE)) {
+                throw new IOException("expected the client's \"start\", got \"" + type + "\"");
+            }
         }
+    }
+
+    /** What the client's side did to the streams, as {@link #watch} saw it. */
+    private enum Ended { NOT, GONE, SILENT }
+
+    /**
+     * Watches the control connection until every end is over: a UDP sender's {@code done}, the client
+     * gone (its connection closed or reset) or a silence past {@code silenceNanos} (no message, not
+     * even a beat), either of which aborts every end.
+     *
+     * @return whether, and why, the ends were aborted
+     */
+    private static Ended watch(AgentSession session, Control c, ParallelEnds run, long[] peerSent, long silenceNanos) {
+        Ended ended = Ended.NOT;
+        long heard = System.nanoTime();
+        while (!run.done()) {
+            // a client that went away (killed, its host gone) closed or reset its control connection: that
+            // ends every stream now, not at the deadline (a UDP receiver sees nothing else)
+            try {
+                JsonNode m;
+                while ((m = c.poll()) != null) {
+                    heard = System.nanoTime();
+                    if (m.get("type").asText().equals("done")) {
+                        readSent(m, peerSent);
+                    }
+                }
+                if (ended == Ended.NOT && c.peerGone()) {
+                    ended = Ended.GONE;
+                    run.abortAll();
+                } else if (ended == Ended.NOT && System.nanoTime() - heard > silenceNanos) {
+                    // a black-holed path: a UDP sender here would send into it to the end of its window
+                    ended = Ended.SILENT;
+                    run.abortAll();
+                }
+            } catch (IOException ex) {
+                LOG.warn("session {}: control connection failed during the stream: {}", session.peer(), ex.getMessage());
+                ended = Ended.GONE;
+                run.abortAll();
+            }
+            LockSupport.parkNanos(WATCH_NANOS);
+        }
+        return ended;
     }
 
     /** @return the data channels, connected; null when the request was refused (the client was told) */
     private static List<PeerChannel> connect(AgentSession session, Control c, JsonNode req, TransferSpec spec, int n,
-                                             boolean sending, List<AutoCloseable> opened) throws IOException {
+                                             boolean sending, List<AutoCloseable> opened, boolean beating,
+                                             boolean go) throws IOException {
         InetAddress local = c.socket().getLocalAddress();
         InetAddress client = c.socket().getInetAddress();
         List<PeerChannel> channels = new ArrayList<>();
         var ready = Control.message("ready");
+        if (beating) {
+            ready.put(ControlBeats.FIELD, ControlBeats.intervalMillis(spec.ioTimeout().toMillis()));
+        }
+        if (go) {
+            ready.put(RemoteStreamTransfer.GO, true);
+        }
         ArrayNode ports = ready.putArray("ports");
         if (spec.protocol() == Protocol.TCP) {
             List<PeerChannel.Listener> listeners = new ArrayList<>();
@@ -222,6 +287,31 @@ final class AgentStreams {
         }
         c.send(ready.put("port", channels.get(0).localPort()));
         return channels;
+    }
+
+    /** Waits at most the spec's I/O timeout for the client's {@code go}, passing over its beats. */
+    private static void awaitGo(Control c, TransferSpec spec) throws IOException {
+        long io = spec.ioTimeout().toMillis();
+        long deadline = System.nanoTime() + spec.ioTimeout().toNanos();
+        while (true) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) {
+                throw new IOException("the client did not say go within the I/O timeout of " + io + " ms");
+            }
+            c.timeout((int) Math.min(Integer.MAX_VALUE, left));
+            String type;
+            try {
+                type = c.receive().get("type").asText();
+            } catch (java.net.SocketTimeoutException e) {
+                throw new IOException("the client did not say go within the I/O timeout of " + io + " ms", e);
+            }
+            if (type.equals(RemoteStreamTransfer.GO)) {
+                return;
+            }
+            if (!type.equals(ControlBeats.TYPE)) {
+                throw new IOException("expected the client's \"go\", got \"" + type + "\"");
+            }
+        }
     }
 
     /** A UDP sender's {@code done}: {@code window_messages_each} per stream, or {@code window_messages} for one. */

@@ -41,20 +41,36 @@ import java.util.function.LongSupplier;
  * together and each counted as a stream of its own ({@link #runStreams}). Stream {@code i} (from 0)
  * carries stream id {@code spec.streamId() + i}; the spec's rate is the whole transfer's, each
  * stream sends its share (rate / N, the remainder to stream 0).
+ *
+ * <p>While the streams run, both ends beat on the control connection ({@link ControlBeats}) when the
+ * agent knows beats, and each gives up on a path silent for the spec's I/O timeout: a black-holed
+ * path ends this end and the agent's within that timeout, whichever way the data flows and whatever
+ * the protocol, and the run fails with the bytes this host counted.
+ *
+ * <p>In reverse, an agent that knows it waits for this end's {@code go} (requested with
+ * {@value #GO} in the request, confirmed in its {@code ready}) before it sends: this end says it
+ * once its receivers read their sockets, so that nothing the agent sends first only overflows a
+ * socket buffer nobody reads yet (that lost a fifth to a half of a first interval at 100 Mbit/s).
  */
 public final class RemoteStreamTransfer implements Transfer {
+    /** The request's and ready's field by which the agent, when it sends, waits for this end's {@code go}. */
+    static final String GO = "go";
     private final TransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
     private final Control control;
     private final List<PeerChannel> data;
     private final String clockComparison;
+    private final ControlBeats beats;
+    private final boolean go;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
-                                 List<PeerChannel> data, String clockComparison) {
+                                 List<PeerChannel> data, String clockComparison, ControlBeats beats, boolean go) {
+        this.go = go;
         this.clockComparison = clockComparison;
+        this.beats = beats;
         this.spec = spec;
         this.clock = clock;
         this.options = options;
@@ -91,6 +107,8 @@ public final class RemoteStreamTransfer implements Transfer {
             req.put("streams", n);
             // the agent's ends wait for this end's "start" (sent when it runs): both windows start with the data
             req.put("start", "message");
+            req.put(ControlBeats.FIELD, ControlBeats.intervalMillis(timeout));
+            req.put(GO, true);
             InetAddress local = s.getLocalAddress();
             if (spec.protocol() == Protocol.UDP) {
                 ArrayNode ports = req.putArray("udp_ports");
@@ -125,7 +143,11 @@ public final class RemoteStreamTransfer implements Transfer {
                     chs.add(PeerChannel.connectTcp(AgentStreams.streamSpec(spec, i, n), far, sending));
                 }
             }
-            return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison);
+            // an agent that beats expects this end's beats from now on, and gives up on their silence
+            ControlBeats beats = ready.path(ControlBeats.FIELD).asLong(0) > 0
+                    ? ControlBeats.start(c, ControlBeats.intervalMillis(timeout)) : null;
+            return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison, beats,
+                    !sending && ready.path(GO).asBoolean(false));
         } catch (IOException | RuntimeException e) {
             chs.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(c);
@@ -204,14 +226,29 @@ public final class RemoteStreamTransfer implements Transfer {
         } catch (IOException e) {
             // an agent that stopped or gave up waiting has closed its end: the ends and the watch below say why
         }
-        // the agent says nothing until its ends are over: its result, or why it ended; the watch reads that
+        // the agent says nothing but beats until its ends are over: its result, or why it ended; the watch reads that
         // one message while these ends run, so that an agent that stopped or went away (its control
         // connection closed or reset) ends them at once, not at their deadline
         long bound = spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L + 3 * io + 1000;
         ControlWatch watch = new ControlWatch(control, (int) Math.min(Integer.MAX_VALUE, bound),
-                () -> ends.forEach(StreamEnd::abort)).start();
+                beats == null ? 0 : Math.max(1, io), () -> ends.forEach(StreamEnd::abort)).start();
+        try {
+            return runEnds(watch, ends, listener, bound);
+        } finally {
+            closeQuietly(beats);
+        }
+    }
+
+    private RemoteParallelResult runEnds(ControlWatch watch, List<StreamEnd> ends, StreamListener listener, long bound)
+            throws TransferException {
+        boolean sending = !options.reverse();
+        int n = data.size();
+        long io = spec.ioTimeout().toMillis();
         ParallelEnds run = ParallelEnds.start(ends, i -> sending ? () -> -1 : peerSent(watch, i),
                 i -> s -> listener.onInterval(i, s), "linerate-stream-");
+        if (go) {
+            sayGo(ends, io);
+        }
         run.await(bound + io);
         TransferException failed = run.done() ? run.failure()
                 : new TransferException("the streams did not end within " + (bound + io) + " ms", null);
@@ -271,6 +308,19 @@ public final class RemoteStreamTransfer implements Transfer {
         }
     }
 
+    /** Tells the agent to send once every receiving end here reads its socket, or the I/O timeout passed. */
+    private void sayGo(List<StreamEnd> ends, long ioMillis) {
+        long deadline = System.nanoTime() + ioMillis * 1_000_000L;
+        for (StreamEnd e : ends) {
+            e.awaitRunning(Math.max(0, deadline - System.nanoTime()));
+        }
+        try {
+            control.send(Control.message(GO));
+        } catch (IOException e) {
+            // the agent is gone: the watch learns it and ends the ends
+        }
+    }
+
     /** @return stream i's counters in the agent's result: {@code ends[i]}, or {@code end} from an agent of one stream */
     private static JsonNode farEnd(JsonNode result, int i, int n) throws IOException {
         JsonNode ends = result.path("ends");
@@ -295,6 +345,10 @@ public final class RemoteStreamTransfer implements Transfer {
         }
         String at = "stream with the agent at " + spec.endpoint();
         IOException failure = watch.failure();
+        if (failure instanceof ControlWatch.SilentPath) {
+            return Optional.of(new TransferException(at + " failed: " + failure.getMessage() + "; ended after "
+                    + localBytes + " bytes at this host", failure));
+        }
         if (failure != null) {
             return Optional.of(new TransferException(at + " failed: the agent went away mid-stream (" + Failures.describe(failure)
                     + ") after " + localBytes + " bytes at this host", failure));
@@ -334,6 +388,7 @@ public final class RemoteStreamTransfer implements Transfer {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            closeQuietly(beats);
             data.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(control);
         }

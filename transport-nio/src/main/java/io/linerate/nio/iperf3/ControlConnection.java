@@ -36,6 +36,8 @@ final class ControlConnection implements Closeable {
         ControlConnection c = new ControlConnection(ch, name);
         try {
             ch.channel().setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+            // the control connection is silent during the test: keepalive fails it on a black-holed path
+            io.linerate.nio.internal.KeepAlive.forSilence(ch.channel(), timeout);
             ch.writeFully(ByteBuffer.wrap(cookie));
         } catch (IOException e) {
             // a busy server may close before reading the cookie: its ACCESS_DENIED may still be there to read

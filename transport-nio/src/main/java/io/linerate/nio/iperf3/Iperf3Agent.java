@@ -138,6 +138,9 @@ public final class Iperf3Agent implements AutoCloseable {
                 ch.writeFully(ByteBuffer.wrap(new byte[] {Iperf3State.ACCESS_DENIED}));
                 return;
             }
+            // the control connection is silent during the test: keepalive fails it on a black-holed path,
+            // which ends a UDP sender here that would otherwise send into it to the test's end
+            io.linerate.nio.internal.KeepAlive.forSilence(ch.channel(), config.ioTimeout());
             Iperf3ServerSession session = new Iperf3ServerSession(this, ch, from, key);
             sessions.add(session);
             started.incrementAndGet();

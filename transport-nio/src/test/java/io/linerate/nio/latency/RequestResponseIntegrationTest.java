@@ -89,6 +89,11 @@ class RequestResponseIntegrationTest {
         // an open-loop flow never sends ahead of its schedule: sends are 500 us apart at least,
         // all between the two readings around the run
         assertThat(r.completed()).isLessThanOrEqualTo(1 + (after - before) / 500_000);
+        // the window is the schedule's (300 ms) and holds the requests due in it: at most 2000/s x 0.3 s + 1
+        assertThat(r.report().windowNanos()).isEqualTo(300_000_000L);
+        assertThat(r.report().transactions()).isLessThanOrEqualTo(601);
+        assertThat(r.report().notes()).anySatisfy(n -> assertThat(n).startsWith("open loop: achieved ")
+                .contains(" of the target 2000 transactions/s").contains("requests left late").contains("largest lateness"));
     }
 
     @Test

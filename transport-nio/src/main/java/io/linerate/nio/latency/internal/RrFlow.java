@@ -27,7 +27,8 @@ import org.agrona.concurrent.IdleStrategy;
  * coordinator reads once the thread has ended. Closed loop: a transaction starts when the previous one ended. Open loop: the
  * k-th starts at {@code first + k·interval} and its latency is measured from that scheduled time,
  * so a slow response delays later requests and their latency shows it (coordinated-omission-free,
- * as wrk2 does).
+ * as wrk2 does); its window holds the transactions <i>due</i> inside it ({@link OpenLoopSchedule}),
+ * and the flow counts the requests that left late and the largest lateness.
  */
 public final class RrFlow implements AutoCloseable {
     private static final com.sun.management.ThreadMXBean ALLOCATION =
@@ -52,6 +53,11 @@ public final class RrFlow implements AutoCloseable {
     private volatile Throwable failure;
     private volatile long windowAllocated = -1;
     private volatile InetAddress localAddress;
+    private volatile long windowOpen = Long.MAX_VALUE;
+    private volatile long windowClose = Long.MAX_VALUE;
+    private volatile long nextOpenDue;
+    private long lateSends;
+    private long maxLatenessNanos;
 
     /**
      * @param firstScheduled clock reading of the first open-loop send; ignored in closed loop
@@ -62,6 +68,7 @@ public final class RrFlow implements AutoCloseable {
         this.server = server;
         this.clock = clock;
         this.firstScheduled = firstScheduled;
+        this.nextOpenDue = firstScheduled;
         this.timeoutNanos = spec.timeout().toNanos();
         this.idle = spec.pollingIdle().map(io.linerate.core.Idle::newStrategy).orElse(null);
         this.thread = new Thread(this::run, "linerate-" + spec.testName() + "-" + id);
@@ -85,6 +92,34 @@ public final class RrFlow implements AutoCloseable {
      */
     public void measuring(boolean on) {
         measuring = on;
+    }
+
+    /**
+     * Open loop: the measured window, by due time. A transaction belongs to it when its request was
+     * due in [open, close), whenever it completes; {@link #measuring} is then not consulted. Call
+     * before {@link #start()}.
+     */
+    public void openLoopWindow(long openNanos, long closeNanos) {
+        windowOpen = openNanos;
+        windowClose = closeNanos;
+    }
+
+    /**
+     * @return open loop: the due time of the first request whose transaction has not completed
+     *     (every earlier one has)
+     */
+    public long nextOpenDue() {
+        return nextOpenDue;
+    }
+
+    /** @return open loop: requests that left an interval or more after they were due; read after the thread ended */
+    public long lateSends() {
+        return lateSends;
+    }
+
+    /** @return open loop: the largest time a request left after it was due, ns; read after the thread ended */
+    public long maxLatenessNanos() {
+        return maxLatenessNanos;
     }
 
     /** @return transactions completed while the window was open */
@@ -150,7 +185,7 @@ public final class RrFlow implements AutoCloseable {
         ByteBuffer request = ByteBuffer.allocateDirect(spec.requestBytes());
         ByteBuffer response = ByteBuffer.allocateDirect(Math.min(spec.responseBytes(), 256 * 1024));
         long interval = spec.flowIntervalNanos();
-        long next = firstScheduled;
+        OpenLoopSchedule schedule = interval > 0 ? new OpenLoopSchedule(firstScheduled, interval) : null;
         long n = 0;
         long inWindow = 0;
         boolean wasMeasuring = false;
@@ -162,12 +197,11 @@ public final class RrFlow implements AutoCloseable {
             }
             while (!stop) {
                 long start;
-                if (interval > 0) {
-                    if (!waitUntil(next)) {
+                if (schedule != null) {
+                    if (!waitUntil(schedule.due())) {
                         break;
                     }
-                    start = next;
-                    next += interval;
+                    start = schedule.leave(clock.nanoTime());
                 } else {
                     start = clock.nanoTime();
                 }
@@ -205,7 +239,10 @@ public final class RrFlow implements AutoCloseable {
                     sel.selectNow();
                 }
                 long end = clock.nanoTime();
-                boolean m = measuring;
+                boolean m = schedule == null ? measuring : OpenLoopSchedule.inWindow(start, windowOpen, windowClose);
+                if (schedule != null) {
+                    nextOpenDue = schedule.due();
+                }
                 if (m) {
                     latency.record(end - start);
                     windowCompleted = ++inWindow;
@@ -227,6 +264,10 @@ public final class RrFlow implements AutoCloseable {
         } catch (Throwable e) {
             failure = e;
         } finally {
+            if (schedule != null) {
+                lateSends = schedule.lateSends();
+                maxLatenessNanos = schedule.maxLatenessNanos();
+            }
             if (ch != null) {
                 Resources.closeQuietly(java.util.List.of(ch));
             }

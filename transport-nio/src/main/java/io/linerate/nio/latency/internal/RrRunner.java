@@ -31,6 +31,13 @@ import java.util.concurrent.locks.LockSupport;
  * exactly the transactions counted in the window: a flow records a transaction, with the exact min
  * and max beside its histogram, when it completes while the window is open, and the histograms
  * are read after every flow thread has ended.
+ *
+ * <p>Open loop ({@code --rate}): the window is the schedule's own, from the end of the warm-up for
+ * the duration, and holds the transactions whose requests were due inside it
+ * ({@link OpenLoopSchedule}), so it never runs above the target rate: a backlog of the warm-up
+ * caught up inside it is not counted. After it closes the flows finish the transactions due
+ * inside it, bounded by the timeout. The report gives the achieved rate beside the target, and the
+ * requests that left late with the largest lateness.
  */
 public final class RrRunner {
     private RrRunner() {}
@@ -127,8 +134,13 @@ public final class RrRunner {
         SocketAddress address = s.address();
         long t0 = clock.nanoTime();
         long interval = spec.flowIntervalNanos();
+        long open = t0 + spec.warmup().toNanos();
+        long close = open + spec.duration().toNanos();
         for (int i = 0; i < spec.flows(); i++) {
             RrFlow f = new RrFlow(i, spec, address, clock, t0 + interval * i / spec.flows());
+            if (interval > 0) {
+                f.openLoopWindow(open, close);
+            }
             flows.add(f);
             f.start();
         }
@@ -144,6 +156,11 @@ public final class RrRunner {
             f.measuring(false);
         }
         long w1 = clock.nanoTime();
+        if (interval > 0) {
+            finishDue(clock, close, flows, s, spec);
+            w0 = open;
+            w1 = close;
+        }
         stopAll(flows);
         checkFailures(flows, s, spec);
         List<Long> perFlow = new ArrayList<>();
@@ -185,10 +202,13 @@ public final class RrRunner {
                 i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"
                         : "a thread that waits long parks between polls, and its wake-up delay adds to latency")));
         RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
-        if (spec.rate() > 0 && report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
-            notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "
-                    + "requests queued behind slow responses and their latency includes the wait",
-                    report.transactionsPerSecond().orElse(0), spec.rate()));
+        if (spec.rate() > 0) {
+            notes.add(openLoopNote(spec, report, flows));
+            if (report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
+                notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "
+                        + "requests queued behind slow responses and their latency includes the wait",
+                        report.transactionsPerSecond().orElse(0), spec.rate()));
+            }
             report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         }
         long[] serverCounts = s.finish();
@@ -209,6 +229,34 @@ public final class RrRunner {
         Optional<TcpMss> mss = local == null ? Optional.empty() : PathFacts.tcpMss(spec.family(), local);
         return mss.map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")")
                 .orElse("tcp mss unknown: the MTU of the connections' interface or net.ipv4.tcp_timestamps could not be read");
+    }
+
+    /** @return the achieved rate beside the target, and the late sends with the largest lateness */
+    private static String openLoopNote(RrSpec spec, RrReport report, List<RrFlow> flows) {
+        long late = 0;
+        long maxLate = 0;
+        for (RrFlow f : flows) {
+            late += f.lateSends();
+            maxLate = Math.max(maxLate, f.maxLatenessNanos());
+        }
+        return String.format(Locale.ROOT, "open loop: achieved %.1f of the target %d transactions/s over the "
+                + "scheduled window; %d requests left late (a flow interval or more after they were due), "
+                + "the largest lateness %d ns", report.transactionsPerSecond().orElse(0), spec.rate(), late, maxLate);
+    }
+
+    /**
+     * Open loop: waits until every flow has completed the transactions due before {@code close},
+     * at most the spec's timeout after it.
+     */
+    private static void finishDue(Clock clock, long close, List<RrFlow> flows, ServerSide server, RrSpec spec)
+            throws TransferException {
+        long deadline = close + spec.timeout().toNanos();
+        for (RrFlow f : flows) {
+            while (f.nextOpenDue() - close < 0 && !f.ended() && clock.nanoTime() - deadline < 0) {
+                checkFailures(flows, server, spec);
+                LockSupport.parkNanos(1_000_000L);
+            }
+        }
     }
 
     private static void waitUntil(Clock clock, long when, List<RrFlow> flows, ServerSide server, RrSpec spec)
