@@ -120,7 +120,7 @@ class NioTransportTest {
         assertThat(r.report().facts().options()).isEqualTo(spec.toString());
         String json = ResultJson.of(r).toJson();
         assertThat(json).startsWith("{\"format\":\"linerate-result\",\"version\":1,\"pattern\":\"ping-pong\","
-                + "\"valid\":true,\"invalid_reasons\":[],\"metrics\":[{")
+                + "\"test\":\"pingpong_tcp\",\"valid\":true,\"invalid_reasons\":[],\"metrics\":[{")
                 .contains("\"detail\":{\"format\":\"linerate-latency\"")
                 .contains("\"size\":1,\"iterations\":200,").contains("\"size\":64,\"iterations\":200,");
     }
@@ -150,7 +150,7 @@ class NioTransportTest {
                 "transactions_per_second", "transactions_per_second", "latency_p50", "latency_p99", "latency_mean");
         assertThat(r.metrics()).extracting(Metric::timeSeconds).containsOnly(r.report().windowNanos() / 1e9);
         assertThat(r.metrics().get(0).value()).isEqualTo(inWindow * 1e9 / r.report().windowNanos());
-        assertThat(ResultJson.of(r).toJson()).contains("\"pattern\":\"request-response\",\"valid\":true")
+        assertThat(ResultJson.of(r).toJson()).contains("\"pattern\":\"request-response\",\"test\":\"tcp_rr\",\"valid\":true")
                 .contains("\"detail\":{\"format\":\"linerate-rr\"").contains("\"request_bytes\":32,\"response_bytes\":100");
     }
 }
