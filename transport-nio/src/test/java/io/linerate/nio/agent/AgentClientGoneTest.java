@@ -76,10 +76,16 @@ class AgentClientGoneTest {
             var u = next.transfer().udp().orElseThrow();
             assertThat(u.datagramsSent()).isEqualTo(u.datagramsReceived() + u.lost());
         }
-        waitUntil(() -> agent.activeSessions() == 0 && openDescriptors() <= fds
-                && ManagementFactory.getThreadMXBean().getThreadCount() <= threads);
-        assertThat(openDescriptors()).isLessThanOrEqualTo(fds);
-        assertThat(ManagementFactory.getThreadMXBean().getThreadCount()).isLessThanOrEqualTo(threads);
+        // judged on the readings the wait took: a second reading after it can catch a descriptor that comes
+        // and goes (one more than before, in loaded full runs), which says nothing of what the agent left behind
+        long[] seen = new long[2];
+        waitUntil(() -> {
+            seen[0] = openDescriptors();
+            seen[1] = ManagementFactory.getThreadMXBean().getThreadCount();
+            return agent.activeSessions() == 0 && seen[0] <= fds && seen[1] <= threads;
+        });
+        assertThat(seen[0]).as("open descriptors, against %d before", fds).isLessThanOrEqualTo(fds);
+        assertThat(seen[1]).as("threads, against %d before", threads).isLessThanOrEqualTo(threads);
     }
 
     static long openDescriptors() {
