@@ -47,9 +47,10 @@ import java.util.regex.Pattern;
  * 3550 estimator follows scheduling noise of the host;</li>
  * <li>CPU time (a name word {@code cpu}, such as service demand) is advisory too: one run's CPU
  * time per byte moves by 10 % and more with what else the host runs.</li>
- * <li>an extreme or a spread of one run's samples (a name word {@code max}, {@code maximum},
- * {@code min}, {@code minimum}, {@code stddev}, {@code stdev} or {@code p100}, such as
- * ping-pong's {@code latency_max}, {@code latency_min} and {@code latency_stddev}) is advisory:
+ * <li>a spread of one run's samples (a name word {@code stddev} or {@code stdev}) and an extreme of
+ * one run's latencies (a name word {@code max}, {@code maximum}, {@code min}, {@code minimum} or
+ * {@code p100} in a latency, RTT or delay: ping-pong's {@code latency_max}, {@code latency_min};
+ * not a throughput named {@code max_throughput_mbps}, which gates) is advisory:
  * one preempted or one lucky round trip sets it, so two identical runs differ by a factor; kperf's
  * policies give such figures no regression key either. The mean and the percentiles below 100
  * gate.</li>
@@ -65,7 +66,10 @@ public final class MetricDefaults {
             "delay");
     private static final List<String> LOSS = List.of("loss", "lost", "drop");
     /** Name words of an extreme or a spread of one run's samples: not a regression signal alone. */
-    private static final Set<String> ONE_RUN_SPREAD = Set.of("max", "maximum", "min", "minimum", "stddev", "stdev", "p100");
+    private static final Set<String> ONE_RUN_SPREAD = Set.of("stddev", "stdev");
+    /** Name words of an extreme of one run's samples: not a regression signal alone for a latency. */
+    private static final Set<String> ONE_RUN_EXTREME = Set.of("max", "maximum", "min", "minimum", "p100");
+    private static final List<String> LATENCY = List.of("latenc", "rtt", "delay");
     private static final Pattern SPLIT = Pattern.compile("[_.:/-]+|(?<=[a-z0-9])(?=[A-Z])");
     private static final Pattern THROUGHPUT = Pattern.compile(
             "(?:(?:[kmgtpe]i?)?(?:bits?|b|bytes?)|frames?|packets?|pkts|datagrams?|messages?|msgs|transactions?"
@@ -120,7 +124,8 @@ public final class MetricDefaults {
      */
     public static boolean isAdvisory(String name) {
         List<String> words = words(name);
-        return hasWord(name, List.of("jitter")) || words.contains("cpu") || words.stream().anyMatch(ONE_RUN_SPREAD::contains);
+        return hasWord(name, List.of("jitter")) || words.contains("cpu") || words.stream().anyMatch(ONE_RUN_SPREAD::contains)
+                || hasWord(name, LATENCY) && words.stream().anyMatch(ONE_RUN_EXTREME::contains);
     }
 
     private static boolean hasWord(String name, List<String> stems) {

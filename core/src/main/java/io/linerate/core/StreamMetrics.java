@@ -19,7 +19,9 @@ import java.util.TreeMap;
  * </ul>
  * A run with a far end labels every metric {@value #DIRECTION} = {@value #FORWARD} (this host sends)
  * or {@value #REVERSE} (the far end sends), also when it runs one direction only, so that a
- * bidirectional run's halves and one-way runs share their keys.
+ * bidirectional run's halves and one-way runs share their keys. A run of N &gt; 1 parallel streams
+ * labels its sums {@value #STREAM} = {@value #SUM} and {@value #STREAMS} = N, its streams' own
+ * figures {@value #STREAM} = their index.
  */
 public final class StreamMetrics {
     /** Label that says which way the data went. */
@@ -28,6 +30,12 @@ public final class StreamMetrics {
     public static final String FORWARD = "forward";
     /** {@link #DIRECTION} of data from the far end to this host (iperf3's {@code -R}). */
     public static final String REVERSE = "reverse";
+    /** Label of one of N parallel streams ({@code 0} to {@code N-1}), or {@value #SUM} for their sum. */
+    public static final String STREAM = "stream";
+    /** {@link #STREAM} of the sum over parallel streams. */
+    public static final String SUM = "sum";
+    /** Label of a run of N &gt; 1 parallel streams (iperf3's {@code -P N}): N. */
+    public static final String STREAMS = "streams";
     /** Host of figures counted at the far end and reported back. */
     public static final String REMOTE = "remote";
     /** Unit of the rates. */

@@ -76,7 +76,9 @@ class MetricDefaultsTest {
             assertThat(MetricDefaults.isAdvisory(name)).as(name).isTrue();
         }
         for (String name : List.of("latency_mean", "latency_p50", "latency_p99", "latency_p99.9", "maximal_mbps",
-                "transactions_per_second", "raw_lost_frames", "tcp4_ndr_mbps", "udp4_sweep_loss_pct")) {
+                "transactions_per_second", "raw_lost_frames", "tcp4_ndr_mbps", "udp4_sweep_loss_pct",
+                // an extreme of a throughput is no latency: it gates
+                "max_throughput_mbps", "min_rate_mbps")) {
             assertThat(MetricDefaults.isAdvisory(name)).as(name).isFalse();
         }
         assertThat(MetricJson.defaultPolicy("udp4_lost_pct", "%", Better.LOWER, false)).isEqualTo(

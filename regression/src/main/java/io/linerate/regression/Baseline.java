@@ -179,7 +179,7 @@ public record Baseline(int version, String created, Environment environment, Lis
      * @param content the document
      * @return the baseline
      * @throws IllegalArgumentException for invalid JSON, another format, a version other than 1 to 3
-     *     (naming it and the versions this linerate reads), a malformed series or a bad stored policy
+     *     (naming it and the versions this linerate reads), a malformed series, a series given twice or a bad stored policy
      */
     public static Baseline parse(String source, String content) {
         JsonNode root;
@@ -206,6 +206,7 @@ public record Baseline(int version, String created, Environment environment, Lis
                     + FORMAT + " document as written by gate --save");
         }
         List<Series> series = new ArrayList<>();
+        java.util.Set<SeriesKey> keys = new java.util.HashSet<>();
         int i = 0;
         for (JsonNode s : root.path("series")) {
             i++;
@@ -218,6 +219,10 @@ public record Baseline(int version, String created, Environment environment, Lis
                 labels.put(e.getKey(), e.getValue().asText());
             }
             SeriesKey key = new SeriesKey(s.path("test").asText(""), s.get("name").asText(), s.get("host").asText(), labels);
+            if (!keys.add(key)) {
+                throw new IllegalArgumentException(where + ": series " + key.display() + " is there twice; allowed: each"
+                        + " series once (its runs hold all its samples)");
+            }
             String unit = s.path("unit").asText("");
             List<Run> runs = new ArrayList<>();
             JsonNode rs = s.path("runs");

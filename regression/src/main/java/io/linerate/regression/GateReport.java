@@ -21,6 +21,15 @@ public record GateReport(List<Verdict> verdicts, List<Problem> warnings) {
         return verdicts.stream().anyMatch(Verdict::failing) ? 1 : 0;
     }
 
+    /**
+     * @return the error verdicts of the input (its series and lines), not the gate's own verdict that it
+     *     compared nothing ({@link NothingCompared}): what stops a baseline from being saved
+     */
+    public long inputErrors() {
+        return verdicts.stream().filter(v -> v.kind() == Verdict.Kind.ERROR && !v.key().host().equals(NothingCompared.HOST))
+                .count();
+    }
+
     /** @return the failing verdicts */
     public List<Verdict> failures() {
         return verdicts.stream().filter(Verdict::failing).toList();

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * wrote {@code iperf3_<protocol>_*}, without the family.
  *
  * <p>An old key may stand for more than one of today's (an end's {@code _mbps} was the sender's
- * rate or the receiver's goodput; the reader's name had no family): its candidates are listed, most
+ * rate or the receiver's goodput, which is never read as the sender's rate; the reader's name had no
+ * family): its candidates are listed, most
  * likely first, and an old series is renamed to the most likely one when the current run has it,
  * else to the only one the current run has. Otherwise it keeps its
  * old key, and the gate reports it missing, naming what the run produced instead.
@@ -47,14 +48,18 @@ final class LegacyKeys {
         }
         List<Baseline.Series> out = new ArrayList<>();
         List<String> renamed = new ArrayList<>();
+        Set<SeriesKey> taken = new java.util.HashSet<>();
+        b.series().forEach(s -> taken.add(s.key()));
         for (Baseline.Series s : b.series()) {
             SeriesKey key = s.key();
             if (!current.contains(key)) {
                 List<SeriesKey> candidates = candidates(key);
-                List<SeriesKey> present = candidates.stream().filter(current::contains).toList();
+                // never onto a key the baseline holds already, or took for another old series
+                List<SeriesKey> present = candidates.stream().filter(current::contains).filter(k -> !taken.contains(k)).toList();
                 if (!present.isEmpty() && (present.size() == 1 || present.get(0).equals(candidates.get(0)))) {
                     renamed.add(key.display() + " -> " + present.get(0).display());
                     key = present.get(0);
+                    taken.add(key);
                 }
             }
             out.add(new Baseline.Series(key, s.unit(), s.runs(), s.policy()));
@@ -79,7 +84,14 @@ final class LegacyKeys {
         if (iperf.matches()) {
             String marker = iperf.group(2);
             String direction = old.labels().getOrDefault(DIRECTION, iperf.group(3) == null ? "forward" : "reverse");
-            quantity(out, marker, iperf.group(4), List.of(old.host()), directions(old.labels(), List.of(direction)), old.labels());
+            String q = iperf.group(4);
+            if (q.equals("mbps")) {
+                // each end's own rate: linerate's end (local) sent forward and received reverse
+                boolean sender = old.host().equals("local") == direction.equals("forward");
+                out.add(key(marker, sender ? marker + "_sent_mbps" : marker + "_mbps", old.host(), old.labels(), direction));
+            } else {
+                quantity(out, marker, q, List.of(old.host()), List.of(direction), old.labels());
+            }
         } else if (reader.matches()) {
             String direction = old.labels().getOrDefault(DIRECTION, "forward");
             for (String family : List.of("4", "6")) {
@@ -110,16 +122,21 @@ final class LegacyKeys {
         return labels.containsKey(DIRECTION) ? List.of(labels.get(DIRECTION)) : fallback;
     }
 
-    /** Adds today's keys of quantity {@code q} ({@code mbps} may be either end's rate) at the given hosts and directions. */
+    /**
+     * Adds today's keys of quantity {@code q} at the given hosts and directions. An old {@code _mbps}
+     * maps to today's {@code _mbps} (goodput) only: in one JVM it was the receiver's goodput, and an
+     * agent end's, which could be the sender's rate, is not told apart by its key; reading a sender's
+     * rate as goodput would hide a goodput regression behind it.
+     */
     private static void quantity(Set<SeriesKey> out, String marker, String q, List<String> hosts, List<String> directions,
                                  SortedMap<String, String> labels) {
-        List<String> names = q.equals("mbps") ? List.of(marker + "_mbps", marker + "_sent_mbps") : List.of(marker + "_" + q);
+        List<String> names = List.of(marker + "_" + q);
         for (String name : names) {
             for (String host : hosts) {
                 for (String direction : directions) {
                     out.add(key(marker, name, host, labels, direction));
                 }
-                if (!q.equals("mbps")) {
+                if (!q.equals("mbps") && !q.equals("cpu_us_per_kb")) {
                     // linerate's own forward loss (host local) has no key of its own today: the receiver's is remote
                     for (String direction : directions) {
                         out.add(key(marker, name, host.equals("local") ? "remote" : "local", labels, direction));

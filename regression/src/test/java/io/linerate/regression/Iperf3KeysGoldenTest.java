@@ -53,4 +53,14 @@ class Iperf3KeysGoldenTest {
                 .filter(o -> o.key().display().equals(key)).toList();
         assertThat(one).singleElement().satisfies(o -> assertThat(o.value()).isCloseTo(mbps, within(1e-9)));
     }
+
+    @org.junit.jupiter.api.Test
+    void parallelStreamsSumsAreLabelledAsTheAgentsAre() {
+        // tcp-p2.json: iperf3 -c -P 2, forward; its sums are labelled stream=sum and streams=2
+        MetricSet s = TestFiles.read("iperf3/tcp-p2.json");
+        assertThat(s.errors()).isEmpty();
+        assertThat(s.observations()).extracting(o -> o.key().display()).containsOnly(
+                "tcp4/tcp4_sent_mbps{direction=forward,stream=sum,streams=2}@local",
+                "tcp4/tcp4_mbps{direction=forward,stream=sum,streams=2}@remote");
+    }
 }

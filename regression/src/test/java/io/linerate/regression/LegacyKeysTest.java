@@ -86,4 +86,43 @@ class LegacyKeysTest {
         assertThat(today.version()).isEqualTo(LegacyKeys.KEYS_VERSION);
         assertThat(LegacyKeys.remap(today, java.util.Set.of(), new java.util.ArrayList<>())).isSameAs(today);
     }
+
+    private static String v2(String... series) {
+        return "{\"format\":\"linerate-baseline\",\"version\":2,\"created\":\"2026-01-05T10:00:00Z\","
+                + "\"environment\":{\"kernel\":\"k\",\"cpu\":\"c\",\"jvm\":\"j\",\"transport\":\"nio\",\"linerate\":\"0.1.0\"},"
+                + "\"series\":[" + String.join(",", series) + "]}";
+    }
+
+    @Test
+    void anOldGoodputIsNeverReadAsASendersRate() {
+        // an in-JVM udp4_mbps@local (goodput) against an agent run, whose local figure is the sender's rate
+        MetricSet now = new MetricSet();
+        now.add(new Observation(key("udp4", "udp4_sent_mbps", "local", "forward"), "n", 100, "Mbit/s", 1, "n", 0));
+        now.add(new Observation(key("udp4", "udp4_mbps", "remote", "forward"), "n", 60, "Mbit/s", 1, "n", 0));
+        GateReport r = Gate.create().baseline(Baseline.parse("old.json", v2(series("", "udp4_mbps", "local", "{}", 100))))
+                .run(now);
+        assertThat(r.verdicts()).filteredOn(v -> v.kind() == Verdict.Kind.MISSING).singleElement()
+                .satisfies(v -> assertThat(v.key().display()).isEqualTo("udp4_mbps@local"));
+        assertThat(r.exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void anOldKeyIsNeverRenamedOntoASeriesTheBaselineHolds() {
+        // today's key and an old one that would become it: the old one keeps its name, nothing is overwritten
+        MetricSet now = new MetricSet();
+        now.add(new Observation(key("tcp4", "tcp4_mbps", "local", null), "n", 100, "Mbit/s", 1, "n", 0));
+        GateReport r = Gate.create().baseline(Baseline.parse("old.json", v2(series("tcp4", "tcp4_mbps", "local", "{}", 100),
+                series("", "tcp4_mbps", "local", "{}", 1)))).run(now);
+        assertThat(r.verdicts()).filteredOn(v -> v.key().display().equals("tcp4/tcp4_mbps@local")).singleElement()
+                .satisfies(v -> assertThat(v.baseline()).isEqualTo(100.0));
+    }
+
+    @Test
+    void aSeriesGivenTwiceInABaselineIsAnError() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Baseline.parse("twice.json",
+                        v2(series("tcp4", "tcp4_mbps", "local", "{}", 100), series("tcp4", "tcp4_mbps", "local", "{}", 1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline twice.json, series #2: series tcp4/tcp4_mbps@local is there twice; allowed: each"
+                        + " series once (its runs hold all its samples)");
+    }
 }

@@ -80,8 +80,8 @@ class UntrustedInputTest {
         // server's, reported back, remote): 26491391177.731564 bit/s at 1.000627
         assertThat(s.observations()).extracting(o -> o.key().display(), Observation::value, Observation::timeSeconds)
                 .containsExactly(
-                        tuple("tcp4/tcp4_sent_mbps{direction=forward}@local", 26492529642.68867 / 1e6, 1.000584),
-                        tuple("tcp4/tcp4_mbps{direction=forward}@remote", 26491391177.731564 / 1e6, 1.000627));
+                        tuple("tcp4/tcp4_sent_mbps{direction=forward,stream=sum,streams=2}@local", 26492529642.68867 / 1e6, 1.000584),
+                        tuple("tcp4/tcp4_mbps{direction=forward,stream=sum,streams=2}@remote", 26491391177.731564 / 1e6, 1.000627));
         // a repeat of a key the reader does not read may even differ
         int second = tcp.indexOf("\"sndbuf_actual\"", tcp.indexOf("\"sndbuf_actual\"") + 1);
         String differing = tcp.substring(0, second) + tcp.substring(second).replaceFirst("16384", "16385");

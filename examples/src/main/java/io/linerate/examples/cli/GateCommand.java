@@ -10,7 +10,6 @@ import io.linerate.regression.Policies;
 import io.linerate.regression.Reports;
 import io.linerate.regression.SafePaths;
 import io.linerate.regression.TestCharts;
-import io.linerate.regression.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
@@ -140,7 +139,7 @@ public final class GateCommand implements Callable<Integer>, ExitCodes.UserFiles
             TestCharts.write(derived, result, "linerate gate");
         }
         if (save != null) {
-            long errors = result.verdicts().stream().filter(v -> v.kind() == Verdict.Kind.ERROR).count();
+            long errors = result.inputErrors();
             if (errors > 0) {
                 err.println("gate: not saving baseline " + save + ": the input has " + errors
                         + " error verdict(s); fix the input first");
@@ -148,6 +147,13 @@ public final class GateCommand implements Callable<Integer>, ExitCodes.UserFiles
                 return Linerate.FAILED;
             }
             Baseline saved = gate.baselineOf(current, env, Instant.now().truncatedTo(ChronoUnit.SECONDS));
+            if (saved.series().isEmpty()) {
+                // every later gate against it would compare nothing
+                err.println("gate: not saving baseline " + save + ": the input holds no series (every test in it was"
+                        + " skipped?); save a run that measured something");
+                err.flush();
+                return Linerate.FAILED;
+            }
             try {
                 GateFiles.writeBaseline(save, saved, force);
             } catch (FileAlreadyExistsException e) {

@@ -192,6 +192,11 @@ class GateCommandTest {
         assertThat(out).contains("bad.log:7@input");
         assertThat(err).contains("not saving baseline " + f("b.json"));
         assertThat(dir.resolve("b.json")).doesNotExist();
+        // a log whose only test was skipped is an input, but no baseline: every gate against it would compare nothing
+        write("skipped.log", "KTAP version 1\n1..1\nok 1 udp4_frag # SKIP no fragmentation here\n");
+        assertThat(gate("--input", f("skipped.log"), "--save", f("s.json"))).isEqualTo(1);
+        assertThat(err).contains("not saving baseline " + f("s.json") + ": the input holds no series");
+        assertThat(dir.resolve("s.json")).doesNotExist();
     }
 
     @Test

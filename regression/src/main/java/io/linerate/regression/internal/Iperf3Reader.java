@@ -140,6 +140,12 @@ public final class Iperf3Reader implements MetricReader {
             boolean thisSideSent = sent > 0 || received.isEmpty() && omitted == 0 && derivedSender;
             TreeMap<String, String> labels = new TreeMap<>();
             labels.put(StreamMetrics.DIRECTION, direction);
+            int streams = root.path("start").path("test_start").path("num_streams").asInt(1);
+            if (streams > 1) {
+                // the file's sums, labelled as linerate's agent and iperf3 client label theirs
+                labels.put(StreamMetrics.STREAM, StreamMetrics.SUM);
+                labels.put(StreamMetrics.STREAMS, Integer.toString(streams));
+            }
             senderRate(direction, endSuffix, thisSideSent, labels);
             String who = direction.equals(StreamMetrics.FORWARD) ? "client to server" : "server to client";
             if (!received.isEmpty()) {

@@ -129,7 +129,7 @@ public record RemoteParallelResult(List<RemoteStreamResult> streams) implements 
                 }
             }
         }
-        Map<String, String> sumLabels = Map.of("stream", "sum", "streams", n,
+        Map<String, String> sumLabels = Map.of(StreamMetrics.STREAM, StreamMetrics.SUM, StreamMetrics.STREAMS, n,
                 StreamMetrics.DIRECTION, StreamMetrics.direction(localSends));
         double time = t;
         for (int h = 0; h < 2; h++) {

@@ -29,7 +29,8 @@ import java.util.OptionalDouble;
  * inside the sender's window that arrived, wherever they arrived, over the sender's window length,
  * as in {@link #transfer()}), {@code <marker>_cpu_us_per_kb} (service demand as netperf defines it:
  * CPU µs of the end's sending or receiving thread per KiB = 1024 bytes of payload it moved, lower
- * is better, advisory) and, for UDP, {@code <marker>_lost_pct} at the receiver's host. Each end
+ * is better, advisory) and, for UDP, {@code <marker>_lost_pct} and {@code <marker>_jitter_ms} (RFC 3550,
+ * advisory) at the receiver's host. Each end
  * counts by its own clock. {@link #clock()} says how the two clocks compare: {@code "same host"}
  * (the agent runs on this host's kernel, over loopback or in a network namespace of it, and both
  * read one monotonic clock) or {@code "unsynchronised"}. No one-way delay is reported: the ends do
@@ -73,8 +74,13 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
         end(out, marker, local, Metric.LOCAL, udp && local == receiver ? sender.windowNanos() : local.windowNanos(), labels);
         end(out, marker, remote, StreamMetrics.REMOTE, udp && remote == receiver ? sender.windowNanos() : remote.windowNanos(),
                 labels);
-        transfer.udp().ifPresent(u -> u.lossPercent().ifPresent(l -> out.add(new Metric(StreamMetrics.lost(marker), l, "%",
-                StreamMetrics.host(receiver == local), receiver.windowNanos() / 1e9, labels, Better.LOWER))));
+        transfer.udp().ifPresent(u -> {
+            String at = StreamMetrics.host(receiver == local);
+            double t = receiver.windowNanos() / 1e9;
+            u.lossPercent().ifPresent(l -> out.add(new Metric(StreamMetrics.lost(marker), l, "%", at, t, labels, Better.LOWER)));
+            u.jitterNanos().ifPresent(j -> out.add(new Metric(StreamMetrics.jitter(marker), j / 1e6, "ms", at, t, labels,
+                    Better.LOWER).asAdvisory()));
+        });
         return out;
     }
 

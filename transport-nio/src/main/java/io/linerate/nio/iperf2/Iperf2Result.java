@@ -147,7 +147,8 @@ public final class Iperf2Result implements MeasurementResult {
     @Override
     public List<Metric> metrics() {
         List<Metric> out = new ArrayList<>();
-        if (local.bytes() == 0 || local.nanos() == 0) {
+        if (!invalidReasons().isEmpty() || local.nanos() == 0) {
+            // an invalid run has no numbers to gate on (without the server's report, loss is unknown)
             return out;
         }
         String m = streamMarker();

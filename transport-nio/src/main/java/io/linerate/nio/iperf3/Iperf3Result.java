@@ -203,7 +203,7 @@ public final class Iperf3Result implements MeasurementResult {
         }
         String m = StreamMetrics.marker(spec.protocol().label(), spec.family() == io.linerate.core.AddressFamily.IPV6);
         boolean localSends = !options.reverse();
-        String dir = StreamMetrics.direction(localSends);
+        Map<String, String> dir = labels(localSends);
         double t = local.nanos() / 1e9;
         if (local.nanos() > 0) {
             out.add(metric(localSends ? StreamMetrics.sent(m) : StreamMetrics.goodput(m), local.bytes() * 8.0 / t / 1e6,
@@ -233,8 +233,23 @@ public final class Iperf3Result implements MeasurementResult {
         return out;
     }
 
-    private static Metric metric(String name, double v, String unit, String host, double t, Better better, String direction) {
-        return new Metric(name, v, unit, host, t, Map.of(StreamMetrics.DIRECTION, direction), better);
+    /**
+     * @return {@code direction}, and with {@code -P N} for N &gt; 1 {@code stream=sum} and {@code streams=N}: these
+     *     metrics sum the streams, as linerate's agent labels its sums and the gate labels iperf3's {@code -J} sums
+     */
+    private Map<String, String> labels(boolean localSends) {
+        Map<String, String> l = new java.util.TreeMap<>();
+        l.put(StreamMetrics.DIRECTION, StreamMetrics.direction(localSends));
+        if (options.parallel() > 1) {
+            l.put(StreamMetrics.STREAM, StreamMetrics.SUM);
+            l.put(StreamMetrics.STREAMS, Integer.toString(options.parallel()));
+        }
+        return l;
+    }
+
+    private static Metric metric(String name, double v, String unit, String host, double t, Better better,
+                                 Map<String, String> labels) {
+        return new Metric(name, v, unit, host, t, labels, better);
     }
 
     @Override

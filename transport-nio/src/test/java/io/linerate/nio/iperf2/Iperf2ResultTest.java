@@ -54,4 +54,14 @@ class Iperf2ResultTest {
         assertThat(r.local().datagrams()).isEqualTo(r.received() + r.lost());
         assertThat(r.notes()).singleElement().asString().startsWith("loss: linerate counts 3 of the 100 datagrams it sent lost");
     }
+
+    @Test
+    void aUdpRunWithoutTheServersReportHasNoMetricsToGate() {
+        TransferSpec spec = TransferSpec.builder().protocol(Protocol.UDP).payloadBytes(1000).duration(Duration.ofSeconds(1)).build();
+        Iperf2Result r = new Iperf2Result(spec, "127.0.0.1:5001", Iperf2HeaderVariant.SEQ64,
+                new Iperf2Result.Local(100_000, 100, 1_000_000_000L), Optional.empty(), "");
+        assertThat(r.invalidReasons()).containsExactly("the iperf 2 server sent no report: loss is unknown");
+        // as with every invalid result: its KTAP, JSON and the gate see no figure of it, not even the sender's
+        assertThat(r.metrics()).isEmpty();
+    }
 }

@@ -44,17 +44,18 @@ class Iperf3OneKeyTest {
         PeerTool.require("iperf3", "iperf3");
     }
 
-    private static MetricSet linerate(Iperf3Server srv, Protocol p, boolean reverse) throws Exception {
+    private static MetricSet linerate(Iperf3Server srv, Protocol p, boolean reverse, int streams) throws Exception {
         TransferSpec spec = TransferSpec.builder().protocol(p).payloadBytes(p == Protocol.UDP ? 1400 : 128 * 1024)
                 .rateBitsPerSecond(p == Protocol.UDP ? 20_000_000 : 0).duration(Duration.ofSeconds(1))
                 .ioTimeout(Duration.ofSeconds(10)).trafficClass(0).build();
-        Iperf3Result r = Iperf3Client.run("127.0.0.1", srv.port, spec, Iperf3Options.defaults().withReverse(reverse));
+        Iperf3Result r = Iperf3Client.run("127.0.0.1", srv.port, spec,
+                Iperf3Options.defaults().withReverse(reverse).withParallel(streams));
         return MetricReaders.read("linerate.json", ResultJson.of(r).toJson());
     }
 
-    private static MetricSet real(Iperf3Server srv, Protocol p, boolean reverse) throws Exception {
+    private static MetricSet real(Iperf3Server srv, Protocol p, boolean reverse, int streams) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Iperf3Server.binary(), "-c", "127.0.0.1", "-p", Integer.toString(srv.port),
-                "-t", "1", "-J"));
+                "-t", "1", "-J", "-P", Integer.toString(streams)));
         if (p == Protocol.UDP) {
             cmd.addAll(List.of("-u", "-b", "20M", "-l", "1400"));
         }
@@ -90,17 +91,18 @@ class Iperf3OneKeyTest {
                 .noneSatisfy(v -> assertThat(v.kind()).isIn(Verdict.Kind.MISSING, Verdict.Kind.ERROR));
     }
 
-    @ParameterizedTest(name = "{0} reverse={1}")
-    @CsvSource({"TCP, false", "TCP, true", "UDP, false", "UDP, true"})
-    void linerateAndIperf3GiveTheSameKeysAndGateEachOther(Protocol p, boolean reverse) throws Exception {
+    @ParameterizedTest(name = "{0} reverse={1} -P {2}")
+    @CsvSource({"TCP, false, 1", "TCP, true, 1", "UDP, false, 1", "UDP, true, 1", "TCP, false, 2"})
+    void linerateAndIperf3GiveTheSameKeysAndGateEachOther(Protocol p, boolean reverse, int streams) throws Exception {
         try (Iperf3Server srv = Iperf3Server.start(false)) {
-            MetricSet ours = linerate(srv, p, reverse);
-            MetricSet theirs = real(srv, p, reverse);
+            MetricSet ours = linerate(srv, p, reverse, streams);
+            MetricSet theirs = real(srv, p, reverse, streams);
             String m = p == Protocol.UDP ? "udp4" : "tcp4";
             String dir = reverse ? "reverse" : "forward";
             String receiver = reverse ? "local" : "remote";
             // the receiver's goodput at the receiver's host, derived from who sends, not from the code
-            assertThat(keys(ours)).contains(m + "/" + m + "_mbps{direction=" + dir + "}@" + receiver);
+            String sum = streams > 1 ? ",stream=sum,streams=" + streams : "";
+            assertThat(keys(ours)).contains(m + "/" + m + "_mbps{direction=" + dir + sum + "}@" + receiver);
             assertThat(keys(ours)).isEqualTo(keys(theirs));
             gatesEverySeries(ours, theirs);
             gatesEverySeries(theirs, ours);
