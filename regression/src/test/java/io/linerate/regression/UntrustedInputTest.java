@@ -94,14 +94,14 @@ class UntrustedInputTest {
         MetricSet u = TestFiles.read("iperf3/udp-p2-bidir.json");
         assertThat(u.errors()).isEmpty();
         assertThat(u.observations()).extracting(o -> o.key().display(), Observation::value).containsExactly(
-                tuple("udp4/udp4_sent_mbps{direction=forward}@local", 40367108.09978442 / 1e6),
-                tuple("udp4/udp4_mbps{direction=forward}@remote", 40361861.45653996 / 1e6),
-                tuple("udp4/udp4_lost_pct{direction=forward}@remote", 0.0),
-                tuple("udp4/udp4_jitter_ms{direction=forward}@remote", 0.011493709079025494),
-                tuple("udp4/udp4_sent_mbps{direction=reverse}@remote", 40367108.09978442 / 1e6),
-                tuple("udp4/udp4_mbps{direction=reverse}@local", 40367105.858501226 / 1e6),
-                tuple("udp4/udp4_lost_pct{direction=reverse}@local", 0.0),
-                tuple("udp4/udp4_jitter_ms{direction=reverse}@local", 0.0113871113290707));
+                tuple("udp4/udp4_sent_mbps{direction=forward,stream=sum,streams=2}@local", 40367108.09978442 / 1e6),
+                tuple("udp4/udp4_mbps{direction=forward,stream=sum,streams=2}@remote", 40361861.45653996 / 1e6),
+                tuple("udp4/udp4_lost_pct{direction=forward,stream=sum,streams=2}@remote", 0.0),
+                tuple("udp4/udp4_jitter_ms{direction=forward,stream=sum,streams=2}@remote", 0.011493709079025494),
+                tuple("udp4/udp4_sent_mbps{direction=reverse,stream=sum,streams=2}@remote", 40367108.09978442 / 1e6),
+                tuple("udp4/udp4_mbps{direction=reverse,stream=sum,streams=2}@local", 40367105.858501226 / 1e6),
+                tuple("udp4/udp4_lost_pct{direction=reverse,stream=sum,streams=2}@local", 0.0),
+                tuple("udp4/udp4_jitter_ms{direction=reverse,stream=sum,streams=2}@local", 0.0113871113290707));
     }
 
     @Test
