@@ -43,6 +43,7 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     /** How to wait for a block; null to sleep in poll(2). */
     private final IdleStrategy idle;
     private final long ringFrames;
+    private final long blockFrames;
     private final long ringBytes;
     private final ByteBuffer pollfds;
     private final long pollAddress;
@@ -59,9 +60,10 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     private long cpuNanos;
 
     private FrameReceiver(String interfaceName, Clock clock, RxStream[] streams, IdleStrategy idle, long ringFrames,
-                          long ringBytes) {
+                          long blockFrames, long ringBytes) {
         this.interfaceName = interfaceName;
         this.ringFrames = ringFrames;
+        this.blockFrames = blockFrames;
         this.ringBytes = ringBytes;
         this.clock = clock;
         this.streams = streams;
@@ -112,7 +114,8 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             throw e;
         }
         return new FrameReceiver(rx.name(), clock, streams, IdleStrategies.receiver(spec.idle()),
-                ringFrames(blockSize, blockCount, spec.frameSize()), (long) blockSize * blockCount);
+                ringFrames(blockSize, blockCount, spec.frameSize()), ringFrames(blockSize, 1, spec.frameSize()),
+                (long) blockSize * blockCount);
     }
 
     /**
@@ -132,6 +135,11 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     /** @return frames of the run's size each stream's ring surely holds; see {@link #ringFrames(int, int, int)} */
     long ringFrames() {
         return ringFrames;
+    }
+
+    /** @return frames of the run's size one block of a ring surely holds */
+    long blockFrames() {
+        return blockFrames;
     }
 
     /** @return bytes of each stream's ring (blocks × block size) */

@@ -7,9 +7,12 @@ package io.linerate.afpacket;
  * every drained block, the distinct frames read and the sequence numbers missing so far; their
  * sum is the highest sequence number read + 1. Reading the distinct count before the missing one
  * never overstates it (both are published with ordered stores, distinct first, and distinct only
- * grows), so frames in flight are never understated. The limit is below what the ring holds
- * (see {@link FrameReceiver#ringFrames()}), leaving a quarter of it for blocks the kernel retired
- * part full, so linerate's own ring never overflows whatever the load.
+ * grows), so frames in flight are never understated. The limit is half what the ring holds
+ * (see {@link FrameReceiver#ringFrames()}), and once out of credit the sender resumes only with a
+ * block's worth of it: the kernel retires a block part full when it has not filled within the
+ * retire timeout (as when a starved receiver returns credit a trickle at a time), and the other
+ * half of the ring is room for such blocks, so linerate's own ring does not overflow when its
+ * receiving thread is starved.
  *
  * <p>When a stream has no credit, the sender waits (its Agrona idle strategy) and
  * {@link #waiting} counts one wait; credit that does not return within the timeout ends the run
@@ -19,22 +22,24 @@ package io.linerate.afpacket;
 final class ReceiverCredit {
     private final RxStream[] rx;
     private final long limit;
+    private final long minGrant;
     private final long ringFrames;
     private final long timeoutNanos;
     private long waitingSince = Long.MIN_VALUE;
     private long waits;
     private long maxInFlight;
 
-    private ReceiverCredit(RxStream[] rx, long limit, long ringFrames, long timeoutNanos) {
+    private ReceiverCredit(RxStream[] rx, long limit, long minGrant, long ringFrames, long timeoutNanos) {
         this.rx = rx;
         this.limit = limit;
+        this.minGrant = minGrant;
         this.ringFrames = ringFrames;
         this.timeoutNanos = timeoutNanos;
     }
 
     /** @return a credit that never limits the sender */
     static ReceiverCredit none() {
-        return new ReceiverCredit(null, 0, 0, 0);
+        return new ReceiverCredit(null, 0, 0, 0, 0);
     }
 
     /**
@@ -43,31 +48,36 @@ final class ReceiverCredit {
      * @throws IllegalArgumentException if the timeout is not positive
      */
     static ReceiverCredit of(FrameReceiver receiver, long timeoutNanos) {
-        return of(receiver.streams(), receiver.ringFrames(), timeoutNanos);
+        return of(receiver.streams(), receiver.ringFrames(), receiver.blockFrames(), timeoutNanos);
     }
 
     /**
      * @param rx the receiver's streams, one per stream of the sender
      * @param ringFrames frames each of their rings holds, at least 1
+     * @param blockFrames frames one of its blocks holds, at least 1
      * @param timeoutNanos longest wait for credit, ns, above 0
      * @throws IllegalArgumentException naming a value out of range
      */
-    static ReceiverCredit of(RxStream[] rx, long ringFrames, long timeoutNanos) {
+    static ReceiverCredit of(RxStream[] rx, long ringFrames, long blockFrames, long timeoutNanos) {
         if (timeoutNanos <= 0) {
             throw new IllegalArgumentException("credit timeout " + timeoutNanos + " ns is out of range; allowed: 1 or more");
         }
         if (ringFrames < 1) {
             throw new IllegalArgumentException("ring of " + ringFrames + " frames is out of range; allowed: 1 or more");
         }
-        return new ReceiverCredit(rx.clone(), limitFor(ringFrames), ringFrames, timeoutNanos);
+        if (blockFrames < 1) {
+            throw new IllegalArgumentException("block of " + blockFrames + " frames is out of range; allowed: 1 or more");
+        }
+        long limit = limitFor(ringFrames);
+        return new ReceiverCredit(rx.clone(), limit, Math.min(blockFrames, limit), ringFrames, timeoutNanos);
     }
 
     /**
      * @param ringFrames frames one ring holds, at least 1
-     * @return the credit: three quarters of the ring, at least 1 frame
+     * @return the credit: half the ring, at least 1 frame
      */
     static long limitFor(long ringFrames) {
-        return Math.max(1, ringFrames - ringFrames / 4);
+        return Math.max(1, ringFrames / 2);
     }
 
     /** @return whether this credit limits the sender */
@@ -79,14 +89,15 @@ final class ReceiverCredit {
      * @param stream the stream's index
      * @param sent frames of the stream sent so far, all phases
      * @param want frames the sender would send now, above 0
-     * @return frames it may send now: {@code want} at most, 0 when out of credit
+     * @return frames it may send now: {@code want} at most, 0 when the credit left is less than a
+     *     block's worth (or the whole credit, if smaller)
      */
     int grant(int stream, long sent, int want) {
         if (rx == null) {
             return want;
         }
         long room = limit - inFlight(stream, sent);
-        return room <= 0 ? 0 : (int) Math.min(want, room);
+        return room < minGrant ? 0 : (int) Math.min(want, room);
     }
 
     /** Notes the frames in flight right after a send; {@code sent} counts the frames just sent. */

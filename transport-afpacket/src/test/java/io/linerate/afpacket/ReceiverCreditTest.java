@@ -22,48 +22,51 @@ class ReceiverCreditTest {
     }
 
     @Test
-    void creditIsThreeQuartersOfTheRing() {
-        assertThat(ReceiverCredit.limitFor(1000)).isEqualTo(750);
+    void creditIsHalfTheRing() {
+        assertThat(ReceiverCredit.limitFor(1000)).isEqualTo(500);
         assertThat(ReceiverCredit.limitFor(1)).isEqualTo(1);
-        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0}, 1000, 1_000);
+        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0}, 1000, 100, 1_000);
         assertThat(c.active()).isTrue();
-        assertThat(c.limit()).isEqualTo(750).isLessThan(c.ringFrames());
+        assertThat(c.limit()).isEqualTo(500).isLessThan(c.ringFrames());
     }
 
     @Test
-    void grantsNoMoreThanTheCreditLeftAndReturnsWhatTheReceiverRead() {
-        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0, rx1}, 1000, 1_000);
+    void grantsNoMoreThanTheCreditLeftAndResumesWithABlocksWorth() {
+        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0, rx1}, 1000, 40, 1_000);
         assertThat(c.grant(0, 0, 64)).isEqualTo(64);
-        assertThat(c.grant(0, 700, 64)).isEqualTo(50);      // 750 − 700
-        assertThat(c.grant(0, 750, 64)).isZero();
-        receive(rx0, 0, 30);                                  // 30 read: 30 frames of credit back
-        assertThat(c.grant(0, 750, 64)).isEqualTo(30);
-        assertThat(c.grant(1, 750, 64)).as("each stream has its own ring").isZero();
-        c.sent(0, 780);
-        assertThat(c.maxInFlight()).isEqualTo(750);
+        assertThat(c.grant(0, 450, 64)).isEqualTo(50);      // 500 − 450
+        assertThat(c.grant(0, 461, 64)).as("less than a block's worth left").isZero();
+        assertThat(c.grant(0, 500, 64)).isZero();
+        receive(rx0, 0, 30);                                  // 30 read: less than a block's worth back
+        assertThat(c.grant(0, 500, 64)).isZero();
+        receive(rx0, 30, 45);                                 // 45 read in all
+        assertThat(c.grant(0, 500, 64)).isEqualTo(45);
+        assertThat(c.grant(1, 500, 64)).as("each stream has its own ring").isZero();
+        c.sent(0, 545);
+        assertThat(c.maxInFlight()).isEqualTo(500);
     }
 
     @Test
     void framesKnownLostReturnTheirCredit() {
-        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0}, 1000, 1_000);
+        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0}, 1000, 10, 1_000);
         receive(rx0, 0, 10);
         receive(rx0, 20, 21);                                 // 10..19 lost before the ring: never in it
-        assertThat(c.grant(0, 750, 64)).isEqualTo(21);
+        assertThat(c.grant(0, 500, 64)).isEqualTo(21);
     }
 
     @Test
     void countsEachWaitOnceAndGivesUpAfterTheTimeout() {
-        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0}, 1000, 1_000);
-        c.waiting(0, 750, 5_000);
-        c.waiting(0, 750, 6_000);                             // same wait, at the bound
+        ReceiverCredit c = ReceiverCredit.of(new RxStream[] {rx0}, 1000, 100, 1_000);
+        c.waiting(0, 500, 5_000);
+        c.waiting(0, 500, 6_000);                             // same wait, at the bound
         assertThat(c.waits()).isEqualTo(1);
         c.granted();
-        c.waiting(0, 750, 10_000);
+        c.waiting(0, 500, 10_000);
         assertThat(c.waits()).isEqualTo(2);
-        assertThatThrownBy(() -> c.waiting(0, 750, 11_001))
+        assertThatThrownBy(() -> c.waiting(0, 500, 11_001))
                 .isInstanceOf(ReceiverCredit.CreditTimeoutException.class)
-                .hasMessageContaining("stream 0").hasMessageContaining("750 frames in flight")
-                .hasMessageContaining("credit 750 frames");
+                .hasMessageContaining("stream 0").hasMessageContaining("500 frames in flight")
+                .hasMessageContaining("credit 500 frames");
     }
 
     @Test
@@ -77,9 +80,10 @@ class ReceiverCreditTest {
     @Test
     void refusesABadTimeoutOrRing() {
         RxStream[] s = {rx0};
-        assertThatThrownBy(() -> ReceiverCredit.of(s, 1000, 0)).hasMessageContaining("credit timeout 0 ns")
+        assertThatThrownBy(() -> ReceiverCredit.of(s, 1000, 100, 0)).hasMessageContaining("credit timeout 0 ns")
                 .hasMessageContaining("allowed: 1 or more");
-        assertThatThrownBy(() -> ReceiverCredit.of(s, 0, 1)).hasMessageContaining("ring of 0 frames");
+        assertThatThrownBy(() -> ReceiverCredit.of(s, 0, 1, 1)).hasMessageContaining("ring of 0 frames");
+        assertThatThrownBy(() -> ReceiverCredit.of(s, 1000, 0, 1)).hasMessageContaining("block of 0 frames");
     }
 
     @Test
