@@ -53,13 +53,17 @@ import java.util.Optional;
  *     this JVM, the default) or a remote peer whose agent drives the other end
  * @param peerInterface the peer's interface, the agent's end of a run with a remote endpoint;
  *     present exactly then
+ * @param unpaced whether the sender runs free of the receiver's credit (for benchmarks). By
+ *     default, when both ends run in this process, the sender never has more frames in flight
+ *     than a credit below the receiver's ring capacity, so linerate's own ring cannot overflow;
+ *     with one end here (a remote peer, or a TX-only run) there is no credit and this is moot
  */
 public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxInterface, List<Integer> etherTypes, int frameSize,
                               Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
                               Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
                               boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
                               Duration drainTimeout, boolean txRing, Optional<Idle> idle, Endpoint endpoint,
-                              Optional<String> peerInterface)
+                              Optional<String> peerInterface, boolean unpaced)
         implements MeasurementSpec {
     /** IEEE 802 local experimental ethertype 1. */
     public static final int DEFAULT_ETHERTYPE = 0x88B5;
@@ -71,6 +75,23 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
     public static final int MIN_ETHERTYPE = 0x0600;
     /** Most frames in one sendmmsg call (the native side's limit). */
     public static final int MAX_BATCH = 1024;
+
+    /**
+     * A spec whose sender is credit-paced where both ends run here (not {@code unpaced}); see the
+     * canonical constructor.
+     *
+     * @throws IllegalArgumentException naming the value and the allowed range
+     */
+    public RawTransferSpec(Optional<String> txInterface, Optional<String> rxInterface, List<Integer> etherTypes, int frameSize,
+                           Optional<byte[]> destinationMac, Optional<byte[]> sourceMac, long rateBitsPerSecond,
+                           Duration duration, Duration warmup, Duration interval, int batch, boolean steer,
+                           boolean allowUnsteered, boolean hardwareTimestamps, Duration retireTimeout,
+                           Duration drainTimeout, boolean txRing, Optional<Idle> idle, Endpoint endpoint,
+                           Optional<String> peerInterface) {
+        this(txInterface, rxInterface, etherTypes, frameSize, destinationMac, sourceMac, rateBitsPerSecond, duration, warmup,
+                interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing, idle, endpoint,
+                peerInterface, false);
+    }
 
     /** @throws IllegalArgumentException naming the value and the allowed range */
     public RawTransferSpec {
@@ -261,6 +282,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         private Idle idle;
         private Endpoint endpoint = Endpoint.loopback();
         private String peerInterface;
+        private boolean unpaced;
 
         Builder(String tx, String rx) {
             this.tx = tx;
@@ -308,11 +330,17 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         /** Sets the peer's interface, the agent's end of a run with a remote {@link #endpoint} (default: none). */
         public Builder peerInterface(String v) { peerInterface = v; return this; }
 
+        /**
+         * Sets whether the sender runs free of the receiver's credit (default false: credit-paced
+         * when both ends run here, so linerate's own RX ring never overflows); for benchmarks.
+         */
+        public Builder unpaced(boolean v) { unpaced = v; return this; }
+
         /** @throws IllegalArgumentException naming the first bad value and its allowed range */
         public RawTransferSpec build() {
             return new RawTransferSpec(Optional.ofNullable(tx), Optional.ofNullable(rx), etherTypes, frameSize, Optional.ofNullable(dst), Optional.ofNullable(src), rate,
                     duration, warmup, interval, batch, steer, allowUnsteered, hardwareTimestamps, retireTimeout, drainTimeout, txRing,
-                    Optional.ofNullable(idle), endpoint, Optional.ofNullable(peerInterface));
+                    Optional.ofNullable(idle), endpoint, Optional.ofNullable(peerInterface), unpaced);
         }
     }
 

@@ -42,6 +42,9 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     private final RxStream[] streams;
     /** How to wait for a block; null to sleep in poll(2). */
     private final IdleStrategy idle;
+    private final long ringFrames;
+    private final long blockFrames;
+    private final long ringBytes;
     private final ByteBuffer pollfds;
     private final long pollAddress;
     private StampBuckets stamps;
@@ -56,8 +59,12 @@ final class FrameReceiver implements Runnable, AutoCloseable {
     private volatile Throwable error;
     private long cpuNanos;
 
-    private FrameReceiver(String interfaceName, Clock clock, RxStream[] streams, IdleStrategy idle) {
+    private FrameReceiver(String interfaceName, Clock clock, RxStream[] streams, IdleStrategy idle, long ringFrames,
+                          long blockFrames, long ringBytes) {
         this.interfaceName = interfaceName;
+        this.ringFrames = ringFrames;
+        this.blockFrames = blockFrames;
+        this.ringBytes = ringBytes;
         this.clock = clock;
         this.streams = streams;
         this.idle = idle;
@@ -106,7 +113,38 @@ final class FrameReceiver implements Runnable, AutoCloseable {
             CloseHelper.quietCloseAll(opened);
             throw e;
         }
-        return new FrameReceiver(rx.name(), clock, streams, IdleStrategies.receiver(spec.idle()));
+        return new FrameReceiver(rx.name(), clock, streams, IdleStrategies.receiver(spec.idle()),
+                ringFrames(blockSize, blockCount, spec.frameSize()), ringFrames(blockSize, 1, spec.frameSize()),
+                (long) blockSize * blockCount);
+    }
+
+    /**
+     * Frames of {@code frameSize} bytes one TPACKET_V3 ring surely holds: per block, after the
+     * block descriptor (48 bytes; 64 here), each frame takes its bytes after the frame header
+     * and address (the MAC header starts at offset 82 for TPACKET3_HDRLEN 68 and a 14-byte MAC
+     * header, af_packet.c; 96 here), rounded up to 16 bytes (the kernel rounds to 8). Rounding
+     * up everywhere keeps this below the kernel's count.
+     *
+     * @return frames per block × blocks, a lower bound of the ring's capacity
+     */
+    static long ringFrames(int blockSize, int blockCount, int frameSize) {
+        int perFrame = (96 + frameSize + 15) & ~15;
+        return (long) ((blockSize - 64) / perFrame) * blockCount;
+    }
+
+    /** @return frames of the run's size each stream's ring surely holds; see {@link #ringFrames(int, int, int)} */
+    long ringFrames() {
+        return ringFrames;
+    }
+
+    /** @return frames of the run's size one block of a ring surely holds */
+    long blockFrames() {
+        return blockFrames;
+    }
+
+    /** @return bytes of each stream's ring (blocks × block size) */
+    long ringBytes() {
+        return ringBytes;
     }
 
     RxStream[] streams() {

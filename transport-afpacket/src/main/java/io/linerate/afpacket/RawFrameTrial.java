@@ -63,7 +63,7 @@ public final class RawFrameTrial implements Trial {
         return new RawTransferSpec(b.txInterface(), b.rxInterface(), b.etherTypes(), b.frameSize(), b.destinationMac(),
                 b.sourceMac(), offeredBitsPerSecond, search.trial(), search.warmup(), search.interval(), b.batch(), b.steer(),
                 b.allowUnsteered(), b.hardwareTimestamps(), b.retireTimeout(), b.drainTimeout(), b.txRing(), b.idle(),
-                b.endpoint(), b.peerInterface());
+                b.endpoint(), b.peerInterface(), b.unpaced());
     }
 
     /** @return the frame size × 8: the L2 bits of one frame, in the rates the search offers */

@@ -14,7 +14,10 @@ import java.util.OptionalDouble;
  * (window counts), {@code frames_per_s, bits_per_s, tx_frames_per_s, tx_bits_per_s} (frames/s and
  * L2 bit/s), {@code tx_frames_total, rx_frames_total} (warm-up included), {@code kernel_packets,
  * kernel_drops} (the RX ring's), {@code queue} (−1 when not steered); then {@code cpu_ns}
- * ({@code sender}, {@code receiver}), {@code tx_retries}, with a receiver {@code timestamps,
+ * ({@code sender}, {@code receiver}), {@code tx_retries}, with a sender {@code pacing}
+ * ({@code governed}: {@code credit}, {@code rate} or {@code none}; {@code credit_frames},
+ * {@code ring_frames}, {@code ring_bytes}, {@code credit_waits}, {@code max_in_flight}, null
+ * without credit), with a receiver {@code timestamps,
  * steered, steering, rx_intervals}, the interface counters {@code tx_nic} and {@code rx_nic} with
  * their {@code events} and {@code in_doubt}, {@code loss_unknown}, {@code valid}, {@code reasons}
  * and {@code error} when the run ended early. A count an end not in the run would give is null,
@@ -43,6 +46,7 @@ public final class RawResultJson {
         putCount(cpu, "receiver", r.receiver().map(RawReceiverReport::cpuNanos));
         n.put("cpu_ns", cpu);
         putCount(n, "tx_retries", r.sender().map(RawSenderReport::retries));
+        r.sender().ifPresent(x -> n.put("pacing", pacing(x.pacing())));
         r.receiver().ifPresent(x -> {
             n.put("timestamps", x.timestamping().label());
             n.put("steered", x.steering().steered());
@@ -65,6 +69,17 @@ public final class RawResultJson {
         n.putStrings("reasons", r.reasons());
         r.error().ifPresent(e -> n.put("error", e));
         return n;
+    }
+
+    private static JsonObject pacing(RawPacing p) {
+        JsonObject o = JsonObject.create();
+        o.put("governed", p.governed().label());
+        putCount(o, "credit_frames", p.credited() ? Optional.of(p.creditFrames()) : Optional.empty());
+        putCount(o, "ring_frames", p.credited() ? Optional.of(p.ringFrames()) : Optional.empty());
+        putCount(o, "ring_bytes", p.credited() ? Optional.of(p.ringBytes()) : Optional.empty());
+        putCount(o, "credit_waits", p.credited() ? Optional.of(p.creditWaits()) : Optional.empty());
+        putCount(o, "max_in_flight", p.credited() ? Optional.of(p.maxInFlight()) : Optional.empty());
+        return o;
     }
 
     private static JsonObject stream(RawStreamResult s) {

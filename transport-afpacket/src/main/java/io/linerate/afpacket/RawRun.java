@@ -102,7 +102,11 @@ final class RawRun {
                 rxWorker.start(receiver, receiver::requestStop);
             }
             if (sender != null) {
-                SendLoop loop = new SendLoop(spec, clock, schedule, sender, streams, IdleStrategies.sender(spec.idle()));
+                // both ends here: the sender waits for the receiver's credit unless asked to run unpaced
+                ReceiverCredit credit = receiver != null && !spec.unpaced()
+                        ? ReceiverCredit.of(receiver, spec.drainTimeout().toNanos() + spec.retireTimeout().toNanos())
+                        : ReceiverCredit.none();
+                SendLoop loop = new SendLoop(spec, clock, schedule, sender, streams, IdleStrategies.sender(spec.idle()), credit);
                 tx = new TxEnd(streams, sender, loop, txWorker);
                 txWorker.start(loop, loop::requestStop);
             }

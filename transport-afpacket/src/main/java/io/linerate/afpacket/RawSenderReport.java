@@ -12,5 +12,12 @@ import java.util.Optional;
  * @param nic the TX interface's counters over the run (baseline before the first frame, final
  *     reading after the sender stopped, both settled by {@link NicCounters#readSettled}), with
  *     every glitch, wrap and reset seen per counter; empty when they could not be read
+ * @param pacing what paced the sender, with the receiver's credit where it had one
  */
-public record RawSenderReport(long cpuNanos, long retries, long refusals, Optional<NicCounters.Delta> nic) {}
+public record RawSenderReport(long cpuNanos, long retries, long refusals, Optional<NicCounters.Delta> nic,
+                              RawPacing pacing) {
+    /** A report of a sender without credit and without a rate (pacing {@code none}). */
+    public RawSenderReport(long cpuNanos, long retries, long refusals, Optional<NicCounters.Delta> nic) {
+        this(cpuNanos, retries, refusals, nic, RawPacing.withoutCredit(0));
+    }
+}

@@ -22,7 +22,9 @@ import java.util.function.Consumer;
  * open the RX rings and the TX socket, take the interface counter baselines (one place, before the
  * first frame), send for warm-up + duration, let the receiver drain frames still in flight (bounded
  * by the drain timeout), take the final counter readings, and release every rule, ring and socket,
- * on every path. A spec with one end ({@link RawTransferSpec#txOnly}, {@link RawTransferSpec#rxOnly})
+ * on every path. With both ends here the sender is paced by the receiver's credit
+ * ({@link RawTransferSpec#unpaced()} turns that off), so linerate's own RX ring does not overflow;
+ * the sender's report says which pacing governed ({@link RawPacing}). A spec with one end ({@link RawTransferSpec#txOnly}, {@link RawTransferSpec#rxOnly})
  * opens only that end: the sender sends for warm-up + duration, the receiver listens as long.
  */
 public final class RawTransfer {

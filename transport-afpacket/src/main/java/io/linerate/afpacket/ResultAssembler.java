@@ -58,8 +58,10 @@ final class ResultAssembler {
                 lost = OptionalLong.of(Math.max(0, t.sentByPhase[WINDOW] - r.distinctByPhase[WINDOW]));
                 warmupLost = OptionalLong.of(Math.max(0, t.sentByPhase[WARMUP] - r.distinctByPhase[WARMUP]));
                 if (lost.getAsLong() > 0) {
-                    reasons.add(String.format(Locale.ROOT, "%s: lost %d of %d frames in the measured window", name,
-                            lost.getAsLong(), t.sentByPhase[WINDOW]));
+                    // both ends are linerate's: frames its own ring dropped are the receiver's loss, not the link's
+                    reasons.add(String.format(Locale.ROOT, "%s: lost %d of %d frames in the measured window%s", name,
+                            lost.getAsLong(), t.sentByPhase[WINDOW], r.kernel[1] > 0
+                                    ? " (the receiver's own RX ring dropped frames, see below: not the link's loss)" : ""));
                 }
             }
             if (t != null && t.sentByPhase[WINDOW] == 0 && error == null) {
@@ -69,20 +71,32 @@ final class ResultAssembler {
                 reasons.add(name + ": no frame of a sender's measured window arrived");
             }
             if (r != null && r.kernel[1] > 0) {
-                reasons.add(String.format(Locale.ROOT, "%s: the RX ring dropped %d frames (PACKET_STATISTICS)", name, r.kernel[1]));
+                reasons.add(String.format(Locale.ROOT, "%s: the RX ring dropped %d frames (PACKET_STATISTICS): linerate's "
+                        + "receiver fell behind%s", name, r.kernel[1], t != null && tx.loop().credit().active() ? ""
+                        : t != null ? " (the sender ran unpaced)" : ""));
             }
             out.add(new RawStreamResult(i, spec.etherTypes().get(i), spec.frameSize(), steering.queue(i),
                     Optional.ofNullable(t).map(x -> txPart(x, measuredNanos)),
                     Optional.ofNullable(r).map(x -> rxPart(x, measuredNanos)), lost, warmupLost));
         }
         Optional<RawSenderReport> senderReport = Optional.ofNullable(tx).map(x ->
-                new RawSenderReport(x.loop().cpuNanos(), x.loop().retries(), x.sender().refusals(), txNic));
+                new RawSenderReport(x.loop().cpuNanos(), x.loop().retries(), x.sender().refusals(), txNic, pacing(x, rx)));
         Optional<RawReceiverReport> receiverReport = Optional.ofNullable(rx).map(x -> {
             Timestamping ts = x.receiver().timestamping();
             List<StampInterval> stamps = ts == Timestamping.NONE ? List.of() : x.receiver().stamps().intervals(spec.frameSize());
             return new RawReceiverReport(x.receiver().cpuNanos(), ts, steering.report(), rxNic, stamps);
         });
         return new RawResult(spec, out, measuredNanos, senderReport, receiverReport, reasons.isEmpty(), reasons, message);
+    }
+
+    /** What paced the sender: the receiver's credit where it had one, else the rate, else nothing. */
+    private RawPacing pacing(RawRun.TxEnd tx, RawRun.RxEnd rx) {
+        ReceiverCredit c = tx.loop().credit();
+        if (!c.active()) {
+            return RawPacing.withoutCredit(spec.rateBitsPerSecond());
+        }
+        RawPacing.Governor g = spec.rateBitsPerSecond() > 0 && c.waits() == 0 ? RawPacing.Governor.RATE : RawPacing.Governor.CREDIT;
+        return new RawPacing(g, c.limit(), c.ringFrames(), rx.receiver().ringBytes(), c.waits(), c.maxInFlight());
     }
 
     /**

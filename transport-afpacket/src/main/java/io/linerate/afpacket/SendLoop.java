@@ -28,6 +28,7 @@ final class SendLoop implements Runnable {
     private final FrameSender sender;
     private final TxStream[] streams;
     private final IdleStrategy idle;
+    private final ReceiverCredit credit;
     private volatile boolean stop;
     // results, read after the thread ended
     private long firstWindowNanos = Long.MIN_VALUE;
@@ -37,6 +38,13 @@ final class SendLoop implements Runnable {
     private Throwable error;
 
     SendLoop(RawTransferSpec spec, Clock clock, RunSchedule schedule, FrameSender sender, TxStream[] streams, IdleStrategy idle) {
+        this(spec, clock, schedule, sender, streams, idle, ReceiverCredit.none());
+    }
+
+    /** @param credit the receiver's credit, which bounds the frames of each stream in flight */
+    SendLoop(RawTransferSpec spec, Clock clock, RunSchedule schedule, FrameSender sender, TxStream[] streams, IdleStrategy idle,
+             ReceiverCredit credit) {
+        this.credit = credit;
         this.spec = spec;
         this.clock = clock;
         this.schedule = schedule;
@@ -99,10 +107,18 @@ final class SendLoop implements Runnable {
                 continue;
             }
             TxStream s = streams[k];
+            int granted = credit.grant(k, s.nextSeq, batch);
+            if (granted == 0) {
+                credit.waiting(k, s.nextSeq, now); // throws once credit has not returned in time
+                idle.idle();
+                continue;
+            }
+            credit.granted();
             int phase = schedule.phaseAt(now);
-            int n = sender.queue(s, batch, now, phase);
+            int n = sender.queue(s, granted, now, phase);
             if (n > 0) {
                 s.sent(n, phase);
+                credit.sent(k, s.nextSeq);
                 if (phase == DatagramHeader.WINDOW && firstWindowNanos == Long.MIN_VALUE) {
                     firstWindowNanos = now;
                 }
@@ -150,6 +166,11 @@ final class SendLoop implements Runnable {
     /** @return the clock reading after the last frame was handed over; only after the thread ended */
     long lastSendNanos() {
         return lastSendNanos;
+    }
+
+    /** @return the receiver's credit this loop sent under (its counts only after the thread ended) */
+    ReceiverCredit credit() {
+        return credit;
     }
 
     /** @return send attempts that found no room; only after the thread ended */

@@ -103,6 +103,12 @@ public final class RawCommand implements Callable<Integer> {
                     + "the receiver sleeps in poll(2)) (default: the sender yields, the receiver sleeps in poll(2)).")
     String idle;
 
+    @Option(names = "--unpaced",
+            description = "With --tx and --rx both here: send at full rate, not paced by the receiver's credit (for "
+                    + "benchmarks; linerate's own RX ring may then drop, which makes the run invalid). By default the "
+                    + "sender never has more frames in flight than the receiver's ring holds.")
+    boolean unpaced;
+
     @Option(names = "--dst-mac", paramLabel = "MAC",
             description = "Destination MAC (default: the --rx interface's address; required with --tx alone).")
     String dstMac;
@@ -190,6 +196,10 @@ public final class RawCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--tx without --rx needs --dst-mac MAC, the address of the receiving interface "
                     + "at the other end");
         }
+        if (unpaced && (tx == null || rx == null)) {
+            throw new IllegalArgumentException("--unpaced applies when --tx and --rx both run here; with one end here the "
+                    + "sender has no receiver credit to be paced by");
+        }
         RawTransferSpec.Builder b = (tx == null ? RawTransferSpec.rxOnly(rx) : rx == null ? RawTransferSpec.txOnly(tx)
                 : RawTransferSpec.builder(tx, rx))
                 .etherTypes(etherTypes)
@@ -203,6 +213,7 @@ public final class RawCommand implements Callable<Integer> {
                 .allowUnsteered(allowUnsteered)
                 .hardwareTimestamps(!noHwTimestamps)
                 .txRing(txMode.equals("ring"))
+                .unpaced(unpaced)
                 .idle(idle == null ? null : Idle.parse(idle));
         if (dstMac != null) {
             b.destinationMac(RawTransferSpec.parseMac(dstMac));
@@ -255,6 +266,7 @@ public final class RawCommand implements Callable<Integer> {
                         out.println(RawFormat.streamLine(s));
                     }
                     out.println(RawFormat.cpuLine(r));
+                    r.sender().ifPresent(x -> out.println(RawFormat.pacingLine(x.pacing())));
                     r.txNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES,
                             NicCounter.TX_DROPPED)));
                     r.rxNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES,

@@ -4,6 +4,7 @@ import io.linerate.afpacket.NicCounter;
 import io.linerate.afpacket.NicCounters;
 import io.linerate.afpacket.RawInterval;
 import io.linerate.afpacket.RawMetrics;
+import io.linerate.afpacket.RawPacing;
 import io.linerate.afpacket.RawRate;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawStreamResult;
@@ -101,6 +102,15 @@ final class RawFormat {
         String rx = r.receiver().map(x -> String.format(Locale.ROOT, "receiver %.3f s; rx timestamps: %s; steering: %s",
                 x.cpuNanos() / 1e9, x.timestamping().label(), x.steering().note())).orElse("no receiver");
         return "# cpu: " + tx + ", " + rx;
+    }
+
+    static String pacingLine(RawPacing p) {
+        if (!p.credited()) {
+            return "# pacing: " + p.governed().label() + (p.governed() == RawPacing.Governor.RATE ? " (--rate)" : " (full rate)");
+        }
+        return String.format(Locale.ROOT, "# pacing: %s (receiver credit %d frames in flight per stream, ring holds %d; "
+                + "waited for credit %d times; at most %d in flight)", p.governed().label(), p.creditFrames(), p.ringFrames(),
+                p.creditWaits(), p.maxInFlight());
     }
 
     static String nicLine(NicCounters.Delta d, NicCounter packets, NicCounter bytes, NicCounter dropped) {

@@ -212,6 +212,36 @@ class RawCommandTest {
     }
 
     @Test
+    void unpacedNeedsBothEndsHere() {
+        Outcome txOnly = run("--tx", "a0", "--dst-mac", "02:00:00:00:00:02", "--unpaced");
+        assertThat(txOnly.code()).isEqualTo(2);
+        assertThat(txOnly.err()).contains("--unpaced applies when --tx and --rx both run here");
+        Outcome remote = run("--tx", "a0", "--peer", "127.0.0.1:1", "--peer-interface", "eth1", "--unpaced");
+        assertThat(remote.code()).isEqualTo(2);
+        assertThat(remote.err()).contains("--unpaced applies when --tx and --rx both run here");
+    }
+
+    @Test
+    void aRunWithBothEndsHereSaysItWasPacedByCreditAndAnUnpacedOneByNothing() throws Exception {
+        assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
+        String[] veth = VethPair.create('p');
+        try {
+            Outcome paced = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "1014", "--duration", "200ms",
+                    "--warmup", "0", "--interval", "100ms");
+            assertThat(paced.err()).isEmpty();
+            assertThat(paced.out()).containsPattern("\\n# pacing: credit \\(receiver credit [0-9]+ frames in flight per stream, "
+                    + "ring holds [0-9]+; waited for credit [0-9]+ times; at most [0-9]+ in flight\\)\\n");
+            Outcome unpaced = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "1014", "--duration", "200ms",
+                    "--warmup", "0", "--interval", "100ms", "--unpaced", "--json");
+            JsonNode p = JSON.readTree(unpaced.out()).get("detail").get("pacing");
+            assertThat(p.get("governed").asText()).isEqualTo("none");
+            assertThat(p.get("credit_frames").isNull()).isTrue();
+        } finally {
+            VethPair.remove(veth[0]);
+        }
+    }
+
+    @Test
     void aRunAcrossAVethPairPrintsJsonWithEveryFrameCounted() throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
         String[] veth = VethPair.create('c');

@@ -230,7 +230,7 @@ public final class RemoteRaw implements Measurement {
         return new RawTransferSpec(s.txInterface(), s.rxInterface(), s.etherTypes(), s.frameSize(), dst, s.sourceMac(),
                 s.rateBitsPerSecond(), duration, s.warmup(), s.interval(), s.batch(), s.steer(), s.allowUnsteered(),
                 s.hardwareTimestamps(), s.retireTimeout(), s.drainTimeout(), s.txRing(), s.idle(), Endpoint.loopback(),
-                Optional.empty());
+                Optional.empty(), s.unpaced());
     }
 
     private static byte[] localMac(String iface) throws TransferException {
