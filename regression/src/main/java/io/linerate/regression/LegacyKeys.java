@@ -130,17 +130,16 @@ final class LegacyKeys {
      */
     private static void quantity(Set<SeriesKey> out, String marker, String q, List<String> hosts, List<String> directions,
                                  SortedMap<String, String> labels) {
-        List<String> names = List.of(marker + "_" + q);
-        for (String name : names) {
-            for (String host : hosts) {
+        String name = marker + "_" + q;
+        for (String host : hosts) {
+            for (String direction : directions) {
+                out.add(key(marker, name, host, labels, direction));
+            }
+            if (!q.equals("mbps") && !q.equals("cpu_us_per_kb")) {
+                // a receiver's figure (loss, jitter) at the other host: linerate's own forward loss against an
+                // iperf server (local) has no key of its own today, the server's (remote) is the receiver's
                 for (String direction : directions) {
-                    out.add(key(marker, name, host, labels, direction));
-                }
-                if (!q.equals("mbps") && !q.equals("cpu_us_per_kb")) {
-                    // linerate's own forward loss (host local) has no key of its own today: the receiver's is remote
-                    for (String direction : directions) {
-                        out.add(key(marker, name, host.equals("local") ? "remote" : "local", labels, direction));
-                    }
+                    out.add(key(marker, name, host.equals("local") ? "remote" : "local", labels, direction));
                 }
             }
         }
