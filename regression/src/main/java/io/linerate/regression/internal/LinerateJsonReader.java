@@ -36,10 +36,10 @@ public final class LinerateJsonReader implements MetricReader {
             return false;
         }
         if (n.isObject()) {
-            return LogReader.isResult(n) || n.has("marker") && n.has("version");
+            return LinerateResults.isResult(n) || n.has("marker") && n.has("version");
         }
         return n.isArray() && n.size() > 0 && n.get(0).isObject()
-                && (LogReader.isResult(n.get(0)) || n.get(0).has("marker") || n.get(0).has("shape"));
+                && (LinerateResults.isResult(n.get(0)) || n.get(0).has("marker") || n.get(0).has("shape"));
     }
 
     @Override
@@ -53,18 +53,18 @@ public final class LinerateJsonReader implements MetricReader {
             return;
         }
         List<LogReader.Pending> read = new ArrayList<>();
-        if (LogReader.isResult(n)) {
-            LogReader.result(source, 1, n, read, out);
+        if (LinerateResults.isResult(n)) {
+            LinerateResults.result(source, 1, n, read, out);
         } else if (n.isObject()) {
-            LogReader.resultLine(source, 1, n, read, out);
+            LinerateResults.resultLine(source, 1, n, read, out);
         } else {
             int i = 0;
             for (JsonNode e : n) {
                 i++;
-                if (LogReader.isResult(e)) {
-                    LogReader.result(source, i, e, read, out);
+                if (LinerateResults.isResult(e)) {
+                    LinerateResults.result(source, i, e, read, out);
                 } else if (e.isObject() && e.has("marker")) {
-                    LogReader.resultLine(source, i, e, read, out);
+                    LinerateResults.resultLine(source, i, e, read, out);
                 } else {
                     LogReader.metricNode(source, i, e, LogReader.RESULT_JSON, read, out);
                 }

@@ -48,13 +48,12 @@ public final class LogReader implements MetricReader {
             "^((?:[ \\t]|#:?)*)(?:not )?ok [0-9]+(?: -)?[ \\t]*([^#]*?)[ \\t]*(?:#(.*))?$");
     private static final Pattern SKIP = Pattern.compile("^[ \\t]*(?i:skip)\\S*[ \\t]*(.*?)[ \\t]*$");
     private static final Pattern LEADING = Pattern.compile("^(?:[ \\t]|#:?)*");
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
+    static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:/-]+");
     private static final int KTAP = 0;
     static final int RESULT_JSON = 1;
     /** The {@code format} of a whole result of any pattern (core's {@code ResultJson.of}). */
     static final String RESULT_FORMAT = "linerate-result";
     private static final int ZPERF_LINE = 2;
-    private static final String MBPS_SUFFIX = "_mbps";
 
     @Override
     public String format() {
@@ -322,86 +321,12 @@ public final class LogReader implements MetricReader {
         if (n == null || !n.isObject()) {
             return;
         }
-        if (isResult(n)) {
-            result(source, line, n, read, out);
+        if (LinerateResults.isResult(n)) {
+            LinerateResults.result(source, line, n, read, out);
         } else if (n.has("marker")) {
-            resultLine(source, line, n, read, out);
+            LinerateResults.resultLine(source, line, n, read, out);
         } else if (n.has("shape")) {
             metricNode(source, line, n, RESULT_JSON, read, out);
         }
-    }
-
-    /** @return whether {@code n} is the one result shape of every pattern ({@code "format":"linerate-result"}) */
-    static boolean isResult(JsonNode n) {
-        return n != null && n.isObject() && RESULT_FORMAT.equals(n.path("format").asText(""));
-    }
-
-    /**
-     * Reads a whole result of any pattern: its {@code metrics} records, or one error when it is
-     * marked invalid (its metrics must not be gated) or has no metrics array.
-     */
-    static void result(String source, int line, JsonNode n, List<Pending> read, MetricSet out) {
-        String pattern = n.path("pattern").asText("?");
-        if (!n.path("valid").asBoolean(false)) {
-            out.error(new Problem(source, line, "", "local", pattern + " result is marked invalid: "
-                    + Json.line(n.path("invalid_reasons"))));
-            return;
-        }
-        JsonNode metrics = n.get("metrics");
-        if (metrics == null || !metrics.isArray()) {
-            out.error(new Problem(source, line, "", "", pattern + " result has no metrics array"));
-            return;
-        }
-        String test = n.path("test").isTextual() ? n.get("test").asText() : "";
-        for (JsonNode m : metrics) {
-            metricNode(source, line, m, RESULT_JSON, test, read, out);
-        }
-    }
-
-    static void resultLine(String source, int line, JsonNode n, List<Pending> read, MetricSet out) {
-        JsonNode marker = n.get("marker");
-        if (!marker.isTextual() || !NAME.matcher(marker.asText()).matches()) {
-            out.error(new Problem(source, line, "", "", "result line marker " + marker + " is not allowed; allowed: a string of [A-Za-z0-9_.:/-]+"));
-            return;
-        }
-        if (n.path("skipped").asBoolean(false)) {
-            // the suite's record of a marker it did not run ({"marker":..,"skipped":true,"reason":..}):
-            // a skipped test, as "ok N marker # SKIP reason" is in KTAP
-            out.addSkipped(new SkippedTest(marker.asText(), n.path("reason").asText(""), source, line));
-            return;
-        }
-        String name = marker.asText() + MBPS_SUFFIX;
-        JsonNode version = n.get("version");
-        if (version == null || !version.isInt() || version.asInt() != 1) {
-            out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + " has version " + version
-                    + "; this linerate reads version 1"));
-            return;
-        }
-        JsonNode bps = n.get("bits_per_second");
-        if (bps == null || bps.isNull()) {
-            out.error(new Problem(source, line, name, "local", "result line " + marker.asText()
-                    + " has no bits_per_second (the measured window was empty)"));
-            return;
-        }
-        if (!bps.isNumber() || !Double.isFinite(bps.asDouble()) || bps.asDouble() < 0) {
-            out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + ": bits_per_second " + bps
-                    + " is not allowed; allowed: a finite number >= 0"));
-            return;
-        }
-        if (n.has("valid") && !n.get("valid").asBoolean(true)) {
-            out.error(new Problem(source, line, name, "local", "result line " + marker.asText() + " is marked invalid: "
-                    + Json.line(n.path("reasons"))));
-            return;
-        }
-        JsonNode metrics = n.get("metrics");
-        if (metrics != null && metrics.isArray()) {
-            // the result's own metrics, under the test its marker names, as its --ktap output keys them
-            for (JsonNode m : metrics) {
-                metricNode(source, line, m, RESULT_JSON, marker.asText(), read, out);
-            }
-            return;
-        }
-        read.add(new Pending(new Observation(new SeriesKey(marker.asText(), name, "local", new TreeMap<>()), source,
-                bps.asDouble() / 1e6, "Mbit/s", 0, source, line), RESULT_JSON, true));
     }
 }
