@@ -180,16 +180,16 @@ public final class StreamEnd {
             }
         }
         worker.start(Thread.currentThread());
-        Reading prev = new Reading(0, 0, 0, 0, 0, Double.NaN, t0);
+        EndReading prev = new EndReading(0, 0, 0, 0, 0, Double.NaN, t0);
         if (!sending && !udp) {
             // the window starts with the data, not with this end: the sender may start a while later
             prev = firstBytes(live, t0, io);
-            t0 = prev.nanos;
+            t0 = prev.nanos();
         }
         long warmupEnd = t0 + spec.warmup().toNanos();
         long hardDeadline = saturatedAdd(saturatedAdd(warmupEnd, duration), io);
-        Reading windowStart = null;
-        Reading windowEnd;
+        EndReading windowStart = null;
+        EndReading windowEnd;
         long windowDeadline = Long.MAX_VALUE;
         long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
         if (warmupEnd == t0) {
@@ -212,7 +212,7 @@ public final class StreamEnd {
                 }
                 if (!sending && worker.done()) {
                     // the stream ended before this end's window closed: the window ends at its last data
-                    windowEnd = read().at(Math.max(prev.nanos, rx.lastDataNanos()));
+                    windowEnd = read().at(Math.max(prev.nanos(), rx.lastDataNanos()));
                     emit(samples, listener, prev, windowEnd, t0, windowStart == null);
                     break;
                 }
@@ -225,22 +225,22 @@ public final class StreamEnd {
                             spec.protocol().label(), tx.bytes()), null);
                 }
                 if (now >= nextTick) {
-                    Reading r = read();
+                    EndReading r = read();
                     emit(samples, listener, prev, r, t0, windowStart == null);
                     prev = r;
                     if (windowStart == null && nextTick >= warmupEnd) {
                         windowStart = r;
                         if (sending) {
-                            tx.openWindow(r.nanos);
+                            tx.openWindow(r.nanos());
                         } else if (udp) {
                             // the sender's window datagrams that arrived during this end's warm-up are
                             // the window's too: the first window sample counts them
                             prev = r.withoutWindow();
                         }
-                        nextTick = saturatedAdd(r.nanos, interval);
-                        windowDeadline = saturatedAdd(r.nanos, duration);
+                        nextTick = saturatedAdd(r.nanos(), interval);
+                        windowDeadline = saturatedAdd(r.nanos(), duration);
                     } else {
-                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos, interval,
+                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos(), interval,
                                 windowStart == null, warmupEnd);
                     }
                     nextTick = Math.min(nextTick, windowDeadline);
@@ -258,8 +258,8 @@ public final class StreamEnd {
                 }
             } else if (udp) {
                 drainUdp(live, peerSentMessages, hardDeadline);
-                Reading drained = read();
-                if (drained.windowDatagrams > windowEnd.windowDatagrams) {
+                EndReading drained = read();
+                if (drained.windowDatagrams() > windowEnd.windowDatagrams()) {
                     // the sender's window datagrams that arrived after this end's window closed
                     emit(samples, listener, windowEnd, drained, t0, false);
                 }
@@ -288,7 +288,7 @@ public final class StreamEnd {
      *
      * @return the reading that saw the first bytes, the stream's end, or the I/O timeout pass
      */
-    private Reading firstBytes(LiveStreamCounters live, long start, long io) throws TransferException {
+    private EndReading firstBytes(LiveStreamCounters live, long start, long io) throws TransferException {
         try {
             while (rx.bytes() == 0 && !worker.done() && clock.nanoTime() - start < io) {
                 failIfFailed();
@@ -354,12 +354,12 @@ public final class StreamEnd {
     }
 
     /** Reads every counter of this end, then the clock. */
-    private Reading read() {
+    private EndReading read() {
         if (tx != null) {
             long bytes = tx.bytes();
             long messages = tx.messages();
             long base = tx.windowBaseBytes();
-            return new Reading(bytes, base < 0 ? 0 : Math.max(0, bytes - base), messages, messages, 0, Double.NaN,
+            return new EndReading(bytes, base < 0 ? 0 : Math.max(0, bytes - base), messages, messages, 0, Double.NaN,
                     clock.nanoTime());
         }
         boolean udp = spec.protocol() == Protocol.UDP;
@@ -369,31 +369,26 @@ public final class StreamEnd {
         long windowDatagrams = udp ? rx.windowDatagrams() : datagrams;
         long missing = rx.missing();
         double jitter = rx.jitterNanos();
-        return new Reading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitter, clock.nanoTime());
+        return new EndReading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitter, clock.nanoTime());
     }
 
-    private static void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to, long t0,
+    private static void emit(List<IntervalSample> out, IntervalListener listener, EndReading from, EndReading to, long t0,
                              boolean omitted) {
-        long bytes = omitted ? to.bytes - from.bytes : to.windowBytes - from.windowBytes;
-        long datagrams = omitted ? to.datagrams - from.datagrams : to.windowDatagrams - from.windowDatagrams;
-        OptionalDouble jitter = datagrams > 0 && !Double.isNaN(to.jitterNanos)
-                ? OptionalDouble.of(to.jitterNanos) : OptionalDouble.empty();
-        IntervalSample s = new IntervalSample(from.nanos - t0, to.nanos - t0, bytes, datagrams,
-                to.missing - from.missing, jitter, omitted);
+        IntervalSample s = to.since(from, t0, omitted);
         out.add(s);
         listener.onInterval(s);
     }
 
-    private EndCounters counters(List<IntervalSample> samples, Reading start, Reading end, long t0, boolean udp) {
+    private EndCounters counters(List<IntervalSample> samples, EndReading start, EndReading end, long t0, boolean udp) {
         int w = DatagramHeader.WINDOW;
         if (tx != null) {
-            return new EndCounters(true, tx.bytes(), tx.messages(), start.nanos - t0, end.nanos - t0,
-                    end.windowBytes - start.windowBytes, tx.messages(w), 0, 0, 0, OptionalDouble.empty(),
+            return new EndCounters(true, tx.bytes(), tx.messages(), start.nanos() - t0, end.nanos() - t0,
+                    end.windowBytes() - start.windowBytes(), tx.messages(w), 0, 0, 0, OptionalDouble.empty(),
                     worker.cpuNanos(), samples);
         }
         double j = rx.jitterNanos();
-        return new EndCounters(false, rx.bytes(), udp ? rx.datagrams() : 0, start.nanos - t0, end.nanos - t0,
-                udp ? rx.windowBytes() : end.windowBytes - start.windowBytes, udp ? rx.distinct(w) : 0,
+        return new EndCounters(false, rx.bytes(), udp ? rx.datagrams() : 0, start.nanos() - t0, end.nanos() - t0,
+                udp ? rx.windowBytes() : end.windowBytes() - start.windowBytes(), udp ? rx.distinct(w) : 0,
                 udp ? rx.reordered(w) : 0, udp ? rx.duplicates(w) : 0, udp ? rx.foreign() : 0,
                 udp && !Double.isNaN(j) ? OptionalDouble.of(j) : OptionalDouble.empty(), worker.cpuNanos(), samples);
     }
@@ -401,17 +396,5 @@ public final class StreamEnd {
     private static long saturatedAdd(long a, long b) {
         long r = a + b;
         return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
-    }
-
-    /** Counters read together, then the clock. */
-    private record Reading(long bytes, long windowBytes, long datagrams, long windowDatagrams, long missing,
-                           double jitterNanos, long nanos) {
-        Reading withoutWindow() {
-            return new Reading(bytes, 0, datagrams, 0, missing, jitterNanos, nanos);
-        }
-
-        Reading at(long t) {
-            return new Reading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitterNanos, t);
-        }
     }
 }
