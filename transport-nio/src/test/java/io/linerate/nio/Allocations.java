@@ -15,6 +15,8 @@ public final class Allocations {
     public static final long FIXED_BYTES = 4L << 20;
     /** What a decoder may allocate per input byte (a JSON tree of one-character values costs tens). */
     public static final long PER_INPUT_BYTE = 256;
+    /** Runs {@link #leastOf} measures after its first. */
+    public static final int MEASURED_RUNS = 3;
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -24,6 +26,26 @@ public final class Allocations {
     /** @return bytes this thread has allocated since it started */
     public static long ofThisThread() {
         return THREADS.getCurrentThreadAllocatedBytes();
+    }
+
+    /**
+     * Runs {@code decode} once to load and instrument what it reaches, then {@value #MEASURED_RUNS}
+     * times more, and gives the least any of those runs allocated. A cost paid once (a class loaded
+     * or instrumented late, a call site linked, a fuzzer's own bookkeeping) shows in one run, not
+     * in each; a decoder that allocates what its input announces allocates it every time.
+     *
+     * @param decode the decoding to measure, on the calling thread
+     * @return the fewest heap bytes one measured run allocated
+     */
+    public static long leastOf(Runnable decode) {
+        decode.run();
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < MEASURED_RUNS; i++) {
+            long before = ofThisThread();
+            decode.run();
+            least = Math.min(least, ofThisThread() - before);
+        }
+        return least;
     }
 
     /**

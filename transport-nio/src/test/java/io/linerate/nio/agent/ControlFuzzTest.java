@@ -23,10 +23,8 @@ class ControlFuzzTest {
     @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void agentReadsControlMessages(byte[] input) {
-        messages(input); // a first run loads the classes this input reaches: that is not its allocation
-        long before = Allocations.ofThisThread();
-        messages(input);
-        assertThat(Allocations.ofThisThread() - before).isLessThanOrEqualTo(Allocations.bound(input.length));
+        // the least of several runs: a one-time cost (a class loaded late) is not this input's allocation
+        assertThat(Allocations.leastOf(() -> messages(input))).isLessThanOrEqualTo(Allocations.bound(input.length));
     }
 
     private static void messages(byte[] input) {

@@ -34,10 +34,8 @@ class Iperf2FuzzTest {
     @FuzzTest(maxExecutions = 500_000, maxDuration = "45s")
     @Timeout(60) // per input when fuzzing (Jazzer passes it to libFuzzer), and over the whole fuzzing run
     void serverReadsDatagrams(byte[] input) {
-        receive(input); // a first run loads the classes this input reaches: that is not its allocation
-        long before = Allocations.ofThisThread();
-        receive(input);
-        assertThat(Allocations.ofThisThread() - before).isLessThanOrEqualTo(Allocations.bound(input.length));
+        // the least of several runs: a one-time cost (a class loaded late) is not this input's allocation
+        assertThat(Allocations.leastOf(() -> receive(input))).isLessThanOrEqualTo(Allocations.bound(input.length));
     }
 
     /** A report datagram as the client receives it: the first byte's bit 0 chooses a 16-byte (set) or 12-byte header. */
