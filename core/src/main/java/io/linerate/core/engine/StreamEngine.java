@@ -133,6 +133,11 @@ public final class StreamEngine {
         Bound bound = spec.bound();
         boolean durationBound = bound.kind() == Bound.Kind.DURATION;
         List<IntervalSample> samples = new ArrayList<>();
+        Thread monitor = Thread.currentThread();
+        receiver.start(monitor);
+        // the receiver reads before the first message leaves: on a slow host a thread can take longer to
+        // start than a socket buffer takes to fill, and what overflows then is this end's loss, not the path's
+        receiver.awaitRunning(ioTimeout);
         processCpuAtStart = ProcessCpu.nanos();
         long t0 = clock.nanoTime();
         tx.start(t0);
@@ -140,8 +145,6 @@ public final class StreamEngine {
         if (warmupEnd == t0) {
             tx.openWindow(t0); // before the first message leaves
         }
-        Thread monitor = Thread.currentThread();
-        receiver.start(monitor);
         sender.start(monitor);
 
         // a duration-bound window lasts its duration from the reading that opened it

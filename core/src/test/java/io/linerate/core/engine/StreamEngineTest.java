@@ -108,10 +108,13 @@ class StreamEngineTest {
     @Test
     void foreignDatagramsMakeTheResultInvalid() throws Exception {
         TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(1)).build();
+        CountDownLatch sent = new CountDownLatch(1);
         StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
             ctx.phase();
             ctx.sent(100, true);
+            sent.countDown();
         }, ctx -> {
+            awaitSent(sent); // nothing arrives before it was sent: the receiver reads before the sender starts
             ByteBuffer buf = ByteBuffer.allocate(100);
             DatagramHeader.write(buf, s.streamId() + 1, 0, 0);
             ctx.datagram(buf, 100);
@@ -278,10 +281,13 @@ class StreamEngineTest {
     void jitterNeedsTwoArrivalsAndAnIntervalWithoutDatagramsHasNone() throws Exception {
         // one datagram in the whole transfer: RFC 3550's estimator starts on the second, so no jitter
         TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(1)).build();
+        CountDownLatch sent = new CountDownLatch(1);
         StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
             ctx.phase();
             ctx.sent(100, true);
+            sent.countDown();
         }, ctx -> {
+            awaitSent(sent);
             ByteBuffer buf = ByteBuffer.allocate(100);
             DatagramHeader.write(buf, s.streamId(), 0, 0);
             ctx.datagram(buf, 100);
@@ -295,6 +301,18 @@ class StreamEngineTest {
         assertThat(u.lossPercent()).hasValue(0.0);
         assertThat(u.jitterNanos()).isEmpty();
         assertThat(r.valid()).as(r.invalidReasons().toString()).isTrue();
+    }
+
+    /** Waits, at most the class's timeout, until a test's sender has sent. */
+    private static void awaitSent(CountDownLatch sent) throws IOException {
+        try {
+            if (!sent.await(50, TimeUnit.SECONDS)) {
+                throw new IOException("the test's sender did not send within 50 s");
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", ex);
+        }
     }
 
     /** A receive loop that takes datagrams off {@code net} and accounts those whose phase {@code keep} accepts. */
