@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * (its window datagram count per stream), or the client gone, which ends every stream. A client
  * that asks for beats ({@link ControlBeats}) gets them, and a path on which nothing from it arrived
  * for the spec's I/O timeout ends every stream too: the session fails as the path went silent. A
- * client that asks for {@code go} ({@link RemoteStreamTransfer#GO}) in reverse gets it confirmed in
- * the {@code ready}, and the agent starts sending only when the client's {@code go} came (its
- * receivers read), bounded by the I/O timeout.
+ * client that asks for {@code go} ({@link RemoteStreamTransfer#GO}) gets it confirmed in the
+ * {@code ready}. In reverse the agent then starts sending only when the client's {@code go} came
+ * (its receivers read); forward, the agent says {@code go} once its own receivers read, and the
+ * client sends only then. Each wait is bounded by the I/O timeout.
  *
  * <p>A client that asks for it ({@code "start": "message"} in its request) says {@code start} on the
  * control connection when it runs its ends; the agent's ends start then, not when the session
@@ -99,8 +100,9 @@ final class AgentStreams {
         List<AutoCloseable> opened = new ArrayList<>();
         session.holds(() -> closeAll(opened));
         boolean beating = req.path(ControlBeats.FIELD).asLong(0) > 0;
-        boolean go = sending && req.path(RemoteStreamTransfer.GO).asBoolean(false);
-        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened, beating, go);
+        boolean goAsked = req.path(RemoteStreamTransfer.GO).asBoolean(false);
+        boolean go = sending && goAsked;
+        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened, beating, goAsked);
         if (channels == null) {
             return;
         }
@@ -121,12 +123,15 @@ final class AgentStreams {
         }
         if (go) {
             // after start: the client says go once its receivers read, after it said start
-            awaitGo(c, spec);
+            AgentGo.await(c, "the client", spec.ioTimeout().toMillis());
         }
         session.onAbort(() -> ends.forEach(StreamEnd::abort));
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
         ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
                 i -> io.linerate.core.IntervalListener.NONE, "linerate-agent-stream-");
+        if (goAsked && !sending) {
+            AgentGo.sayOnceReading(c, ends, spec.ioTimeout().toMillis());
+        }
         // the watch reads every few ms, so silence is judged that much late at most
         Ended ended = watch(session, c, run, peerSent, beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE);
         TransferException failure = run.failure();
@@ -238,7 +243,7 @@ final class AgentStreams {
     /** @return the data channels, connected; null when the request was refused (the client was told) */
     private static List<PeerChannel> connect(AgentSession session, Control c, JsonNode req, TransferSpec spec, int n,
                                              boolean sending, List<AutoCloseable> opened, boolean beating,
-                                             boolean go) throws IOException {
+                                             boolean goAsked) throws IOException {
         InetAddress local = c.socket().getLocalAddress();
         InetAddress client = c.socket().getInetAddress();
         List<PeerChannel> channels = new ArrayList<>();
@@ -246,7 +251,7 @@ final class AgentStreams {
         if (beating) {
             ready.put(ControlBeats.FIELD, ControlBeats.intervalMillis(spec.ioTimeout().toMillis()));
         }
-        if (go) {
+        if (goAsked) {
             ready.put(RemoteStreamTransfer.GO, true);
         }
         ArrayNode ports = ready.putArray("ports");
@@ -287,31 +292,6 @@ final class AgentStreams {
         }
         c.send(ready.put("port", channels.get(0).localPort()));
         return channels;
-    }
-
-    /** Waits at most the spec's I/O timeout for the client's {@code go}, passing over its beats. */
-    private static void awaitGo(Control c, TransferSpec spec) throws IOException {
-        long io = spec.ioTimeout().toMillis();
-        long deadline = System.nanoTime() + spec.ioTimeout().toNanos();
-        while (true) {
-            long left = (deadline - System.nanoTime()) / 1_000_000L;
-            if (left <= 0) {
-                throw new IOException("the client did not say go within the I/O timeout of " + io + " ms");
-            }
-            c.timeout((int) Math.min(Integer.MAX_VALUE, left));
-            String type;
-            try {
-                type = c.receive().get("type").asText();
-            } catch (java.net.SocketTimeoutException e) {
-                throw new IOException("the client did not say go within the I/O timeout of " + io + " ms", e);
-            }
-            if (type.equals(RemoteStreamTransfer.GO)) {
-                return;
-            }
-            if (!type.equals(ControlBeats.TYPE)) {
-                throw new IOException("expected the client's \"go\", got \"" + type + "\"");
-            }
-        }
     }
 
     /** A UDP sender's {@code done}: {@code window_messages_each} per stream, or {@code window_messages} for one. */

@@ -47,10 +47,13 @@ import java.util.function.LongSupplier;
  * path ends this end and the agent's within that timeout, whichever way the data flows and whatever
  * the protocol, and the run fails with the bytes this host counted.
  *
- * <p>In reverse, an agent that knows it waits for this end's {@code go} (requested with
- * {@value #GO} in the request, confirmed in its {@code ready}) before it sends: this end says it
- * once its receivers read their sockets, so that nothing the agent sends first only overflows a
- * socket buffer nobody reads yet (that lost a fifth to a half of a first interval at 100 Mbit/s).
+ * <p>The receiving side says {@code go} once its receivers read their sockets, and the sending
+ * side sends only then, so that nothing sent first only overflows a socket buffer nobody reads yet
+ * (in reverse that lost a fifth to a half of a first interval at 100 Mbit/s; forward, into an agent
+ * that had not run a stream yet, on a loaded host, most of a first second). This end asks for it
+ * with {@value #GO} in the request, and an agent that knows it confirms in its {@code ready}: in
+ * reverse it waits for this end's {@code go}; forward this end waits for the agent's, at most the
+ * I/O timeout.
  */
 public final class RemoteStreamTransfer implements Transfer {
     /** The request's and ready's field by which the agent, when it sends, waits for this end's {@code go}. */
@@ -147,7 +150,7 @@ public final class RemoteStreamTransfer implements Transfer {
             ControlBeats beats = ready.path(ControlBeats.FIELD).asLong(0) > 0
                     ? ControlBeats.start(c, ControlBeats.intervalMillis(timeout)) : null;
             return new RemoteStreamTransfer(spec, clock, options, c, chs, clockComparison, beats,
-                    !sending && ready.path(GO).asBoolean(false));
+                    ready.path(GO).asBoolean(false));
         } catch (IOException | RuntimeException e) {
             chs.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(c);
@@ -226,6 +229,14 @@ public final class RemoteStreamTransfer implements Transfer {
         } catch (IOException e) {
             // an agent that stopped or gave up waiting has closed its end: the ends and the watch below say why
         }
+        if (go && sending) {
+            try {
+                AgentGo.await(control, "the agent", io);
+            } catch (IOException e) {
+                closeQuietly(beats);
+                throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
+            }
+        }
         // the agent says nothing but beats until its ends are over: its result, or why it ended; the watch reads that
         // one message while these ends run, so that an agent that stopped or went away (its control
         // connection closed or reset) ends them at once, not at their deadline
@@ -246,8 +257,8 @@ public final class RemoteStreamTransfer implements Transfer {
         long io = spec.ioTimeout().toMillis();
         ParallelEnds run = ParallelEnds.start(ends, i -> sending ? () -> -1 : peerSent(watch, i),
                 i -> s -> listener.onInterval(i, s), "linerate-stream-");
-        if (go) {
-            sayGo(ends, io);
+        if (go && !sending) {
+            AgentGo.sayOnceReading(control, ends, io);
         }
         run.await(bound + io);
         TransferException failed = run.done() ? run.failure()
@@ -305,19 +316,6 @@ public final class RemoteStreamTransfer implements Transfer {
             return new RemoteParallelResult(out);
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
-        }
-    }
-
-    /** Tells the agent to send once every receiving end here reads its socket, or the I/O timeout passed. */
-    private void sayGo(List<StreamEnd> ends, long ioMillis) {
-        long deadline = System.nanoTime() + ioMillis * 1_000_000L;
-        for (StreamEnd e : ends) {
-            e.awaitRunning(Math.max(0, deadline - System.nanoTime()));
-        }
-        try {
-            control.send(Control.message(GO));
-        } catch (IOException e) {
-            // the agent is gone: the watch learns it and ends the ends
         }
     }
 

@@ -27,6 +27,10 @@ import org.junit.jupiter.api.Timeout;
  * fifth to a half of the first interval at 100 Mbit/s). A stand-in client asks for go and beats,
  * hears the agent beat twice (so the agent has been waiting for a beat interval at least), finds its
  * socket empty, says go, and then receives the stream from its first datagram on.
+ *
+ * <p>Forward, the other way round: the agent says {@code go} once its receiver reads, and a client
+ * sends only then (an agent that had not run a stream yet, on a loaded host, lost most of a first
+ * second to a socket buffer nobody read yet).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AgentGoTest {
@@ -66,5 +70,37 @@ class AgentGoTest {
                 assertThat(DatagramHeader.sequence(b.flip())).as("the first datagram read").isZero();
             }
         }
+    }
+
+    @Test
+    void forwardTheAgentSaysGoOnceItsReceiverReads() throws Exception {
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        int streamId = 0x60_0d; // names the agent's receiving thread: linerate-end-rx-<id>
+        try (Agent agent = Agent.start(new AgentConfig(lo, 0, Optional.empty(), AgentLimits.defaults(), Duration.ofSeconds(30)));
+             DatagramChannel udp = DatagramChannel.open()) {
+            udp.bind(new InetSocketAddress(lo, 0));
+            TransferSpec spec = TransferSpec.builder().protocol(Protocol.UDP).family(AddressFamily.IPV4).payloadBytes(1000)
+                    .rateBitsPerSecond(10_000_000).duration(Duration.ofSeconds(1)).warmup(Duration.ZERO).streamId(streamId)
+                    .ioTimeout(Duration.ofSeconds(20)).endpoint(Endpoint.remote("127.0.0.1", agent.address().getPort())).build();
+            try (Control c = new Control(new Socket(lo, agent.address().getPort()), 30_000)) {
+                assertThat(c.receive().get("type").asText()).isEqualTo("hello");
+                var req = Control.message("stream").put("direction", "forward").put("streams", 1)
+                        .put("udp_port", udp.socket().getLocalPort()).put("start", "message")
+                        .put(RemoteStreamTransfer.GO, true);
+                req.set("spec", SpecJson.node(spec));
+                c.send(req);
+                assertThat(c.expect("ready").path(RemoteStreamTransfer.GO).asBoolean()).as("go confirmed").isTrue();
+                assertThat(receiverThreadAlive(streamId)).as("the agent's receiver before start").isFalse();
+
+                c.send(Control.message("start"));
+                assertThat(c.receive().get("type").asText()).isEqualTo(RemoteStreamTransfer.GO);
+                assertThat(receiverThreadAlive(streamId)).as("the agent's receiver when it says go").isTrue();
+            }
+        }
+    }
+
+    private static boolean receiverThreadAlive(int streamId) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("linerate-end-rx-" + streamId) && t.isAlive());
     }
 }
