@@ -58,6 +58,7 @@ final class DataStream implements Runnable, Closeable {
     Rfc3550Jitter jitter = new Rfc3550Jitter();
     /** The counts when the omit period ended, left out of the server's results. */
     final OmitBaseline omitted = new OmitBaseline();
+    private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
     /** For a TCP sender after the session: whether the server read all it was sent (null: unknown). */
     Boolean serverReadAll;
 
@@ -167,6 +168,11 @@ final class DataStream implements Runnable, Closeable {
         thread.start();
     }
 
+    /** @return whether this stream's thread entered its loop, waiting at most {@code timeoutNanos} ns */
+    boolean awaitRunning(long timeoutNanos) throws InterruptedException {
+        return running.await(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
     /** Asks a sender to stop, or a receiver to drain and stop. */
     void stop() {
         stop = true;
@@ -199,6 +205,7 @@ final class DataStream implements Runnable, Closeable {
     @Override
     public void run() {
         startNanos = clock.nanoTime();
+        running.countDown();
         try {
             if (sender) {
                 if (udp) {

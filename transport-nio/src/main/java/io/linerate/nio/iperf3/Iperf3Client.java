@@ -128,11 +128,10 @@ public final class Iperf3Client {
                 control.expect(Iperf3State.CREATE_STREAMS, "the parameters");
                 createStreams();
                 control.expect(Iperf3State.TEST_START, "creating the streams");
-                control.expect(Iperf3State.TEST_RUNNING, "TEST_START");
                 started = true;
-                for (DataStream s : streams) {
-                    s.start("linerate-iperf3-stream-" + s.id);
-                }
+                DataStreamStart.receivers(streams, "linerate-iperf3-stream-", spec.ioTimeout().toNanos());
+                control.expect(Iperf3State.TEST_RUNNING, "TEST_START");
+                DataStreamStart.senders(streams, "linerate-iperf3-stream-");
                 runUntilBound();
                 return finish();
             } catch (Iperf3Exception e) {

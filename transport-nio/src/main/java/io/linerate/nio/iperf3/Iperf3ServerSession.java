@@ -139,14 +139,16 @@ final class Iperf3ServerSession {
             send(Iperf3State.TEST_START);
             // iperf3's server starts its omit timer at TEST_START and resets its counters when it fires
             long omitEnd = System.nanoTime() + params.omitSeconds() * 1_000_000_000L;
-            send(Iperf3State.TEST_RUNNING);
+            String threads = "linerate-iperf3-test-" + number + "-stream-";
             synchronized (streams) {
                 for (DataStream s : streams) {
                     if (params.omitSeconds() > 0) {
                         s.omitted.until(omitEnd);
                     }
-                    s.start("linerate-iperf3-test-" + number + "-stream-" + s.id);
                 }
+                DataStreamStart.receivers(streams, threads, config.ioTimeout().toNanos());
+                send(Iperf3State.TEST_RUNNING);
+                DataStreamStart.senders(streams, threads);
             }
             if (!runUntilTestEnd(who)) {
                 return;
