@@ -57,9 +57,11 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      *     when the JVM does not count them
      * @param serverAllocatedBytes heap bytes the echo server's thread allocated in the measured part, -1
      *     when unknown
+     * @param staleAnswers datagram answers skipped because they carried an earlier round trip's number
+     *     (a duplicated datagram, or one that came after its round trip timed out); 0 for a stream
      */
     public record SizeCounts(int sizeBytes, long roundTrips, long measured, long clientAllocatedBytes,
-                             long serverAllocatedBytes) {}
+                             long serverAllocatedBytes, long staleAnswers) {}
 
     /** @return round trips completed over all sizes, warm-up included */
     public long roundTrips() {

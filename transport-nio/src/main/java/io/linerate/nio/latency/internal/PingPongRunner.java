@@ -110,8 +110,8 @@ public final class PingPongRunner {
                 log.finish();
                 logged = Optional.of(log.closeAndSummarize());
             }
-            return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results),
-                    options, counts, startMillis, logged);
+            return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results,
+                    staleNotes(counts)), options, counts, startMillis, logged);
         } finally {
             roundTrips[0] = runner.roundTrips;
             if (log != null) {
@@ -144,6 +144,8 @@ public final class PingPongRunner {
         long serverAlloc0 = -1;
         long clientAlloc0 = -1;
         long sizeTrips = 0;
+        long stale = 0;
+        boolean datagram = spec.protocol().datagram();
         long now = clock.nanoTime();
         p.begin(now);
         if (!p.warmingUp()) {
@@ -157,10 +159,19 @@ public final class PingPongRunner {
                 rx.clear();
                 // one bound for the round trip (the write and the whole answer), read outside the timed part
                 long deadline = System.nanoTime() + timeoutNanos;
+                if (datagram) {
+                    AnswerStamp.stamp(tx, size, roundTrips);
+                }
                 long start = clock.nanoTime();
                 int s = end.write(tx, deadline);
                 if (s == Endpoint.OK) {
                     s = end.read(rx, deadline, true);
+                    // a duplicated or late answer is an earlier round trip's: this one waits for its own
+                    while (datagram && s == Endpoint.OK && !AnswerStamp.carries(rx, size, roundTrips)) {
+                        stale++;
+                        rx.clear();
+                        s = end.read(rx, deadline, true);
+                    }
                 }
                 long stop = clock.nanoTime();
                 if (s != Endpoint.OK) {
@@ -195,7 +206,19 @@ public final class PingPongRunner {
         long serverAlloc1 = serverAllocated();
         results.add(new SizeLatency(size, h, p.measuredNanos(), Math.max(0, now - t0) / 1e9));
         counts.add(new PingPongResult.SizeCounts(size, sizeTrips, p.measuredIterations(),
-                between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1)));
+                between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1), stale));
+    }
+
+    private static List<String> staleNotes(List<PingPongResult.SizeCounts> counts) {
+        List<String> notes = new ArrayList<>();
+        for (PingPongResult.SizeCounts c : counts) {
+            if (c.staleAnswers() > 0) {
+                notes.add(String.format(Locale.ROOT, "%d answers to %d-byte messages carried an earlier round trip's "
+                        + "number (duplicated or late datagrams) and were skipped; each round trip was timed to its own "
+                        + "answer", c.staleAnswers(), c.sizeBytes()));
+            }
+        }
+        return notes;
     }
 
     private TransferException failure(int size, int status, IOException e) {
