@@ -31,10 +31,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code linerate stream}: one TCP or UDP stream with both ends in this JVM over loopback. */
+/**
+ * {@code linerate stream}: one TCP or UDP stream, both ends in this JVM over loopback, or with {@code --peer} one end
+ * here and the other on linerate's agent or an iperf3 or iperf 2 server.
+ */
 @Command(name = "stream", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
-        description = {"Runs one TCP or UDP stream over loopback, both ends in this JVM, printing iperf-style "
-                + "interval lines and a summary.",
+        description = {"Runs one TCP or UDP stream and prints iperf-style interval lines and a summary: both ends "
+                + "in this JVM over loopback, or with --peer HOST:PORT one end here and the other on linerate's agent "
+                + "(`linerate serve`) or an unmodified iperf3 or iperf 2 server (--peer-protocol iperf3|iperf2).",
                 "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage."})
 final class StreamCommand implements Callable<Integer> {
     @Spec
