@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -28,7 +29,18 @@ import org.junit.jupiter.api.TestReporter;
  *             .withTolerancePercent(5).hasNoRegressionAgainst("baselines/loopback.json");
  * }
  * }</pre>
- * Every metric is published through {@link TestReporter#publishEntry(String, String)} as
+ * Beside the baseline, a result's figures can be held to fixed bounds, which need no baseline
+ * and hold on any machine when set low enough:
+ * <pre>{@code
+ * MetricAssertions.assertThat(result).throughputAtLeast(1_000_000).lossAtMost(1);
+ * }</pre>
+ * Each absolute assertion reads one figure by its key (docs/metrics.md, "One key per quantity"),
+ * checks every series of it the result has (each direction of a bidirectional or far-end run,
+ * each message size of a ping-pong) and fails naming each series beyond the bound, such as
+ * {@code tcp4/tcp4_mbps{direction=forward}@local = 812.4 Mbit/s, expected at least 900 Mbit/s};
+ * a result without the figure fails naming the series it has.
+ *
+ * <p>Every metric is published through {@link TestReporter#publishEntry(String, String)} as
  * {@code linerate.<name>@<host>} = {@code <value> <unit>}. Surefire's XML report does not carry
  * report entries; JUnit's Open Test Reporting ({@code junit-platform-reporting} on the test class
  * path and {@code junit.platform.reporting.open.xml.enabled=true}) writes them to its own XML file.
@@ -165,6 +177,69 @@ public final class MetricAssertions {
     }
 
     /**
+     * Checks the receiver's goodput, {@code <marker>_mbps} in Mbit/s ({@link io.linerate.core.StreamMetrics#goodput}),
+     * of every direction; of N parallel streams, their sum ({@code stream=sum}). For bare metrics,
+     * every {@code *_mbps} but a sender's {@code *_sent_mbps}.
+     *
+     * @param bitsPerSecond the least goodput allowed, in bits/s (compared in Mbit/s: bits/s / 1e6)
+     * @return this
+     * @throws AssertionError naming each series below the bound, or the series the result has when it has no goodput
+     * @throws IllegalArgumentException when {@code bitsPerSecond} is negative or not finite
+     */
+    public MetricAssertions throughputAtLeast(double bitsPerSecond) {
+        bounds().throughputAtLeast(bitsPerSecond);
+        return this;
+    }
+
+    /**
+     * Checks the receiver's UDP loss, {@code <marker>_lost_pct} in %, of every series (each direction).
+     *
+     * @param percent the most loss allowed, in %, 0 to 100
+     * @return this
+     * @throws AssertionError naming each series above the bound, or the series the result has when it has no loss
+     *     figure (a TCP result has none)
+     * @throws IllegalArgumentException when {@code percent} is outside 0 to 100
+     */
+    public MetricAssertions lossAtMost(double percent) {
+        bounds().lossAtMost(percent);
+        return this;
+    }
+
+    /**
+     * Checks the receiver's UDP jitter (RFC 3550), {@code <marker>_jitter_ms} in ms, of every series.
+     *
+     * @param bound the most jitter allowed, at least 0 (compared in ms)
+     * @return this
+     * @throws AssertionError naming each series above the bound, or the series the result has when it has no jitter
+     * @throws IllegalArgumentException when {@code bound} is negative
+     */
+    public MetricAssertions jitterAtMost(Duration bound) {
+        bounds().jitterAtMost(bound);
+        return this;
+    }
+
+    /**
+     * Checks a latency percentile, {@code latency_p<percentile>} in ns as ping-pong and
+     * request/response results name it ({@code latency_p50}, {@code latency_p99}, {@code latency_p99.9}),
+     * of every series: each message size of a ping-pong, the rr run's. A result holds the median
+     * and the percentile its spec asked for.
+     *
+     * @param percentile the percentile, greater than 0 and at most 100
+     * @param bound the most latency allowed, at least 0 (compared in ns)
+     * @return this
+     * @throws AssertionError naming each series above the bound, or the series the result has when it has no such percentile
+     * @throws IllegalArgumentException when {@code percentile} or {@code bound} is out of range
+     */
+    public MetricAssertions latencyPercentileAtMost(double percentile, Duration bound) {
+        bounds().latencyPercentileAtMost(percentile, bound);
+        return this;
+    }
+
+    private AbsoluteBounds bounds() {
+        return new AbsoluteBounds(metrics, test, this::publish);
+    }
+
+    /**
      * Gates the metrics against the class-path resource {@code baselineResource}; or, when the
      * system property {@value #SAVE_PROPERTY} names a directory, saves them as the baseline
      * {@code <directory>/<baselineResource>} (missing directories are created; the resource name
@@ -253,12 +328,18 @@ public final class MetricAssertions {
             }
             set.add(new Observation(new SeriesKey(test, m.name(), m.host(), new java.util.TreeMap<>(m.labels())), "test",
                     m.value(), m.unit(), m.timeSeconds(), "test", 0));
-            if (publish && reporter != null) {
-                reporter.publishEntry("linerate." + m.name() + "@" + m.host(),
-                        Fmt.num(m.value()) + (m.unit().isEmpty() ? "" : " " + m.unit()));
+            if (publish) {
+                publish(m);
             }
         }
         return set;
+    }
+
+    private void publish(Metric m) {
+        if (reporter != null) {
+            reporter.publishEntry("linerate." + m.name() + "@" + m.host(),
+                    Fmt.num(m.value()) + (m.unit().isEmpty() ? "" : " " + m.unit()));
+        }
     }
 
     private GateReport gate(Baseline baseline) {
