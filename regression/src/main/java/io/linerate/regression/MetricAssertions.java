@@ -6,9 +6,7 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.Transports;
 import io.linerate.regression.internal.Fmt;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -243,45 +241,41 @@ public final class MetricAssertions {
      * Gates the metrics against the class-path resource {@code baselineResource}; or, when the
      * system property {@value #SAVE_PROPERTY} names a directory, saves them as the baseline
      * {@code <directory>/<baselineResource>} (missing directories are created; the resource name
-     * must stay under the directory) and gates them without a baseline.
+     * must stay under the directory), publishes the file's absolute path as the report entry
+     * {@code linerate.baseline.saved}, prints {@code linerate: saved baseline <path> (<n> series)}
+     * on stdout, and gates them without a baseline.
      *
      * @param baselineResource class-path name of a baseline file, such as {@code baselines/loopback.json}
      * @return the report, for further checks
      * @throws AssertionError listing every failing metric with base, current, change and tolerance
-     * @throws IllegalArgumentException when the resource is missing or not a baseline of this
+     * @throws IllegalArgumentException when the resource is missing (the message names
+     *     {@value #SAVE_PROPERTY} and a Maven command that makes it) or not a baseline of this
      *     version, or when saving, a resource name that leaves the directory
      * @throws UncheckedIOException when saving, an existing baseline without {@value #OVERWRITE_PROPERTY},
      *     or a write that failed
      */
     public GateReport hasNoRegressionAgainst(String baselineResource) {
+        return hasNoRegressionAgainst(baselineResource, null);
+    }
+
+    /** As {@link #hasNoRegressionAgainst(String)}; {@code testSelector} ({@code -Dtest}) names the test in messages. */
+    GateReport hasNoRegressionAgainst(String baselineResource, String testSelector) {
         String saveDir = System.getProperty(SAVE_PROPERTY, "");
-        if (!saveDir.isBlank()) {
-            try {
-                Path target = new SafePaths(Path.of(saveDir)).forCreating(baselineResource);
-                save(target, Boolean.getBoolean(OVERWRITE_PROPERTY), false);
-                if (reporter != null) {
-                    reporter.publishEntry("linerate.baseline.saved", target.toString());
-                }
-            } catch (FileAlreadyExistsException e) {
-                throw new UncheckedIOException("not saving baseline " + e.getFile() + ": it exists, and a baseline is"
-                        + " only replaced on purpose; run with -D" + OVERWRITE_PROPERTY + "=true to replace it", e);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot save baseline " + baselineResource + " under " + saveDir + ": "
-                        + e.getMessage(), e);
-            }
-            return gate(null);
+        if (saveDir.isBlank()) {
+            String content = BaselineResources.read(baselineResource, testSelector);
+            return hasNoRegressionAgainst(Baseline.parse(baselineResource, content));
         }
-        ClassLoader cl = Thread.currentThread().getContextClassLoader();
-        String content;
-        try (InputStream in = cl == null ? null : cl.getResourceAsStream(baselineResource)) {
-            if (in == null) {
-                throw new IllegalArgumentException("baseline resource " + baselineResource + " is not on the class path");
-            }
-            content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            Path target = new SafePaths(Path.of(saveDir)).forCreating(baselineResource);
+            save(target, Boolean.getBoolean(OVERWRITE_PROPERTY), false);
+        } catch (FileAlreadyExistsException e) {
+            throw new UncheckedIOException("not saving baseline " + e.getFile() + ": it exists, and a baseline is"
+                    + " only replaced on purpose; run with -D" + OVERWRITE_PROPERTY + "=true to replace it", e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read baseline resource " + baselineResource + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot save baseline " + baselineResource + " under " + saveDir + ": "
+                    + e.getMessage(), e);
         }
-        return hasNoRegressionAgainst(Baseline.parse(baselineResource, content));
+        return gate(null);
     }
 
     /**
@@ -299,7 +293,9 @@ public final class MetricAssertions {
      * Writes the metrics as a baseline file ({@link Baseline}) at {@code file}, as given, recording
      * the environment of {@link #requiringSameEnvironment(Environment)}, or this machine's with the
      * result's transport ({@link #assertThat(MeasurementResult)}; {@code unspecified} for bare
-     * metrics). The metrics are published as by the assertions.
+     * metrics). The metrics are published as by the assertions, the file's absolute path as the
+     * report entry {@code linerate.baseline.saved}, and {@code linerate: saved baseline <path> (<n> series)}
+     * is printed on stdout.
      *
      * @param file where the baseline goes
      * @param overwrite whether an existing file may be replaced
@@ -315,6 +311,7 @@ public final class MetricAssertions {
         Baseline b = Baseline.of(metricSet(publish), environment != null ? environment : Environment.detect(transport),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS));
         GateFiles.writeBaseline(file, b, overwrite);
+        BaselineResources.reportSaved(file, b, reporter, System.out);
         return b;
     }
 
