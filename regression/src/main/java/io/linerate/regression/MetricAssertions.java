@@ -54,7 +54,8 @@ import org.junit.jupiter.api.TestReporter;
  * {@link #withPolicies(Policies)} beats.
  * The baseline is a class-path resource in the format of {@link Baseline}; environment differences
  * are allowed (tests run on many machines) unless {@link #requiringSameEnvironment(Environment)}.
- * Requires {@code junit-jupiter-api} on the class path.
+ * {@link LinerateBaseline} names a test's baseline once, on the test method or class, and gates
+ * through a {@link TestBaseline} parameter. linerate-regression brings {@code junit-jupiter-api}.
  */
 public final class MetricAssertions {
     /** System property: a directory to write baselines to instead of comparing with them. */
