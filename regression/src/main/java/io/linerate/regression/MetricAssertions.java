@@ -6,11 +6,10 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.Transports;
 import io.linerate.regression.internal.Fmt;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -28,7 +27,18 @@ import org.junit.jupiter.api.TestReporter;
  *             .withTolerancePercent(5).hasNoRegressionAgainst("baselines/loopback.json");
  * }
  * }</pre>
- * Every metric is published through {@link TestReporter#publishEntry(String, String)} as
+ * Beside the baseline, a result's figures can be held to fixed bounds, which need no baseline
+ * and hold on any machine when set low enough:
+ * <pre>{@code
+ * MetricAssertions.assertThat(result).throughputAtLeast(1_000_000).lossAtMost(1);
+ * }</pre>
+ * Each absolute assertion reads one figure by its key (docs/metrics.md, "One key per quantity"),
+ * checks every series of it the result has (each direction of a bidirectional or far-end run,
+ * each message size of a ping-pong) and fails naming each series beyond the bound, such as
+ * {@code tcp4/tcp4_mbps{direction=forward}@local = 812.4 Mbit/s, expected at least 900 Mbit/s};
+ * a result without the figure fails naming the series it has.
+ *
+ * <p>Every metric is published through {@link TestReporter#publishEntry(String, String)} as
  * {@code linerate.<name>@<host>} = {@code <value> <unit>}. Surefire's XML report does not carry
  * report entries; JUnit's Open Test Reporting ({@code junit-platform-reporting} on the test class
  * path and {@code junit.platform.reporting.open.xml.enabled=true}) writes them to its own XML file.
@@ -44,7 +54,8 @@ import org.junit.jupiter.api.TestReporter;
  * {@link #withPolicies(Policies)} beats.
  * The baseline is a class-path resource in the format of {@link Baseline}; environment differences
  * are allowed (tests run on many machines) unless {@link #requiringSameEnvironment(Environment)}.
- * Requires {@code junit-jupiter-api} on the class path.
+ * {@link LinerateBaseline} names a test's baseline once, on the test method or class, and gates
+ * through a {@link TestBaseline} parameter. linerate-regression brings {@code junit-jupiter-api}.
  */
 public final class MetricAssertions {
     /** System property: a directory to write baselines to instead of comparing with them. */
@@ -165,48 +176,107 @@ public final class MetricAssertions {
     }
 
     /**
+     * Checks the receiver's goodput, {@code <marker>_mbps} in Mbit/s ({@link io.linerate.core.StreamMetrics#goodput}),
+     * of every direction; of N parallel streams, their sum ({@code stream=sum}). For bare metrics,
+     * every {@code *_mbps} but a sender's {@code *_sent_mbps}.
+     *
+     * @param bitsPerSecond the least goodput allowed, in bits/s (compared in Mbit/s: bits/s / 1e6)
+     * @return this
+     * @throws AssertionError naming each series below the bound, or the series the result has when it has no goodput
+     * @throws IllegalArgumentException when {@code bitsPerSecond} is negative or not finite
+     */
+    public MetricAssertions throughputAtLeast(double bitsPerSecond) {
+        bounds().throughputAtLeast(bitsPerSecond);
+        return this;
+    }
+
+    /**
+     * Checks the receiver's UDP loss, {@code <marker>_lost_pct} in %, of every series (each direction).
+     *
+     * @param percent the most loss allowed, in %, 0 to 100
+     * @return this
+     * @throws AssertionError naming each series above the bound, or the series the result has when it has no loss
+     *     figure (a TCP result has none)
+     * @throws IllegalArgumentException when {@code percent} is outside 0 to 100
+     */
+    public MetricAssertions lossAtMost(double percent) {
+        bounds().lossAtMost(percent);
+        return this;
+    }
+
+    /**
+     * Checks the receiver's UDP jitter (RFC 3550), {@code <marker>_jitter_ms} in ms, of every series.
+     *
+     * @param bound the most jitter allowed, at least 0 (compared in ms)
+     * @return this
+     * @throws AssertionError naming each series above the bound, or the series the result has when it has no jitter
+     * @throws IllegalArgumentException when {@code bound} is negative
+     */
+    public MetricAssertions jitterAtMost(Duration bound) {
+        bounds().jitterAtMost(bound);
+        return this;
+    }
+
+    /**
+     * Checks a latency percentile, {@code latency_p<percentile>} in ns as ping-pong and
+     * request/response results name it ({@code latency_p50}, {@code latency_p99}, {@code latency_p99.9}),
+     * of every series: each message size of a ping-pong, the rr run's. A result holds the median
+     * and the percentile its spec asked for.
+     *
+     * @param percentile the percentile, greater than 0 and at most 100
+     * @param bound the most latency allowed, at least 0 (compared in ns)
+     * @return this
+     * @throws AssertionError naming each series above the bound, or the series the result has when it has no such percentile
+     * @throws IllegalArgumentException when {@code percentile} or {@code bound} is out of range
+     */
+    public MetricAssertions latencyPercentileAtMost(double percentile, Duration bound) {
+        bounds().latencyPercentileAtMost(percentile, bound);
+        return this;
+    }
+
+    private AbsoluteBounds bounds() {
+        return new AbsoluteBounds(metrics, test, this::publish);
+    }
+
+    /**
      * Gates the metrics against the class-path resource {@code baselineResource}; or, when the
      * system property {@value #SAVE_PROPERTY} names a directory, saves them as the baseline
      * {@code <directory>/<baselineResource>} (missing directories are created; the resource name
-     * must stay under the directory) and gates them without a baseline.
+     * must stay under the directory), publishes the file's absolute path as the report entry
+     * {@code linerate.baseline.saved}, prints {@code linerate: saved baseline <path> (<n> series)}
+     * on stdout, and gates them without a baseline.
      *
      * @param baselineResource class-path name of a baseline file, such as {@code baselines/loopback.json}
      * @return the report, for further checks
      * @throws AssertionError listing every failing metric with base, current, change and tolerance
-     * @throws IllegalArgumentException when the resource is missing or not a baseline of this
+     * @throws IllegalArgumentException when the resource is missing (the message names
+     *     {@value #SAVE_PROPERTY} and a Maven command that makes it) or not a baseline of this
      *     version, or when saving, a resource name that leaves the directory
      * @throws UncheckedIOException when saving, an existing baseline without {@value #OVERWRITE_PROPERTY},
      *     or a write that failed
      */
     public GateReport hasNoRegressionAgainst(String baselineResource) {
+        return hasNoRegressionAgainst(baselineResource, null);
+    }
+
+    /** As {@link #hasNoRegressionAgainst(String)}; {@code testSelector} ({@code -Dtest}) names the test in messages. */
+    GateReport hasNoRegressionAgainst(String baselineResource, String testSelector) {
         String saveDir = System.getProperty(SAVE_PROPERTY, "");
-        if (!saveDir.isBlank()) {
-            try {
-                Path target = new SafePaths(Path.of(saveDir)).forCreating(baselineResource);
-                save(target, Boolean.getBoolean(OVERWRITE_PROPERTY), false);
-                if (reporter != null) {
-                    reporter.publishEntry("linerate.baseline.saved", target.toString());
-                }
-            } catch (FileAlreadyExistsException e) {
-                throw new UncheckedIOException("not saving baseline " + e.getFile() + ": it exists, and a baseline is"
-                        + " only replaced on purpose; run with -D" + OVERWRITE_PROPERTY + "=true to replace it", e);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot save baseline " + baselineResource + " under " + saveDir + ": "
-                        + e.getMessage(), e);
-            }
-            return gate(null);
+        if (saveDir.isBlank()) {
+            String content = BaselineResources.read(baselineResource, testSelector);
+            return hasNoRegressionAgainst(Baseline.parse(baselineResource, content));
         }
-        ClassLoader cl = Thread.currentThread().getContextClassLoader();
-        String content;
-        try (InputStream in = cl == null ? null : cl.getResourceAsStream(baselineResource)) {
-            if (in == null) {
-                throw new IllegalArgumentException("baseline resource " + baselineResource + " is not on the class path");
-            }
-            content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            Path target = new SafePaths(Path.of(saveDir)).forCreating(baselineResource);
+            save(target, Boolean.getBoolean(OVERWRITE_PROPERTY), false);
+        } catch (FileAlreadyExistsException e) {
+            throw new UncheckedIOException("not saving baseline " + e.getFile() + ": it exists, and a baseline is"
+                    + " only replaced on purpose; run with -D" + OVERWRITE_PROPERTY + "=true to replace it", e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read baseline resource " + baselineResource + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot save baseline " + baselineResource + " under " + saveDir + ": "
+                    + e.getMessage(), e);
         }
-        return hasNoRegressionAgainst(Baseline.parse(baselineResource, content));
+        return gate(null);
     }
 
     /**
@@ -224,7 +294,9 @@ public final class MetricAssertions {
      * Writes the metrics as a baseline file ({@link Baseline}) at {@code file}, as given, recording
      * the environment of {@link #requiringSameEnvironment(Environment)}, or this machine's with the
      * result's transport ({@link #assertThat(MeasurementResult)}; {@code unspecified} for bare
-     * metrics). The metrics are published as by the assertions.
+     * metrics). The metrics are published as by the assertions, the file's absolute path as the
+     * report entry {@code linerate.baseline.saved}, and {@code linerate: saved baseline <path> (<n> series)}
+     * is printed on stdout.
      *
      * @param file where the baseline goes
      * @param overwrite whether an existing file may be replaced
@@ -240,6 +312,7 @@ public final class MetricAssertions {
         Baseline b = Baseline.of(metricSet(publish), environment != null ? environment : Environment.detect(transport),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS));
         GateFiles.writeBaseline(file, b, overwrite);
+        BaselineResources.reportSaved(file, b, reporter, System.out);
         return b;
     }
 
@@ -253,12 +326,18 @@ public final class MetricAssertions {
             }
             set.add(new Observation(new SeriesKey(test, m.name(), m.host(), new java.util.TreeMap<>(m.labels())), "test",
                     m.value(), m.unit(), m.timeSeconds(), "test", 0));
-            if (publish && reporter != null) {
-                reporter.publishEntry("linerate." + m.name() + "@" + m.host(),
-                        Fmt.num(m.value()) + (m.unit().isEmpty() ? "" : " " + m.unit()));
+            if (publish) {
+                publish(m);
             }
         }
         return set;
+    }
+
+    private void publish(Metric m) {
+        if (reporter != null) {
+            reporter.publishEntry("linerate." + m.name() + "@" + m.host(),
+                    Fmt.num(m.value()) + (m.unit().isEmpty() ? "" : " " + m.unit()));
+        }
     }
 
     private GateReport gate(Baseline baseline) {

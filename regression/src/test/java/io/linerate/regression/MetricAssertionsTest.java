@@ -10,8 +10,11 @@ import io.linerate.core.Metric;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,7 +112,11 @@ class MetricAssertionsTest {
         assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L))
                 .hasNoRegressionAgainst("baselines/none.json"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("baseline resource baselines/none.json is not on the class path");
+                .hasMessage("baseline resource baselines/none.json is not on the class path. Make it from a run:"
+                        + " with the system property linerate.baseline.save=DIR set, the test writes its run as"
+                        + " DIR/baselines/none.json instead of comparing, as in\n"
+                        + "  mvn test -Dtest=MetricAssertionsTest -Dlinerate.baseline.save=src/test/resources\n"
+                        + "then review the file and commit it.");
     }
 
     @Test
@@ -187,6 +194,23 @@ class MetricAssertionsTest {
         assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L)).hasNoRegressionAgainst(b))
                 .hasMessage("metrics regressed against the baseline:\n"
                         + "  tcp4/tcp4_mbps@local: regression -12.3% (base 9120.5, cur 8000 Mbit/s, tol 5%)");
+    }
+
+    @Test
+    void saveBaselineReportsTheFileItWrote(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("tcp4.json");
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L)).publishingTo(reporter).saveBaseline(file, false);
+        } finally {
+            System.setOut(stdout);
+        }
+        String real = file.toRealPath().toString();
+        assertThat(published).containsEntry("linerate.baseline.saved", real);
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .isEqualTo("linerate: saved baseline " + real + " (1 series)" + System.lineSeparator());
     }
 
     @Test

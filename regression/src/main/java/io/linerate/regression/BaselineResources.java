@@ -1,0 +1,74 @@
+package io.linerate.regression;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.TestReporter;
+
+/**
+ * Baselines of JUnit tests: reading one from the class path, saying how to make a missing one,
+ * and telling the user which file a run saved.
+ */
+final class BaselineResources {
+    /** Report entry (and stdout line) of a saved baseline: its absolute path. */
+    static final String SAVED_ENTRY = "linerate.baseline.saved";
+
+    private static final Set<String> OWN = Set.of(MetricAssertions.class.getName(), BaselineResources.class.getName(),
+            TestBaseline.class.getName());
+
+    private BaselineResources() {}
+
+    /**
+     * @param resource class-path name of a baseline file
+     * @param testSelector the value of Surefire's {@code -Dtest} that runs the test, such as
+     *     {@code PacedTest#pacedTcp}; null to name the calling class
+     * @return the file's text (UTF-8)
+     * @throws IllegalArgumentException when it is not on the class path, naming the property and a
+     *     command that makes it, or cannot be read
+     */
+    static String read(String resource, String testSelector) {
+        ClassLoader cl = Thread.currentThread().getContextClassLoader();
+        try (InputStream in = cl == null ? null : cl.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalArgumentException(missing(resource, testSelector != null ? testSelector : callingClass()));
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read baseline resource " + resource + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return what to do about a baseline that is not on the class path */
+    static String missing(String resource, String testSelector) {
+        return "baseline resource " + resource + " is not on the class path. Make it from a run: with the system"
+                + " property " + MetricAssertions.SAVE_PROPERTY + "=DIR set, the test writes its run as DIR/" + resource
+                + " instead of comparing, as in\n  mvn test -Dtest=" + testSelector + " -D" + MetricAssertions.SAVE_PROPERTY
+                + "=src/test/resources\nthen review the file and commit it.";
+    }
+
+    /**
+     * Publishes {@value #SAVED_ENTRY} = the file's absolute path through {@code reporter} (when not
+     * null) and prints {@code linerate: saved baseline <path> (<n> series)} on {@code out}.
+     *
+     * @return the absolute path
+     */
+    static Path reportSaved(Path file, Baseline baseline, TestReporter reporter, PrintStream out) throws IOException {
+        Path real = file.toRealPath();
+        if (reporter != null) {
+            reporter.publishEntry(SAVED_ENTRY, real.toString());
+        }
+        out.println("linerate: saved baseline " + real + " (" + baseline.series().size() + " series)");
+        return real;
+    }
+
+    /** @return the top-level simple name of the first calling class outside these helpers */
+    private static String callingClass() {
+        return StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
+                        .filter(c -> !OWN.contains(c)).findFirst())
+                .map(c -> c.substring(c.lastIndexOf('.') + 1).replaceFirst("\\$.*", ""))
+                .orElse("<TestClass>");
+    }
+}
