@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Arrays;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,8 +23,7 @@ class Iperf3ClientCommandTest {
     private static Run stream(RealIperf3Server srv, String... iperf3Options) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        String[] args = java.util.stream.Stream.concat(
-                java.util.stream.Stream.of("stream", "-c", "127.0.0.1", "-p", Integer.toString(srv.port)),
+        String[] args = Stream.concat(Stream.of("stream", "-c", "127.0.0.1", "-p", Integer.toString(srv.port)),
                 Arrays.stream(iperf3Options)).toArray(String[]::new);
         int code = Linerate.execute(new PrintWriter(out), new PrintWriter(err), args);
         return new Run(code, out.toString(), err.toString());
