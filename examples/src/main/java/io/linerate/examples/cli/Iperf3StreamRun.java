@@ -28,7 +28,7 @@ final class Iperf3StreamRun {
      */
     static int run(TransferSpec spec, PeerOptions peer, OutputFormat fmt, PrintWriter out) throws Iperf3Exception {
         Endpoint.Remote at = (Endpoint.Remote) Endpoint.parse(peer.peer);
-        Iperf3Options options = new Iperf3Options(peer.reverse, peer.parallel, peer.udpCounters64Bit, peer.tcpDrain);
+        Iperf3Options options = options(peer);
         if (fmt == OutputFormat.text) {
             out.println("# linerate " + Linerate.version() + " stream against iperf3 at " + peer.peer + ": " + spec
                     + (peer.reverse ? " reverse" : "") + (peer.bidir ? " both directions at once" : "")
@@ -69,6 +69,14 @@ final class Iperf3StreamRun {
         }
         out.flush();
         return r.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /**
+     * @return what the peer options add to the spec for iperf3's client
+     * @throws IllegalArgumentException naming a value out of range
+     */
+    static Iperf3Options options(PeerOptions peer) {
+        return new Iperf3Options(peer.reverse, peer.parallel, peer.udpCounters64Bit, peer.tcpDrain);
     }
 
     /** Prints one direction's two ends, each line after {@code tag}: what linerate moved, what the server counted. */

@@ -27,16 +27,16 @@ final class PeerOptions {
     @Option(names = "--secret-file", paramLabel = "FILE", description = "With --peer and the linerate agent: its shared secret.")
     java.nio.file.Path secretFile;
 
-    @Option(names = {"--reverse", "-R"}, description = "With --peer: the peer sends and this host receives (iperf3's -R).")
+    @Option(names = {"--reverse", "-R"}, description = "With --peer or -c: the peer sends and this host receives (iperf3's -R).")
     boolean reverse;
 
-    @Option(names = "--bidir", description = "With --peer: both directions at once, each reported apart (iperf3's "
+    @Option(names = "--bidir", description = "With --peer or -c: both directions at once, each reported apart (iperf3's "
             + "--bidir). With linerate's agent: two sessions on the agent; with an iperf3 server: iperf3's bidirectional "
             + "test, --parallel streams each way.")
     boolean bidir;
 
     @Option(names = {"--parallel", "-P"}, defaultValue = "1", paramLabel = "N",
-            description = "With --peer: data streams, 1..128 (iperf3's -P), reported per stream and summed; --rate and "
+            description = "With --peer or -c: data streams, 1..128 (iperf3's -P), reported per stream and summed; --rate and "
                     + "--bytes are the whole test's. With linerate's agent: one session of N data connections.")
     int parallel;
 

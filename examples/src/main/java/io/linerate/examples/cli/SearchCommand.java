@@ -177,7 +177,7 @@ final class SearchCommand implements Callable<Integer> {
         TransferSpec base = TransferSpec.builder()
                 .protocol(p)
                 .family(f)
-                .payloadBytes(payload != null ? payload : StreamCommand.defaultPayload(p, f))
+                .payloadBytes(payload != null ? payload : LoopbackPayload.bytes(p, f))
                 .sendBufferBytes(sendBuffer)
                 .receiveBufferBytes(receiveBuffer)
                 .ioTimeout(ioTimeout)

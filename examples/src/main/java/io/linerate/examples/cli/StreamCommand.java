@@ -13,7 +13,6 @@ import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.TransferFormat;
-import io.linerate.nio.PathFacts;
 import io.linerate.nio.agent.RemoteOptions;
 import io.linerate.nio.agent.SecretFile;
 import java.io.PrintWriter;
@@ -22,27 +21,39 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code linerate stream}: one TCP or UDP stream, both ends in this JVM over loopback, or with {@code --peer} one end
  * here and the other on linerate's agent or an iperf3 or iperf 2 server.
  */
-@Command(name = "stream", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
+@Command(name = "stream", versionProvider = Linerate.Version.class, modelTransformer = Iperf3Unsupported.class,
+        footer = Converters.UNITS_FOOTER,
         description = {"Runs one TCP or UDP stream and prints iperf-style interval lines and a summary: both ends "
                 + "in this JVM over loopback, or with --peer HOST:PORT one end here and the other on linerate's agent "
-                + "(`linerate serve`) or an unmodified iperf3 or iperf 2 server (--peer-protocol iperf3|iperf2).",
+                + "(`linerate serve`) or an unmodified iperf3 or iperf 2 server (--peer-protocol iperf3|iperf2); "
+                + "-c HOST is a client of the iperf3 server on HOST with iperf3's options (-t -u -b -l -P -R -J ...).",
                 "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage."})
 final class StreamCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
+
+    // not mixinStandardHelpOptions: -V is iperf3's verbose, refused by Iperf3Unsupported
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(names = "--version", versionHelp = true, description = "Print version information and exit.")
+    boolean version;
+
+    @Mixin
+    Iperf3ClientOptions iperf3Client;
 
     @Mixin
     TransferOptions transfer;
@@ -123,12 +134,24 @@ final class StreamCommand implements Callable<Integer> {
         }
     }
 
-    @Override
-    public Integer call() throws TransferException {
-        boolean warmupGiven = command.commandLine().getParseResult().hasMatchedOption("--warmup");
-        peer.check(command.commandLine().getParseResult().hasMatchedOption("--peer-protocol"), warmupGiven);
+    /**
+     * @return the spec this command line gives; {@code -c HOST} and iperf3's options are first
+     *     written into the long options they stand for
+     * @throws IllegalArgumentException naming a refused option, two that contradict each other, or
+     *     a value out of range
+     */
+    TransferSpec spec() {
+        ParseResult parsed = command.commandLine().getParseResult();
+        Iperf3Unsupported.refuse(parsed);
+        if (iperf3Client.given()) {
+            iperf3Client.applyTo(this, parsed);
+        } else {
+            Iperf3ClientOptions.refuseWithoutHost(parsed);
+        }
+        boolean warmupGiven = parsed.hasMatchedOption("--warmup");
+        peer.check(parsed.hasMatchedOption("--peer-protocol"), warmupGiven);
         refuseLocalOnlyWithPeer();
-        if (command.commandLine().getParseResult().hasMatchedOption("--iperf2-header")
+        if (parsed.hasMatchedOption("--iperf2-header")
                 && !(peer.peer != null && peer.protocol.equals(PeerOptions.IPERF2) && "udp".equalsIgnoreCase(protocol))) {
             throw new IllegalArgumentException("--iperf2-header " + peer.iperf2Header + " applies to UDP datagrams sent "
                     + "to an iperf 2 server only: give it with --peer HOST:PORT --peer-protocol iperf2 --protocol udp");
@@ -141,14 +164,12 @@ final class StreamCommand implements Callable<Integer> {
                     + bound.messages) + " bounds the stream by a count, but linerate's agent (--peer) takes a "
                     + "duration bound only (the two ends agree on when to stop by time): give --duration");
         }
-        OutputFormat fmt = transfer.outputFormat();
         Protocol p = Protocol.parse(protocol);
         AddressFamily f = PeerFamily.of(family, peer.peer);
-        String payloadNote = payload != null ? "given" : defaultPayloadNote(p, f);
-        TransferSpec spec = TransferSpec.builder()
+        return TransferSpec.builder()
                 .protocol(p)
                 .family(f)
-                .payloadBytes(payload != null ? payload : defaultPayload(p, f))
+                .payloadBytes(payload != null ? payload : LoopbackPayload.bytes(p, f))
                 .bound(bound())
                 .rateBitsPerSecond(transfer.rate)
                 .noDelay(noDelay)
@@ -164,6 +185,13 @@ final class StreamCommand implements Callable<Integer> {
                 .fullLog(fullLog)
                 .endpoint(agent ? Endpoint.parse(peer.peer) : Endpoint.loopback())
                 .build();
+    }
+
+    @Override
+    public Integer call() throws TransferException {
+        TransferSpec spec = spec();
+        OutputFormat fmt = transfer.outputFormat();
+        boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
         if (agent && peer.bidir) {
             return RemoteStream.runBidir(command.commandLine().getOut(), fmt, spec,
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)));
@@ -182,6 +210,9 @@ final class StreamCommand implements Callable<Integer> {
             return Iperf2StreamRun.run(spec, peer, fmt, out);
         }
         if (peer.peer != null) {
+            if (fmt == OutputFormat.text && iperf3Client.given()) {
+                iperf3Client.header(spec, peer).forEach(out::println);
+            }
             return Iperf3StreamRun.run(spec, peer, fmt, out);
         }
         Clock clock = Clock.system();
@@ -191,10 +222,10 @@ final class StreamCommand implements Callable<Integer> {
         KtapDocument doc = null;
         try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
             if (fmt == OutputFormat.ktap) {
-                doc = KtapOutputs.streamStart(out, spec, payloadNote);
+                doc = KtapOutputs.streamStart(out, spec, payloadNote(spec));
             } else if (fmt == OutputFormat.text) {
                 out.println("# linerate " + Linerate.version() + " stream: " + spec);
-                out.println("# payload " + spec.payloadBytes() + " B: " + payloadNote);
+                out.println("# payload " + spec.payloadBytes() + " B: " + payloadNote(spec));
             }
             KtapDocument d = doc;
             r = t.run(s -> {
@@ -231,29 +262,8 @@ final class StreamCommand implements Callable<Integer> {
         return r.valid() ? Linerate.OK : Linerate.FAILED;
     }
 
-    /** @return iperf3's 128 KiB TCP write; for UDP the largest datagram that does not fragment on loopback, at most 1460 */
-    static int defaultPayload(Protocol p, AddressFamily f) {
-        if (p == Protocol.TCP) {
-            return TransferSpec.IPERF3_TCP_PAYLOAD_BYTES;
-        }
-        OptionalInt mtu = PathFacts.mtu(f.loopbackAddress());
-        return mtu.isPresent() ? TransferSpec.unfragmentedUdpPayloadBytes(f, mtu.getAsInt()) : TransferSpec.UDP_PAYLOAD_CAP_BYTES;
-    }
-
-    private static String defaultPayloadNote(Protocol p, AddressFamily f) {
-        if (p == Protocol.TCP) {
-            return "iperf3's default TCP write (128 KiB)";
-        }
-        OptionalInt mtu = PathFacts.mtu(f.loopbackAddress());
-        if (mtu.isEmpty()) {
-            return "the loopback MTU cannot be read; iperf3's default without an MSS (1460 B)";
-        }
-        int ip = f == AddressFamily.IPV4 ? Math.min(mtu.getAsInt(), 65535) : mtu.getAsInt();
-        int fits = ip - f.ipHeaderBytes() - AddressFamily.UDP_HEADER_BYTES;
-        return String.format(Locale.ROOT, "the largest datagram that does not fragment at loopback MTU %d is %d B "
-                + "(MTU - %d IPv%s - 8 UDP)%s", mtu.getAsInt(), fits, f.ipHeaderBytes(), f.label(),
-                fits > TransferSpec.UDP_PAYLOAD_CAP_BYTES ? ", capped at iperf3's default of "
-                        + TransferSpec.UDP_PAYLOAD_CAP_BYTES + " B" : "");
+    private String payloadNote(TransferSpec spec) {
+        return payload != null ? "given" : LoopbackPayload.note(spec.protocol(), spec.family());
     }
 
     private Bound bound() {

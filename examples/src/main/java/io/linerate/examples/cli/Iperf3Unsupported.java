@@ -1,0 +1,95 @@
+package io.linerate.examples.cli;
+
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * iperf3 client and server options that {@code linerate stream} does not take, each refused with
+ * linerate's way to say it or with the reason it is not supported, never with picocli's guess at
+ * a similar option name. A picocli model transformer: it adds every one to the command as a
+ * hidden option, so that picocli matches it instead of calling it unknown; {@link #refuse} then
+ * turns it into bad usage. Names follow iperf3 3.12's {@code iperf3 --help}; a long name that
+ * linerate itself has ({@code --format}, {@code --interval}, {@code --port}, {@code --bytes},
+ * {@code --verbose}) keeps linerate's meaning and is not listed.
+ */
+final class Iperf3Unsupported implements CommandLine.IModelTransformer {
+    /**
+     * @param names the option's names in iperf3
+     * @param takesValue whether iperf3's option takes a value (picocli then takes one if given)
+     * @param why what follows the names in the message: the linerate way, or why it is not supported
+     */
+    record Refusal(List<String> names, boolean takesValue, String why) {}
+
+    /** Every refused option; first name first in messages. */
+    static final List<Refusal> REFUSALS = List.of(
+            new Refusal(List.of("-Z", "--zerocopy"), false, "is not supported: linerate writes from its own buffers"),
+            new Refusal(List.of("-O", "--omit"), true, "is not supported against an iperf3 server (linerate asks it to "
+                    + "omit nothing); linerate's own ends leave --warmup out of the measurement"),
+            new Refusal(List.of("-T", "--title"), true, "is not supported: linerate's results name the test's "
+                    + "protocol and peer"),
+            new Refusal(List.of("-C", "--congestion"), true, "is not supported: the JDK cannot set TCP_CONGESTION; "
+                    + "set the host's net.ipv4.tcp_congestion_control"),
+            new Refusal(List.of("-M", "--set-mss"), true, "is not supported: the JDK cannot set TCP_MAXSEG"),
+            new Refusal(List.of("-N", "--no-delay"), false, "is linerate's --nodelay: give that"),
+            new Refusal(List.of("-k", "--blockcount"), true, "is linerate's --messages N (writes or datagrams, decimal "
+                    + "k/m/g): give that"),
+            new Refusal(List.of("-n"), true, "is linerate's --bytes N (1024-based K/M/G, as iperf3's): give that"),
+            new Refusal(List.of("-A", "--affinity"), true, "is not supported: pin linerate's JVM with taskset"),
+            new Refusal(List.of("-V"), false, "(verbose) is linerate's --verbose: give that"),
+            new Refusal(List.of("-d", "--debug"), false, "is linerate's --verbose: give that"),
+            new Refusal(List.of("--get-server-output"), false, "is not supported: linerate prints what the server "
+                    + "counted, from iperf3's results exchange, as its remote lines"),
+            new Refusal(List.of("-s", "--server"), false, "is `linerate serve --iperf3` (port 5201 unless --port): "
+                    + "run that"),
+            new Refusal(List.of("-D", "--daemon"), false, "is not supported: `linerate serve --iperf3` runs in the "
+                    + "foreground"),
+            new Refusal(List.of("-S", "--tos"), true, "is linerate's --tclass (IP_TOS / IPv6 traffic class, such as "
+                    + "0x10): give that"),
+            new Refusal(List.of("-B", "--bind"), true, "is not supported: the kernel picks the source address by the "
+                    + "route to the server"),
+            new Refusal(List.of("--cport"), true, "is not supported: the kernel picks the client's ports"),
+            new Refusal(List.of("-f"), true, "is not supported: linerate reports bytes and Mbit/s; --json gives every "
+                    + "count"),
+            new Refusal(List.of("-F", "--file"), true, "is not supported: linerate sends its own payload"),
+            new Refusal(List.of("-L", "--flowlabel"), true, "is not supported"),
+            new Refusal(List.of("--logfile"), true, "is not supported: redirect linerate's output"),
+            new Refusal(List.of("--connect-timeout", "--rcv-timeout", "--snd-timeout"), true,
+                    "is linerate's --io-timeout (every connect, read and write): give that"),
+            new Refusal(List.of("--fq-rate"), true, "is not supported: linerate paces each stream itself (-b with -c, "
+                    + "else --rate)"),
+            new Refusal(List.of("--dont-fragment"), false, "is not supported"),
+            new Refusal(List.of("--forceflush"), false, "is not needed: linerate flushes every line"),
+            new Refusal(List.of("--timestamps"), true, "is not supported"),
+            new Refusal(List.of("--repeating-payload", "--extra-data"), true, "is not supported: linerate sends its "
+                    + "own payload"),
+            new Refusal(List.of("--username", "--rsa-public-key-path"), true, "is not supported: linerate's iperf3 "
+                    + "client does not authenticate"));
+
+    @Override
+    public CommandSpec transform(CommandSpec spec) {
+        for (Refusal r : REFUSALS) {
+            spec.addOption(OptionSpec.builder(r.names().toArray(String[]::new))
+                    .type(r.takesValue() ? String.class : boolean.class)
+                    .arity(r.takesValue() ? "0..1" : "0")
+                    .hidden(true)
+                    .build());
+        }
+        return spec;
+    }
+
+    /**
+     * @param parsed the command line as parsed
+     * @throws IllegalArgumentException naming the first refused option given, with the linerate way
+     *     or the reason it is not supported
+     */
+    static void refuse(ParseResult parsed) {
+        for (Refusal r : REFUSALS) {
+            if (parsed.hasMatchedOption(r.names().get(0))) {
+                throw new IllegalArgumentException("iperf3's " + String.join(", ", r.names()) + " " + r.why());
+            }
+        }
+    }
+}
