@@ -145,10 +145,11 @@ class ProgressViewsTest {
         RawTransferSpec rxOnly = RawTransferSpec.rxOnly("veth1").warmup(Duration.ofMillis(500))
                 .duration(Duration.ofSeconds(10)).build();
 
-        assertThat(new RawProgress(both).line(counters(run), NOW)).isEqualTo("raw tx veth0 rx veth1 1514 B 10.000 s: 4.2 s "
-                + "of 1.000 s warm-up + 10.000 s, tx 123456 frames, rx 123450 frames");
-        assertThat(new RawProgress(rxOnly).line(counters(run), NOW)).isEqualTo("raw tx veth0 rx veth1 1514 B 10.000 s: "
-                + "4.2 s of 0.500 s warm-up + 10.000 s, rx 123450 frames");
+        // registered 4200 ms ago: 4.2 s
+        assertThat(new RawProgress(both).line(counters(run), NOW)).isEqualTo("raw 4.2 s of 1.000 s warm-up + 10.000 s, "
+                + "tx 123456 frames, rx 123450 frames | raw tx veth0 rx veth1 1514 B 10.000 s");
+        assertThat(new RawProgress(rxOnly).line(counters(run), NOW)).isEqualTo("raw 4.2 s of 0.500 s warm-up + 10.000 s, "
+                + "rx 123450 frames | raw tx veth0 rx veth1 1514 B 10.000 s");
         assertThat(new RawProgress(both).line(counters(), NOW)).as("before the run registers").isEmpty();
     }
 }
