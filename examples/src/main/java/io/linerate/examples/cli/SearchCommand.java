@@ -197,8 +197,9 @@ final class SearchCommand implements Callable<Integer>, ReportsProgress {
         if (lossSweep) {
             LossSweepProgress sweep = new LossSweepProgress();
             progress = sweep;
-            return LossSweepRun.run(search, sweep.watching(udp), marker, String.format(Locale.ROOT, "linerate %s loss sweep: %s payload "
-                    + "%d B%s", Linerate.version(), marker, base.payloadBytes(), where()), fmt, plot, command.commandLine().getOut());
+            return LossSweepRun.run(search, sweep.watching(udp), marker, String.format(Locale.ROOT, "linerate %s loss sweep: "
+                    + "%s payload %d B%s", Linerate.version(), marker, base.payloadBytes(), where()), fmt, plot,
+                    command.commandLine().getOut());
         }
         SearchProgress shown = new SearchProgress();
         progress = shown;
