@@ -83,14 +83,31 @@ public final class RawFrameSearch {
     public static List<RawSizeResult> run(RawTransferSpec base, List<Integer> frameSizes, SearchSpec search,
                                           String transportName, Clock clock, Consumer<RawSizeResult> each)
             throws TransferException {
+        return run(base, frameSizes, search, transportName, clock, each, RateSearch.Observer.NONE);
+    }
+
+    /**
+     * Runs the sweep, telling {@code observer} of each trial of every size's search before it runs.
+     *
+     * @param observer hears of each trial ({@link RateSearch#run(SearchSpec, io.linerate.core.search.Trial,
+     *     RateSearch.Observer)}); the sizes' searches follow one another in the order of {@code frameSizes}
+     * @return one result per size, in order
+     * @throws TransferException as {@link #run(RawTransferSpec, List, SearchSpec, String, Clock, Consumer)}
+     * @throws IllegalArgumentException as {@link #run(RawTransferSpec, List, SearchSpec, String, Clock, Consumer)}
+     */
+    public static List<RawSizeResult> run(RawTransferSpec base, List<Integer> frameSizes, SearchSpec search,
+                                          String transportName, Clock clock, Consumer<RawSizeResult> each,
+                                          RateSearch.Observer observer) throws TransferException {
         Objects.requireNonNull(each, "each");
+        Objects.requireNonNull(observer, "observer");
         new RawFrameTrial(base, search, transportName, clock); // both ends, before anything else
         checkFrameSizes(base, frameSizes);
         frameSizes.forEach(size -> search.checkCarries(size * 8L)); // every size's rates, before the first search
         LinkSpeed link = LinkSpeed.slower(LinkSpeed.of(base.txInterface().get()), LinkSpeed.of(base.rxInterface().get()));
         List<RawSizeResult> out = new ArrayList<>();
         for (int size : frameSizes) {
-            SearchResult r = RateSearch.run(search, new RawFrameTrial(withFrameSize(base, size), search, transportName, clock));
+            SearchResult r = RateSearch.run(search, new RawFrameTrial(withFrameSize(base, size), search, transportName, clock),
+                    observer);
             RawSizeResult s = new RawSizeResult(size, r, link);
             out.add(s);
             each.accept(s);

@@ -74,15 +74,41 @@ public final class RateSearch {
 
     private final SearchSpec spec;
     private final Trial trial;
+    private final Observer observer;
+    /** The bracket so far, bit/s: 0 and 0 until the range is known. */
+    private long lo;
+    private long hi;
     private final List<SearchTrial> trials = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<LoadJudgement> loads = new ArrayList<>();
     /** Rates whose load passed, for stepping below a rate whose confirm failed. */
     private final TreeSet<Long> passed = new TreeSet<>();
 
-    private RateSearch(SearchSpec spec, Trial trial) {
+    private RateSearch(SearchSpec spec, Trial trial, Observer observer) {
         this.spec = spec;
         this.trial = trial;
+        this.observer = observer;
+    }
+
+    /** Hears of each trial of a search before it runs, on the search's thread; for progress reports. */
+    @FunctionalInterface
+    public interface Observer {
+        /** Hears nothing. */
+        Observer NONE = (number, phase, offered, lower, upper) -> { };
+
+        /**
+         * A trial is about to run.
+         *
+         * @param number the trial's number, 1, 2, ... as in {@link SearchResult#trials()}
+         * @param phase why it runs
+         * @param offeredBitsPerSecond the rate it offers, bit/s; 0 for the unlimited trial that finds the max
+         * @param lowerBitsPerSecond the bracket's lower bound so far, bit/s: the min rate or the highest
+         *     load that passed; 0 before the range is known (during the unlimited trial)
+         * @param upperBitsPerSecond the bracket's upper bound so far, bit/s: the max rate or the lowest
+         *     load that failed; 0 before the range is known
+         */
+        void trialStarting(int number, SearchTrial.Phase phase, long offeredBitsPerSecond, long lowerBitsPerSecond,
+                           long upperBitsPerSecond);
     }
 
     /**
@@ -98,7 +124,20 @@ public final class RateSearch {
      *     or an absolute resolution of half of it or more); naming the values and where they came from
      */
     public static SearchResult run(SearchSpec spec, Trial trial) throws TransferException {
-        return new RateSearch(Objects.requireNonNull(spec, "spec"), Objects.requireNonNull(trial, "trial")).search();
+        return run(spec, trial, Observer.NONE);
+    }
+
+    /**
+     * Runs a search, telling {@code observer} of each trial before it runs.
+     *
+     * @param observer hears of each trial; {@link Observer#NONE} for none
+     * @return the trials and the found rate
+     * @throws TransferException as {@link #run(SearchSpec, Trial)}
+     * @throws IllegalArgumentException as {@link #run(SearchSpec, Trial)}
+     */
+    public static SearchResult run(SearchSpec spec, Trial trial, Observer observer) throws TransferException {
+        return new RateSearch(Objects.requireNonNull(spec, "spec"), Objects.requireNonNull(trial, "trial"),
+                Objects.requireNonNull(observer, "observer")).search();
     }
 
     private SearchResult search() throws TransferException {
@@ -107,6 +146,7 @@ public final class RateSearch {
         long floor = spec.minCarryingBitsPerSecond(messageBits);
         long max = spec.maxBitsPerSecond();
         if (max == 0) {
+            observer.trialStarting(trials.size() + 1, SearchTrial.Phase.CALIBRATION, 0, 0, 0);
             TrialOutcome o = trial.run(0);
             trials.add(new SearchTrial(trials.size() + 1, SearchTrial.Phase.CALIBRATION, o, 0, SearchTrial.Verdict.MEASURED));
             max = (long) Math.floor(o.achievedBitsPerSecond());
@@ -137,8 +177,8 @@ public final class RateSearch {
                     + "; allowed: min < max");
         }
         SearchSpec.checkResolution(spec.resolution(), max);
-        long lo = min;
-        long hi = max;
+        lo = min;
+        hi = max;
         int bisections = 0;
         while (true) {
             while (hi - lo > resolutionAt(hi) && bisections < spec.maxTrials()) {
@@ -235,6 +275,7 @@ public final class RateSearch {
     }
 
     private boolean runTrial(SearchTrial.Phase phase, long rate, long shortfall) throws TransferException {
+        observer.trialStarting(trials.size() + 1, phase, rate, lo, hi);
         TrialOutcome o = trial.run(rate);
         SearchTrial.Verdict v = SearchTrial.judge(o, spec.lossTolerancePercent(), shortfall, phase);
         trials.add(new SearchTrial(trials.size() + 1, phase, o, shortfall, v));

@@ -4,8 +4,10 @@ import io.linerate.core.live.CounterGroup;
 import io.linerate.core.live.CounterType;
 import io.linerate.core.live.ProcessCounters;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Text of live counters: the table {@code linerate stat} prints and the one-line progress report. */
@@ -56,22 +58,39 @@ final class LiveFormat {
      */
     static String progressLine(ProcessCounters p, long nowMillis, int width) {
         List<String> parts = new ArrayList<>();
-        CounterGroup latest = null;
         for (CounterGroup g : p.groups()) {
             if (g.kind() == CounterGroup.Kind.PROGRESS) {
                 parts.add(progress(g));
-            } else {
-                latest = g;
             }
         }
-        if (latest != null) {
-            OptionalLong rate = latest.value(CounterType.RATE);
-            parts.add(String.format(Locale.ROOT, "%s: %.1f s,%s %s received", latest.label(),
-                    seconds(nowMillis - latest.startMillis()),
-                    rate.isPresent() && rate.getAsLong() >= 0 ? " " + mbits(rate) + " Mbit/s," : "",
-                    bytes(latest.value(CounterType.BYTES_RECEIVED).orElse(0))));
+        String transfer = latestTransfer(p, nowMillis);
+        if (!transfer.isEmpty()) {
+            parts.add(transfer);
         }
-        String line = String.join(" | ", parts);
+        return cut(String.join(" | ", parts), width);
+    }
+
+    /**
+     * @return {@code stream udp6 1220 B 2.000 s: 4.2 s, 2345.678 Mbit/s, 1.234 GB received}: the transfer
+     *     registered last, how long it has run, its latest interval's rate and the bytes received; empty
+     *     when no transfer runs
+     */
+    static String latestTransfer(ProcessCounters p, long nowMillis) {
+        return latest(p, CounterGroup.Kind.TRANSFER).map(g -> {
+            OptionalLong rate = g.value(CounterType.RATE);
+            return String.format(Locale.ROOT, "%s: %.1f s,%s %s received", g.label(), seconds(nowMillis - g.startMillis()),
+                    rate.isPresent() && rate.getAsLong() >= 0 ? " " + mbits(rate) + " Mbit/s," : "",
+                    bytes(g.value(CounterType.BYTES_RECEIVED).orElse(0)));
+        }).orElse("");
+    }
+
+    /** @return the group of {@code kind} registered last (the highest id), if any */
+    static Optional<CounterGroup> latest(ProcessCounters p, CounterGroup.Kind kind) {
+        return p.groups().stream().filter(g -> g.kind() == kind).max(Comparator.comparingLong(CounterGroup::id));
+    }
+
+    /** @return {@code line}, cut to {@code width} characters with {@code ...} at the end when longer */
+    static String cut(String line, int width) {
         return line.length() > width ? line.substring(0, Math.max(0, width - 3)) + "..." : line;
     }
 
@@ -101,7 +120,8 @@ final class LiveFormat {
         return u == 0 ? n + " B" : String.format(Locale.ROOT, "%.3f %s", v, units[u]);
     }
 
-    private static double seconds(long millis) {
+    /** @return {@code millis} in seconds, 0 for a negative span */
+    static double seconds(long millis) {
         return Math.max(0, millis) / 1000.0;
     }
 }

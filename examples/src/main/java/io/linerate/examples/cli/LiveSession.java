@@ -3,14 +3,17 @@ package io.linerate.examples.cli;
 import io.linerate.core.live.LiveCounters;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Runs a command that moves traffic (one with {@code --counters-dir}, other than {@code stat})
- * inside a live-counters session: the counters file goes to the chosen directory, stays open for
- * the whole command (so a suite keeps one file and stale files are removed at its start), and a
- * progress line is drawn on stderr when stderr is a terminal. Other commands run as they are.
+ * Runs a command that moves traffic inside a live-counters session, with a progress line on stderr
+ * when stderr is a terminal ({@link ProgressLine}). A command with {@code --counters-dir} (other than
+ * {@code stat}) has its counters file in the chosen directory, open for the whole command (so a
+ * suite keeps one file and stale files are removed at its start); a command that
+ * {@linkplain ReportsProgress reports its progress} has the line say what it tells. Other commands
+ * run as they are.
  */
 final class LiveSession implements CommandLine.IExecutionStrategy {
     private final CommandLine.IExecutionStrategy next = new CommandLine.RunLast();
@@ -21,25 +24,33 @@ final class LiveSession implements CommandLine.IExecutionStrategy {
         while (leaf.subcommand() != null) {
             leaf = leaf.subcommand();
         }
-        if (leaf.commandSpec().findOption(CountersOptions.NAME) == null
-                || leaf.commandSpec().userObject() instanceof StatCommand
-                || leaf.isUsageHelpRequested() || leaf.isVersionHelpRequested()) {
+        Object command = leaf.commandSpec().userObject();
+        boolean counters = leaf.commandSpec().findOption(CountersOptions.NAME) != null && !(command instanceof StatCommand);
+        if (!(counters || command instanceof ReportsProgress) || leaf.isUsageHelpRequested()
+                || leaf.isVersionHelpRequested()) {
             return next.execute(parseResult);
         }
-        Path dir = leaf.matchedOptionValue(CountersOptions.NAME, null);
-        LiveCounters live = LiveCounters.process();
-        live.directory(dir);
+        Supplier<ProgressView> view = command instanceof ReportsProgress r ? r::progressView : () -> ProgressView.COUNTERS;
         CommandLine root = parseResult.commandSpec().commandLine();
-        Optional<ProgressLine> progress = ProgressLine.startIfTerminal(root.getOut(), root.getErr());
+        Optional<ProgressLine> progress = ProgressLine.startIfTerminal(root.getOut(), root.getErr(), view);
         progress.ifPresent(p -> {
             root.setOut(p.out());
             root.setErr(p.err());
         });
-        try (LiveCounters.Hold hold = live.hold()) {
-            return next.execute(parseResult);
+        LiveCounters live = LiveCounters.process();
+        try {
+            if (!counters) {
+                return next.execute(parseResult);
+            }
+            Path dir = leaf.matchedOptionValue(CountersOptions.NAME, null);
+            live.directory(dir);
+            try (LiveCounters.Hold hold = live.hold()) {
+                return next.execute(parseResult);
+            } finally {
+                live.directory(null);
+            }
         } finally {
             progress.ifPresent(ProgressLine::close);
-            live.directory(null);
         }
     }
 }

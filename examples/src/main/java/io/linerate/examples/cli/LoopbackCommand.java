@@ -44,12 +44,14 @@ import picocli.CommandLine.Spec;
                 + "every upload at a non-default traffic class.",
                 "Prints one ZPERF-RESULT line per transfer and ZPERF-DONE at the end.",
                 "Exit codes: 0 done, 1 a transfer failed or a result is invalid, 2 bad usage."})
-final class LoopbackCommand implements Callable<Integer> {
+final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
     /** Name prefix of the namespaces --netns makes; the JVM's pid follows. */
     static final String NETNS_PREFIX = "linerate-";
 
     @Spec
     CommandSpec command;
+
+    private volatile ProgressView progress = ProgressView.COUNTERS;
 
     /** Why --netns cannot make its namespace here, or empty; tests replace it. */
     Supplier<Optional<String>> namespaceUnavailable = NetworkNamespace::unavailableReason;
@@ -225,7 +227,9 @@ final class LoopbackCommand implements Callable<Integer> {
         }
         Tally tally = new Tally();
         LoopbackSuite suite = new LoopbackSuite(transport, clock);
-        suite.run(config, outcome -> {
+        SuiteProgress shown = new SuiteProgress(config.repeat(), config.markers());
+        progress = shown;
+        suite.run(config, shown.listener(outcome -> {
             // every run of a marker is the same KTAP test, so that its metrics form one series
             String name = outcome.marker().label();
             if (outcome instanceof Outcome.Completed c) {
@@ -280,13 +284,18 @@ final class LoopbackCommand implements Callable<Integer> {
                 command.commandLine().getErr().println("linerate: " + f.marker().label() + ": " + f.error());
             }
             out.flush();
-        });
+        }));
         if (doc != null) {
             doc.end();
         }
         sink.close();
         out.flush();
         return tally.usage ? Linerate.USAGE : tally.failed ? Linerate.FAILED : Linerate.OK;
+    }
+
+    @Override
+    public ProgressView progressView() {
+        return progress;
     }
 
     private static JsonObject header(Outcome o) {

@@ -48,9 +48,11 @@ import picocli.CommandLine.Spec;
                 + "mean, min, median, max, a percentile and standard deviation of half the round-trip time "
                 + "(or the round trip with --rtt) per message size, as sfnt-pingpong does.",
                 "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage."})
-public final class PingPongCommand implements Callable<Integer> {
+public final class PingPongCommand implements Callable<Integer>, ReportsProgress {
     @Spec
     CommandSpec command;
+
+    private volatile ProgressView progress = ProgressView.COUNTERS;
 
     @Mixin
     OutputOptions output;
@@ -187,6 +189,7 @@ public final class PingPongCommand implements Callable<Integer> {
                 command.commandLine().getParseResult().originalArgs()));
         RemoteOptions remote = peer.options();
         Transport transport = Transports.select(transportName, spec);
+        progress = new SizeSweepProgress(spec.policy());
         MeasurementResult result;
         try (Measurement m = peer.peer != null && transport.name().equals(NioTransport.NAME)
                 ? RemoteLatency.of(spec, Clock.system(), remote) : transport.open(spec, Clock.system())) {
@@ -237,6 +240,11 @@ public final class PingPongCommand implements Callable<Integer> {
             throw new IOException(r.fullLog().get().describe());
         }
         return written.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    @Override
+    public ProgressView progressView() {
+        return progress;
     }
 
     /** @return the muxer, and for a polling one its idle strategy ({@code spin (idle busy)}) */

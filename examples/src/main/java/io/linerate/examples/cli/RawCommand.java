@@ -52,9 +52,11 @@ import picocli.CommandLine.Spec;
                 + "--peer-interface: --tx alone sends to it, --rx alone receives from it; both ends' counts are "
                 + "reported, host local and host remote.",
                 "Exit codes: 0 valid, 1 the run failed or is not valid (any loss), 2 bad usage."})
-public final class RawCommand implements Callable<Integer> {
+public final class RawCommand implements Callable<Integer>, ReportsProgress {
     @Spec
     CommandSpec command;
+
+    private volatile ProgressView progress = ProgressView.COUNTERS;
 
     @Mixin
     OutputOptions output;
@@ -225,6 +227,7 @@ public final class RawCommand implements Callable<Integer> {
             b.endpoint(Endpoint.parse(peer)).peerInterface(peerInterface);
         }
         RawTransferSpec spec = b.build();
+        progress = new RawProgress(spec);
         if (peer != null) {
             return runRemote(out, fmt, spec);
         }
@@ -280,6 +283,11 @@ public final class RawCommand implements Callable<Integer> {
             }
         }
         return result.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    @Override
+    public ProgressView progressView() {
+        return progress;
     }
 
     /** Runs this host's end against the agent's ({@link RemoteRaw}) and writes both ends' counts. */

@@ -45,11 +45,12 @@ final class RawSearchRun {
     }
 
     /**
+     * @param progress hears of each trial, and of each size's end
      * @return {@link Linerate#OK} when every size found a rate, {@link Linerate#FAILED} otherwise
      * @throws IllegalArgumentException for bad usage (one end only, a bad frame size), naming the value
      * @throws TransferException when a trial cannot run
      */
-    int run() throws TransferException {
+    int run(SearchProgress progress) throws TransferException {
         if (raw.tx == null || raw.rx == null) {
             throw new IllegalArgumentException(raw.tx != null ? "--tx " + raw.tx + " without --rx: a search over raw frames "
                     + "counts loss at both ends; allowed: --tx IF --rx IF"
@@ -94,7 +95,8 @@ final class RawSearchRun {
                 out.flush();
             };
         }
-        List<RawSizeResult> results = RawFrameSearch.run(base, sizes, search, transportName, Clock.system(), each);
+        List<RawSizeResult> results = RawFrameSearch.run(base, sizes, search, transportName, Clock.system(),
+                each.andThen(s -> progress.sizeDone()), progress);
         switch (fmt) {
             case json -> out.println(RawSearchFormat.json(results, raw.tx, raw.rx).put("search_spec", search.toString()).toJson());
             case ktap -> doc.end();

@@ -46,9 +46,11 @@ import picocli.CommandLine.Spec;
                         + "percentage of line rate where the link is real (not veth).",
                 "Exit codes: 0 found, 1 even the min rate lost (the trials table is printed) or a trial failed to run, "
                         + "2 bad usage."})
-final class SearchCommand implements Callable<Integer> {
+final class SearchCommand implements Callable<Integer>, ReportsProgress {
     @Spec
     CommandSpec command;
+
+    private volatile ProgressView progress = ProgressView.COUNTERS;
 
     @Option(names = "--protocol", defaultValue = "udp", paramLabel = "udp",
             description = "Protocol (default: ${DEFAULT-VALUE}); only UDP counts loss per datagram.")
@@ -161,7 +163,9 @@ final class SearchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--payload " + payload + " sizes a UDP datagram; a search over raw frames "
                         + "takes --frame-sizes");
             }
-            return new RawSearchRun(raw, searchSpec(), transportName, fmt, command.commandLine().getOut()).run();
+            SearchProgress shown = new SearchProgress(raw.sizes());
+            progress = shown;
+            return new RawSearchRun(raw, searchSpec(), transportName, fmt, command.commandLine().getOut()).run(shown);
         }
         if (command.commandLine().getParseResult().hasMatchedOption("--batch")) {
             throw new IllegalArgumentException("--batch " + raw.batch + " sets frames per send call of a search over raw "
@@ -191,11 +195,16 @@ final class SearchCommand implements Callable<Integer> {
         String marker = p.label() + f.label();
         LossSweepRun.checkPlotPath(plot);
         if (lossSweep) {
-            return LossSweepRun.run(search, udp, marker, String.format(Locale.ROOT, "linerate %s loss sweep: %s payload "
-                    + "%d B%s", Linerate.version(), marker, base.payloadBytes(), where()), fmt, plot, command.commandLine().getOut());
+            LossSweepProgress sweep = new LossSweepProgress();
+            progress = sweep;
+            return LossSweepRun.run(search, sweep.watching(udp), marker, String.format(Locale.ROOT, "linerate %s loss sweep: "
+                    + "%s payload %d B%s", Linerate.version(), marker, base.payloadBytes(), where()), fmt, plot,
+                    command.commandLine().getOut());
         }
+        SearchProgress shown = new SearchProgress();
+        progress = shown;
         long start = System.nanoTime();
-        SearchResult r = RateSearch.run(search, udp);
+        SearchResult r = RateSearch.run(search, udp, shown);
         double t = (System.nanoTime() - start) / 1e9;
         PrintWriter out = command.commandLine().getOut();
         String header = String.format(Locale.ROOT, "linerate %s search: %s payload %d B%s, %s", Linerate.version(), marker,
@@ -237,6 +246,11 @@ final class SearchCommand implements Callable<Integer> {
             LossSweepRun.plot(r, marker, plot);
         }
         return r.confirmed() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    @Override
+    public ProgressView progressView() {
+        return progress;
     }
 
     /** @return where the trials run, for the header: empty on loopback */

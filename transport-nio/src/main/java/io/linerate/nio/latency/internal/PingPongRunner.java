@@ -12,6 +12,8 @@ import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
+import io.linerate.core.live.LiveCounters;
+import io.linerate.core.live.RunProgress;
 import io.linerate.nio.latency.PingPongResult;
 import io.linerate.core.PingPongSpec;
 import java.io.IOException;
@@ -24,7 +26,11 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 
-/** Runs a ping-pong sweep: opens the link, starts the echo server, measures each size, releases all. */
+/**
+ * Runs a ping-pong sweep: opens the link, starts the echo server, measures each size, releases all.
+ * Each size, while it runs, is a progress report in the process's live counters ({@link LiveCounters}),
+ * opened before the size's first round trip and never touched inside the round-trip loop.
+ */
 public final class PingPongRunner {
     private static final com.sun.management.ThreadMXBean ALLOCATION =
             ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
@@ -97,12 +103,21 @@ public final class PingPongRunner {
         long startMillis = System.currentTimeMillis();
         FullLog log = openFullLog(spec);
         PingPongRunner runner = new PingPongRunner(spec, clock, client, server, log);
+        RunProgress shown = null;
         try {
             long t0 = clock.nanoTime();
             List<SizeLatency> results = new ArrayList<>();
             List<PingPongResult.SizeCounts> counts = new ArrayList<>();
-            for (int size : spec.sizes()) {
-                runner.measure(size, t0, results, counts);
+            List<Integer> sizes = spec.sizes();
+            for (int i = 0; i < sizes.size(); i++) {
+                // the next size's report opens before the last one closes, so the counters file stays through the sweep
+                RunProgress next = LiveCounters.process().progress(progressLabel(spec, sizes.get(i)), sizes.size());
+                next.done(i);
+                if (shown != null) {
+                    shown.close();
+                }
+                shown = next;
+                runner.measure(sizes.get(i), t0, results, counts);
             }
             client.close();
             Optional<FullLogSummary> logged = Optional.empty();
@@ -113,12 +128,24 @@ public final class PingPongRunner {
             return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results,
                     staleNotes(counts)), options, counts, startMillis, logged);
         } finally {
+            if (shown != null) {
+                shown.close();
+            }
             roundTrips[0] = runner.roundTrips;
             if (log != null) {
                 log.finish();
                 log.close();
             }
         }
+    }
+
+    /**
+     * @return the label of a size's progress report in the live counters, {@code pingpong tcp 64 B}; the
+     *     report counts the sizes done before it ({@code DONE}) of the sweep's sizes ({@code TOTAL}), and
+     *     its start time is the size's
+     */
+    static String progressLabel(PingPongSpec spec, int size) {
+        return "pingpong " + spec.protocol().label() + " " + size + " B";
     }
 
     private static FullLog openFullLog(PingPongSpec spec) throws TransferException {
