@@ -12,9 +12,10 @@ import java.util.jar.Manifest;
  * What {@code linerate.jar} was built from, as its manifest records it: the version
  * ({@code Implementation-Version}), the commit ({@value #COMMIT}, git's abbreviated id), the
  * commit's date ({@value #COMMIT_DATE}, {@code yyyy-MM-dd} in UTC) and whether the work tree had
- * uncommitted changes ({@value #DIRTY}, {@code true} or {@code false}). The build writes these
- * with git-commit-id-maven-plugin; a build outside a git checkout leaves them out, or leaves the
- * build's unresolved {@code ${...}} placeholder, and each then reads as unknown.
+ * uncommitted changes, untracked files included ({@value #DIRTY}, {@code true} or {@code false}).
+ * The build writes these with git-commit-id-maven-plugin; a build outside a git checkout leaves
+ * them out (or, should the build change, an unresolved {@code ${...}} placeholder), and each then
+ * reads as unknown.
  *
  * @param version the project version, such as {@code 0.1.0-SNAPSHOT}, or {@code dev} when not run from a jar
  * @param commit the abbreviated commit id, or empty when unknown
