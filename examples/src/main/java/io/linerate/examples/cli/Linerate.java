@@ -95,11 +95,14 @@ public final class Linerate {
         return cl;
     }
 
-    /** Prints the version from the jar manifest. */
+    /**
+     * Prints the version and the commit it was built from, as the jar manifest records them
+     * ({@link BuildInfo}), such as {@code linerate 0.1.0 (commit 1a2b3c4, 2026-12-01)}.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"linerate " + version()};
+            return new String[] {BuildInfo.current().versionLine()};
         }
     }
 
