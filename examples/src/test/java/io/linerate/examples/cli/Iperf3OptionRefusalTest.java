@@ -87,6 +87,24 @@ class Iperf3OptionRefusalTest {
         }
     }
 
+    @Test
+    void iperf3sServerAndNewerClientOptionsGetNoGuessAtASimilarName() {
+        // iperf3 3.12's --help and later releases' client options; picocli once answered some with "Possible solutions"
+        String[][] cases = {
+            {"--bind-dev", "lo"}, {"--json-stream"}, {"--server-bitrate-limit", "1M"}, {"--time-skew-threshold", "5"},
+            {"-m"}, {"--mptcp"}, {"-v"}, {"--sctp"}, {"-X", "127.0.0.1"}, {"--nstreams", "2"}, {"--skip-rx-copy"},
+            {"--gsro"}, {"-I", "pid"}, {"--one-off"}, {"--idle-timeout", "5"}, {"--dscp", "46"},
+            {"--rsa-private-key-path", "k"}, {"--authorized-users-path", "u"}, {"--use-pkcs1-padding"},
+        };
+        for (String[] c : cases) {
+            Run r = stream(Stream.concat(Stream.of("-c", "127.0.0.1"), Stream.of(c)).toArray(String[]::new));
+            assertThat(r.exit()).as(c[0]).isEqualTo(2);
+            assertThat(r.err()).as(c[0]).startsWith("linerate: iperf3's ").contains(c[0]);
+            assertNoGuess(r);
+        }
+        assertThat(stream("-c", "127.0.0.1", "--idle-timeout", "5").err()).contains("`linerate serve --iperf3`");
+    }
+
     static Stream<String> everyRefusedName() {
         return Iperf3Unsupported.REFUSALS.stream().flatMap(r -> r.names().stream());
     }
