@@ -3,7 +3,10 @@ package io.linerate.regression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.TestReporter;
@@ -30,14 +33,53 @@ final class BaselineResources {
      *     command that makes it, or cannot be read
      */
     static String read(String resource, String testSelector) {
+        checkName(resource);
         ClassLoader cl = Thread.currentThread().getContextClassLoader();
-        try (InputStream in = cl == null ? null : cl.getResourceAsStream(resource)) {
+        URL url = cl == null ? null : cl.getResource(resource);
+        if (url != null && "file".equals(url.getProtocol()) && isDirectory(url)) {
+            throw new IllegalArgumentException("baseline resource " + resource + " is a directory on the class path; "
+                    + ALLOWED);
+        }
+        try (InputStream in = url == null ? null : url.openStream()) {
             if (in == null) {
                 throw new IllegalArgumentException(missing(resource, testSelector != null ? testSelector : callingClass()));
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read baseline resource " + resource + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static final String ALLOWED = "allowed: a file's name relative to the class path's root, without '..', "
+            + "such as baselines/loopback.json";
+
+    /**
+     * The same name is read from the class path and, with {@value MetricAssertions#SAVE_PROPERTY},
+     * written under a directory, so it must be one both can use.
+     *
+     * @param resource class-path name of a baseline file
+     * @throws IllegalArgumentException when it is empty, absolute, or has a {@code ..} element
+     */
+    static void checkName(String resource) {
+        if (resource == null || resource.isBlank()) {
+            throw new IllegalArgumentException("baseline resource name '" + (resource == null ? "" : resource)
+                    + "' is empty; " + ALLOWED);
+        }
+        if (resource.startsWith("/") || resource.startsWith("\\")) {
+            throw new IllegalArgumentException("baseline resource " + resource + " is absolute; " + ALLOWED);
+        }
+        for (String element : resource.split("[/\\\\]")) {
+            if (element.equals("..")) {
+                throw new IllegalArgumentException("baseline resource " + resource + " has a '..' element; " + ALLOWED);
+            }
+        }
+    }
+
+    private static boolean isDirectory(URL url) {
+        try {
+            return Files.isDirectory(Path.of(url.toURI()));
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return false;
         }
     }
 

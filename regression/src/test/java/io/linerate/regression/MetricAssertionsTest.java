@@ -180,7 +180,7 @@ class MetricAssertionsTest {
             // a resource name is confined to the directory
             assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L))
                     .hasNoRegressionAgainst("../escape.json"))
-                    .hasMessageContaining("path ../escape.json contains '..'");
+                    .hasMessageContaining("baseline resource ../escape.json has a '..' element");
             assertThat(dir.resolveSibling("escape.json")).doesNotExist();
         } finally {
             if (saved == null) {
@@ -228,5 +228,35 @@ class MetricAssertionsTest {
         try (var files = Files.list(dir)) {
             assertThat(files).containsExactly(file);
         }
+    }
+    @Test
+    void aBaselineNameThatIsEmptyAbsoluteOrClimbsIsRefusedInBothModes(@TempDir Path dir) {
+        String allowed = "allowed: a file's name relative to the class path's root, without '..', such as "
+                + "baselines/loopback.json";
+        MetricAssertions a = MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L));
+        // "" and "baselines" would read the class path's directory listing as JSON
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource name '' is empty; " + allowed);
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("baselines")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource baselines is a directory on the class path; " + allowed);
+        // read through the class loader, this one found test-classes/baselines/tcp4.json from outside its root
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("../test-classes/baselines/tcp4.json"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource ../test-classes/baselines/tcp4.json has a '..' element; " + allowed);
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("/baselines/tcp4.json")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource /baselines/tcp4.json is absolute; " + allowed);
+        String saved = System.getProperty(MetricAssertions.SAVE_PROPERTY);
+        System.setProperty(MetricAssertions.SAVE_PROPERTY, dir.toString());
+        try {
+            assertThatThrownBy(() -> a.hasNoRegressionAgainst(" ")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("baseline resource name ' ' is empty; " + allowed);
+        } finally {
+            if (saved == null) {
+                System.clearProperty(MetricAssertions.SAVE_PROPERTY);
+            } else {
+                System.setProperty(MetricAssertions.SAVE_PROPERTY, saved);
+            }
+        }
+        assertThat(dir.toFile().list()).isEmpty();
     }
 }
