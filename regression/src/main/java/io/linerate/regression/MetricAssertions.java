@@ -276,7 +276,7 @@ public final class MetricAssertions {
                     + " only replaced on purpose; run with -D" + OVERWRITE_PROPERTY + "=true to replace it", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save baseline " + baselineResource + " under " + saveDir + ": "
-                    + e.getMessage(), e);
+                    + BaselineResources.reason(e), e);
         }
         return gate(null);
     }

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.io.TempDir;
@@ -258,5 +259,27 @@ class MetricAssertionsTest {
             }
         }
         assertThat(dir.toFile().list()).isEmpty();
+    }
+    @Test
+    void aSaveDirectoryThatCannotHoldTheBaselineSaysWhy() throws IOException {
+        // /proc/<pid> takes no new directories: mkdir fails with ENOENT, whose JDK message is the path alone
+        Path proc = Path.of("/proc/self");
+        Assumptions.assumeTrue(Files.isDirectory(proc), "skipped: needs Linux's /proc");
+        Path real = proc.toRealPath();
+        String saved = System.getProperty(MetricAssertions.SAVE_PROPERTY);
+        System.setProperty(MetricAssertions.SAVE_PROPERTY, proc.toString());
+        try {
+            assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L))
+                    .hasNoRegressionAgainst("baselines/first.json"))
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessage("cannot save baseline baselines/first.json under /proc/self: " + real.resolve("baselines")
+                            + ": no such file or directory");
+        } finally {
+            if (saved == null) {
+                System.clearProperty(MetricAssertions.SAVE_PROPERTY);
+            } else {
+                System.setProperty(MetricAssertions.SAVE_PROPERTY, saved);
+            }
+        }
     }
 }
