@@ -148,4 +148,15 @@ class Iperf3OptionRefusalTest {
         assertThat(stream("-c", "127.0.0.1", "-l", "2M").err())
                 .contains("-l 2097152 is out of range for TCP; allowed: 1..1048576 bytes (iperf3's)");
     }
+
+    @Test
+    void aBadValueNamesTheOptionAsTheCommandLineGaveIt() {
+        // picocli names an option by its longest name: -b was "--bandwidth", which the user never typed
+        assertThat(stream("-c", "127.0.0.1", "-b", "-5M").err())
+                .startsWith("linerate: Invalid value for option '-b': rate '-5M' is negative;");
+        assertThat(stream("-c", "127.0.0.1", "-t0").err())
+                .startsWith("linerate: Invalid value for option '-t': 0 seconds is out of range; allowed: 1..86400");
+        assertThat(stream("-c", "127.0.0.1", "--bitrate=x").err()).startsWith("linerate: Invalid value for option '--bitrate':");
+        assertThat(stream("-c", "127.0.0.1", "--time", "x").err()).startsWith("linerate: Invalid value for option '--time':");
+    }
 }
