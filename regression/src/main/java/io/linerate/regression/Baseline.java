@@ -188,14 +188,18 @@ public record Baseline(int version, String created, Environment environment, Lis
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(Json.unreadable("baseline", source, e));
         }
-        if (root == null || !root.isObject() || !FORMAT.equals(root.path("format").asText())) {
+        if (root == null || root.isMissingNode()) {
+            throw new IllegalArgumentException("baseline " + source + " is empty; allowed: a JSON object with \"format\": \""
+                    + FORMAT + "\"");
+        }
+        if (!root.isObject() || !FORMAT.equals(root.path("format").asText())) {
             throw new IllegalArgumentException("baseline " + source + " has format "
-                    + (root == null || !root.isObject() ? "(none)" : root.path("format").toString())
+                    + (root.isObject() ? shown(root.path("format")) : "(none: it is not a JSON object)")
                     + "; allowed: \"" + FORMAT + "\"");
         }
         JsonNode version = root.path("version");
         if (!version.isInt() || version.asInt() < OLDEST_VERSION || version.asInt() > VERSION) {
-            throw new IllegalArgumentException("baseline " + source + " has format version " + version
+            throw new IllegalArgumentException("baseline " + source + " has format version " + shown(version)
                     + "; this linerate reads versions " + OLDEST_VERSION + " to " + VERSION);
         }
         JsonNode env = root.path("environment");
@@ -273,5 +277,10 @@ public record Baseline(int version, String created, Environment environment, Lis
             }
         }
         return new Run(r.path("run").asText(""), v, t);
+    }
+
+    /** @return the node as JSON, or {@code (none)} where the field is missing */
+    private static String shown(JsonNode n) {
+        return n.isMissingNode() ? "(none)" : n.toString();
     }
 }

@@ -3,7 +3,14 @@ package io.linerate.regression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.TestReporter;
@@ -30,8 +37,14 @@ final class BaselineResources {
      *     command that makes it, or cannot be read
      */
     static String read(String resource, String testSelector) {
+        checkName(resource);
         ClassLoader cl = Thread.currentThread().getContextClassLoader();
-        try (InputStream in = cl == null ? null : cl.getResourceAsStream(resource)) {
+        URL url = cl == null ? null : cl.getResource(resource);
+        if (url != null && "file".equals(url.getProtocol()) && isDirectory(url)) {
+            throw new IllegalArgumentException("baseline resource " + resource + " is a directory on the class path; "
+                    + ALLOWED);
+        }
+        try (InputStream in = url == null ? null : url.openStream()) {
             if (in == null) {
                 throw new IllegalArgumentException(missing(resource, testSelector != null ? testSelector : callingClass()));
             }
@@ -39,6 +52,55 @@ final class BaselineResources {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read baseline resource " + resource + ": " + e.getMessage(), e);
         }
+    }
+
+    private static final String ALLOWED = "allowed: a file's name relative to the class path's root, without '..', "
+            + "such as baselines/loopback.json";
+
+    /**
+     * The same name is read from the class path and, with {@value MetricAssertions#SAVE_PROPERTY},
+     * written under a directory, so it must be one both can use.
+     *
+     * @param resource class-path name of a baseline file
+     * @throws IllegalArgumentException when it is empty, absolute, or has a {@code ..} element
+     */
+    static void checkName(String resource) {
+        if (resource == null || resource.isBlank()) {
+            throw new IllegalArgumentException("baseline resource name '" + (resource == null ? "" : resource)
+                    + "' is empty; " + ALLOWED);
+        }
+        if (resource.startsWith("/") || resource.startsWith("\\")) {
+            throw new IllegalArgumentException("baseline resource " + resource + " is absolute; " + ALLOWED);
+        }
+        for (String element : resource.split("[/\\\\]")) {
+            if (element.equals("..")) {
+                throw new IllegalArgumentException("baseline resource " + resource + " has a '..' element; " + ALLOWED);
+            }
+        }
+    }
+
+    private static boolean isDirectory(URL url) {
+        try {
+            return Files.isDirectory(Path.of(url.toURI()));
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @param e a failed read or write
+     * @return the file and why it failed, such as {@code /x/baselines: permission denied}; the JDK's
+     *     message of a denied or missing file is the file's name alone
+     */
+    static String reason(IOException e) {
+        if (!(e instanceof FileSystemException fs) || fs.getReason() != null) {
+            return e.getMessage() != null ? e.getMessage() : e.toString();
+        }
+        String why = e instanceof AccessDeniedException ? "permission denied"
+                : e instanceof NoSuchFileException ? "no such file or directory"
+                : e instanceof NotDirectoryException ? "not a directory"
+                : e.getClass().getSimpleName();
+        return fs.getFile() + ": " + why;
     }
 
     /** @return what to do about a baseline that is not on the class path */

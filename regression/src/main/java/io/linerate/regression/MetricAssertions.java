@@ -249,7 +249,8 @@ public final class MetricAssertions {
      * @param baselineResource class-path name of a baseline file, such as {@code baselines/loopback.json}
      * @return the report, for further checks
      * @throws AssertionError listing every failing metric with base, current, change and tolerance
-     * @throws IllegalArgumentException when the resource is missing (the message names
+     * @throws IllegalArgumentException when the resource name is empty, absolute or has a
+     *     {@code ..} element, when the resource is a directory, missing (the message names
      *     {@value #SAVE_PROPERTY} and a Maven command that makes it) or not a baseline of this
      *     version, or when saving, a resource name that leaves the directory
      * @throws UncheckedIOException when saving, an existing baseline without {@value #OVERWRITE_PROPERTY},
@@ -261,6 +262,7 @@ public final class MetricAssertions {
 
     /** As {@link #hasNoRegressionAgainst(String)}; {@code testSelector} ({@code -Dtest}) names the test in messages. */
     GateReport hasNoRegressionAgainst(String baselineResource, String testSelector) {
+        BaselineResources.checkName(baselineResource);
         String saveDir = System.getProperty(SAVE_PROPERTY, "");
         if (saveDir.isBlank()) {
             String content = BaselineResources.read(baselineResource, testSelector);
@@ -274,7 +276,7 @@ public final class MetricAssertions {
                     + " only replaced on purpose; run with -D" + OVERWRITE_PROPERTY + "=true to replace it", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save baseline " + baselineResource + " under " + saveDir + ": "
-                    + e.getMessage(), e);
+                    + BaselineResources.reason(e), e);
         }
         return gate(null);
     }

@@ -31,6 +31,19 @@ class BaselineTest {
     }
 
     @Test
+    void anEmptyFileOrOneWithoutFormatOrVersionSaysSo() {
+        // a missing field printed as nothing: "has format ; allowed"
+        assertThatThrownBy(() -> Baseline.parse("e.json", "")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline e.json is empty; allowed: a JSON object with \"format\": \"linerate-baseline\"");
+        assertThatThrownBy(() -> Baseline.parse("o.json", "{}"))
+                .hasMessage("baseline o.json has format (none); allowed: \"linerate-baseline\"");
+        assertThatThrownBy(() -> Baseline.parse("a.json", "[]"))
+                .hasMessage("baseline a.json has format (none: it is not a JSON object); allowed: \"linerate-baseline\"");
+        assertThatThrownBy(() -> Baseline.parse("v.json", "{\"format\":\"linerate-baseline\"}"))
+                .hasMessage("baseline v.json has format version (none); this linerate reads versions 1 to 3");
+    }
+
+    @Test
     void anotherVersionOrFormatIsAClearError() {
         assertThatThrownBy(() -> Baseline.parse("new.json", "{\"format\":\"linerate-baseline\",\"version\":4,\"series\":[]}"))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.io.TempDir;
@@ -180,7 +181,7 @@ class MetricAssertionsTest {
             // a resource name is confined to the directory
             assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_000_000_000L))
                     .hasNoRegressionAgainst("../escape.json"))
-                    .hasMessageContaining("path ../escape.json contains '..'");
+                    .hasMessageContaining("baseline resource ../escape.json has a '..' element");
             assertThat(dir.resolveSibling("escape.json")).doesNotExist();
         } finally {
             if (saved == null) {
@@ -227,6 +228,58 @@ class MetricAssertionsTest {
         // only the baseline is left in the directory: the replacement went through a temporary file
         try (var files = Files.list(dir)) {
             assertThat(files).containsExactly(file);
+        }
+    }
+    @Test
+    void aBaselineNameThatIsEmptyAbsoluteOrClimbsIsRefusedInBothModes(@TempDir Path dir) {
+        String allowed = "allowed: a file's name relative to the class path's root, without '..', such as "
+                + "baselines/loopback.json";
+        MetricAssertions a = MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L));
+        // "" and "baselines" would read the class path's directory listing as JSON
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource name '' is empty; " + allowed);
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("baselines")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource baselines is a directory on the class path; " + allowed);
+        // read through the class loader, this one found test-classes/baselines/tcp4.json from outside its root
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("../test-classes/baselines/tcp4.json"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource ../test-classes/baselines/tcp4.json has a '..' element; " + allowed);
+        assertThatThrownBy(() -> a.hasNoRegressionAgainst("/baselines/tcp4.json")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline resource /baselines/tcp4.json is absolute; " + allowed);
+        String saved = System.getProperty(MetricAssertions.SAVE_PROPERTY);
+        System.setProperty(MetricAssertions.SAVE_PROPERTY, dir.toString());
+        try {
+            assertThatThrownBy(() -> a.hasNoRegressionAgainst(" ")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("baseline resource name ' ' is empty; " + allowed);
+        } finally {
+            if (saved == null) {
+                System.clearProperty(MetricAssertions.SAVE_PROPERTY);
+            } else {
+                System.setProperty(MetricAssertions.SAVE_PROPERTY, saved);
+            }
+        }
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+    @Test
+    void aSaveDirectoryThatCannotHoldTheBaselineSaysWhy() throws IOException {
+        // /proc/<pid> takes no new directories: mkdir fails with ENOENT, whose JDK message is the path alone
+        Path proc = Path.of("/proc/self");
+        Assumptions.assumeTrue(Files.isDirectory(proc), "skipped: needs Linux's /proc");
+        Path real = proc.toRealPath();
+        String saved = System.getProperty(MetricAssertions.SAVE_PROPERTY);
+        System.setProperty(MetricAssertions.SAVE_PROPERTY, proc.toString());
+        try {
+            assertThatThrownBy(() -> MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L))
+                    .hasNoRegressionAgainst("baselines/first.json"))
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessage("cannot save baseline baselines/first.json under /proc/self: " + real.resolve("baselines")
+                            + ": no such file or directory");
+        } finally {
+            if (saved == null) {
+                System.clearProperty(MetricAssertions.SAVE_PROPERTY);
+            } else {
+                System.setProperty(MetricAssertions.SAVE_PROPERTY, saved);
+            }
         }
     }
 }

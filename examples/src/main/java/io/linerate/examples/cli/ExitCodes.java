@@ -49,7 +49,7 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler, Command
         CommandLine cl = ex.getCommandLine();
         PrintWriter err = cl.getErr();
         String prefix = cl.getCommand() instanceof UserFiles ? cl.getCommandName() + ": " : "linerate: ";
-        err.println(prefix + withRange(ex));
+        err.println(prefix + asTyped(withRange(ex), ex, args));
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for its options.");
         err.flush();
@@ -57,6 +57,29 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler, Command
     }
 
     private static final Pattern RANGE = Pattern.compile("-?\\d+\\.\\.-?\\d+");
+
+    /**
+     * picocli names an option by its longest name; where the command line gave it by another one,
+     * such as {@code -b} for {@code --bitrate, --bandwidth}, the message names it as given.
+     *
+     * @param message the message, naming the option as {@code '<longest name>'}
+     * @param args the command line
+     * @return the message, naming the option as the first argument that gives it does
+     */
+    static String asTyped(String message, CommandLine.ParameterException ex, String[] args) {
+        if (!(ex.getArgSpec() instanceof CommandLine.Model.OptionSpec o) || !message.contains("'" + o.longestName() + "'")) {
+            return message;
+        }
+        for (String arg : args) {
+            for (String name : o.names()) {
+                boolean attachedShort = name.length() == 2 && !arg.startsWith("--") && arg.startsWith(name);
+                if (arg.equals(name) || arg.startsWith(name + "=") || attachedShort) {
+                    return message.replace("'" + o.longestName() + "'", "'" + name + "'");
+                }
+            }
+        }
+        return message;
+    }
 
     /**
      * A whole number that does not parse gets the range its option's description states (such as

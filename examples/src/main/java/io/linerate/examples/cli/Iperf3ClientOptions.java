@@ -167,6 +167,7 @@ final class Iperf3ClientOptions {
         if (udp && parsed.hasMatchedOption("--protocol") && !"udp".equalsIgnoreCase(c.protocol)) {
             throw new IllegalArgumentException("-u and --protocol " + c.protocol + " contradict each other: give one of them");
         }
+        checkHost();
         Optional<InetAddress> server = resolve();
         c.peer.protocol = PeerOptions.IPERF3;
         c.peer.peer = server.map(a -> a instanceof Inet6Address ? "[" + literal(a) + "]" : literal(a)).orElse(host) + ":" + p;
@@ -211,15 +212,40 @@ final class Iperf3ClientOptions {
     }
 
     /**
+     * @throws IllegalArgumentException for an empty {@code -c HOST}, which the JDK would resolve to
+     *     loopback, or one that carries a port, such as {@code 192.0.2.1:5201} or {@code [::1]:5201}
+     */
+    private void checkHost() {
+        if (host.isBlank()) {
+            throw new IllegalArgumentException("-c '" + host + "' names no host; allowed: a host name, an IPv4 address "
+                    + "or an IPv6 address, such as -c 192.0.2.1");
+        }
+        int colons = host.length() - host.replace(":", "").length();
+        int close = host.lastIndexOf(']');
+        String port = colons == 1 ? host.substring(host.indexOf(':') + 1)
+                : host.startsWith("[") && close > 0 && host.startsWith(":", close + 1) ? host.substring(close + 2) : null;
+        if (port != null) {
+            String bare = host.substring(0, host.length() - port.length() - 1);
+            throw new IllegalArgumentException("-c " + host + " carries a port; allowed: the host alone, with the port "
+                    + "in -p (1..65535), such as -c " + bare + " -p " + (port.isEmpty() ? Iperf3Defaults.PORT : port));
+        }
+    }
+
+    /**
      * @return the first address of {@code -c HOST} of the family -4 or -6 asks for (any without);
      *     empty when the name does not resolve (the iperf3 client road then says so)
-     * @throws IllegalArgumentException when the host has no address of the family asked for
+     * @throws IllegalArgumentException when the host has no address of the family asked for, or
+     *     when it has a colon but is no IPv6 address the JDK can use
      */
     private Optional<InetAddress> resolve() {
         InetAddress[] all;
         try {
             all = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
+            if (host.indexOf(':') >= 0) {
+                throw new IllegalArgumentException("-c " + host + " is not an IPv6 address the JDK can use (" + e.getMessage()
+                        + "); allowed: a host name, an IPv4 address or an IPv6 address, such as -c ::1 or -c fe80::1%eth0");
+            }
             return Optional.empty();
         }
         Optional<InetAddress> a = Arrays.stream(all)
@@ -231,9 +257,12 @@ final class Iperf3ClientOptions {
         return a;
     }
 
-    /** @return {@code -c HOST} as typed (without brackets) when it is this address's literal, else the address */
+    /**
+     * @return {@code -c HOST} as typed (without brackets) when it is this address's literal, else the
+     *     address; an IPv4-mapped IPv6 literal ({@code ::ffff:192.0.2.1}) is the IPv4 address the JDK makes of it
+     */
     private String literal(InetAddress a) {
-        boolean typedLiteral = host.indexOf(':') >= 0 || host.equals(a.getHostAddress());
+        boolean typedLiteral = (a instanceof Inet6Address && host.indexOf(':') >= 0) || host.equals(a.getHostAddress());
         return typedLiteral ? host.replaceAll("^\\[(.*)]$", "$1") : a.getHostAddress();
     }
 

@@ -11,7 +11,9 @@ import picocli.CommandLine.ParseResult;
  * linerate's way to say it or with the reason it is not supported, never with picocli's guess at
  * a similar option name. A picocli model transformer: it adds every one to the command as a
  * hidden option, so that picocli matches it instead of calling it unknown; {@link #refuse} then
- * turns it into bad usage. Names follow iperf3 3.12's {@code iperf3 --help}; a long name that
+ * turns it into bad usage. Names follow iperf3 3.12's {@code iperf3 --help} (server options too, which
+ * point at {@code linerate serve --iperf3}) and a few client options of later releases
+ * ({@code --json-stream}, {@code --skip-rx-copy}, {@code --mptcp}, {@code --gsro}); a long name that
  * linerate itself has ({@code --format}, {@code --interval}, {@code --port}, {@code --bytes},
  * {@code --verbose}) keeps linerate's meaning and is not listed.
  */
@@ -22,6 +24,10 @@ final class Iperf3Unsupported implements CommandLine.IModelTransformer {
      * @param why what follows the names in the message: the linerate way, or why it is not supported
      */
     record Refusal(List<String> names, boolean takesValue, String why) {}
+
+    /** Why an option of iperf3's server alone is refused. */
+    private static final String SERVER_ONLY = "is an option of iperf3's server, not of its client: linerate's server is "
+            + "`linerate serve --iperf3` (see `linerate serve --help`)";
 
     /** Every refused option; first name first in messages. */
     static final List<Refusal> REFUSALS = List.of(
@@ -66,7 +72,27 @@ final class Iperf3Unsupported implements CommandLine.IModelTransformer {
             new Refusal(List.of("--repeating-payload", "--extra-data"), true, "is not supported: linerate sends its "
                     + "own payload"),
             new Refusal(List.of("--username", "--rsa-public-key-path"), true, "is not supported: linerate's iperf3 "
-                    + "client does not authenticate"));
+                    + "client does not authenticate"),
+            new Refusal(List.of("-v"), false, "(version) is linerate's --version: give that"),
+            new Refusal(List.of("--dscp"), true, "is linerate's --tclass (the DSCP is its upper 6 bits, such as "
+                    + "0xb8 for EF): give that"),
+            new Refusal(List.of("--json-stream"), false, "is not supported: -J gives linerate's result JSON at the end"),
+            new Refusal(List.of("--sctp"), false, "is not supported: linerate runs TCP and UDP (--protocol tcp|udp)"),
+            new Refusal(List.of("-X", "--xbind"), true, "is not supported: linerate runs no SCTP"),
+            new Refusal(List.of("--nstreams"), true, "is not supported: linerate runs no SCTP"),
+            new Refusal(List.of("--skip-rx-copy"), false, "is not supported: linerate reads every byte it counts"),
+            new Refusal(List.of("--bind-dev"), true, "is not supported: the kernel picks the device by the route to "
+                    + "the server"),
+            new Refusal(List.of("-m", "--mptcp"), false, "is not supported: the JDK cannot open MPTCP sockets"),
+            new Refusal(List.of("--gsro"), false, "is not supported: linerate's iperf3 client uses neither UDP GSO nor "
+                    + "GRO"),
+            new Refusal(List.of("-I", "--pidfile"), true, SERVER_ONLY),
+            new Refusal(List.of("--one-off"), false, SERVER_ONLY),
+            new Refusal(List.of("--server-bitrate-limit"), true, SERVER_ONLY),
+            new Refusal(List.of("--idle-timeout"), true, SERVER_ONLY),
+            new Refusal(List.of("--rsa-private-key-path", "--authorized-users-path", "--time-skew-threshold"), true,
+                    SERVER_ONLY),
+            new Refusal(List.of("--use-pkcs1-padding"), false, SERVER_ONLY));
 
     @Override
     public CommandSpec transform(CommandSpec spec) {

@@ -126,6 +126,28 @@ class Iperf3ClientOptionsTest {
     }
 
     @Test
+    void aHostThatIsEmptyOrCarriesAPortIsRefusedWithTheFormAllowed() {
+        // the JDK resolves "" to loopback: the run would go to 127.0.0.1 unasked
+        assertThatThrownBy(() -> parse("-c", "")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("-c '' names no host; allowed: a host name, an IPv4 address or an IPv6 address, such as "
+                        + "-c 192.0.2.1");
+        assertThatThrownBy(() -> parse("-c", "127.0.0.1:5202")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("-c 127.0.0.1:5202 carries a port; allowed: the host alone, with the port in -p (1..65535), "
+                        + "such as -c 127.0.0.1 -p 5202");
+        assertThatThrownBy(() -> parse("-c", "[::1]:5202")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("-c [::1]:5202 carries a port").hasMessageEndingWith("such as -c [::1] -p 5202");
+        assertThatThrownBy(() -> parse("-c", "1:2:3")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("-c 1:2:3 is not an IPv6 address the JDK can use");
+    }
+
+    @Test
+    void anIpv4MappedLiteralIsTheIpv4AddressItMaps() {
+        Parsed p = parse("-c", "::ffff:127.0.0.1");
+        assertThat(p.command().peer.peer).isEqualTo("127.0.0.1:5201");
+        assertThat(p.spec().family()).isEqualTo(AddressFamily.IPV4);
+    }
+
+    @Test
     void portIntervalAndJson() {
         assertThat(parse("-c", "127.0.0.1", "-p", "5999").command().peer.peer).isEqualTo("127.0.0.1:5999");
         assertThat(parse("-c", "127.0.0.1", "-i", "0.5").spec().interval()).isEqualTo(Duration.ofMillis(500));

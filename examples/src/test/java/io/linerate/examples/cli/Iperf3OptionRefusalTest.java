@@ -87,6 +87,24 @@ class Iperf3OptionRefusalTest {
         }
     }
 
+    @Test
+    void iperf3sServerAndNewerClientOptionsGetNoGuessAtASimilarName() {
+        // iperf3 3.12's --help and later releases' client options; picocli once answered some with "Possible solutions"
+        String[][] cases = {
+            {"--bind-dev", "lo"}, {"--json-stream"}, {"--server-bitrate-limit", "1M"}, {"--time-skew-threshold", "5"},
+            {"-m"}, {"--mptcp"}, {"-v"}, {"--sctp"}, {"-X", "127.0.0.1"}, {"--nstreams", "2"}, {"--skip-rx-copy"},
+            {"--gsro"}, {"-I", "pid"}, {"--one-off"}, {"--idle-timeout", "5"}, {"--dscp", "46"},
+            {"--rsa-private-key-path", "k"}, {"--authorized-users-path", "u"}, {"--use-pkcs1-padding"},
+        };
+        for (String[] c : cases) {
+            Run r = stream(Stream.concat(Stream.of("-c", "127.0.0.1"), Stream.of(c)).toArray(String[]::new));
+            assertThat(r.exit()).as(c[0]).isEqualTo(2);
+            assertThat(r.err()).as(c[0]).startsWith("linerate: iperf3's ").contains(c[0]);
+            assertNoGuess(r);
+        }
+        assertThat(stream("-c", "127.0.0.1", "--idle-timeout", "5").err()).contains("`linerate serve --iperf3`");
+    }
+
     static Stream<String> everyRefusedName() {
         return Iperf3Unsupported.REFUSALS.stream().flatMap(r -> r.names().stream());
     }
@@ -129,5 +147,16 @@ class Iperf3OptionRefusalTest {
         assertThat(stream("-c", "127.0.0.1", "-p", "70000").err()).contains("-p 70000 is out of range; allowed: 1..65535");
         assertThat(stream("-c", "127.0.0.1", "-l", "2M").err())
                 .contains("-l 2097152 is out of range for TCP; allowed: 1..1048576 bytes (iperf3's)");
+    }
+
+    @Test
+    void aBadValueNamesTheOptionAsTheCommandLineGaveIt() {
+        // picocli names an option by its longest name: -b was "--bandwidth", which the user never typed
+        assertThat(stream("-c", "127.0.0.1", "-b", "-5M").err())
+                .startsWith("linerate: Invalid value for option '-b': rate '-5M' is negative;");
+        assertThat(stream("-c", "127.0.0.1", "-t0").err())
+                .startsWith("linerate: Invalid value for option '-t': 0 seconds is out of range; allowed: 1..86400");
+        assertThat(stream("-c", "127.0.0.1", "--bitrate=x").err()).startsWith("linerate: Invalid value for option '--bitrate':");
+        assertThat(stream("-c", "127.0.0.1", "--time", "x").err()).startsWith("linerate: Invalid value for option '--time':");
     }
 }
