@@ -21,4 +21,14 @@ class FailuresTest {
         assertThat(Failures.describe(new PortUnreachableException()))
                 .startsWith("the peer's UDP port is closed (ICMP port unreachable)").contains("--io-timeout");
     }
+
+    @Test
+    void aFileErrorThatNamesOnlyItsFileSaysWhy() {
+        assertThat(Failures.describe(new java.nio.file.NoSuchFileException("/root/baselines/loopback.json")))
+                .isEqualTo("/root/baselines/loopback.json: no such file or directory");
+        assertThat(Failures.describe(new java.nio.file.AccessDeniedException("/proc/1/x"))).isEqualTo("/proc/1/x: permission denied");
+        // a reason the file system gave is kept as the JDK writes it
+        assertThat(Failures.describe(new java.nio.file.FileSystemException("/a", null, "Read-only file system")))
+                .isEqualTo("/a: Read-only file system");
+    }
 }

@@ -6,11 +6,7 @@ import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.TestReporter;
@@ -93,14 +89,7 @@ final class BaselineResources {
      *     message of a denied or missing file is the file's name alone
      */
     static String reason(IOException e) {
-        if (!(e instanceof FileSystemException fs) || fs.getReason() != null) {
-            return e.getMessage() != null ? e.getMessage() : e.toString();
-        }
-        String why = e instanceof AccessDeniedException ? "permission denied"
-                : e instanceof NoSuchFileException ? "no such file or directory"
-                : e instanceof NotDirectoryException ? "not a directory"
-                : e.getClass().getSimpleName();
-        return fs.getFile() + ": " + why;
+        return io.linerate.core.Failures.describe(e);
     }
 
     /** @return what to do about a baseline that is not on the class path */

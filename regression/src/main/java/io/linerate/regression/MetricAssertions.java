@@ -8,6 +8,7 @@ import io.linerate.regression.internal.Fmt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -269,6 +270,8 @@ public final class MetricAssertions {
             return hasNoRegressionAgainst(Baseline.parse(baselineResource, content));
         }
         try {
+            // the directory the user named is made, as the resource's own folders are: a new project has no src/test/resources
+            Files.createDirectories(Path.of(saveDir));
             Path target = new SafePaths(Path.of(saveDir)).forCreating(baselineResource);
             save(target, Boolean.getBoolean(OVERWRITE_PROPERTY), false);
         } catch (FileAlreadyExistsException e) {

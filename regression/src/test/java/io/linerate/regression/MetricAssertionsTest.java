@@ -154,6 +154,25 @@ class MetricAssertionsTest {
     }
 
     @Test
+    void theSaveDirectoryIsMadeWhenANewProjectHasNone(@TempDir Path dir) throws IOException {
+        String saved = System.getProperty(MetricAssertions.SAVE_PROPERTY);
+        Path resources = dir.resolve("src/test/resources");
+        System.setProperty(MetricAssertions.SAVE_PROPERTY, resources.toString());
+        try {
+            MetricAssertions.assertThatTransfer(tcp4(1_140_062_500L)).hasNoRegressionAgainst("baselines/first.json");
+        } finally {
+            if (saved == null) {
+                System.clearProperty(MetricAssertions.SAVE_PROPERTY);
+            } else {
+                System.setProperty(MetricAssertions.SAVE_PROPERTY, saved);
+            }
+        }
+        assertThat(Baseline.parse("first.json", Files.readString(resources.resolve("baselines/first.json"))).series())
+                .singleElement().satisfies(s -> assertThat(s.runs()).singleElement()
+                        .satisfies(run -> assertThat(run.samples()).containsExactly(9120.5)));
+    }
+
+    @Test
     void theFirstBaselineIsSavedFromARunAndNeverReplacedWithoutOverwrite(@TempDir Path dir) throws IOException {
         String saved = System.getProperty(MetricAssertions.SAVE_PROPERTY);
         System.setProperty(MetricAssertions.SAVE_PROPERTY, dir.toString());

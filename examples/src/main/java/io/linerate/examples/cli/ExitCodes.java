@@ -1,5 +1,6 @@
 package io.linerate.examples.cli;
 
+import io.linerate.core.Failures;
 import io.linerate.core.TransferException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -112,7 +113,7 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler, Command
             err.println(prefix + te.getMessage());
             code = te.isUsageError() ? Linerate.USAGE : Linerate.FAILED;
         } else if (ex instanceof IOException io) {
-            String message = io.getMessage() != null ? io.getMessage() : io.toString();
+            String message = Failures.describe(io);
             err.println(prefix + (userFiles ? "cannot read or write a file: " : "") + message);
             code = userFiles ? Linerate.USAGE : Linerate.FAILED;
         } else {

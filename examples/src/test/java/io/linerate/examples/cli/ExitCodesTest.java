@@ -65,7 +65,7 @@ class ExitCodesTest {
         assertThat(run(new Thrower(new IOException("cannot write the raw samples under /x: disk full")), false))
                 .isEqualTo(new Run(1, "linerate: cannot write the raw samples under /x: disk full\n"));
         assertThat(run(new FileThrower(new NoSuchFileException("/tmp/base.json")), false))
-                .isEqualTo(new Run(2, "gate: cannot read or write a file: /tmp/base.json\n"));
+                .isEqualTo(new Run(2, "gate: cannot read or write a file: /tmp/base.json: no such file or directory\n"));
         assertThat(run(new FileThrower(new IllegalArgumentException("--tolerance -5 is not allowed")), false))
                 .isEqualTo(new Run(2, "gate: --tolerance -5 is not allowed\n"));
     }

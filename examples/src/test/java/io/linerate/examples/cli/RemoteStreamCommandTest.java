@@ -172,7 +172,7 @@ class RemoteStreamCommandTest {
             int code = run(out, err, "stream", "--peer", "[::1]:" + agent.address().getPort(), "--duration", "200ms",
                     "--warmup", "0s", "--interval", "100ms");
 
-            assertThat(code).as(err.toString()).isZero();
+            assertThat(code).as("stdout:%n%s%nstderr:%n%s", out, err).isZero();
             assertThat(out.toString()).contains("tcp6");
         }
     }
