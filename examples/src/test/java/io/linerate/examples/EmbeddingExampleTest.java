@@ -13,7 +13,7 @@ import io.linerate.core.UdpStats;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** How a test suite embeds linerate: the README shows this code. */
+/** How a test suite embeds linerate: docs/junit.md shows this code. */
 class EmbeddingExampleTest {
 
     @Test

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The one mapping from what a command throws to its message and exit code (README: exit codes). */
+/** The one mapping from what a command throws to its message and exit code (docs/throughput.md: exit codes). */
 class ExitCodesTest {
     record Run(int exit, String err) {}
 

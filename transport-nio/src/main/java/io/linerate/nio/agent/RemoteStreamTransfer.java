@@ -56,7 +56,7 @@ import java.util.function.LongSupplier;
  * I/O timeout.
  */
 public final class RemoteStreamTransfer implements Transfer {
-    /** The request's and ready's field by which the agent, when it sends, waits for this end's {@code go}. */
+    /** The request's and ready's field, and the message, by which the receiving side lets the sending side send. */
     static final String GO = "go";
     private final TransferSpec spec;
     private final Clock clock;
