@@ -8,19 +8,27 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Arrays;
 import java.util.stream.Stream;
+import io.linerate.nio.PeerTool;
+import io.linerate.nio.iperf3.Iperf3Server;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code stream -c 127.0.0.1 -p PORT} with iperf3's short options against the real {@code iperf3 -s}
- * ({@link RealIperf3Server}), one one-off server per test, 1-second tests at small rates. Every
+ * ({@link Iperf3Server}), one one-off server per test, 1-second tests at small rates. Every
  * assertion is a count that holds under any load; none expects zero loss.
  */
 @Timeout(120)
 class Iperf3ClientCommandTest {
     private record Run(int exit, String out, String err) {}
 
-    private static Run stream(RealIperf3Server srv, String... iperf3Options) {
+    @BeforeAll
+    static void needIperf3() {
+        PeerTool.require("iperf3", "iperf3");
+    }
+
+    private static Run stream(Iperf3Server srv, String... iperf3Options) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         String[] args = Stream.concat(Stream.of("stream", "-c", "127.0.0.1", "-p", Integer.toString(srv.port)),
@@ -31,7 +39,7 @@ class Iperf3ClientCommandTest {
 
     @Test
     void udpWithJsonIsParseableAndTheServerReceivedWholeDatagrams() throws Exception {
-        try (RealIperf3Server srv = RealIperf3Server.start()) {
+        try (Iperf3Server srv = Iperf3Server.start(true)) {
             Run r = stream(srv, "-t", "1", "-u", "-b", "2M", "-l", "1400", "-J");
             assertThat(r.exit()).as(r.out() + r.err()).isZero();
             JsonNode d = new ObjectMapper().readTree(r.out()).path("detail");
@@ -49,7 +57,7 @@ class Iperf3ClientCommandTest {
 
     @Test
     void tcpReverseWithTwoStreamsPrintsTheHeaderAndReceivesWhatTheServerSent() throws Exception {
-        try (RealIperf3Server srv = RealIperf3Server.start()) {
+        try (Iperf3Server srv = Iperf3Server.start(true)) {
             Run r = stream(srv, "-t", "1", "-R", "-P", "2", "-b", "20M", "-w", "256K");
             assertThat(r.exit()).as(r.out() + r.err()).isZero();
             String[] lines = r.out().split("\\R");

@@ -1,6 +1,8 @@
 package io.linerate.nio.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.linerate.core.Failures;
+import io.linerate.core.TransferException;
 import io.linerate.core.engine.StreamEnd;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -64,6 +66,20 @@ final class AgentGo {
                 throw new IOException("expected " + peer + "'s \"go\", got \"" + type + "\""
                         + (reason.isEmpty() ? "" : ": " + reason));
             }
+        }
+    }
+
+    /**
+     * As {@link #await}, for a client waiting for the agent's {@code go}.
+     *
+     * @param agent the agent's endpoint, for the message
+     * @throws TransferException naming the agent and why, when its {@code go} does not come
+     */
+    static void awaitAgent(Control c, Object agent, long ioMillis) throws TransferException {
+        try {
+            await(c, "the agent", ioMillis);
+        } catch (IOException e) {
+            throw new TransferException("stream with the agent at " + agent + ": " + Failures.describe(e), e);
         }
     }
 

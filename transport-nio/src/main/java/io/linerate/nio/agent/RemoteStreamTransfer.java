@@ -230,12 +230,7 @@ public final class RemoteStreamTransfer implements Transfer {
             // an agent that stopped or gave up waiting has closed its end: the ends and the watch below say why
         }
         if (go && sending) {
-            try {
-                AgentGo.await(control, "the agent", io);
-            } catch (IOException e) {
-                closeQuietly(beats);
-                throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
-            }
+            AgentGo.awaitAgent(control, spec.endpoint(), io); // a failure leaves the beats to close()
         }
         // the agent says nothing but beats until its ends are over: its result, or why it ended; the watch reads that
         // one message while these ends run, so that an agent that stopped or went away (its control

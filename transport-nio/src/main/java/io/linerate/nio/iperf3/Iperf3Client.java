@@ -129,9 +129,9 @@ public final class Iperf3Client {
                 createStreams();
                 control.expect(Iperf3State.TEST_START, "creating the streams");
                 started = true;
-                DataStreamStart.receivers(streams, "linerate-iperf3-stream-", spec.ioTimeout().toNanos());
+                DataStreams.receivers(streams, "linerate-iperf3-stream-", spec.ioTimeout().toNanos());
                 control.expect(Iperf3State.TEST_RUNNING, "TEST_START");
-                DataStreamStart.senders(streams, "linerate-iperf3-stream-");
+                DataStreams.senders(streams, "linerate-iperf3-stream-");
                 runUntilBound();
                 return finish();
             } catch (Iperf3Exception e) {
@@ -378,18 +378,7 @@ public final class Iperf3Client {
         }
 
         private void closeAll() {
-            for (DataStream s : streams) {
-                s.close();
-            }
-            for (DataStream s : streams) {
-                try {
-                    s.join(timeoutMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (RuntimeException ignored) {
-                    // never started
-                }
-            }
+            DataStreams.closeAll(streams, timeoutMillis);
             if (control != null) {
                 control.close();
             }

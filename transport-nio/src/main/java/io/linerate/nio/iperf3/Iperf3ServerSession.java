@@ -146,9 +146,9 @@ final class Iperf3ServerSession {
                         s.omitted.until(omitEnd);
                     }
                 }
-                DataStreamStart.receivers(streams, threads, config.ioTimeout().toNanos());
+                DataStreams.receivers(streams, threads, config.ioTimeout().toNanos());
                 send(Iperf3State.TEST_RUNNING);
-                DataStreamStart.senders(streams, threads);
+                DataStreams.senders(streams, threads);
             }
             if (!runUntilTestEnd(who)) {
                 return;
@@ -388,18 +388,7 @@ final class Iperf3ServerSession {
             agent.releaseUdp(client.getAddress(), this);
         }
         synchronized (streams) {
-            streams.forEach(DataStream::close);
-            for (DataStream s : streams) {
-                try {
-                    if (!s.finished()) {
-                        s.join(config.ioTimeout().toMillis());
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (RuntimeException ignored) {
-                    // never started
-                }
-            }
+            DataStreams.closeAll(streams, config.ioTimeout().toMillis());
         }
         TcpArrival.closeAll(arrivals);
         control.close();

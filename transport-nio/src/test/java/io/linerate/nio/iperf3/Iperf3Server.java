@@ -10,9 +10,14 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A real {@code iperf3 -s -1} on 127.0.0.1, a child process of the test; close kills it. */
-final class Iperf3Server implements AutoCloseable {
-    final int port;
+/**
+ * A real {@code iperf3 -s} (Debian package {@code iperf3}) on 127.0.0.1 at a free port, a child
+ * process of the test; close kills it. A test checks first that iperf3 is installed
+ * ({@code PeerTool.require("iperf3", "iperf3")}). The command line's tests use it too.
+ */
+public final class Iperf3Server implements AutoCloseable {
+    /** The server's port. */
+    public final int port;
     private final Process process;
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(10_000);
 
@@ -37,8 +42,12 @@ final class Iperf3Server implements AutoCloseable {
         return PeerTool.onPath("iperf3");
     }
 
-    /** Starts a one-off server and waits (bounded) until it says it listens. */
-    static Iperf3Server start(boolean oneOff) throws Exception {
+    /**
+     * Starts a server and waits, at most 60 s, until it says it listens.
+     *
+     * @param oneOff whether it serves one test and exits ({@code -1})
+     */
+    public static Iperf3Server start(boolean oneOff) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A test's streams start receivers first: when {@link DataStreamStart#receivers} returns (before
+ * A test's streams start receivers first: when {@link DataStreams#receivers} returns (before
  * TEST_RUNNING goes out or is read), every receiving stream's thread is in its loop and no sending
- * stream has started; {@link DataStreamStart#senders} then starts the senders.
+ * stream has started; {@link DataStreams#senders} then starts the senders.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class DataStreamStartTest {
+class DataStreamsTest {
     @Test
     void receiversReadBeforeTestRunningAndSendersStartAfterIt() throws Exception {
         InetAddress lo = InetAddress.getLoopbackAddress();
@@ -31,11 +31,11 @@ class DataStreamStartTest {
             DataStream rx = DataStream.acceptedUdp(1, rxCh, false, true, 100, 0, 0, Pace.ofClient(0, 0), io);
             DataStream tx = DataStream.acceptedUdp(2, txCh, true, true, 100, 0, 3, Pace.ofClient(0, 0), io);
             try (rx; tx) {
-                DataStreamStart.receivers(List.of(tx, rx), "test-stream-", io.toNanos());
+                DataStreams.receivers(List.of(tx, rx), "test-stream-", io.toNanos());
                 assertThat(rx.awaitRunning(0)).as("the receiver is in its loop when receivers() returns").isTrue();
                 assertThat(tx.awaitRunning(0)).as("the sender has not started before senders()").isFalse();
 
-                DataStreamStart.senders(List.of(tx, rx), "test-stream-");
+                DataStreams.senders(List.of(tx, rx), "test-stream-");
                 assertThat(tx.awaitRunning(io.toNanos())).as("the sender started").isTrue();
                 assertThat(tx.join(io.toMillis())).as("the sender sends its 3 datagrams and ends").isTrue();
                 rx.stop();
