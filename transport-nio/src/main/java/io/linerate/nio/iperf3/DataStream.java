@@ -46,7 +46,10 @@ final class DataStream implements Runnable, Closeable {
 
     private volatile boolean stop;
     private volatile boolean ending;
-    /** A TCP receiver told to stop returns once nothing is readable (the server's end); else it reads to the close. */
+    /**
+     * A server's TCP receiver: told to stop, it returns once nothing is readable; the client's close
+     * ends it at any time. A client's receiver reads to the server's close, which must follow TEST_END.
+     */
     private boolean drainOnStop;
     private volatile Throwable failure;
     volatile long bytes;
@@ -347,7 +350,9 @@ final class DataStream implements Runnable, Closeable {
             } else if (n == 0 && stop && drainOnStop) {
                 return; // told to stop and nothing more is readable: the rest was never here
             } else if (n < 0) {
-                if (!ending) {
+                // a server's stream: the client's FIN ends what it sends (iperf3's client may close before
+                // TEST_END, and linerate's does with a TCP drain); a client's: only the server's close after TEST_END
+                if (!ending && !drainOnStop) {
                     throw new java.io.EOFException("the server closed the data connection before the test ended");
                 }
                 return; // the server closed after TEST_END: everything it sent is here
