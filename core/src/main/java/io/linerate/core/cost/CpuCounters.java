@@ -16,7 +16,24 @@ public final class CpuCounters {
     public static final String NO_PROVIDER = "no CPU counter provider on the class path "
             + "(linerate-transport-afpacket provides one over perf_event_open on Linux)";
 
+    private static final java.util.concurrent.atomic.AtomicBoolean PREPARED = new java.util.concurrent.atomic.AtomicBoolean();
+
     private CpuCounters() {}
+
+    /**
+     * Finds the providers and lets them load what they need (a native library), once per JVM, on
+     * the calling thread; later calls return at once. A measurement calls it while it sets up, so
+     * that the first {@link #open} on a measuring thread costs a system call, not a class path
+     * scan and a library load inside the measured window.
+     */
+    public static void prepare() {
+        if (PREPARED.compareAndSet(false, true)) {
+            Opened o = open(CpuEvent.INSTRUCTIONS);
+            if (o.counter() != null) {
+                o.counter().close();
+            }
+        }
+    }
 
     /**
      * Opens a counter of {@code event} on the calling thread.

@@ -32,6 +32,9 @@ final class EngineWorker {
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
 
     EngineWorker(String name, IoRunnable body) {
+        // the first counter a JVM opens loads its provider's native library: here, while the
+        // measurement sets up, not on the measuring thread inside its window
+        CpuCounters.prepare();
         this.thread = new Thread(() -> {
             CpuCounters.Opened counter = CpuCounters.open(CpuEvent.INSTRUCTIONS);
             instructionsUnavailable = counter.unavailable();
