@@ -1,14 +1,22 @@
 package io.linerate.core;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where the far end of a transfer runs: in this JVM over the loopback address of the spec's family
  * ({@link #loopback()}), or on a peer reached at {@code host:port} ({@link #remote}), whose agent
- * runs the other end. A transport that cannot reach a remote peer says so through
+ * runs the other end. A stream spec may name its peer more closely: linerate's agent with its
+ * secret, direction and streams ({@link AgentPeer}), an iperf3 server ({@link Iperf3Peer}) or an
+ * iperf 2 server ({@link Iperf2Peer}). A transport that cannot reach a peer says so through
  * {@link Transport#unsupportedReason}.
  */
-public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote {
+public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote, AgentPeer, Iperf3Peer, Iperf2Peer {
+
+    /** @return the peer's address; empty for {@link #loopback()} */
+    default Optional<Remote> remoteAddress() {
+        return Optional.empty();
+    }
 
     /** @return both ends in this JVM, over 127.0.0.1 or ::1 */
     static Endpoint loopback() {
@@ -93,6 +101,11 @@ public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote {
             if (port < 1 || port > 65535) {
                 throw new IllegalArgumentException("peer port " + port + " is out of range; allowed: 1..65535");
             }
+        }
+
+        @Override
+        public Optional<Remote> remoteAddress() {
+            return Optional.of(this);
         }
 
         @Override

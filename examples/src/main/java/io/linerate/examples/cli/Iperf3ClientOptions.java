@@ -23,7 +23,7 @@ import picocli.CommandLine.ParseResult;
  * ({@code iperf3(1)}); a picocli mixin. {@code -c HOST} is {@code --peer HOST:5201 --peer-protocol
  * iperf3}, and {@link #applyTo} writes every other one into the long option it stands for, so that
  * the stream runs on the same spec the long options produce, on the same road
- * ({@link Iperf3StreamRun}). {@code -P}, {@code -R} and {@code --bidir} are {@link PeerOptions}'
+ * ({@link io.linerate.core.Iperf3Peer}). {@code -P}, {@code -R} and {@code --bidir} are {@link PeerOptions}'
  * own, with iperf3's meanings already. Without {@code -c} each one here is refused with the long
  * option that says it in linerate's words.
  */

@@ -7,7 +7,9 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.Iperf3Peer;
 import io.linerate.nio.iperf3.Iperf3Options;
+import io.linerate.nio.iperf3.Iperf3Stream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +33,7 @@ class Iperf3ClientOptionsTest {
         StreamCommand c = new StreamCommand();
         Linerate.commandLine(c).parseArgs(args);
         TransferSpec spec = c.spec();
-        return new Parsed(c, spec, Iperf3StreamRun.options(c.peer));
+        return new Parsed(c, spec, Iperf3Stream.options((Iperf3Peer) spec.endpoint()));
     }
 
     /** The TCP MSS over IPv4 loopback, from the kernel's files: min(MTU, 65535) - 20 IP - 20 TCP - 12 timestamps (if on). */
