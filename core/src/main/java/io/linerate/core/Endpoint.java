@@ -30,7 +30,7 @@ public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote, Age
      * @throws IllegalArgumentException naming the value when the host is blank or holds spaces, or
      *     the port is outside 1..65535
      */
-    static Endpoint remote(String host, int port) {
+    static Remote remote(String host, int port) {
         return new Remote(host, port);
     }
 
@@ -42,7 +42,7 @@ public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote, Age
      * @return a remote endpoint
      * @throws IllegalArgumentException naming the text and the accepted forms
      */
-    static Endpoint parse(String text) {
+    static Remote parse(String text) {
         Objects.requireNonNull(text, "text");
         String host;
         String port;

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /** A spec's endpoint names its peer: the agent, an iperf3 or an iperf 2 server, each with its own typed options. */
 class PeerEndpointTest {
-    private static final Endpoint.Remote AT = (Endpoint.Remote) Endpoint.parse("198.18.0.2:7001");
+    private static final Endpoint.Remote AT = Endpoint.parse("198.18.0.2:7001");
     private static final String SECRET = "do-not-print-9b2e";
 
     @Test

@@ -95,7 +95,7 @@ class PeersThroughTransportsTest {
         PeerTool.require("iperf3", "iperf3");
         try (Iperf3Server srv = Iperf3Server.start(true)) {
             MeasurementSpec spec = paced(Protocol.TCP, 16 * 1024)
-                    .endpoint(Iperf3Peer.builder((Endpoint.Remote) Endpoint.remote("127.0.0.1", srv.port)).build())
+                    .endpoint(Iperf3Peer.builder(Endpoint.remote("127.0.0.1", srv.port)).build())
                     .build();
             List<IntervalSample> intervals = new CopyOnWriteArrayList<>();
 
@@ -126,7 +126,7 @@ class PeersThroughTransportsTest {
         try (IperfBinary srv = IperfBinary.server(port, true)) {
             int payload = 1000;
             MeasurementSpec spec = paced(Protocol.UDP, payload)
-                    .endpoint(Iperf2Peer.at((Endpoint.Remote) Endpoint.remote("127.0.0.1", port)))
+                    .endpoint(Iperf2Peer.at(Endpoint.remote("127.0.0.1", port)))
                     .build();
             List<IntervalSample> intervals = new CopyOnWriteArrayList<>();
 
@@ -154,7 +154,7 @@ class PeersThroughTransportsTest {
         byte[] secret = "road-test-secret-7f3a".getBytes(StandardCharsets.US_ASCII);
         try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(secret),
                 AgentLimits.defaults(), Duration.ofSeconds(5)))) {
-            AgentPeer peer = AgentPeer.builder((Endpoint.Remote) Endpoint.remote("127.0.0.1", agent.address().getPort()))
+            AgentPeer peer = AgentPeer.builder(Endpoint.remote("127.0.0.1", agent.address().getPort()))
                     .secret(PeerSecret.of(secret)).direction(PeerDirection.FORWARD).build();
             TransferSpec spec = paced(Protocol.TCP, 16 * 1024).endpoint(peer).build();
             List<IntervalSample> intervals = new CopyOnWriteArrayList<>();

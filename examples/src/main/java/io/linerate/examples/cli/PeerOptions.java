@@ -128,7 +128,7 @@ final class PeerOptions {
         if (peer == null) {
             return Endpoint.loopback();
         }
-        Endpoint.Remote at = (Endpoint.Remote) Endpoint.parse(peer);
+        Endpoint.Remote at = Endpoint.parse(peer);
         PeerDirection direction = bidir ? PeerDirection.BOTH : reverse ? PeerDirection.REVERSE : PeerDirection.FORWARD;
         return switch (protocol) {
             case IPERF3 -> Iperf3Peer.builder(at).direction(direction).parallel(parallel)

@@ -191,7 +191,7 @@ class Iperf3ClientOptionsTest {
         assertThat(tcp.command().iperf3Client.header(tcp.spec(), tcp.command().peer)).containsExactly(
                 "# iperf3 client options: -c 127.0.0.1 -p 5201 -t 10 -b 0 -l 131072 -P 1 -R -w 262144 -4 -i 0.5 "
                         + "(iperf3's meanings)",
-                "# note: -i: linerate's iperf3 client reports each end's totals, not intervals");
+                "# note: -i: interval lines count linerate's own sends or receives; the server's counts are in the summary");
     }
 
     private static int mtu() throws IOException {
