@@ -87,6 +87,14 @@ class PeerStreamOutputsTest {
             assertWholeKtap(ktap, "tcp4");
             assertThat(ktap.out()).contains("# linerate ").contains("stream against iperf3 at " + peer)
                     .contains("\"host\":\"remote\"").contains("\"name\":\"tcp4_mbps\"");
+
+            // receiving, the lines are what linerate received: one per 250 ms of the 1 s test, and a last partial one
+            Run reverse = run(concat(common, "--protocol", "udp", "--reverse"));
+            assertThat(reverse.code()).as(reverse.err()).isZero();
+            List<String> received = lines(reverse.out()).stream().filter(l -> l.contains(" datagrams received  ")).toList();
+            assertThat(received).hasSizeBetween(1, 5);
+            assertThat(lines(reverse.out())).anyMatch(l -> l.startsWith("local  received "))
+                    .anyMatch(l -> l.startsWith("local  udp4_lost_pct = "));
         }
     }
 

@@ -30,7 +30,7 @@ final class ClientIntervals {
      * {@code last}, the partial one up to now.
      */
     void check(List<DataStream> streams, long now, boolean last) {
-        if (!last && !sent.due(now)) {
+        if (!last && !sent.due(now) && !received.due(now)) {
             return;
         }
         long sentBytes = 0;
@@ -58,7 +58,11 @@ final class ClientIntervals {
         }
     }
 
+    /** Passes direction {@code d}'s sample when its interval has closed, or the last, partial one. */
     private void emit(PeerDirection d, IntervalTicker t, long now, boolean last, long bytes, long datagrams) {
+        if (!last && !t.due(now)) {
+            return;
+        }
         IntervalSample s = last ? t.last(now, bytes, datagrams) : t.tick(now, bytes, datagrams);
         if (s != null) {
             listener.onInterval(0, d, s);
