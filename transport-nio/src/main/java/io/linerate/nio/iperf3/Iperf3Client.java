@@ -1,7 +1,6 @@
 package io.linerate.nio.iperf3;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Bound;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.PeerDirection;
@@ -164,7 +163,7 @@ public final class Iperf3Client {
             try {
                 control = ControlConnection.open(to, spec.ioTimeout(), cookie);
                 control.expect(Iperf3State.PARAM_EXCHANGE, "the cookie");
-                control.sendJson(parameters(), "parameters");
+                control.sendJson(ClientParameters.of(spec, options, bidir), "parameters");
                 control.expect(Iperf3State.CREATE_STREAMS, "the parameters");
                 createStreams();
                 control.expect(Iperf3State.TEST_START, "creating the streams");
@@ -182,42 +181,6 @@ public final class Iperf3Client {
             } finally {
                 closeAll();
             }
-        }
-
-        private ObjectNode parameters() {
-            ObjectNode p = ControlConnection.object();
-            p.put(udp ? "udp" : "tcp", true);
-            p.put("omit", 0);
-            Bound b = spec.bound();
-            p.put("time", b.kind() == Bound.Kind.DURATION ? (b.amount() + 999_999_999L) / 1_000_000_000L : 0);
-            p.put("num", b.kind() == Bound.Kind.BYTES ? b.amount() : 0);
-            p.put("blockcount", b.kind() == Bound.Kind.MESSAGES ? b.amount() : 0);
-            if (spec.noDelay()) {
-                p.put("nodelay", true);
-            }
-            p.put("parallel", options.parallel());
-            if (options.reverse()) {
-                p.put("reverse", true);
-            }
-            if (bidir) {
-                p.put("bidirectional", true);
-            }
-            if (spec.sendBufferBytes() > 0) {
-                p.put("window", spec.sendBufferBytes());
-            }
-            p.put("len", spec.payloadBytes());
-            p.put("pacing_timer", spec.pacingTimer().toNanos() / 1000); // iperf3 counts it in µs
-            if (spec.rateBitsPerSecond() > 0) {
-                p.put("bandwidth", Math.max(1, spec.rateBitsPerSecond() / options.parallel()));
-            }
-            if (spec.trafficClass() != 0) {
-                p.put("TOS", spec.trafficClass());
-            }
-            if (options.udpCounters64Bit()) {
-                p.put("udp_counters_64bit", 1);
-            }
-            p.put("client_version", "linerate");
-            return p;
         }
 
         /** iperf3 3.7+ opens a bidirectional test's sending streams first, then its receiving ones. */
