@@ -4,12 +4,17 @@ import io.linerate.core.AgentPeer;
 import io.linerate.core.Iperf2Peer;
 import io.linerate.core.Iperf3Peer;
 import io.linerate.core.PeerDirection;
+import io.linerate.core.MeasurementResult;
 import io.linerate.core.TransferSpec;
+import io.linerate.nio.iperf2.Iperf2Result;
+import io.linerate.nio.iperf3.Iperf3BidirResult;
+import io.linerate.nio.iperf3.Iperf3Result;
+import java.util.List;
 
 /**
- * The first line of {@code stream}'s text and the diagnostic of its KTAP document for a run with a
+ * The first line of {@code stream}'s text and the diagnostics of its KTAP document for a run with a
  * peer: who the peer is and how the stream runs, from the spec's endpoint (its address only: an
- * agent's secret is never named).
+ * agent's secret is never named), and the notes of the peer's result.
  */
 final class PeerTitles {
     private PeerTitles() {}
@@ -34,6 +39,23 @@ final class PeerTitles {
             return v + " against iperf 2 at " + p + ": " + spec;
         }
         return v + ": " + spec;
+    }
+
+    /**
+     * @return the notes a peer's result holds, where its two ends disagree or what the peer does not
+     *     report, and why; none for other results
+     */
+    static List<String> notes(MeasurementResult result) {
+        if (result instanceof Iperf3BidirResult r) {
+            return r.notes();
+        }
+        if (result instanceof Iperf3Result r) {
+            return r.notes();
+        }
+        if (result instanceof Iperf2Result r) {
+            return r.notes();
+        }
+        return List.of();
     }
 
     /** @return the KTAP document's diagnostic line, without its leading {@code "# "} */

@@ -7,11 +7,14 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.KtapDocument;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code stream --ktap}: one whole KTAP document. A stream in this JVM starts it before the run
  * and writes each interval as a diagnostic line ({@link KtapOutputs#streamStart}); a run with a
- * peer writes it whole at the end, its diagnostic naming the peer ({@link PeerTitles#ktap}), its
+ * peer writes it whole at the end, its diagnostics naming the peer ({@link PeerTitles#ktap}) and
+ * giving the result's notes (where the two ends disagree, or what the peer does not report), its
  * metrics both ends' ({@link KtapOutputs#single}).
  */
 final class StreamKtapWriter implements StreamWriter {
@@ -45,7 +48,9 @@ final class StreamKtapWriter implements StreamWriter {
         if (doc != null && result instanceof TransferResult r) {
             KtapOutputs.streamEnd(doc, r);
         } else {
-            KtapOutputs.single(out, PeerTitles.ktap(spec), result);
+            List<String> diagnostics = new ArrayList<>(List.of(PeerTitles.ktap(spec)));
+            PeerTitles.notes(result).forEach(n -> diagnostics.add("note: " + n));
+            KtapOutputs.single(out, diagnostics, result);
         }
         out.flush();
     }

@@ -127,6 +127,17 @@ class PeerStreamOutputsTest {
         assertThat(ktap.out()).contains("stream against iperf 2 at 127.0.0.1:")
                 .contains("\"host\":\"remote\",\"labels\":{\"direction\":\"forward\"},\"name\":\"udp4_lost_pct\"")
                 .contains("\"name\":\"udp4_jitter_ms\"").contains("\"name\":\"udp4_mbps\"");
+
+        // iperf 2's TCP server sends no report: the document is whole, with this host's figures and why the far end's are absent
+        int port = IperfBinary.freePort();
+        Run tcp;
+        try (IperfBinary srv = IperfBinary.server(port, false)) {
+            tcp = run("stream", "--peer", "127.0.0.1:" + port, "--peer-protocol", "iperf2", "--duration", "500ms",
+                    "--rate", "10M", "--ktap");
+        }
+        assertWholeKtap(tcp, "tcp4");
+        assertThat(tcp.out()).contains("# note: iperf 2's TCP server sends no report: the far end's figures (host remote) "
+                + "are absent").contains("\"host\":\"local\"").doesNotContain("\"host\":\"remote\"");
     }
 
     @Test
