@@ -2,6 +2,7 @@ package io.linerate.examples.cli;
 
 import io.linerate.core.AgentPeer;
 import io.linerate.core.IntervalSample;
+import io.linerate.core.Iperf3Peer;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
 import io.linerate.core.PeerDirection;
@@ -63,7 +64,7 @@ final class StreamTextWriter implements StreamWriter {
 
     private boolean isBoth() {
         return spec.endpoint() instanceof AgentPeer a && a.direction() == PeerDirection.BOTH
-                || spec.endpoint() instanceof io.linerate.core.Iperf3Peer p && p.direction() == PeerDirection.BOTH;
+                || spec.endpoint() instanceof Iperf3Peer p && p.direction() == PeerDirection.BOTH;
     }
 
     /**
