@@ -29,7 +29,8 @@ import java.util.Optional;
  * the run closed. The spec's payload is iperf3's {@code -l}, its rate the whole test's (iperf3's
  * {@code -b} is per stream: linerate sends rate / streams), its bound a duration (whole seconds are
  * sent to the server, which only uses them for its own time-out; linerate ends the test), bytes
- * ({@code -n}) or messages ({@code -k}). Its warm-up and full log are not used; its interval paces the interval samples of a run with a listener.
+ * ({@code -n}) or messages ({@code -k}). Its warm-up and full log are not used; its interval is that
+ * of the samples a run with a listener gets.
  */
 public final class Iperf3Client {
     private Iperf3Client() {}
