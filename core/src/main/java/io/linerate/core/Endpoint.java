@@ -1,14 +1,22 @@
 package io.linerate.core;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where the far end of a transfer runs: in this JVM over the loopback address of the spec's family
  * ({@link #loopback()}), or on a peer reached at {@code host:port} ({@link #remote}), whose agent
- * runs the other end. A transport that cannot reach a remote peer says so through
+ * runs the other end. A stream spec may name its peer more closely: linerate's agent with its
+ * secret, direction and streams ({@link AgentPeer}), an iperf3 server ({@link Iperf3Peer}) or an
+ * iperf 2 server ({@link Iperf2Peer}). A transport that cannot reach a peer says so through
  * {@link Transport#unsupportedReason}.
  */
-public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote {
+public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote, AgentPeer, Iperf3Peer, Iperf2Peer {
+
+    /** @return the peer's address; empty for {@link #loopback()} */
+    default Optional<Remote> remoteAddress() {
+        return Optional.empty();
+    }
 
     /** @return both ends in this JVM, over 127.0.0.1 or ::1 */
     static Endpoint loopback() {
@@ -22,7 +30,7 @@ public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote {
      * @throws IllegalArgumentException naming the value when the host is blank or holds spaces, or
      *     the port is outside 1..65535
      */
-    static Endpoint remote(String host, int port) {
+    static Remote remote(String host, int port) {
         return new Remote(host, port);
     }
 
@@ -34,7 +42,7 @@ public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote {
      * @return a remote endpoint
      * @throws IllegalArgumentException naming the text and the accepted forms
      */
-    static Endpoint parse(String text) {
+    static Remote parse(String text) {
         Objects.requireNonNull(text, "text");
         String host;
         String port;
@@ -93,6 +101,11 @@ public sealed interface Endpoint permits Endpoint.Loopback, Endpoint.Remote {
             if (port < 1 || port > 65535) {
                 throw new IllegalArgumentException("peer port " + port + " is out of range; allowed: 1..65535");
             }
+        }
+
+        @Override
+        public Optional<Remote> remoteAddress() {
+            return Optional.of(this);
         }
 
         @Override

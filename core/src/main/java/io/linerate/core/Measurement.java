@@ -22,6 +22,22 @@ public interface Measurement extends AutoCloseable {
      */
     MeasurementResult run() throws TransferException;
 
+    /**
+     * Runs the measurement once, as {@link #run()} does, passing each interval sample to
+     * {@code listener} while it runs. A stream's measurement reports its intervals; one with a
+     * peer reports this host's own sends or receives per interval, each stream's or direction's
+     * through {@link IntervalListener#onInterval(int, PeerDirection, IntervalSample)}. The default
+     * reports none.
+     *
+     * @param listener receives interval samples, on a thread of the measurement's
+     * @return what both ends counted; against a peer the peer's own result type, which may be a
+     *     {@link BidirectionalResult}
+     * @throws TransferException as {@link #run()}
+     */
+    default MeasurementResult run(IntervalListener listener) throws TransferException {
+        return run();
+    }
+
     /** Releases every socket, ring and thread. Never throws. */
     @Override
     void close();

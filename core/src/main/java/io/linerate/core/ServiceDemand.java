@@ -49,6 +49,6 @@ public record ServiceDemand(OptionalDouble senderUsPerKiB, OptionalDouble receiv
         long threads = r.senderCpuNanos() < 0 || r.receiverCpuNanos() < 0 ? -1 : r.senderCpuNanos() + r.receiverCpuNanos();
         return new ServiceDemand(usPerKiB(r.senderCpuNanos(), r.bytesSent()), usPerKiB(r.receiverCpuNanos(), r.bytesReceived()),
                 usPerKiB(threads, r.bytesReceived()), usPerKiB(r.processCpuNanos(), r.bytesReceived()),
-                r.spec().endpoint() instanceof Endpoint.Remote ? TWO_PROCESSES : SAME_PROCESS);
+                r.spec().endpoint().remoteAddress().isPresent() ? TWO_PROCESSES : SAME_PROCESS);
     }
 }

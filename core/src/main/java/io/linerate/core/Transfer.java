@@ -24,6 +24,7 @@ public interface Transfer extends Measurement {
      *     timeout; the message says how far the transfer got
      * @throws IllegalStateException if called twice or after close
      */
+    @Override
     TransferResult run(IntervalListener listener) throws TransferException;
 
     /** Runs without interval callbacks; see {@link #run(IntervalListener)}. */

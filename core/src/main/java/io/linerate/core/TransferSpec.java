@@ -248,7 +248,7 @@ public final class TransferSpec implements MeasurementSpec {
         return protocol.label() + family.label() + " payload=" + payloadBytes + "B bound=" + bound
                 + " rate=" + (rateBitsPerSecond == 0 ? "unlimited" : rateBitsPerSecond + "bit/s") + " nodelay=" + noDelay + " tclass=0x"
                 + Integer.toHexString(trafficClass) + " warmup=" + warmup.toMillis() + "ms"
-                + (endpoint instanceof Endpoint.Remote ? " peer=" + endpoint : "");
+                + (endpoint.remoteAddress().isPresent() ? " peer=" + endpoint : "");
     }
 
     /** Mutable builder; {@link #build()} validates. Not thread-safe. */

@@ -47,7 +47,9 @@ public interface Transport {
     /**
      * Opens a measurement of any pattern this transport supports, bounded by the spec's I/O
      * timeout. Nothing is left open when this throws. A {@link TransferSpec} gives a
-     * {@link Transfer}.
+     * {@link Transfer}, except one whose endpoint names its peer ({@link AgentPeer},
+     * {@link Iperf3Peer}, {@link Iperf2Peer}): its measurement's {@link Measurement#run(IntervalListener)}
+     * gives the peer's result, with both ends' metrics.
      *
      * @param spec what to measure
      * @param clock the time source of every reading
@@ -66,6 +68,8 @@ public interface Transport {
      * @return a transfer ready to {@link Transfer#run}
      * @throws TransferException if the endpoints cannot be set up; a port in use is a usage error
      * @throws IllegalArgumentException if {@link #unsupportedReason} is not empty for the spec
+     * @throws IllegalStateException when the transport opens the spec as no {@link Transfer} (a spec
+     *     whose endpoint names its peer: open it as a {@link MeasurementSpec})
      */
     default Transfer open(TransferSpec spec, Clock clock) throws TransferException {
         Measurement m = open((MeasurementSpec) spec, clock);
@@ -73,7 +77,8 @@ public interface Transport {
             return t;
         }
         m.close();
-        throw new IllegalStateException("transport " + name() + " opened a stream spec as "
-                + m.getClass().getName() + ", which is no Transfer");
+        throw new IllegalStateException("transport " + name() + " opened a stream spec with endpoint "
+                + spec.endpoint() + " as " + m.getClass().getName() + ", which is no Transfer: a stream with a "
+                + "peer gives the peer's result; open it as a MeasurementSpec, open((MeasurementSpec) spec, clock)");
     }
 }

@@ -39,7 +39,7 @@ final class LiveStreamCounters implements AutoCloseable {
      */
     static LiveStreamCounters openEnd(TransferSpec spec, SenderContext tx, ReceiverContext rx) {
         String label = label(spec) + ", " + (tx != null ? "sending" : "receiving") + " end"
-                + (spec.endpoint() instanceof io.linerate.core.Endpoint.Remote peer ? " with " + peer : "");
+                + (spec.endpoint().remoteAddress().isPresent() ? " with " + spec.endpoint() : "");
         return new LiveStreamCounters(tx, rx, LiveCounters.process().transfer(label));
     }
 

@@ -23,7 +23,7 @@ import picocli.CommandLine.ParseResult;
  * ({@code iperf3(1)}); a picocli mixin. {@code -c HOST} is {@code --peer HOST:5201 --peer-protocol
  * iperf3}, and {@link #applyTo} writes every other one into the long option it stands for, so that
  * the stream runs on the same spec the long options produce, on the same road
- * ({@link Iperf3StreamRun}). {@code -P}, {@code -R} and {@code --bidir} are {@link PeerOptions}'
+ * ({@link io.linerate.core.Iperf3Peer}). {@code -P}, {@code -R} and {@code --bidir} are {@link PeerOptions}'
  * own, with iperf3's meanings already. Without {@code -c} each one here is refused with the long
  * option that says it in linerate's words.
  */
@@ -53,8 +53,8 @@ final class Iperf3ClientOptions {
     Integer length;
 
     @Option(names = "-i", paramLabel = "SECONDS", converter = Iperf3Converters.IntervalSeconds.class,
-            description = "With -c: interval in seconds, 0 or 0.1..60 (iperf3's -i); linerate's iperf3 client reports "
-                    + "each end's totals, not intervals.")
+            description = "With -c: interval in seconds, 0 or 0.1..60 (iperf3's -i); the interval lines count "
+                    + "linerate's own sends or receives, the server's counts come in the summary; 0 keeps linerate's 1 s.")
     Duration interval;
 
     @Option(names = "-p", paramLabel = "PORT", description = "With -c: the iperf3 server's port, 1..65535 (iperf3's -p; "
@@ -305,7 +305,9 @@ final class Iperf3ClientOptions {
             lines.add("# " + lengthSource);
         }
         if (interval != null) {
-            lines.add("# note: -i: linerate's iperf3 client reports each end's totals, not intervals");
+            lines.add(interval.isZero()
+                    ? "# note: -i 0: linerate still prints interval lines, every 1 s (its default)"
+                    : "# note: -i: interval lines count linerate's own sends or receives; the server's counts are in the summary");
         }
         return lines;
     }

@@ -97,8 +97,13 @@ final class KtapOutputs {
      * and the totals; for runs against a peer.
      */
     static void single(PrintWriter out, String diagnostic, MeasurementResult result) {
+        single(out, List.of(diagnostic), result);
+    }
+
+    /** As {@link #single(PrintWriter, String, MeasurementResult)}, with several diagnostic lines, in order. */
+    static void single(PrintWriter out, List<String> diagnostics, MeasurementResult result) {
         KtapDocument doc = KtapDocument.start(out, 1);
-        doc.diagnostic(diagnostic);
+        diagnostics.forEach(doc::diagnostic);
         result.metrics().forEach(doc.metrics()::accept);
         result(doc, result.spec().testName(), result.invalidReasons());
     }

@@ -1,6 +1,15 @@
 package io.linerate.examples.cli;
 
+import io.linerate.core.AgentPeer;
+import io.linerate.core.Endpoint;
+import io.linerate.core.Iperf2Peer;
+import io.linerate.core.Iperf2UdpHeader;
+import io.linerate.core.Iperf3Peer;
+import io.linerate.core.PeerDirection;
+import io.linerate.core.PeerSecret;
 import io.linerate.nio.agent.RemoteOptions;
+import io.linerate.nio.agent.SecretFile;
+import io.linerate.nio.iperf2.Iperf2HeaderVariant;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -106,5 +115,27 @@ final class PeerOptions {
         if (protocol.equals(IPERF3) && secretFile != null) {
             throw new IllegalArgumentException("--secret-file applies to linerate's agent; an iperf3 server takes no secret");
         }
+    }
+
+    /**
+     * @return the spec's endpoint: loopback without {@code --peer}; else linerate's agent (with its
+     *     secret, direction and streams), an iperf3 server or an iperf 2 server, as
+     *     {@code --peer-protocol} says
+     * @throws IllegalArgumentException naming a bad {@code --peer}, {@code --iperf2-header} or an
+     *     unreadable secret file
+     */
+    Endpoint endpoint() {
+        if (peer == null) {
+            return Endpoint.loopback();
+        }
+        Endpoint.Remote at = Endpoint.parse(peer);
+        PeerDirection direction = bidir ? PeerDirection.BOTH : reverse ? PeerDirection.REVERSE : PeerDirection.FORWARD;
+        return switch (protocol) {
+            case IPERF3 -> Iperf3Peer.builder(at).direction(direction).parallel(parallel)
+                    .udpCounters64Bit(udpCounters64Bit).tcpDrain(tcpDrain).build();
+            case IPERF2 -> new Iperf2Peer(at, Iperf2UdpHeader.valueOf(Iperf2HeaderVariant.parse(iperf2Header).name()));
+            default -> AgentPeer.builder(at).direction(direction).streams(parallel)
+                    .secret(secretFile == null ? null : PeerSecret.of(SecretFile.read(secretFile))).build();
+        };
     }
 }

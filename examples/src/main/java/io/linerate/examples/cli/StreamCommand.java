@@ -3,24 +3,18 @@ package io.linerate.examples.cli;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
-import io.linerate.core.Endpoint;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Protocol;
-import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
-import io.linerate.core.sink.KtapDocument;
-import io.linerate.core.sink.ResultJson;
-import io.linerate.core.sink.TransferFormat;
-import io.linerate.nio.agent.RemoteOptions;
-import io.linerate.nio.agent.SecretFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -183,79 +177,33 @@ final class StreamCommand implements Callable<Integer> {
                 .ioTimeout(transfer.ioTimeout)
                 .pacingTimer(pacingTimer)
                 .fullLog(fullLog)
-                .endpoint(agent ? Endpoint.parse(peer.peer) : Endpoint.loopback())
+                .endpoint(peer.endpoint())
                 .build();
     }
 
+    /**
+     * One road for every stream: the spec (whose endpoint names the peer, if any) selects the
+     * transport, which opens and runs it; one writer of the output format takes the intervals and the
+     * result, whatever ran the far end.
+     */
     @Override
     public Integer call() throws TransferException {
         TransferSpec spec = spec();
         OutputFormat fmt = transfer.outputFormat();
-        boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
-        if (agent && peer.bidir) {
-            return RemoteStream.runBidir(command.commandLine().getOut(), fmt, spec,
-                    peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)));
-        }
-        if (agent && peer.parallel > 1) {
-            return RemoteStream.runParallel(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
-                    peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse,
-                    peer.parallel));
-        }
-        if (agent) {
-            return RemoteStream.run(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
-                    peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse));
-        }
         PrintWriter out = command.commandLine().getOut();
-        if (peer.peer != null && peer.protocol.equals(PeerOptions.IPERF2)) {
-            return Iperf2StreamRun.run(spec, peer, fmt, out);
+        if (fmt == OutputFormat.text && iperf3Client.given()) {
+            iperf3Client.header(spec, peer).forEach(out::println);
         }
-        if (peer.peer != null) {
-            if (fmt == OutputFormat.text && iperf3Client.given()) {
-                iperf3Client.header(spec, peer).forEach(out::println);
-            }
-            return Iperf3StreamRun.run(spec, peer, fmt, out);
+        StreamWriter writer = StreamWriter.of(fmt, out, spec, payloadNote(spec));
+        MeasurementResult r;
+        try (Measurement m = Transports.select(transportName, spec).open((MeasurementSpec) spec, Clock.system())) {
+            writer.start();
+            r = m.run(writer);
         }
-        Clock clock = Clock.system();
-        long start = clock.nanoTime();
-        boolean udp = spec.protocol() == Protocol.UDP;
-        TransferResult r;
-        KtapDocument doc = null;
-        try (Transfer t = Transports.select(transportName, spec).open(spec, clock)) {
-            if (fmt == OutputFormat.ktap) {
-                doc = KtapOutputs.streamStart(out, spec, payloadNote(spec));
-            } else if (fmt == OutputFormat.text) {
-                out.println("# linerate " + Linerate.version() + " stream: " + spec);
-                out.println("# payload " + spec.payloadBytes() + " B: " + payloadNote(spec));
-            }
-            KtapDocument d = doc;
-            r = t.run(s -> {
-                if (fmt == OutputFormat.text) {
-                    out.println(TransferFormat.intervalLine(s, udp));
-                    out.flush();
-                } else if (d != null) {
-                    KtapOutputs.streamInterval(d, s, udp);
-                }
-            });
-        }
-        switch (fmt) {
-            case json -> out.println(ResultJson.of(r).toJson());
-            case ktap -> KtapOutputs.streamEnd(doc, r);
-            case text -> {
-                out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
-                out.println(TransferFormat.summaryLine(r));
-                out.println(String.format(Locale.ROOT,
-                        "# applied: tclass 0x%02x (requested 0x%02x), sndbuf %d B (requested %d), rcvbuf %d B (requested %d), nodelay %s%s",
-                        r.options().trafficClassApplied(), r.options().trafficClassRequested(),
-                        r.options().sendBufferApplied(), r.options().sendBufferRequested(),
-                        r.options().receiveBufferApplied(), r.options().receiveBufferRequested(),
-                        r.options().noDelayApplied(), udp ? "" : r.options().tcpMss()
-                                .map(m -> ", mss " + m.bytes() + " B (" + m.derivation() + ")").orElse(", mss unknown")));
-            }
-        }
-        out.flush();
-        if (r.fullLog().flatMap(l -> l.failure()).isPresent()) {
+        writer.end(r);
+        if (r instanceof TransferResult t && t.fullLog().flatMap(l -> l.failure()).isPresent()) {
             PrintWriter err = command.commandLine().getErr();
-            err.println("linerate: " + r.fullLog().get().describe());
+            err.println("linerate: " + t.fullLog().get().describe());
             err.flush();
             return Linerate.FAILED;
         }

@@ -7,7 +7,9 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.Iperf3Peer;
 import io.linerate.nio.iperf3.Iperf3Options;
+import io.linerate.nio.iperf3.Iperf3Stream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +33,7 @@ class Iperf3ClientOptionsTest {
         StreamCommand c = new StreamCommand();
         Linerate.commandLine(c).parseArgs(args);
         TransferSpec spec = c.spec();
-        return new Parsed(c, spec, Iperf3StreamRun.options(c.peer));
+        return new Parsed(c, spec, Iperf3Stream.options((Iperf3Peer) spec.endpoint()));
     }
 
     /** The TCP MSS over IPv4 loopback, from the kernel's files: min(MTU, 65535) - 20 IP - 20 TCP - 12 timestamps (if on). */
@@ -189,7 +191,7 @@ class Iperf3ClientOptionsTest {
         assertThat(tcp.command().iperf3Client.header(tcp.spec(), tcp.command().peer)).containsExactly(
                 "# iperf3 client options: -c 127.0.0.1 -p 5201 -t 10 -b 0 -l 131072 -P 1 -R -w 262144 -4 -i 0.5 "
                         + "(iperf3's meanings)",
-                "# note: -i: linerate's iperf3 client reports each end's totals, not intervals");
+                "# note: -i: interval lines count linerate's own sends or receives; the server's counts are in the summary");
     }
 
     private static int mtu() throws IOException {

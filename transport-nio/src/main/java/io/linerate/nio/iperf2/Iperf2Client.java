@@ -1,11 +1,15 @@
 package io.linerate.nio.iperf2;
 
 import io.linerate.core.Bound;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.IntervalSample;
+import io.linerate.core.PeerDirection;
 import io.linerate.core.Clock;
 import io.linerate.core.Pacer;
 import io.linerate.core.PacingWait;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
+import io.linerate.nio.internal.IntervalTicker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
@@ -55,6 +59,24 @@ public final class Iperf2Client {
      * @throws IllegalArgumentException when the port is out of range or a UDP payload cannot hold the headers
      */
     public static Iperf2Result run(String host, int port, TransferSpec spec, Iperf2HeaderVariant header) throws Iperf2Exception {
+        return run(host, port, spec, header, IntervalListener.NONE);
+    }
+
+    /**
+     * Runs one test against an iperf 2 server, as {@link #run(String, int, TransferSpec, Iperf2HeaderVariant)}
+     * does, passing linerate's own count of every spec interval (bytes, and UDP datagrams, sent) to
+     * {@code listener} as stream 0 {@link PeerDirection#FORWARD}, on the calling thread, and a last
+     * partial one when the sending ends. The send loop checks for a closed interval with one
+     * comparison and allocates nothing per write or datagram.
+     *
+     * @param listener receives each interval's sample
+     * @return linerate's counts and, for UDP, the server's report
+     * @throws Iperf2Exception as the other {@code run}
+     * @throws IllegalArgumentException when the port is out of range or a UDP payload cannot hold the headers
+     */
+    public static Iperf2Result run(String host, int port, TransferSpec spec, Iperf2HeaderVariant header,
+                                   IntervalListener listener) throws Iperf2Exception {
+        Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(header, "header");
@@ -72,7 +94,7 @@ public final class Iperf2Client {
         }
         String server = host + ":" + port;
         try {
-            return spec.protocol() == Protocol.UDP ? udp(to, server, spec, header) : tcp(to, server, spec);
+            return spec.protocol() == Protocol.UDP ? udp(to, server, spec, header, listener) : tcp(to, server, spec, listener);
         } catch (IOException e) {
             throw failure(server, e, "");
         }
@@ -125,7 +147,8 @@ public final class Iperf2Client {
         }
     }
 
-    private static Iperf2Result tcp(InetSocketAddress to, String server, TransferSpec spec) throws IOException, Iperf2Exception {
+    private static Iperf2Result tcp(InetSocketAddress to, String server, TransferSpec spec, IntervalListener listener)
+            throws IOException, Iperf2Exception {
         Clock clock = Clock.system();
         long timeoutNanos = spec.ioTimeout().toNanos();
         long timeoutMillis = Math.max(1, spec.ioTimeout().toMillis());
@@ -138,6 +161,7 @@ public final class Iperf2Client {
             long budget = budgetBytes(spec);
             Schedule schedule = new Schedule(clock, spec);
             long start = schedule.start;
+            IntervalTicker ticks = new IntervalTicker(start, spec.interval().toNanos());
             long bytes = 0;
             long writes = 0;
             long lastProgress = start;
@@ -146,6 +170,9 @@ public final class Iperf2Client {
             try {
                 while (bytes < budget) {
                     long now = clock.nanoTime();
+                    if (ticks.due(now)) {
+                        listener.onInterval(0, PeerDirection.FORWARD, ticks.tick(now, bytes, 0));
+                    }
                     if (now >= schedule.end) {
                         break;
                     }
@@ -166,6 +193,7 @@ public final class Iperf2Client {
                     writes++;
                 }
                 sentNanos = clock.nanoTime() - start;
+                last(listener, ticks, start + sentNanos, bytes, 0);
                 ch.channel().shutdownOutput();
                 // iperf 2's server reads to the end of the stream and then closes: its close means it has read all
                 ByteBuffer sink = ByteBuffer.allocate(4096);
@@ -183,8 +211,8 @@ public final class Iperf2Client {
         }
     }
 
-    private static Iperf2Result udp(InetSocketAddress to, String server, TransferSpec spec, Iperf2HeaderVariant v)
-            throws IOException, Iperf2Exception {
+    private static Iperf2Result udp(InetSocketAddress to, String server, TransferSpec spec, Iperf2HeaderVariant v,
+                                    IntervalListener listener) throws IOException, Iperf2Exception {
         Clock clock = Clock.system();
         long timeoutNanos = spec.ioTimeout().toNanos();
         int payload = spec.payloadBytes();
@@ -208,6 +236,7 @@ public final class Iperf2Client {
             long budget = budgetBytes(spec);
             Schedule schedule = new Schedule(clock, spec);
             long start = schedule.start;
+            IntervalTicker ticks = new IntervalTicker(start, spec.interval().toNanos());
             long id = 1;
             long bytes = 0;
             long lastProgress = start;
@@ -217,6 +246,9 @@ public final class Iperf2Client {
                 // the final datagram carries payload too, and the server counts it: leave room for it in a byte budget
                 while (budget - bytes >= 2L * payload) {
                     long now = clock.nanoTime();
+                    if (ticks.due(now)) {
+                        listener.onInterval(0, PeerDirection.FORWARD, ticks.tick(now, bytes, id - 1));
+                    }
                     if (now >= schedule.end) {
                         break;
                     }
@@ -235,6 +267,7 @@ public final class Iperf2Client {
                     }
                 }
                 sentNanos = clock.nanoTime() - start;
+                last(listener, ticks, start + sentNanos, bytes, id - 1);
                 report = finish(ch, sel, buf, v, id, payload, epochBase, clock, timeoutNanos);
             } catch (IOException e) {
                 // the server went away mid-test (ICMP port unreachable on a later send or read): say what had gone before
@@ -244,6 +277,14 @@ public final class Iperf2Client {
             return new Iperf2Result(spec, server, v, new Iperf2Result.Local(bytes + payload, datagrams, sentNanos), report,
                     report.isPresent() ? "" : "the server sent no report for the final datagram after " + FINAL_TRIES
                             + " tries (or within the I/O timeout)");
+        }
+    }
+
+    /** Passes the last, partial interval, when it is long enough or holds bytes. */
+    private static void last(IntervalListener listener, IntervalTicker ticks, long now, long bytes, long datagrams) {
+        IntervalSample s = ticks.last(now, bytes, datagrams);
+        if (s != null) {
+            listener.onInterval(0, PeerDirection.FORWARD, s);
         }
     }
 

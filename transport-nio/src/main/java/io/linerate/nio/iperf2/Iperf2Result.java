@@ -55,6 +55,10 @@ public final class Iperf2Result implements MeasurementResult {
         if (!problem.isEmpty()) {
             n.add(problem);
         }
+        if (spec.protocol() == Protocol.TCP) {
+            n.add("iperf 2's TCP server sends no report: the far end's figures (host remote) are absent, and linerate's "
+                    + "are its own sends");
+        }
         remote.ifPresent(r -> {
             long received = received();
             if (r.errors() != lost()) {

@@ -1,8 +1,9 @@
 package io.linerate.nio.iperf3;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Bound;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.PeerDirection;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import java.io.IOException;
@@ -28,7 +29,8 @@ import java.util.Optional;
  * the run closed. The spec's payload is iperf3's {@code -l}, its rate the whole test's (iperf3's
  * {@code -b} is per stream: linerate sends rate / streams), its bound a duration (whole seconds are
  * sent to the server, which only uses them for its own time-out; linerate ends the test), bytes
- * ({@code -n}) or messages ({@code -k}). Its warm-up, interval and full log are not used.
+ * ({@code -n}) or messages ({@code -k}). Its warm-up and full log are not used; its interval is that
+ * of the samples a run with a listener gets.
  */
 public final class Iperf3Client {
     private Iperf3Client() {}
@@ -45,7 +47,25 @@ public final class Iperf3Client {
      * @throws IllegalArgumentException when the port is out of range or the UDP payload cannot hold iperf3's header
      */
     public static Iperf3Result run(String host, int port, TransferSpec spec, Iperf3Options options) throws Iperf3Exception {
-        return new Session(resolve(host, port, spec, options), spec, options, false).run().get(0);
+        return run(host, port, spec, options, IntervalListener.NONE);
+    }
+
+    /**
+     * Runs one test against an iperf3 server, as {@link #run(String, int, TransferSpec, Iperf3Options)}
+     * does, passing linerate's own count of every spec interval (bytes and datagrams sent, or received
+     * in reverse, summed over the streams) to {@code listener} as stream 0 of its direction, on the
+     * calling thread. The streams' per-datagram paths are not touched: the counts are read from the
+     * thread that watches the test, about every 20 ms.
+     *
+     * @param listener receives each interval's sample, and a last partial one
+     * @return both ends' counts
+     * @throws Iperf3Exception when the server refuses, fails, stops or cannot be reached
+     * @throws IllegalArgumentException when the port is out of range or the UDP payload cannot hold iperf3's header
+     */
+    public static Iperf3Result run(String host, int port, TransferSpec spec, Iperf3Options options,
+                                   IntervalListener listener) throws Iperf3Exception {
+        Objects.requireNonNull(listener, "listener");
+        return new Session(resolve(host, port, spec, options), spec, options, false, listener).run().get(0);
     }
 
     /**
@@ -67,12 +87,30 @@ public final class Iperf3Client {
      */
     public static Iperf3BidirResult runBidir(String host, int port, TransferSpec spec, Iperf3Options options)
             throws Iperf3Exception {
+        return runBidir(host, port, spec, options, IntervalListener.NONE);
+    }
+
+    /**
+     * Runs iperf3's bidirectional test, as {@link #runBidir(String, int, TransferSpec, Iperf3Options)}
+     * does, passing linerate's own count of every spec interval to {@code listener}: what it sent as
+     * stream 0 {@link PeerDirection#FORWARD}, what it received as stream 0 {@link PeerDirection#REVERSE},
+     * on the calling thread.
+     *
+     * @param listener receives each interval's two samples, and a last partial pair
+     * @return each direction's counts from both ends
+     * @throws Iperf3Exception when the server refuses, fails, stops or cannot be reached
+     * @throws IllegalArgumentException when {@code options.reverse()} is set, the port is out of
+     *     range or the UDP payload cannot hold iperf3's header
+     */
+    public static Iperf3BidirResult runBidir(String host, int port, TransferSpec spec, Iperf3Options options,
+                                             IntervalListener listener) throws Iperf3Exception {
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(listener, "listener");
         if (options.reverse()) {
             throw new IllegalArgumentException("reverse is set, but a bidirectional test runs both directions; "
                     + "allowed: reverse false");
         }
-        List<Iperf3Result> r = new Session(resolve(host, port, spec, options), spec, options, true).run();
+        List<Iperf3Result> r = new Session(resolve(host, port, spec, options), spec, options, true, listener).run();
         return new Iperf3BidirResult(r.get(0), r.get(1));
     }
 
@@ -108,8 +146,10 @@ public final class Iperf3Client {
         private final List<DataStream> streams = new ArrayList<>();
         private final long timeoutMillis;
         private ControlConnection control;
+        private final IntervalListener listener;
 
-        Session(InetSocketAddress to, TransferSpec spec, Iperf3Options options, boolean bidir) {
+        Session(InetSocketAddress to, TransferSpec spec, Iperf3Options options, boolean bidir, IntervalListener listener) {
+            this.listener = listener;
             this.to = to;
             this.spec = spec;
             this.options = options;
@@ -124,7 +164,7 @@ public final class Iperf3Client {
             try {
                 control = ControlConnection.open(to, spec.ioTimeout(), cookie);
                 control.expect(Iperf3State.PARAM_EXCHANGE, "the cookie");
-                control.sendJson(parameters(), "parameters");
+                control.sendJson(ClientParameters.of(spec, options, bidir), "parameters");
                 control.expect(Iperf3State.CREATE_STREAMS, "the parameters");
                 createStreams();
                 control.expect(Iperf3State.TEST_START, "creating the streams");
@@ -142,42 +182,6 @@ public final class Iperf3Client {
             } finally {
                 closeAll();
             }
-        }
-
-        private ObjectNode parameters() {
-            ObjectNode p = ControlConnection.object();
-            p.put(udp ? "udp" : "tcp", true);
-            p.put("omit", 0);
-            Bound b = spec.bound();
-            p.put("time", b.kind() == Bound.Kind.DURATION ? (b.amount() + 999_999_999L) / 1_000_000_000L : 0);
-            p.put("num", b.kind() == Bound.Kind.BYTES ? b.amount() : 0);
-            p.put("blockcount", b.kind() == Bound.Kind.MESSAGES ? b.amount() : 0);
-            if (spec.noDelay()) {
-                p.put("nodelay", true);
-            }
-            p.put("parallel", options.parallel());
-            if (options.reverse()) {
-                p.put("reverse", true);
-            }
-            if (bidir) {
-                p.put("bidirectional", true);
-            }
-            if (spec.sendBufferBytes() > 0) {
-                p.put("window", spec.sendBufferBytes());
-            }
-            p.put("len", spec.payloadBytes());
-            p.put("pacing_timer", spec.pacingTimer().toNanos() / 1000); // iperf3 counts it in µs
-            if (spec.rateBitsPerSecond() > 0) {
-                p.put("bandwidth", Math.max(1, spec.rateBitsPerSecond() / options.parallel()));
-            }
-            if (spec.trafficClass() != 0) {
-                p.put("TOS", spec.trafficClass());
-            }
-            if (options.udpCounters64Bit()) {
-                p.put("udp_counters_64bit", 1);
-            }
-            p.put("client_version", "linerate");
-            return p;
         }
 
         /** iperf3 3.7+ opens a bidirectional test's sending streams first, then its receiving ones. */
@@ -221,6 +225,7 @@ public final class Iperf3Client {
             long deadline = b.kind() == Bound.Kind.DURATION ? start + b.amount() : Long.MAX_VALUE;
             boolean sending = any(true);
             boolean receiving = any(false);
+            ClientIntervals intervals = new ClientIntervals(listener, start, spec.interval().toNanos(), udp);
             while (true) {
                 boolean sendersDone = true;
                 long bytes = 0;
@@ -239,12 +244,11 @@ public final class Iperf3Client {
                 }
                 boolean receiversDone = (b.kind() == Bound.Kind.BYTES && bytes >= b.amount())
                         || (b.kind() == Bound.Kind.MESSAGES && msgs >= b.amount());
-                // a duration-bound sender only ends by failing, caught above
-                if ((!sending || sendersDone) && (!receiving || receiversDone)) {
-                    return;
-                }
                 long now = System.nanoTime();
-                if (now >= deadline) {
+                // a duration-bound sender only ends by failing, caught above
+                boolean over = (!sending || sendersDone) && (!receiving || receiversDone) || now >= deadline;
+                intervals.check(streams, now, over);
+                if (over) {
                     return;
                 }
                 long waitMillis = Math.max(1, Math.min(20, (deadline - now) / 1_000_000));

@@ -13,8 +13,12 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A real iperf 2 process (`iperf`) on 127.0.0.1, a child of the test; close kills it. */
-final class IperfBinary implements AutoCloseable {
+/**
+ * A real iperf 2 process (`iperf`) on 127.0.0.1, a child of the test; close kills it. The command
+ * line's tests start servers with it too; a test checks first that iperf is installed
+ * ({@code PeerTool.require("iperf", "iperf")}).
+ */
+public final class IperfBinary implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(10_000);
     private final Thread reader;
@@ -41,7 +45,7 @@ final class IperfBinary implements AutoCloseable {
     }
 
     /** @return a port free for both TCP and UDP just now */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
@@ -55,7 +59,7 @@ final class IperfBinary implements AutoCloseable {
     }
 
     /** Starts `iperf -s [-u] -y C` on 127.0.0.1 and waits (at most 60 s: a loaded host starts processes slowly) until its port is bound. */
-    static IperfBinary server(int port, boolean udp) throws Exception {
+    public static IperfBinary server(int port, boolean udp) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("-s", "-y", "C", "-B", "127.0.0.1", "-p", Integer.toString(port)));
         if (udp) {
             args.add("-u");
@@ -75,7 +79,7 @@ final class IperfBinary implements AutoCloseable {
     }
 
     /** @return the next output line containing {@code text}, waiting at most 60 s */
-    String await(String text) throws InterruptedException {
+    public String await(String text) throws InterruptedException {
         long until = System.nanoTime() + 60_000_000_000L;
         while (true) {
             long left = until - System.nanoTime();
