@@ -23,6 +23,12 @@ import java.util.List;
 public record RemotePingPongResult(PingPongResult local, long agentEchoes, long agentEchoedBytes)
         implements MeasurementResult {
 
+    /** @return whether the local end's sweep was interrupted ({@link PingPongResult#interrupted()}) */
+    @Override
+    public boolean interrupted() {
+        return local.interrupted();
+    }
+
     @Override
     public MeasurementSpec spec() {
         return local.spec();
