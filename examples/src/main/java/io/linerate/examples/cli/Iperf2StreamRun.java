@@ -30,7 +30,7 @@ final class Iperf2StreamRun {
         }
         Iperf2Result r = Iperf2Client.run(at.host(), at.port(), spec, header);
         if (fmt == OutputFormat.json) {
-            out.println(ResultJson.of(r).toJson());
+            RunWriter.printJson(out, ResultJson.of(r));
         } else if (fmt == OutputFormat.ktap) {
             KtapOutputs.single(out, "linerate " + Linerate.version() + " stream against iperf 2 at " + peer.peer + ": " + spec, r);
         } else {

@@ -60,7 +60,7 @@ final class Iperf3StreamRun {
             r = one;
         }
         if (fmt == OutputFormat.json) {
-            out.println(ResultJson.of(r).toJson());
+            RunWriter.printJson(out, ResultJson.of(r));
         } else if (fmt == OutputFormat.ktap) {
             KtapOutputs.single(out, "linerate " + Linerate.version() + " stream against iperf3 at " + peer.peer + ": "
                     + spec + (peer.reverse ? " reverse" : "") + (peer.bidir ? " both directions at once" : ""), r);

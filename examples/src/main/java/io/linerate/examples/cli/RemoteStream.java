@@ -38,7 +38,7 @@ final class RemoteStream {
             });
         }
         switch (fmt) {
-            case json -> out.println(ResultJson.of(r).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(r));
             case ktap -> KtapOutputs.single(out, "linerate " + Linerate.version() + " stream with "
                     + spec.endpoint() + (options.reverse() ? ", reverse" : "") + ": " + spec, r);
             case text -> {
@@ -64,7 +64,7 @@ final class RemoteStream {
         IntervalListener reverse = s -> interval(out, fmt, "[rev] ", s, udp, false);
         RemoteBidirResult r = RemoteBidir.run(spec, Clock.system(), secret, forward, reverse);
         switch (fmt) {
-            case json -> out.println(ResultJson.of(r).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(r));
             case ktap -> KtapOutputs.single(out, "linerate " + Linerate.version()
                     + " stream with " + spec.endpoint() + ", both directions at once: " + spec, r);
             case text -> {
@@ -102,7 +102,7 @@ final class RemoteStream {
         String title = "linerate " + Linerate.version() + " stream with " + spec.endpoint()
                 + (options.reverse() ? ", reverse" : "") + ", " + options.streams() + " parallel streams: " + spec;
         switch (fmt) {
-            case json -> out.println(ResultJson.of(r).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(r));
             case ktap -> KtapOutputs.single(out, title, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");

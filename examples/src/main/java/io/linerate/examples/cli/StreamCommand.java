@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
                 + "in this JVM over loopback, or with --peer HOST:PORT one end here and the other on linerate's agent "
                 + "(`linerate serve`) or an unmodified iperf3 or iperf 2 server (--peer-protocol iperf3|iperf2); "
                 + "-c HOST is a client of the iperf3 server on HOST with iperf3's options (-t -u -b -l -P -R -J ...).",
-                "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage."})
+                "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage, 130 interrupted "
+                        + "(Ctrl-C: the result so far is printed, marked interrupted)."})
 final class StreamCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -60,6 +61,9 @@ final class StreamCommand implements Callable<Integer> {
 
     @Mixin
     PeerOptions peer;
+
+    @Mixin
+    RepeatOption repeat;
 
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "tcp|udp", description = "Protocol (default: ${DEFAULT-VALUE}).")
     String protocol;
@@ -188,24 +192,28 @@ final class StreamCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws TransferException {
+    public Integer call() throws Exception {
         TransferSpec spec = spec();
+        return Repeats.run(command, transfer.outputFormat(), repeat.runs(), out -> run(out, spec));
+    }
+
+    /** Runs the stream once, writing to {@code out}; @return the exit code */
+    private int run(PrintWriter out, TransferSpec spec) throws TransferException {
         OutputFormat fmt = transfer.outputFormat();
         boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
         if (agent && peer.bidir) {
-            return RemoteStream.runBidir(command.commandLine().getOut(), fmt, spec,
+            return RemoteStream.runBidir(out, fmt, spec,
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)));
         }
         if (agent && peer.parallel > 1) {
-            return RemoteStream.runParallel(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
+            return RemoteStream.runParallel(out, fmt, spec, new RemoteOptions(
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse,
                     peer.parallel));
         }
         if (agent) {
-            return RemoteStream.run(command.commandLine().getOut(), fmt, spec, new RemoteOptions(
+            return RemoteStream.run(out, fmt, spec, new RemoteOptions(
                     peer.secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(peer.secretFile)), peer.reverse));
         }
-        PrintWriter out = command.commandLine().getOut();
         if (peer.peer != null && peer.protocol.equals(PeerOptions.IPERF2)) {
             return Iperf2StreamRun.run(spec, peer, fmt, out);
         }
@@ -238,7 +246,7 @@ final class StreamCommand implements Callable<Integer> {
             });
         }
         switch (fmt) {
-            case json -> out.println(ResultJson.of(r).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(r));
             case ktap -> KtapOutputs.streamEnd(doc, r);
             case text -> {
                 out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
