@@ -134,6 +134,11 @@ public final class KtapDocument {
         return planned;
     }
 
+    /** @return whether {@link #end()} has written the totals line, after which nothing may follow */
+    public boolean ended() {
+        return ended;
+    }
+
     /** @return the counts of the result lines written so far */
     public Totals totals() {
         return new Totals(pass, fail, xfail, 0, skip, error);

@@ -63,27 +63,34 @@ final class Repeats {
                 }
             } catch (Exception e) {
                 if (!sigint.received()) {
+                    end();
                     throw e;
                 }
                 // stopped while no measurement was under way (setting up, tearing down): nothing to print
                 err.println("linerate: interrupted (SIGINT) with no result: " + e.getMessage());
                 err.flush();
-            } finally {
-                if (ktap != null) {
-                    ktap.end();
-                }
-                out.flush();
             }
             if (sigint.received()) {
+                String note = "interrupted (SIGINT): no run starts after it, and a run it stopped reports only what "
+                        + "it measured until then";
                 if (format == OutputFormat.text) {
-                    out.println("# interrupted (SIGINT): the run stopped early; its figures cover only what was "
-                            + "measured until then");
-                    out.flush();
+                    out.println("# " + note);
+                } else if (ktap != null && !ktap.ended()) {
+                    ktap.diagnostic(note); // runs that never started: the plan says how many
                 }
-                return SigintStop.EXIT_CODE;
+                code = Linerate.INTERRUPTED;
             }
+            end();
         }
         return code;
+    }
+
+    /** Ends the KTAP document of the runs, if one was started, and flushes the output. */
+    private void end() {
+        if (ktap != null) {
+            ktap.end();
+        }
+        out.flush();
     }
 
     /** @return the one KTAP document of every run, started with its plan of {@code count} tests at first use */

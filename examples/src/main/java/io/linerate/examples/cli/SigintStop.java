@@ -15,8 +15,6 @@ import sun.misc.SignalHandler;
  */
 final class SigintStop implements AutoCloseable {
     private static final Signal INT = new Signal("INT");
-    /** The exit code of a process that SIGINT ended: 128 + 2, as shells report it. */
-    static final int EXIT_CODE = 130;
 
     private final Thread target;
     private final AtomicBoolean received = new AtomicBoolean();
@@ -52,7 +50,7 @@ final class SigintStop implements AutoCloseable {
             previous.handle(s);
         } catch (RuntimeException e) {
             // the previous handler is the native default, which Java cannot call
-            System.exit(EXIT_CODE);
+            System.exit(Linerate.INTERRUPTED);
         }
     }
 

@@ -118,8 +118,11 @@ class SigintProcessTest {
     }
 
     /** A stream bound to a minute, measuring from the first byte, with its live counters in {@code dir}. */
-    private Process stream(Path dir, String format) throws IOException {
-        Process p = linerate("stream", "--duration", "60s", "--warmup", "0s", format, "--counters-dir", dir.toString());
+    private Process stream(Path dir, String... format) throws IOException {
+        List<String> args = new ArrayList<>(List.of("stream", "--duration", "60s", "--warmup", "0s", "--counters-dir",
+                dir.toString()));
+        args.addAll(List.of(format));
+        Process p = linerate(args.toArray(String[]::new));
         Path file = dir.resolve(CountersLayout.fileName(p.pid()));
         awaitMeasuring(p, () -> bytesReceived(file) > 0);
         return p;
@@ -130,7 +133,7 @@ class SigintProcessTest {
         Path dir = tmp.resolve("counters");
         Process p = stream(dir, "--json");
         interrupt(p);
-        assertThat(p.exitValue()).as(err(p)).isEqualTo(130);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED).isEqualTo(130);
         String out = out(p);
         assertThat(out.strip().lines()).as("one JSON line; stderr: %s", err(p)).hasSize(1);
         JsonNode r = JSON.readTree(out);
@@ -150,7 +153,7 @@ class SigintProcessTest {
         Path dir = tmp.resolve("counters");
         Process p = stream(dir, "--ktap");
         interrupt(p);
-        assertThat(p.exitValue()).as(err(p)).isEqualTo(130);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED).isEqualTo(130);
         List<String> lines = out(p).lines().toList();
         assertThat(lines.subList(0, 2)).containsExactly("KTAP version 1", "1..1");
         assertThat(lines).filteredOn(l -> l.startsWith("ok ") || l.startsWith("not ok "))
@@ -164,10 +167,24 @@ class SigintProcessTest {
         Path dir = tmp.resolve("counters");
         Process p = stream(dir, "--format=text");
         interrupt(p);
-        assertThat(p.exitValue()).as(err(p)).isEqualTo(130);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED).isEqualTo(130);
         List<String> lines = out(p).lines().toList();
         assertThat(lines).anyMatch(l -> l.startsWith("tcp4 "));
-        assertThat(lines.get(lines.size() - 1)).startsWith("# interrupted (SIGINT)");
+        assertThat(lines.get(lines.size() - 1)).startsWith("# interrupted (SIGINT): ");
+    }
+
+    @Test
+    void aRepeatedStreamStopsAtTheInterruptedRun() throws Exception {
+        Path dir = tmp.resolve("counters");
+        Process p = stream(dir, "--json", "--repeat", "3");
+        interrupt(p);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED);
+        String out = out(p);
+        assertThat(out.strip().lines()).as("the first run's line only; stderr: %s", err(p)).hasSize(1);
+        JsonNode r = JSON.readTree(out);
+        assertThat(r.get("run").asInt()).isEqualTo(1);
+        assertThat(r.get("interrupted").asBoolean()).isTrue();
+        assertThat(dir).isEmptyDirectory();
     }
 
     /** A ping-pong of 1-byte messages bound to a minute, logging every round trip to {@code log}. */
@@ -190,7 +207,7 @@ class SigintProcessTest {
     void pingpongJsonEndsWithOneResultMarkedInterruptedHoldingTheRoundTrips() throws Exception {
         Process p = pingpong(tmp.resolve("log.csv"), "--json");
         interrupt(p);
-        assertThat(p.exitValue()).as(err(p)).isEqualTo(130);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED).isEqualTo(130);
         String out = out(p);
         assertThat(out.strip().lines()).as("one JSON line; stderr: %s", err(p)).hasSize(1);
         JsonNode r = JSON.readTree(out);
@@ -206,7 +223,7 @@ class SigintProcessTest {
     void pingpongKtapEndsWithItsTestNotOkInterrupted() throws Exception {
         Process p = pingpong(tmp.resolve("log.csv"), "--ktap");
         interrupt(p);
-        assertThat(p.exitValue()).as(err(p)).isEqualTo(130);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED).isEqualTo(130);
         List<String> lines = out(p).lines().toList();
         assertThat(lines.subList(0, 2)).containsExactly("KTAP version 1", "1..1");
         assertThat(lines).filteredOn(l -> l.startsWith("ok ") || l.startsWith("not ok "))
