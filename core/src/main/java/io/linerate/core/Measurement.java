@@ -15,6 +15,12 @@ public interface Measurement extends AutoCloseable {
      * Runs the measurement once, blocking, never longer than the spec's bound plus its I/O timeout
      * for teardown.
      *
+     * <p>Interrupting the calling thread ({@link Thread#interrupt()}, as linerate's command line does
+     * on SIGINT) stops a measurement that supports it within its I/O timeout: {@code run} then
+     * returns what was measured so far, with {@link MeasurementResult#interrupted()} true, and
+     * clears the thread's interrupt status. One that does not support it may instead fail with a
+     * {@link TransferException}, or finish its bound.
+     *
      * @return what both ends counted
      * @throws TransferException when a peer stops, an I/O call fails or a wait runs past the I/O
      *     timeout; the message says how far the run got

@@ -31,4 +31,13 @@ public interface MeasurementResult {
 
     /** @return the pattern's own fields, as the {@code "detail"} object of the result's JSON */
     JsonObject detailJson();
+
+    /**
+     * @return whether the run was stopped before its bound because its thread was interrupted
+     *     ({@link Measurement#run()}): the figures cover only what was measured until then, so
+     *     the gate takes such a result neither as a run nor as a baseline. The default is false.
+     */
+    default boolean interrupted() {
+        return false;
+    }
 }

@@ -16,7 +16,10 @@ public interface Transfer extends Measurement {
     TransferSpec spec();
 
     /**
-     * Runs the transfer once.
+     * Runs the transfer once. Interrupting the calling thread ends the measured window at the next
+     * reading and stops both ends within the I/O timeout: the result holds what was measured until
+     * then, {@link TransferResult#interrupted()} is true, and the thread's interrupt status is cleared
+     * ({@link Measurement#run()}).
      *
      * @param listener receives interval samples on the calling thread while the transfer runs
      * @return both ends' counters

@@ -42,6 +42,8 @@ import java.util.OptionalDouble;
  * @param processCpuNanos CPU time of the whole process over the transfer ({@link ProcessCpu}), ns;
  *     -1 when unknown
  * @param instructions instructions the two measuring threads retired, or why they were not counted
+ * @param interrupted whether the run was stopped before its bound by an interrupt of its thread
+ *     ({@link Transfer#run(IntervalListener)}): the window ends at the reading after the interrupt
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
@@ -50,7 +52,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              long senderCpuNanos, long receiverCpuNanos,
                              long senderAllocatedBytes, long receiverAllocatedBytes,
                              List<String> invalidReasons, Optional<FullLogSummary> fullLog,
-                             long processCpuNanos, InstructionCount instructions)
+                             long processCpuNanos, InstructionCount instructions, boolean interrupted)
         implements MeasurementResult {
 
     public TransferResult {
@@ -96,6 +98,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         private Optional<FullLogSummary> fullLog = Optional.empty();
         private long processCpuNanos = -1;
         private InstructionCount instructions = InstructionCount.unavailable(CpuCounters.NO_PROVIDER);
+        private boolean interrupted;
 
         private Builder(TransferSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -214,6 +217,12 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
             return this;
         }
 
+        /** @param v whether the run was stopped early by an interrupt of its thread @return this */
+        public Builder interrupted(boolean v) {
+            interrupted = v;
+            return this;
+        }
+
         /**
          * @return the result
          * @throws NullPointerException when the options were not set
@@ -222,7 +231,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
             return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                     windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
                     senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos,
-                    instructions);
+                    instructions, interrupted);
         }
     }
 

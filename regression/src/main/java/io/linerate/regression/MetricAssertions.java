@@ -103,11 +103,16 @@ public final class MetricAssertions {
      * @param result any result; its metrics are {@link MeasurementResult#metrics()}
      * @return the assertion
      * @throws AssertionError when the result is invalid, with its reasons: the metrics of a result
-     *     that must not be used are not gated
+     *     that must not be used are not gated; or when it was interrupted ({@link MeasurementResult#interrupted()})
      * @throws IllegalArgumentException when the result has no metrics
      */
     public static MetricAssertions assertThat(MeasurementResult result) {
         Objects.requireNonNull(result, "result");
+        if (result.interrupted()) {
+            throw new AssertionError("the " + result.spec().pattern().label() + " result was interrupted before its "
+                    + "bound, so its metrics are neither gated nor saved as a baseline: they cover less than the run "
+                    + "asked for; run it to its end");
+        }
         if (!result.valid()) {
             throw new AssertionError("the " + result.spec().pattern().label() + " result is invalid, so its metrics "
                     + "are not gated: " + String.join("; ", result.invalidReasons()));

@@ -108,10 +108,25 @@ final class EngineWorker {
         return failure;
     }
 
+    /**
+     * Waits for the thread to end, at most {@code timeoutNanos}, through interrupts: a stop must
+     * not be cut short by the interrupt that asked for it. An interrupt met here is kept for the caller.
+     *
+     * @return whether the thread has ended
+     */
     boolean awaitDone(long timeoutNanos) {
-        try {
-            thread.join(Math.max(1, timeoutNanos / 1_000_000L));
-        } catch (InterruptedException e) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        boolean interrupted = false;
+        long left = timeoutNanos;
+        while (!done && left > 0) {
+            try {
+                thread.join(Math.max(1, left / 1_000_000L));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            left = deadline - System.nanoTime();
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
         return done;

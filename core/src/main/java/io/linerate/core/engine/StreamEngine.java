@@ -34,7 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * the receiver's counters followed by a clock reading. A duration-bound window opens with the reading
  * at the end of the warm-up and ends with the first reading at or after its duration from there, and bytes that arrive later are in the totals but not in the window. A
  * count-bound window ends at the receiver's last data. Every wait is bounded by the spec's I/O
- * timeout.
+ * timeout. An interrupt of the measuring thread ends the window at the next reading, as its bound
+ * would, and the result says it was interrupted ({@link io.linerate.core.Transfer#run}).
  *
  * <p>The window's traffic is what the sender sent inside it: the sender takes the window up
  * before its next message and paces it on a schedule that starts at the opening reading. Bytes
@@ -71,6 +72,8 @@ public final class StreamEngine {
     private final EngineWorker sender;
     private final EngineWorker receiver;
     private long processCpuAtStart = -1;
+    /** Whether an interrupt of the measuring thread ended the window early. */
+    private boolean interrupted;
 
     /**
      * @param spec what to measure
@@ -164,6 +167,14 @@ public final class StreamEngine {
             while (true) {
                 failIfAnyFailed();
                 live.publish();
+                if (Thread.interrupted()) {
+                    // stopped from outside (SIGINT): the window ends here, and what it holds is the result
+                    interrupted = true;
+                    windowEnd = read();
+                    tx.phase(DatagramHeader.AFTER);
+                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
+                    break;
+                }
                 long now = clock.nanoTime();
                 if (!durationBound && sender.done() && txDoneAt == Long.MIN_VALUE) {
                     txDoneAt = now;
@@ -342,7 +353,7 @@ public final class StreamEngine {
                 .receiverAllocatedBytes(allocatedBetween(start.rxAllocated(), end.rxAllocated()))
                 .invalidReasons(reasons).fullLog(logged)
                 .processCpuNanos(ProcessCpu.between(processCpuAtStart, ProcessCpu.nanos()))
-                .instructions(instructions()).build();
+                .instructions(instructions()).interrupted(interrupted).build();
     }
 
     private InstructionCount instructions() {

@@ -129,6 +129,16 @@ public final class KtapDocument {
         return result("not ok", name, "error: " + reason);
     }
 
+    /** @return the number of tests of the plan line, {@code 1..N} */
+    public int planned() {
+        return planned;
+    }
+
+    /** @return whether {@link #end()} has written the totals line, after which nothing may follow */
+    public boolean ended() {
+        return ended;
+    }
+
     /** @return the counts of the result lines written so far */
     public Totals totals() {
         return new Totals(pass, fail, xfail, 0, skip, error);

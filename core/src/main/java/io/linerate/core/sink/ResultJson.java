@@ -39,8 +39,10 @@ public final class ResultJson {
      * The one JSON shape of every pattern's result: {@code format} ({@value #RESULT_FORMAT}),
      * {@code version}, {@code pattern} ({@link io.linerate.core.Pattern#label()}), {@code test} (the
      * KTAP test its metrics belong to, {@link io.linerate.core.MeasurementSpec#testName()}), {@code valid},
-     * {@code invalid_reasons}, {@code metrics} (the objects of {@link MetricJson#metric}) and
-     * {@code detail} (the pattern's own fields, {@link MeasurementResult#detailJson()}).
+     * {@code invalid_reasons}, {@code interrupted} (only when true: the run was stopped early,
+     * {@link MeasurementResult#interrupted()}), {@code metrics} (the objects of
+     * {@link MetricJson#metric}) and {@code detail} (the pattern's own fields,
+     * {@link MeasurementResult#detailJson()}).
      *
      * @param r any result
      * @return its object
@@ -53,6 +55,9 @@ public final class ResultJson {
         n.put("test", r.spec().testName());
         n.put("valid", r.valid());
         n.putStrings("invalid_reasons", r.invalidReasons());
+        if (r.interrupted()) {
+            n.put("interrupted", true);
+        }
         n.putObjects("metrics", r.metrics().stream().map(MetricJson::metricObject).toList());
         n.put("detail", r.detailJson());
         return n;
@@ -67,7 +72,7 @@ public final class ResultJson {
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
      * {@code significant_digits}), then {@code options} ({@link #options}), {@code cpu_ns,
-     * window_allocated_bytes, valid, reasons, intervals}. Loss and jitter of no datagrams are
+     * window_allocated_bytes, valid, reasons}, {@code interrupted} (only when true), {@code intervals}. Loss and jitter of no datagrams are
      * {@code null}, never 0: {@code lost} and {@code lost_percent} when the window sent none,
      * {@code jitter_ms} when none of them arrived (in an interval: when none arrived in it).
      *
@@ -136,6 +141,9 @@ public final class ResultJson {
         r.fullLog().ifPresent(l -> n.put("full_log", fullLog(l)));
         n.put("valid", r.valid());
         n.putStrings("reasons", r.invalidReasons());
+        if (r.interrupted()) {
+            n.put("interrupted", true);
+        }
         List<JsonObject> intervals = new ArrayList<>();
         for (IntervalSample s : r.intervals()) {
             JsonObject i = JsonObject.create();

@@ -71,6 +71,69 @@ class StreamEngineTest {
     }
 
     @Test
+    void anInterruptEndsTheWindowAndKeepsWhatWasMeasured() throws Exception {
+        // bound to a minute; the listener interrupts the measuring thread at the first interval that moved bytes
+        TransferSpec s = spec(Protocol.TCP).payloadBytes(1000).bound(Bound.duration(Duration.ofSeconds(60)))
+                .interval(Duration.ofMillis(100)).build();
+        BlockingQueue<Long> pipe = new ArrayBlockingQueue<>(1024);
+        StreamEngine e = new StreamEngine(s, Clock.system(), ctx -> {
+            int n;
+            while ((n = ctx.nextMessageBytes()) > 0) {
+                put(pipe, n);
+                ctx.sent(n, true);
+            }
+            put(pipe, END);
+        }, ctx -> {
+            long n;
+            while ((n = take(pipe)) != END) {
+                ctx.received((int) n);
+            }
+            ctx.endOfStream();
+        });
+        List<IntervalSample> seen = new ArrayList<>();
+        TransferResult r = e.run(OPTIONS, sample -> {
+            seen.add(sample);
+            if (sample.bytes() > 0) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is taken by the run").isFalse();
+        assertThat(r.interrupted()).isTrue();
+        assertThat(r.measuredNanos()).as("the window ended early").isLessThan(Duration.ofSeconds(60).toNanos());
+        // the window holds what arrived until the reading after the interrupt: every interval sample's bytes
+        assertThat(r.windowBytesReceived()).isPositive()
+                .isEqualTo(seen.stream().mapToLong(IntervalSample::bytes).sum());
+        // both ends stopped in order: every byte sent arrived
+        assertThat(r.bytesReceived()).isEqualTo(r.bytesSent());
+        assertThat(r.valid()).as(r.invalidReasons().toString()).isTrue();
+        JsonNode json = new ObjectMapper().readTree(ResultJson.of(r).toJson());
+        assertThat(json.get("interrupted").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aResultRunToItsBoundIsNotInterrupted() throws Exception {
+        TransferSpec s = spec(Protocol.TCP).payloadBytes(1000).bound(Bound.bytes(10_000)).build();
+        BlockingQueue<Long> pipe = new ArrayBlockingQueue<>(1024);
+        TransferResult r = new StreamEngine(s, Clock.system(), ctx -> {
+            int n;
+            while ((n = ctx.nextMessageBytes()) > 0) {
+                put(pipe, n);
+                ctx.sent(n, true);
+            }
+            put(pipe, END);
+        }, ctx -> {
+            long n;
+            while ((n = take(pipe)) != END) {
+                ctx.received((int) n);
+            }
+            ctx.endOfStream();
+        }).run(OPTIONS, IntervalListener.NONE);
+        assertThat(r.interrupted()).isFalse();
+        assertThat(new ObjectMapper().readTree(ResultJson.of(r).toJson()).has("interrupted"))
+                .as("the field is written only when true").isFalse();
+    }
+
+    @Test
     void udpAccountingThroughTheEngine() throws Exception {
         TransferSpec s = spec(Protocol.UDP).payloadBytes(100).bound(Bound.messages(10)).build();
         // the "network" delivers 0 1 3 2 3 5 6 8: 2 reordered, one duplicate 3, 4 7 9 lost (9 at the tail)

@@ -15,11 +15,12 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * What {@code --ktap} writes for the single-run commands: one whole KTAP document each, one test
+ * What {@code --ktap} writes for the measuring commands: one whole KTAP document, one test per run
  * whose metric lines come before its result line, so that the gate keys them by that test
  * ({@code stream}: the marker, such as {@code tcp4}; {@code pingpong}: {@code pingpong_<protocol>};
- * {@code rr}: {@code tcp_rr} or {@code tcp_crr}). The commands and the golden-file tests call the
- * same methods.
+ * {@code rr}: {@code tcp_rr} or {@code tcp_crr}). A run of {@code --repeat N} ({@link RunWriter})
+ * writes its test into the document of all N, which ends after the last; an interrupted run is
+ * {@code not ok N test # interrupted}. The commands and the golden-file tests call the same methods.
  */
 final class KtapOutputs {
     private KtapOutputs() {}
@@ -29,7 +30,7 @@ final class KtapOutputs {
      * from; {@link #streamInterval} lines follow while it runs.
      */
     static KtapDocument streamStart(PrintWriter out, TransferSpec spec, String payloadNote) {
-        KtapDocument doc = KtapDocument.start(out, 1);
+        KtapDocument doc = RunWriter.ktap(out);
         doc.diagnostic("linerate " + Linerate.version() + " stream: " + spec);
         doc.diagnostic("payload " + spec.payloadBytes() + " B: " + payloadNote);
         return doc;
@@ -47,7 +48,7 @@ final class KtapOutputs {
     static void streamEnd(KtapDocument doc, TransferResult r) {
         doc.diagnostic(TransferFormat.summaryLine(r));
         r.metrics().forEach(doc.metrics()::accept);
-        result(doc, r.marker(), r.invalidReasons());
+        result(doc, r.marker(), r);
     }
 
     /**
@@ -58,7 +59,7 @@ final class KtapOutputs {
      * and the totals.
      */
     static void pingpong(PrintWriter out, PingPongSpec spec, MeasurementResult result) {
-        KtapDocument doc = KtapDocument.start(out, 1);
+        KtapDocument doc = RunWriter.ktap(out);
         if (result instanceof PingPongResult r) {
             LatencyReport report = r.report();
             doc.diagnostic("linerate pingpong " + spec.protocol().label() + ": values are " + spec.mode().label()
@@ -70,7 +71,7 @@ final class KtapOutputs {
             r.fullLog().ifPresent(l -> doc.diagnostic(l.describe()));
         }
         result.metrics().forEach(doc.metrics()::accept);
-        result(doc, spec.testName(), result.invalidReasons());
+        result(doc, spec.testName(), result);
     }
 
     /**
@@ -79,7 +80,7 @@ final class KtapOutputs {
      * length), {@code ok 1 <test>} or {@code not ok 1 <test> # invalid: reasons}, and the totals.
      */
     static void rr(PrintWriter out, RrSpec spec, MeasurementResult result) {
-        KtapDocument doc = KtapDocument.start(out, 1);
+        KtapDocument doc = RunWriter.ktap(out);
         if (result instanceof RrResult r) {
             doc.diagnostic("precision: " + r.report().precision());
             for (String n : r.report().notes()) {
@@ -87,7 +88,7 @@ final class KtapOutputs {
             }
         }
         result.metrics().forEach(doc.metrics()::accept);
-        result(doc, spec.testName(), result.invalidReasons());
+        result(doc, spec.testName(), result);
     }
 
     /**
@@ -102,18 +103,27 @@ final class KtapOutputs {
 
     /** As {@link #single(PrintWriter, String, MeasurementResult)}, with several diagnostic lines, in order. */
     static void single(PrintWriter out, List<String> diagnostics, MeasurementResult result) {
-        KtapDocument doc = KtapDocument.start(out, 1);
+        KtapDocument doc = RunWriter.ktap(out);
         diagnostics.forEach(doc::diagnostic);
         result.metrics().forEach(doc.metrics()::accept);
-        result(doc, result.spec().testName(), result.invalidReasons());
+        result(doc, result.spec().testName(), result);
     }
 
-    private static void result(KtapDocument doc, String test, List<String> invalidReasons) {
-        if (invalidReasons.isEmpty()) {
+    /**
+     * Writes the run's result line: {@code ok N test}, {@code not ok N test # interrupted}, or
+     * {@code not ok N test # invalid: reasons}; and the totals after the document's last planned test.
+     */
+    static void result(KtapDocument doc, String test, MeasurementResult r) {
+        if (r.interrupted()) {
+            doc.fail(test, "interrupted");
+        } else if (r.valid()) {
             doc.ok(test);
         } else {
-            doc.fail(test, "invalid: " + String.join("; ", invalidReasons));
+            doc.fail(test, "invalid: " + String.join("; ", r.invalidReasons()));
         }
-        doc.end();
+        KtapDocument.Totals t = doc.totals();
+        if (t.pass() + t.fail() + t.xfail() + t.xpass() + t.skip() + t.error() == doc.planned()) {
+            doc.end();
+        }
     }
 }

@@ -26,6 +26,8 @@ public final class Linerate {
     public static final int FAILED = 1;
     /** Exit code for bad usage. */
     public static final int USAGE = 2;
+    /** Exit code of a run stopped by SIGINT (Ctrl-C), 128 + 2 as shells report it; its partial result was printed. */
+    public static final int INTERRUPTED = 130;
 
     @Option(names = Verbose.OPTION, scope = ScopeType.INHERIT,
             description = "Log setup, teardown and fallbacks (debug level) on stderr, and show the stack trace of an "

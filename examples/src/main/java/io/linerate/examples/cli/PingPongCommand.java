@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
                 + "agent with --peer) and reports "
                 + "mean, min, median, max, a percentile and standard deviation of half the round-trip time "
                 + "(or the round trip with --rtt) per message size, as sfnt-pingpong does.",
-                "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage."})
+                "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage, 130 interrupted "
+                        + "(Ctrl-C: the result so far is printed, marked interrupted)."})
 public final class PingPongCommand implements Callable<Integer>, ReportsProgress {
     @Spec
     CommandSpec command;
@@ -62,6 +63,9 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
 
     @Mixin
     AgentPeerOptions peer;
+
+    @Mixin
+    RepeatOption repeat;
 
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "PROTO",
             description = "tcp, udp, unix_stream, unix_datagram (unsupported in Java NIO) or pipe (default: ${DEFAULT-VALUE}).")
@@ -177,14 +181,18 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
     }
 
     @Override
-    public Integer call() throws TransferException, IOException {
-        PrintWriter out = command.commandLine().getOut();
+    public Integer call() throws Exception {
         OutputFormat fmt = output.format();
         PingPongSpec spec = spec();
         if (raw != null && !(java.nio.file.Files.isDirectory(raw) && java.nio.file.Files.isWritable(raw))) {
             throw new IllegalArgumentException("--raw " + raw + " is not a writable directory; allowed: an "
                     + "existing directory, where size-<bytes>.hlog files are written");
         }
+        return Repeats.run(command, fmt, repeat.runs(), out -> run(out, fmt, spec));
+    }
+
+    /** Runs the sweep once, writing to {@code out}; @return the exit code */
+    private int run(PrintWriter out, OutputFormat fmt, PingPongSpec spec) throws TransferException, IOException {
         RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                 command.commandLine().getParseResult().originalArgs()));
         RemoteOptions remote = peer.options();
@@ -233,7 +241,7 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
                 written.invalidReasons().forEach(reason -> out.println("# invalid: " + reason));
             }
             case ktap -> KtapOutputs.pingpong(out, spec, written);
-            case json -> out.println(ResultJson.of(written).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(written));
         }
         out.flush();
         if (r != null && r.fullLog().flatMap(l -> l.failure()).isPresent()) {

@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
                 "With --peer HOST:PORT the other end runs on linerate's agent (`linerate serve`) on its interface "
                 + "--peer-interface: --tx alone sends to it, --rx alone receives from it; both ends' counts are "
                 + "reported, host local and host remote.",
-                "Exit codes: 0 valid, 1 the run failed or is not valid (any loss), 2 bad usage."})
+                "Exit codes: 0 valid, 1 the run failed or is not valid (any loss), 2 bad usage, 130 interrupted (Ctrl-C)."})
 public final class RawCommand implements Callable<Integer>, ReportsProgress {
     @Spec
     CommandSpec command;
@@ -60,6 +60,9 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
 
     @Mixin
     OutputOptions output;
+
+    @Mixin
+    RepeatOption repeat;
 
     @Option(names = "--tx", paramLabel = "IF", description = "Sending interface; alone, the run only sends.")
     String tx;
@@ -163,13 +166,8 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
     }
 
     @Override
-    public Integer call() throws TransferException {
-        PrintWriter out = command.commandLine().getOut();
-        try {
-            return run(out);
-        } finally {
-            out.flush();
-        }
+    public Integer call() throws Exception {
+        return Repeats.run(command, output.format(), repeat.runs(), this::run);
     }
 
     private int run(PrintWriter out) throws TransferException {
@@ -232,7 +230,7 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
             return runRemote(out, fmt, spec);
         }
         Transport transport = Transports.select(transportName, spec);
-        KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
+        KtapDocument doc = fmt == OutputFormat.ktap ? RunWriter.ktap(out) : null;
         if (fmt == OutputFormat.text) {
             out.println(String.format(Locale.ROOT, "# linerate %s raw on %s: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
                     + "warm-up %d ms, duration %d ms", Linerate.version(), transport.name(), tx == null ? "(not sent here)" : tx,
@@ -251,7 +249,7 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
             result = m.run();
         }
         switch (fmt) {
-            case json -> out.println(ResultJson.of(result).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(result));
             case ktap -> {
                 if (result instanceof RawResult r) {
                     for (RawStreamResult s : r.streams()) {
@@ -294,7 +292,7 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
     private int runRemote(PrintWriter out, OutputFormat fmt, RawTransferSpec spec) throws TransferException {
         RemoteOptions options = new RemoteOptions(secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)),
                 false);
-        KtapDocument doc = fmt == OutputFormat.ktap ? KtapDocument.start(out, 1) : null;
+        KtapDocument doc = fmt == OutputFormat.ktap ? RunWriter.ktap(out) : null;
         if (fmt == OutputFormat.text) {
             out.println(String.format(Locale.ROOT, "# linerate %s raw with the agent at %s: %s -> %s, ethertypes %s, "
                     + "%d-byte frames, rate %s, warm-up %d ms, duration %d ms", Linerate.version(), spec.endpoint(),
@@ -316,7 +314,7 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
         lines.add("clocks: " + result.clock() + " (each end counts by its own; frames belong to the window by the phase "
                 + "the sender wrote in them)");
         switch (fmt) {
-            case json -> out.println(ResultJson.of(result).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(result));
             case ktap -> {
                 lines.forEach(doc::diagnostic);
                 endKtap(doc, result);
@@ -330,14 +328,9 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
         return result.valid() ? Linerate.OK : Linerate.FAILED;
     }
 
-    /** Ends a raw run's KTAP document: its metrics, then ok, or not ok with the reasons it is invalid. */
+    /** Ends a raw run's KTAP test: its metrics, then ok, or not ok with the reasons it is invalid ({@link KtapOutputs#result}). */
     private static void endKtap(KtapDocument doc, MeasurementResult result) {
         result.metrics().forEach(doc.metrics()::accept);
-        if (result.valid()) {
-            doc.ok("raw");
-        } else {
-            doc.fail("raw", "invalid: " + String.join("; ", result.invalidReasons()));
-        }
-        doc.end();
+        KtapOutputs.result(doc, "raw", result);
     }
 }

@@ -39,7 +39,8 @@ import picocli.CommandLine.Spec;
                 + "--peer), as netperf TCP_RR (or TCP_CRR "
                 + "with --crr: a new connection per transaction), and reports transactions per second and "
                 + "transaction latency.",
-                "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage."})
+                "Exit codes: 0 done, 1 the run failed or its result is invalid, 2 bad usage, 130 interrupted "
+                        + "(Ctrl-C)."})
 public final class RrCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -52,6 +53,9 @@ public final class RrCommand implements Callable<Integer> {
 
     @Mixin
     AgentPeerOptions peer;
+
+    @Mixin
+    RepeatOption repeat;
 
     @Option(names = "--flows", defaultValue = "1", paramLabel = "N", description = "Connections at once, 1..1024 (default: ${DEFAULT-VALUE}).")
     int flows;
@@ -102,8 +106,7 @@ public final class RrCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws TransferException {
-        PrintWriter out = command.commandLine().getOut();
+    public Integer call() throws Exception {
         OutputFormat fmt = output.format();
         RrSpec spec = RrSpec.builder()
                 .family(PeerFamily.of(latency.family, peer.peer))
@@ -125,6 +128,12 @@ public final class RrCommand implements Callable<Integer> {
                 command.commandLine().getParseResult().originalArgs()));
         RemoteOptions remote = peer.options();
         Transport transport = Transports.select(transportName, spec);
+        return Repeats.run(command, fmt, repeat.runs(), out -> run(out, fmt, spec, facts, remote, transport));
+    }
+
+    /** Runs the transactions once, writing to {@code out}; @return the exit code */
+    private int run(PrintWriter out, OutputFormat fmt, RrSpec spec, RunFacts facts, RemoteOptions remote,
+                    Transport transport) throws TransferException {
         MeasurementResult result;
         try (Measurement m = peer.peer != null && transport.name().equals(NioTransport.NAME)
                 ? RemoteLatency.of(spec, Clock.system(), remote) : transport.open(spec, Clock.system())) {
@@ -147,7 +156,7 @@ public final class RrCommand implements Callable<Integer> {
                 written.invalidReasons().forEach(reason -> out.println("# invalid: " + reason));
             }
             case ktap -> KtapOutputs.rr(out, spec, written);
-            case json -> out.println(ResultJson.of(written).toJson());
+            case json -> RunWriter.printJson(out, ResultJson.of(written));
         }
         out.flush();
         return written.valid() ? Linerate.OK : Linerate.FAILED;

@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
                 + "in this JVM over loopback, or with --peer HOST:PORT one end here and the other on linerate's agent "
                 + "(`linerate serve`) or an unmodified iperf3 or iperf 2 server (--peer-protocol iperf3|iperf2); "
                 + "-c HOST is a client of the iperf3 server on HOST with iperf3's options (-t -u -b -l -P -R -J ...).",
-                "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage."})
+                "Exit codes: 0 done, 1 the transfer failed or its result is invalid, 2 bad usage, 130 interrupted "
+                        + "(Ctrl-C: the result so far is printed, marked interrupted)."})
 final class StreamCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
@@ -54,6 +55,9 @@ final class StreamCommand implements Callable<Integer> {
 
     @Mixin
     PeerOptions peer;
+
+    @Mixin
+    RepeatOption repeat;
 
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "tcp|udp", description = "Protocol (default: ${DEFAULT-VALUE}).")
     String protocol;
@@ -187,10 +191,14 @@ final class StreamCommand implements Callable<Integer> {
      * result, whatever ran the far end.
      */
     @Override
-    public Integer call() throws TransferException {
+    public Integer call() throws Exception {
         TransferSpec spec = spec();
+        return Repeats.run(command, transfer.outputFormat(), repeat.runs(), out -> run(out, spec));
+    }
+
+    /** Runs the stream once, writing to {@code out}; @return the exit code */
+    private int run(PrintWriter out, TransferSpec spec) throws TransferException {
         OutputFormat fmt = transfer.outputFormat();
-        PrintWriter out = command.commandLine().getOut();
         if (fmt == OutputFormat.text && iperf3Client.given()) {
             iperf3Client.header(spec, peer).forEach(out::println);
         }

@@ -25,7 +25,7 @@ final class StreamJsonWriter implements StreamWriter {
 
     @Override
     public void end(MeasurementResult result) {
-        out.println(ResultJson.of(result).toJson());
+        RunWriter.printJson(out, ResultJson.of(result));
         out.flush();
     }
 }

@@ -14,10 +14,21 @@ import java.util.TreeMap;
  * ({@link LinerateJsonReader}): a result of any pattern ({@code "format":"linerate-result"}), read as
  * its {@code metrics} under its {@code test}, and a stream or suite line ({@code "marker"}), read as
  * its {@code metrics} under the test its marker names, or, written before lines carried metrics, as
- * {@code <marker>_mbps} from {@code bits_per_second}.
+ * {@code <marker>_mbps} from {@code bits_per_second}. A result or line marked
+ * {@code "interrupted": true} (stopped by SIGINT before its bound) is an error, never a run: it
+ * measured less than it asked for.
  */
 final class LinerateResults {
     private LinerateResults() {}
+
+    /**
+     * Why a run stopped before its bound is no run to gate or to save as a baseline, for the
+     * error of its test; shared with the KTAP reading ({@code not ok N test # interrupted}).
+     */
+    static String interrupted(String what) {
+        return what + " was interrupted (stopped by SIGINT before its bound): it measured less than it asked for, so it"
+                + " is gated neither as a run nor as a baseline; run it again to its end";
+    }
 
     /** @return whether {@code n} is the one result shape of every pattern ({@code "format":"linerate-result"}) */
     static boolean isResult(JsonNode n) {
@@ -30,6 +41,10 @@ final class LinerateResults {
      */
     static void result(String source, int line, JsonNode n, List<LogReader.Pending> read, MetricSet out) {
         String pattern = n.path("pattern").asText("?");
+        if (n.path("interrupted").asBoolean(false)) {
+            out.error(new Problem(source, line, "", "", interrupted(pattern + " result " + n.path("test").asText(""))));
+            return;
+        }
         if (!n.path("valid").asBoolean(false)) {
             out.error(new Problem(source, line, "", "local", pattern + " result is marked invalid: "
                     + Json.line(n.path("invalid_reasons"))));
@@ -50,6 +65,10 @@ final class LinerateResults {
         JsonNode marker = n.get("marker");
         if (!marker.isTextual() || !LogReader.NAME.matcher(marker.asText()).matches()) {
             out.error(new Problem(source, line, "", "", "result line marker " + marker + " is not allowed; allowed: a string of [A-Za-z0-9_.:/-]+"));
+            return;
+        }
+        if (n.path("interrupted").asBoolean(false)) {
+            out.error(new Problem(source, line, "", "", interrupted("result line " + marker.asText())));
             return;
         }
         if (n.path("skipped").asBoolean(false)) {

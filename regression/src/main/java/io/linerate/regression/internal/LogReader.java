@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  * Nesting is by indentation (four spaces or a tab per level) or by the kselftest runner's
  * {@code "# "} prefix (one per level; a metric line's own {@code #} does not count), as
  * {@code TestPaths} describes. A result line whose directive is {@code # SKIP reason} (any case,
- * {@code ok} or {@code not ok}) is recorded as a {@link SkippedTest} with its path and reason.
+ * {@code ok} or {@code not ok}) is recorded as a {@link SkippedTest} with its path and reason; one
+ * whose directive is {@code # interrupted} (a run stopped by SIGINT) is an error of the input.
  */
 public final class LogReader implements MetricReader {
     private static final Pattern TAGGED = Pattern.compile(
@@ -54,6 +55,8 @@ public final class LogReader implements MetricReader {
     /** The {@code format} of a whole result of any pattern (core's {@code ResultJson.of}). */
     static final String RESULT_FORMAT = "linerate-result";
     private static final int ZPERF_LINE = 2;
+    /** The directive of a KTAP test stopped by SIGINT: {@code not ok N test # interrupted}. */
+    private static final String INTERRUPTED = "interrupted";
 
     @Override
     public String format() {
@@ -123,6 +126,9 @@ public final class LogReader implements MetricReader {
                     int depth = TestPaths.depth(line, m.end(1), false);
                     String test = m.group(2);
                     paths.result(depth, test);
+                    if (m.group(3) != null && m.group(3).trim().toLowerCase(java.util.Locale.ROOT).startsWith(INTERRUPTED)) {
+                        out.error(new Problem(source, lineNo, "", "", LinerateResults.interrupted("KTAP test " + test)));
+                    }
                     Matcher skip = m.group(3) == null ? null : SKIP.matcher(m.group(3));
                     if (skip != null && skip.matches()) {
                         skippedIds.add(paths.add(depth, test));

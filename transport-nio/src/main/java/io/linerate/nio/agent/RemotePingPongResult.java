@@ -23,6 +23,12 @@ import java.util.List;
 public record RemotePingPongResult(PingPongResult local, long agentEchoes, long agentEchoedBytes)
         implements MeasurementResult {
 
+    /** @return whether the local end's sweep was interrupted ({@link PingPongResult#interrupted()}) */
+    @Override
+    public boolean interrupted() {
+        return local.interrupted();
+    }
+
     @Override
     public MeasurementSpec spec() {
         return local.spec();
@@ -37,13 +43,23 @@ public record RemotePingPongResult(PingPongResult local, long agentEchoes, long 
         return b;
     }
 
+    /**
+     * @return the local sweep's reasons, and a mismatch of the agent's echoes with this host's round
+     *     trips; of an interrupted sweep, the agent may have echoed one message more (the one in flight)
+     */
     @Override
     public List<String> invalidReasons() {
         List<String> out = new ArrayList<>(local.invalidReasons());
-        if (agentEchoedBytes != bytesSent()) {
+        // an interrupt may cut the last round trip after its message left: the agent echoed it, this host did not count it
+        long inFlightBytes = local.interrupted() && !local.sizes().isEmpty()
+                ? local.sizes().get(local.sizes().size() - 1).sizeBytes() : 0;
+        long inFlight = local.interrupted() ? 1 : 0;
+        long extraBytes = agentEchoedBytes - bytesSent();
+        if (extraBytes < 0 || extraBytes > inFlightBytes) {
             out.add("the agent echoed " + agentEchoedBytes + " bytes but this host's round trips carried " + bytesSent());
         }
-        if (local.spec().protocol() == PingPongProtocol.UDP && agentEchoes != local.roundTrips()) {
+        long extraEchoes = agentEchoes - local.roundTrips();
+        if (local.spec().protocol() == PingPongProtocol.UDP && (extraEchoes < 0 || extraEchoes > inFlight)) {
             out.add("the agent echoed " + agentEchoes + " datagrams but this host completed " + local.roundTrips()
                     + " round trips");
         }

@@ -29,9 +29,12 @@ import java.util.Optional;
  * @param sizes per-size counts, in the order run
  * @param startEpochMillis when the run started, ms since the epoch, for raw logs
  * @param fullLog what the full log wrote, when the spec asked for one
+ * @param interrupted whether an interrupt of the client's thread stopped the sweep early: the
+ *     sizes hold what was measured until then, the last one cut short
  */
 public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
-                             long startEpochMillis, Optional<FullLogSummary> fullLog) implements MeasurementResult {
+                             long startEpochMillis, Optional<FullLogSummary> fullLog, boolean interrupted)
+        implements MeasurementResult {
     /** Copies the list. */
     public PingPongResult {
         Objects.requireNonNull(spec, "spec");
@@ -41,7 +44,13 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         Objects.requireNonNull(fullLog, "fullLog");
     }
 
-    /** A result without a full log. */
+    /** A result of a whole sweep. */
+    public PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
+                          long startEpochMillis, Optional<FullLogSummary> fullLog) {
+        this(spec, report, options, sizes, startEpochMillis, fullLog, false);
+    }
+
+    /** A result of a whole sweep without a full log. */
     public PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
                           long startEpochMillis) {
         this(spec, report, options, sizes, startEpochMillis, Optional.empty());
@@ -74,7 +83,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      */
     public PingPongResult withFacts(RunFacts facts) {
         LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes());
-        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog);
+        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted);
     }
 
     /**

@@ -23,9 +23,11 @@ import java.util.Objects;
  * @param flowAllocatedBytes per flow, heap bytes its thread allocated over its transactions in
  *     the measured window (from the end of its first to the end of its first after it), -1 when
  *     the JVM does not count them; 0 in steady state for rr (crr opens a socket per transaction)
+ * @param interrupted whether an interrupt of the coordinating thread closed the window before its
+ *     duration: the rates and latency cover the shorter window
  */
 public record RrResult(RrSpec spec, RrReport report, long completed, long accepts, long served,
-                       List<Long> flowAllocatedBytes) implements MeasurementResult {
+                       List<Long> flowAllocatedBytes, boolean interrupted) implements MeasurementResult {
     /** Copies the list. */
     public RrResult {
         Objects.requireNonNull(spec, "spec");
@@ -38,6 +40,12 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
         this(spec, report, completed, accepts, served, List.of());
     }
 
+    /** A result of a run to its end. */
+    public RrResult(RrSpec spec, RrReport report, long completed, long accepts, long served,
+                    List<Long> flowAllocatedBytes) {
+        this(spec, report, completed, accepts, served, flowAllocatedBytes, false);
+    }
+
     /**
      * @param facts the run facts to state instead (a command line states the options as typed)
      * @return this result with the report's facts replaced
@@ -45,7 +53,7 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
     public RrResult withFacts(RunFacts facts) {
         RrReport r = new RrReport(facts, report.test(), report.flowTransactions(), report.windowNanos(),
                 report.latency(), report.percentile(), report.notes());
-        return new RrResult(spec, r, completed, accepts, served, flowAllocatedBytes);
+        return new RrResult(spec, r, completed, accepts, served, flowAllocatedBytes, interrupted);
     }
 
     /**

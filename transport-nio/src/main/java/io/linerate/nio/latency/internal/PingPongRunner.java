@@ -19,6 +19,7 @@ import io.linerate.core.PingPongSpec;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,7 +110,8 @@ public final class PingPongRunner {
             List<SizeLatency> results = new ArrayList<>();
             List<PingPongResult.SizeCounts> counts = new ArrayList<>();
             List<Integer> sizes = spec.sizes();
-            for (int i = 0; i < sizes.size(); i++) {
+            boolean interrupted = false;
+            for (int i = 0; i < sizes.size() && !interrupted; i++) {
                 // the next size's report opens before the last one closes, so the counters file stays through the sweep
                 RunProgress next = LiveCounters.process().progress(progressLabel(spec, sizes.get(i)), sizes.size());
                 next.done(i);
@@ -117,7 +119,7 @@ public final class PingPongRunner {
                     shown.close();
                 }
                 shown = next;
-                runner.measure(sizes.get(i), t0, results, counts);
+                interrupted = runner.measure(sizes.get(i), t0, results, counts);
             }
             client.close();
             Optional<FullLogSummary> logged = Optional.empty();
@@ -126,7 +128,7 @@ public final class PingPongRunner {
                 logged = Optional.of(log.closeAndSummarize());
             }
             return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results,
-                    staleNotes(counts)), options, counts, startMillis, logged);
+                    staleNotes(counts)), options, counts, startMillis, logged, interrupted);
         } finally {
             if (shown != null) {
                 shown.close();
@@ -159,7 +161,13 @@ public final class PingPongRunner {
         }
     }
 
-    private void measure(int size, long t0, List<SizeLatency> results, List<PingPongResult.SizeCounts> counts)
+    /**
+     * Measures one size; an interrupt of this thread ends it early, between round trips or by
+     * closing the client's channel in one, and what it measured until then is its result.
+     *
+     * @return whether the size was cut short by an interrupt (its status is cleared)
+     */
+    private boolean measure(int size, long t0, List<SizeLatency> results, List<PingPongResult.SizeCounts> counts)
             throws TransferException {
         ByteBuffer tx = ByteBuffer.allocateDirect(size);
         for (int i = 0; i < size; i++) {
@@ -179,8 +187,13 @@ public final class PingPongRunner {
             serverAlloc0 = serverAllocated();
             clientAlloc0 = clientAllocated();
         }
+        boolean interrupted = false;
         try {
             while (true) {
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    break;
+                }
                 boolean warming = p.warmingUp();
                 tx.clear();
                 rx.clear();
@@ -226,14 +239,22 @@ public final class PingPongRunner {
                     clientAlloc0 = clientAllocated();
                 }
             }
+        } catch (ClosedByInterruptException e) {
+            // the interrupt closed the client's channel inside a round trip, which is not counted
+            Thread.interrupted();
+            interrupted = true;
         } catch (IOException e) {
             throw failure(size, -1, e);
+        }
+        if (interrupted) {
+            now = clock.nanoTime();
         }
         long clientAlloc1 = clientAllocated();
         long serverAlloc1 = serverAllocated();
         results.add(new SizeLatency(size, h, p.measuredNanos(), Math.max(0, now - t0) / 1e9));
         counts.add(new PingPongResult.SizeCounts(size, sizeTrips, p.measuredIterations(),
                 between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1), stale));
+        return interrupted;
     }
 
     private static List<String> staleNotes(List<PingPongResult.SizeCounts> counts) {

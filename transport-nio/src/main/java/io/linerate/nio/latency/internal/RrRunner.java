@@ -38,6 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  * caught up inside it is not counted. After it closes the flows finish the transactions due
  * inside it, bounded by the timeout. The report gives the achieved rate beside the target, and the
  * requests that left late with the largest lateness.
+ *
+ * <p>An interrupt of the calling thread closes the window at once and the result says so
+ * ({@link RrResult#interrupted()}); one in the warm-up ends the run with no result.
  */
 public final class RrRunner {
     private RrRunner() {}
@@ -144,22 +147,28 @@ public final class RrRunner {
             flows.add(f);
             f.start();
         }
-        waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec);
+        if (waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec)) {
+            throw new TransferException(spec.testName() + ": interrupted in the warm-up, before the measured window "
+                    + "opened", null);
+        }
         // the window opens and closes in every flow, each flow then counts and records exactly the
         // transactions it completes inside it; each end is a clock reading right after the switch
         for (RrFlow f : flows) {
             f.measuring(true);
         }
         long w0 = clock.nanoTime();
-        waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
+        // an interrupt (SIGINT) closes the window early, and what it holds is the result
+        boolean interrupted = waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
         for (RrFlow f : flows) {
             f.measuring(false);
         }
         long w1 = clock.nanoTime();
         if (interval > 0) {
-            finishDue(clock, close, flows, s, spec);
+            if (!interrupted) {
+                finishDue(clock, close, flows, s, spec);
+                w1 = close;
+            }
             w0 = open;
-            w1 = close;
         }
         stopAll(flows);
         checkFailures(flows, s, spec);
@@ -216,7 +225,7 @@ public final class RrRunner {
         for (RrFlow f : flows) {
             allocated.add(f.windowAllocatedBytes());
         }
-        return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated);
+        return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated, interrupted);
     }
 
     /**
@@ -259,13 +268,17 @@ public final class RrRunner {
         }
     }
 
-    private static void waitUntil(Clock clock, long when, List<RrFlow> flows, ServerSide server, RrSpec spec)
+    /** @return whether an interrupt of this thread ended the wait early (its status is cleared) */
+    private static boolean waitUntil(Clock clock, long when, List<RrFlow> flows, ServerSide server, RrSpec spec)
             throws TransferException {
         while (true) {
             checkFailures(flows, server, spec);
+            if (Thread.interrupted()) {
+                return true;
+            }
             long left = when - clock.nanoTime();
             if (left <= 0) {
-                return;
+                return false;
             }
             LockSupport.parkNanos(Math.min(left, 10_000_000L));
         }
