@@ -227,10 +227,8 @@ public final class RemoteRaw implements Measurement {
 
     /** @return this host's end: the spec with a loopback endpoint, no peer interface, and the given MAC and duration */
     private static RawTransferSpec local(RawTransferSpec s, Optional<byte[]> dst, Duration duration) {
-        return new RawTransferSpec(s.txInterface(), s.rxInterface(), s.etherTypes(), s.frameSize(), dst, s.sourceMac(),
-                s.rateBitsPerSecond(), duration, s.warmup(), s.interval(), s.batch(), s.steer(), s.allowUnsteered(),
-                s.hardwareTimestamps(), s.retireTimeout(), s.drainTimeout(), s.txRing(), s.idle(), Endpoint.loopback(),
-                Optional.empty(), s.unpaced());
+        return s.toBuilder().destinationMac(dst.orElse(null)).duration(duration).endpoint(Endpoint.loopback())
+                .peerInterface(null).build();
     }
 
     private static byte[] localMac(String iface) throws TransferException {
