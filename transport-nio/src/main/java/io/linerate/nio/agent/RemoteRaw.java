@@ -8,11 +8,12 @@ import io.linerate.core.Failures;
 import io.linerate.core.Listening;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
+import io.linerate.core.RawEndCounts;
+import io.linerate.core.RawEndsResult;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.Transport;
 import io.linerate.core.Transports;
-import io.linerate.core.sink.ResultJson;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -199,10 +200,20 @@ public final class RemoteRaw implements Measurement {
         }
     }
 
+    /**
+     * Joins this host's end, as its transport's typed result, with the agent's {@code result}
+     * message, the one part that crossed the wire as JSON.
+     */
     private RemoteRawResult joined(MeasurementResult mine, JsonNode agentResult, String clockComparison)
-            throws IOException {
-        RawEndReport local = RawEndReport.of(Control.MAPPER.readTree(ResultJson.of(mine).toJson()).get("detail"),
-                mine.invalidReasons(), mine.metrics());
+            throws IOException, TransferException {
+        String end = spec.sends() ? "sending" : "receiving";
+        if (!(mine instanceof RawEndsResult ends)) {
+            throw new TransferException("this host's " + end + " end gave a " + mine.getClass().getSimpleName()
+                    + ", not a raw-frame result with its counts", null);
+        }
+        RawEndCounts counts = (spec.sends() ? ends.senderCounts() : ends.receiverCounts()).orElseThrow(
+                () -> new TransferException("this host's result has no " + end + " end's counts", null));
+        RawEndReport local = RawEndReport.of(counts, mine.invalidReasons(), mine.metrics());
         return new RemoteRawResult(spec, mine, local, RawEndReport.ofAgent(agentResult), clockComparison);
     }
 
