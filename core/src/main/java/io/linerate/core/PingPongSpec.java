@@ -133,6 +133,28 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         return new Builder();
     }
 
+    /** @return a builder holding this spec's values, so that one can be changed and the rest kept */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.protocol = protocol;
+        b.family = family;
+        b.sizes = sizes;
+        b.policy = policy;
+        b.clientMuxer = clientMuxer;
+        b.serverMuxer = serverMuxer;
+        b.noDelay = noDelay;
+        b.sendBufferBytes = sendBufferBytes;
+        b.receiveBufferBytes = receiveBufferBytes;
+        b.trafficClass = trafficClass;
+        b.timeout = timeout;
+        b.percentile = percentile;
+        b.mode = mode;
+        b.idle = idle;
+        b.fullLog = fullLog;
+        b.endpoint = endpoint;
+        return b;
+    }
+
     /** Builds a {@link PingPongSpec}; defaults as in {@link #builder()}. */
     public static final class Builder {
         private PingPongProtocol protocol = PingPongProtocol.TCP;

@@ -224,6 +224,34 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         return new Builder(null, Objects.requireNonNull(rxInterface, "rxInterface"));
     }
 
+    /**
+     * @return a builder holding this spec's values, both ends' interfaces included, so that one
+     *     value can be changed and the rest kept ({@code spec.toBuilder().frameSize(128).build()})
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder(txInterface.orElse(null), rxInterface.orElse(null));
+        b.etherTypes = etherTypes;
+        b.frameSize = frameSize;
+        b.dst = destinationMac.orElse(null);
+        b.src = sourceMac.orElse(null);
+        b.rate = rateBitsPerSecond;
+        b.duration = duration;
+        b.warmup = warmup;
+        b.interval = interval;
+        b.batch = batch;
+        b.steer = steer;
+        b.allowUnsteered = allowUnsteered;
+        b.hardwareTimestamps = hardwareTimestamps;
+        b.retireTimeout = retireTimeout;
+        b.drainTimeout = drainTimeout;
+        b.txRing = txRing;
+        b.idle = idle.orElse(null);
+        b.endpoint = endpoint;
+        b.peerInterface = peerInterface.orElse(null);
+        b.unpaced = unpaced;
+        return b;
+    }
+
     /** @return whether the run sends (it has a TX interface) */
     public boolean sends() {
         return txInterface.isPresent();
@@ -293,9 +321,9 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         public Builder etherTypes(List<Integer> v) { etherTypes = v; return this; }
         /** Sets L2 bytes per frame without FCS (default 1514). */
         public Builder frameSize(int v) { frameSize = v; return this; }
-        /** Sets 6 bytes (default: the RX interface's address). */
+        /** Sets 6 bytes; null (the default) for the RX interface's address. */
         public Builder destinationMac(byte[] v) { dst = v; return this; }
-        /** Sets 6 bytes (default: the TX interface's address). */
+        /** Sets 6 bytes; null (the default) for the TX interface's address. */
         public Builder sourceMac(byte[] v) { src = v; return this; }
         /** Sets L2 bit/s of all streams together; 0 = unlimited (default). */
         public Builder rateBitsPerSecond(long v) { rate = v; return this; }
@@ -327,7 +355,7 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
          * @throws NullPointerException if {@code v} is null
          */
         public Builder endpoint(Endpoint v) { endpoint = Objects.requireNonNull(v, "endpoint"); return this; }
-        /** Sets the peer's interface, the agent's end of a run with a remote {@link #endpoint} (default: none). */
+        /** Sets the peer's interface, the agent's end of a run with a remote {@link #endpoint}; null (the default) for none. */
         public Builder peerInterface(String v) { peerInterface = v; return this; }
 
         /**

@@ -95,6 +95,26 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
         return new Builder();
     }
 
+    /** @return a builder holding this spec's values, so that one can be changed and the rest kept */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.family = family;
+        b.flows = flows;
+        b.requestBytes = requestBytes;
+        b.responseBytes = responseBytes;
+        b.duration = duration;
+        b.warmup = warmup;
+        b.crr = crr;
+        b.rate = rate;
+        b.noDelay = noDelay;
+        b.timeout = timeout;
+        b.percentile = percentile;
+        b.muxer = muxer;
+        b.idle = idle;
+        b.endpoint = endpoint;
+        return b;
+    }
+
     /** Builds an {@link RrSpec}; defaults as in {@link #builder()}. */
     public static final class Builder {
         private AddressFamily family = AddressFamily.IPV4;

@@ -4,6 +4,7 @@ import io.linerate.core.Better;
 import io.linerate.regression.internal.Bootstrap;
 import io.linerate.regression.internal.Fmt;
 import io.linerate.regression.internal.MannWhitney;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 
@@ -92,6 +93,22 @@ final class Comparison {
             default:
                 throw new IllegalStateException("unknown method " + p.method());
         }
+    }
+
+    /** The reason of a verdict whose policy has no regression rule. */
+    static final String REPORTED_ONLY = "reported only: the policy has no regression rule (advisory), so no change fails";
+
+    /**
+     * The verdict of a series whose policy only reports ({@link Policy#reportOnly()}): {@code pass}
+     * with both sides' statistic and the change, never failing; {@code inconclusive} as any other
+     * when the baseline's environment differs.
+     */
+    static Verdict reported(SeriesKey key, String unit, Policy p, double b, double c, Double change, int nb, int nc,
+                            List<String> envDiff) {
+        Verdict.Kind kind = envDiff.isEmpty() ? Verdict.Kind.PASS : Verdict.Kind.INCONCLUSIVE;
+        String reason = envDiff.isEmpty() ? REPORTED_ONLY : "environment differs: " + String.join("; ", envDiff);
+        return Verdict.builder(key, kind, unit).policy(p).baseline(b).current(c).change(change).baselineRuns(nb)
+                .currentRuns(nc).reason(reason).build();
     }
 
     static Verdict error(SeriesKey key, String unit, Policy p, String reason) {

@@ -45,7 +45,9 @@ import java.util.Set;
  * environment makes every compared verdict inconclusive unless
  * {@link #allowEnvironmentMismatch(boolean)}. Without a baseline, every readable series passes.
  * A series without a policy from any source, whose direction its name and unit do not give, is an
- * {@code error} ({@code no policy, direction unknown}). A baselined series absent now is
+ * {@code error} ({@code no policy, direction unknown}). A series whose policy has no regression
+ * rule ({@link Policy#reportOnly()}, advisory) is reported, never judged: a {@code pass} verdict with
+ * the p50 of both sides' data points and the change, however large. A baselined series absent now is
  * {@code skip} when its KTAP test reported {@code # SKIP} (see {@link SkippedTest#owning}), carrying
  * the reason and failing only under {@code on_skip: fail}, and {@code missing} otherwise. The
  * relative change is never infinite or NaN: it is absent when the baseline's statistic is 0.
@@ -324,27 +326,25 @@ public final class Gate {
         }
         double c = p.compare().of(cur);
         if (base == null) {
-            warnLowRuns(warnings, key, p, null, cur.length);
+            if (!p.reportOnly()) {
+                warnLowRuns(warnings, key, p, null, cur.length);
+            }
             return Verdict.builder(key, Verdict.Kind.PASS, unit).policy(p).current(c).currentRuns(cur.length)
-                    .reason(baseline == null ? "no baseline" : "not in the baseline").build();
+                    .reason((baseline == null ? "no baseline" : "not in the baseline")
+                            + (p.reportOnly() ? "; " + Comparison.REPORTED_ONLY : "")).build();
         }
         if (!base.unit().equals(unit)) {
             return Comparison.error(key, unit, p, "unit '" + unit + "' differs from the baseline's '" + base.unit() + "'");
         }
-        Map<String, List<double[]>> baseRuns = new LinkedHashMap<>();
-        for (Baseline.Run r : base.runs()) {
-            List<double[]> l = new ArrayList<>();
-            for (int i = 0; i < r.samples().length; i++) {
-                l.add(new double[] {r.times()[i], r.samples()[i]});
-            }
-            baseRuns.put(r.run(), l);
-        }
-        double[] bs = Summaries.data(p, baseRuns);
+        double[] bs = Summaries.data(p, base.runs());
         if (bs.length == 0) {
             return Comparison.error(key, unit, p, "the baseline has no samples for this series after omitting");
         }
         double b = p.compare().of(bs);
         Double change = Comparison.relativeChange(b, c);
+        if (p.reportOnly()) {
+            return Comparison.reported(key, unit, p, b, c, change, bs.length, cur.length, envDiff);
+        }
         warnLowRuns(warnings, key, p, bs.length, cur.length);
         if (!envDiff.isEmpty()) {
             return Comparison.verdict(key, Verdict.Kind.INCONCLUSIVE, unit, b, c, change, p, p.method(), null, bs.length, cur.length,

@@ -2,15 +2,18 @@ package io.linerate.regression;
 
 import io.linerate.core.Better;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A metric policy (docs/metrics.md section 3): how a metric's samples are summarized and compared.
+ * A policy without a {@link Regression} rule only reports its metric (advisory): the gate gives
+ * the compared statistic ({@link #compare()}, p50 of the data points) of both sides and the
+ * change, and never judges it, so it never fails the gate. kperf writes such policies, as
+ * {@code {"name":"tcp.retransmits","summarize":"max"}}.
  *
  * @param name metric name; a trailing {@code *} matches every name with that prefix
- * @param better which direction is an improvement
- * @param compare the statistic compared
- * @param relativeTolerance allowed worsening as a fraction (0.05 = 5 %), 0 to 1 in a policy file: higher-better
- *     regresses when {@code cur < base * (1 - tol)}, lower-better when {@code cur > base * (1 + tol)}
+ * @param regression when the metric regresses; empty for a policy that only reports
  * @param summarize how one run's samples become data
  * @param absoluteTolerance the change must also exceed this, in the metric's unit; 0 when unset
  * @param method how base and current data are compared; {@link Method#AUTO} when a policy names none
@@ -20,13 +23,73 @@ import java.util.Locale;
  * @param omitLastSeconds seconds dropped from the end of each run
  * @param onMissing what a baselined metric absent now becomes
  * @param onSkip what a baselined metric of a test that reports {@code # SKIP} now becomes
- * @param advisory report, never fail
+ * @param advisory report, never fail; always true for a policy without a regression rule
  * @param source where the policy came from
  */
-public record Policy(String name, Better better, Compare compare, double relativeTolerance,
-                     Summarize summarize, double absoluteTolerance, Method method, double alpha,
-                     int minRuns, double omitFirstSeconds, double omitLastSeconds, OnMissing onMissing,
-                     OnSkip onSkip, boolean advisory, Source source) {
+public record Policy(String name, Optional<Regression> regression, Summarize summarize, double absoluteTolerance,
+                     Method method, double alpha, int minRuns, double omitFirstSeconds, double omitLastSeconds,
+                     OnMissing onMissing, OnSkip onSkip, boolean advisory, Source source) {
+
+    /** The statistic a policy without a regression rule reports: the median of the data points. */
+    public static final Compare REPORTED = Compare.parse("p50");
+
+    /**
+     * When a metric regresses: the policy's {@code regression} object.
+     *
+     * @param better which direction is an improvement
+     * @param compare the statistic compared
+     * @param relativeTolerance allowed worsening as a fraction (0.05 = 5 %), 0 to 1 in a policy file:
+     *     higher-better regresses when {@code cur < base * (1 - tol)}, lower-better when
+     *     {@code cur > base * (1 + tol)}
+     */
+    public record Regression(Better better, Compare compare, double relativeTolerance) {
+        /** @throws NullPointerException for a missing direction or statistic */
+        public Regression {
+            Objects.requireNonNull(better, "better");
+            Objects.requireNonNull(compare, "compare");
+        }
+    }
+
+    /** @throws IllegalArgumentException for a policy without a regression rule that is not advisory */
+    public Policy {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(regression, "regression");
+        if (regression.isEmpty() && !advisory) {
+            throw new IllegalArgumentException("policy " + name + " has no regression rule, so it only reports; "
+                    + "allowed: advisory true");
+        }
+    }
+
+    /** @return whether the policy only reports its metric: it has no regression rule */
+    public boolean reportOnly() {
+        return regression.isEmpty();
+    }
+
+    /**
+     * @return the regression rule's direction
+     * @throws IllegalStateException for a policy that only reports
+     */
+    public Better better() {
+        return rule().better();
+    }
+
+    /** @return the statistic compared: the regression rule's, or {@link #REPORTED} for a policy that only reports */
+    public Compare compare() {
+        return regression.map(Regression::compare).orElse(REPORTED);
+    }
+
+    /**
+     * @return the regression rule's relative tolerance, a fraction
+     * @throws IllegalStateException for a policy that only reports
+     */
+    public double relativeTolerance() {
+        return rule().relativeTolerance();
+    }
+
+    private Regression rule() {
+        return regression.orElseThrow(() -> new IllegalStateException("policy " + name + " only reports: it has no "
+                + "regression rule"));
+    }
 
     /** Default significance of the statistical methods. */
     public static final double DEFAULT_ALPHA = 0.01;
@@ -130,13 +193,14 @@ public record Policy(String name, Better better, Compare compare, double relativ
 
     /** @return this policy as read from another source */
     public Policy withSource(Source s) {
-        return new Policy(name, better, compare, relativeTolerance, summarize, absoluteTolerance, method, alpha,
-                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, onSkip, advisory, s);
+        return new Policy(name, regression, summarize, absoluteTolerance, method, alpha, minRuns, omitFirstSeconds,
+                omitLastSeconds, onMissing, onSkip, advisory, s);
     }
 
-    /** @return this policy with another relative tolerance (from {@code --tolerance}) */
+    /** @return this policy with another relative tolerance (from {@code --tolerance}); one that only reports is kept */
     public Policy withRelativeTolerance(double tolerance) {
-        return new Policy(name, better, compare, tolerance, summarize, absoluteTolerance, method, alpha,
-                minRuns, omitFirstSeconds, omitLastSeconds, onMissing, onSkip, advisory, source);
+        return new Policy(name, regression.map(r -> new Regression(r.better(), r.compare(), tolerance)), summarize,
+                absoluteTolerance, method, alpha, minRuns, omitFirstSeconds, omitLastSeconds, onMissing, onSkip, advisory,
+                source);
     }
 }

@@ -1,12 +1,26 @@
 package io.linerate.regression;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** How one side's runs become data points under a policy: omitting, then summarizing each run. */
 final class Summaries {
     private Summaries() {}
+
+    /** @return the data points of a baseline's {@code runs} under {@code p} */
+    static double[] data(Policy p, List<Baseline.Run> runs) {
+        Map<String, List<double[]>> byRun = new LinkedHashMap<>();
+        for (Baseline.Run r : runs) {
+            List<double[]> l = new ArrayList<>();
+            for (int i = 0; i < r.samples().length; i++) {
+                l.add(new double[] {r.times()[i], r.samples()[i]});
+            }
+            byRun.put(r.run(), l);
+        }
+        return data(p, byRun);
+    }
 
     /** @return the data points of {@code runs} ({@code [time, value]} in reading order) under {@code p} */
     static double[] data(Policy p, Map<String, List<double[]>> runs) {

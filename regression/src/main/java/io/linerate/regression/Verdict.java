@@ -33,7 +33,7 @@ public record Verdict(SeriesKey key, Kind kind, String unit, Double baseline, Do
     public enum Kind {
         /**
          * Within the tolerance (threshold or {@code auto}), or measured without a baseline or not in
-         * it.
+         * it, or reported by a policy without a regression rule, which never judges.
          */
         PASS,
         /** Better than the baseline beyond the tolerance. */
@@ -99,18 +99,21 @@ public record Verdict(SeriesKey key, Kind kind, String unit, Double baseline, Do
         }
 
         /**
-         * Takes the tolerances, the compared statistic, the method and the source from a policy.
+         * Takes the tolerances, the compared statistic, the method and the source from a policy;
+         * from a policy that only reports, its statistic and source alone (no tolerance, no method).
          *
          * @param p the policy the series was judged by; null for none
          * @return this
          */
         public Builder policy(Policy p) {
             if (p != null) {
-                tolerance = p.relativeTolerance();
-                absoluteTolerance = p.absoluteTolerance();
                 compare = p.compare().label();
-                method = p.method().label();
                 policySource = p.source().label();
+                if (!p.reportOnly()) {
+                    tolerance = p.relativeTolerance();
+                    absoluteTolerance = p.absoluteTolerance();
+                    method = p.method().label();
+                }
             }
             return this;
         }

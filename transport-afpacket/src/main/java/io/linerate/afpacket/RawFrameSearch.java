@@ -116,9 +116,6 @@ public final class RawFrameSearch {
     }
 
     private static RawTransferSpec withFrameSize(RawTransferSpec b, int size) {
-        return new RawTransferSpec(b.txInterface(), b.rxInterface(), b.etherTypes(), size, b.destinationMac(), b.sourceMac(),
-                b.rateBitsPerSecond(), b.duration(), b.warmup(), b.interval(), b.batch(), b.steer(), b.allowUnsteered(),
-                b.hardwareTimestamps(), b.retireTimeout(), b.drainTimeout(), b.txRing(), b.idle(), b.endpoint(), b.peerInterface(),
-                b.unpaced());
+        return b.toBuilder().frameSize(size).build();
     }
 }

@@ -59,11 +59,8 @@ public final class RawFrameTrial implements Trial {
 
     /** @return the spec of one trial at {@code offeredBitsPerSecond} L2 bit/s (0: unlimited) */
     public RawTransferSpec specAt(long offeredBitsPerSecond) {
-        RawTransferSpec b = base;
-        return new RawTransferSpec(b.txInterface(), b.rxInterface(), b.etherTypes(), b.frameSize(), b.destinationMac(),
-                b.sourceMac(), offeredBitsPerSecond, search.trial(), search.warmup(), search.interval(), b.batch(), b.steer(),
-                b.allowUnsteered(), b.hardwareTimestamps(), b.retireTimeout(), b.drainTimeout(), b.txRing(), b.idle(),
-                b.endpoint(), b.peerInterface(), b.unpaced());
+        return base.toBuilder().rateBitsPerSecond(offeredBitsPerSecond).duration(search.trial()).warmup(search.warmup())
+                .interval(search.interval()).build();
     }
 
     /** @return the frame size × 8: the L2 bits of one frame, in the rates the search offers */

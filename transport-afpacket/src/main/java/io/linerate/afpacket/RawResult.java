@@ -1,7 +1,8 @@
 package io.linerate.afpacket;
 
-import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
+import io.linerate.core.RawEndCounts;
+import io.linerate.core.RawEndsResult;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.sink.JsonObject;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ import java.util.function.Function;
  */
 public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, long measuredNanos,
                         Optional<RawSenderReport> sender, Optional<RawReceiverReport> receiver,
-                        boolean valid, List<String> reasons, Optional<String> error) implements MeasurementResult {
+                        boolean valid, List<String> reasons, Optional<String> error) implements RawEndsResult {
     /**
      * Copies the lists.
      *
@@ -68,6 +69,47 @@ public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, lon
     @Override
     public JsonObject detailJson() {
         return RawResultJson.of(this);
+    }
+
+    /**
+     * @return the sending end's counts: per stream its window and total frames (ring drops 0), its
+     *     CPU time, and its interface's {@code tx_packets} when read; empty without a sender
+     */
+    @Override
+    public Optional<RawEndCounts> senderCounts() {
+        if (sender.isEmpty()) {
+            return Optional.empty();
+        }
+        List<RawEndCounts.StreamCounts> counts = new ArrayList<>();
+        for (RawStreamResult s : streams) {
+            s.tx().ifPresent(t -> counts.add(new RawEndCounts.StreamCounts(s.etherType(), t.window().frames(),
+                    t.window().bytes(), t.total().frames(), 0)));
+        }
+        return Optional.of(new RawEndCounts(true, spec.txInterface().orElseThrow(), counts, sender.get().cpuNanos(),
+                nicPackets(txNic(), NicCounter.TX_PACKETS)));
+    }
+
+    /**
+     * @return the receiving end's counts: per stream its distinct window frames, total frames and
+     *     kernel ring drops, its CPU time, and its interface's {@code rx_packets} when read; empty
+     *     without a receiver
+     */
+    @Override
+    public Optional<RawEndCounts> receiverCounts() {
+        if (receiver.isEmpty()) {
+            return Optional.empty();
+        }
+        List<RawEndCounts.StreamCounts> counts = new ArrayList<>();
+        for (RawStreamResult s : streams) {
+            s.rx().ifPresent(r -> counts.add(new RawEndCounts.StreamCounts(s.etherType(), r.window().frames(),
+                    r.window().bytes(), r.total().frames(), r.ring().drops())));
+        }
+        return Optional.of(new RawEndCounts(false, spec.rxInterface().orElseThrow(), counts, receiver.get().cpuNanos(),
+                nicPackets(rxNic(), NicCounter.RX_PACKETS)));
+    }
+
+    private static OptionalLong nicPackets(Optional<NicCounters.Delta> nic, NicCounter c) {
+        return nic.isPresent() ? OptionalLong.of(nic.get().get(c)) : OptionalLong.empty();
     }
 
     /**

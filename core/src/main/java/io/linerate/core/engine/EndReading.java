@@ -9,7 +9,7 @@ import java.util.OptionalDouble;
  * two arrivals) and the clock reading in ns.
  */
 record EndReading(long bytes, long windowBytes, long datagrams, long windowDatagrams, long missing,
-                  double jitterNanos, long nanos) {
+                  double jitterNanos, long nanos) implements WindowClock.Sampled<EndReading> {
 
     /** @return this reading with no window traffic yet (the window opens here) */
     EndReading withoutWindow() {
@@ -27,7 +27,8 @@ record EndReading(long bytes, long windowBytes, long datagrams, long windowDatag
      * @param omitted whether the interval is warm-up: it then counts all traffic, else the window's
      * @return the interval from {@code from} to this reading
      */
-    IntervalSample since(EndReading from, long t0, boolean omitted) {
+    @Override
+    public IntervalSample since(EndReading from, long t0, boolean omitted) {
         long b = omitted ? bytes - from.bytes : windowBytes - from.windowBytes;
         long d = omitted ? datagrams - from.datagrams : windowDatagrams - from.windowDatagrams;
         OptionalDouble jitter = d > 0 && !Double.isNaN(jitterNanos) ? OptionalDouble.of(jitterNanos) : OptionalDouble.empty();

@@ -24,7 +24,7 @@ import java.util.OptionalDouble;
  */
 record Reading(long bytes, long windowReceived, long datagrams, long windowDatagrams, long missing,
                long sent, long windowSent, double jitterNanos, long txAllocated, long rxAllocated,
-               long nanos) {
+               long nanos) implements WindowClock.Sampled<Reading> {
 
     /**
      * Reads every counter, then the clock. The window's traffic is what the sender sent after it
@@ -65,7 +65,8 @@ record Reading(long bytes, long windowReceived, long datagrams, long windowDatag
      * @param omitted whether the interval is in the warm-up
      * @return the interval from {@code from} to this reading
      */
-    IntervalSample sampleSince(Reading from, long t0, boolean omitted) {
+    @Override
+    public IntervalSample since(Reading from, long t0, boolean omitted) {
         // a warm-up interval counts every arrival; a window interval the window's traffic, so that
         // the window's intervals add up to the window's total
         long b = omitted ? bytes - from.bytes : windowReceived - from.windowReceived;

@@ -9,7 +9,6 @@ import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -170,8 +169,6 @@ public final class StreamEnd {
         boolean udp = spec.protocol() == Protocol.UDP;
         long io = spec.ioTimeout().toNanos();
         long duration = spec.bound().amount();
-        long interval = spec.interval().toNanos();
-        List<IntervalSample> samples = new ArrayList<>();
         long t0 = clock.nanoTime();
         if (sending) {
             tx.start(t0);
@@ -180,75 +177,18 @@ public final class StreamEnd {
             }
         }
         worker.start(Thread.currentThread());
-        EndReading prev = new EndReading(0, 0, 0, 0, 0, Double.NaN, t0);
+        EndReading first = new EndReading(0, 0, 0, 0, 0, Double.NaN, t0);
         if (!sending && !udp) {
             // the window starts with the data, not with this end: the sender may start a while later
-            prev = firstBytes(live, t0, io);
-            t0 = prev.nanos();
+            first = firstBytes(live, t0, io);
+            t0 = first.nanos();
         }
-        long warmupEnd = t0 + spec.warmup().toNanos();
-        long hardDeadline = saturatedAdd(saturatedAdd(warmupEnd, duration), io);
-        EndReading windowStart = null;
+        long hardDeadline = WindowClock.saturatedAdd(WindowClock.saturatedAdd(t0 + spec.warmup().toNanos(), duration), io);
+        WindowClock<EndReading> window = new WindowClock<>(clock, first, t0, spec.warmup().toNanos(),
+                spec.interval().toNanos(), duration, listener);
         EndReading windowEnd;
-        long windowDeadline = Long.MAX_VALUE;
-        long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
-        if (warmupEnd == t0) {
-            windowStart = prev;
-            nextTick = t0 + interval;
-            windowDeadline = saturatedAdd(t0, duration);
-        }
         try {
-            while (true) {
-                failIfFailed();
-                live.publish();
-                long now = clock.nanoTime();
-                if (now >= windowDeadline) {
-                    windowEnd = read();
-                    if (sending) {
-                        tx.phase(DatagramHeader.AFTER);
-                    }
-                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
-                    break;
-                }
-                if (!sending && worker.done()) {
-                    // the stream ended before this end's window closed: the window ends at its last data
-                    windowEnd = read().at(Math.max(prev.nanos(), rx.lastDataNanos()));
-                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
-                    break;
-                }
-                if (!sending && silence.over(t0, rx.lastDataNanos(), now)) {
-                    throw new TransferException(silence.reason(spec.protocol().label(), rx.bytes()), null);
-                }
-                if (sending && worker.done()) {
-                    throw new TransferException(String.format(Locale.ROOT,
-                            "%s sender ended before its window closed after %d bytes",
-                            spec.protocol().label(), tx.bytes()), null);
-                }
-                if (now >= nextTick) {
-                    EndReading r = read();
-                    emit(samples, listener, prev, r, t0, windowStart == null);
-                    prev = r;
-                    if (windowStart == null && nextTick >= warmupEnd) {
-                        windowStart = r;
-                        if (sending) {
-                            tx.openWindow(r.nanos());
-                        } else if (udp) {
-                            // the sender's window datagrams that arrived during this end's warm-up are
-                            // the window's too: the first window sample counts them
-                            prev = r.withoutWindow();
-                        }
-                        nextTick = saturatedAdd(r.nanos(), interval);
-                        windowDeadline = saturatedAdd(r.nanos(), duration);
-                    } else {
-                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos(), interval,
-                                windowStart == null, warmupEnd);
-                    }
-                    nextTick = Math.min(nextTick, windowDeadline);
-                    continue;
-                }
-                long wake = Math.min(nextTick, windowDeadline);
-                LockSupport.parkNanos(Math.max(1, Math.min(wake - now, POLL_NANOS)));
-            }
+            windowEnd = window.run(new Turn(t0, live), POLL_NANOS);
             if (sending) {
                 tx.requestStop();
                 if (!worker.awaitDone(io)) {
@@ -261,7 +201,7 @@ public final class StreamEnd {
                 EndReading drained = read();
                 if (drained.windowDatagrams() > windowEnd.windowDatagrams()) {
                     // the sender's window datagrams that arrived after this end's window closed
-                    emit(samples, listener, windowEnd, drained, t0, false);
+                    window.report(windowEnd, drained, false);
                 }
             } else {
                 awaitEndOfStream(hardDeadline);
@@ -275,10 +215,68 @@ public final class StreamEnd {
             }
             worker.awaitDone(io);
         }
-        if (windowStart == null) {
-            windowStart = windowEnd;
+        return counters(window.samples(), window.windowStart(), windowEnd, t0, udp);
+    }
+
+    /**
+     * One turn of this end's measuring loop: a receiver's window ends early with its stream; a
+     * silent path, or a sender whose loop ended before its window closed, fails the end.
+     */
+    private final class Turn implements WindowClock.Step<EndReading> {
+        private final long t0;
+        private final LiveStreamCounters live;
+
+        Turn(long t0, LiveStreamCounters live) {
+            this.t0 = t0;
+            this.live = live;
         }
-        return counters(samples, windowStart, windowEnd, t0, udp);
+
+        @Override
+        public void poll() throws TransferException {
+            failIfFailed();
+            live.publish();
+        }
+
+        @Override
+        public EndReading read() {
+            return StreamEnd.this.read();
+        }
+
+        @Override
+        public void durationOver() {
+            if (tx != null) {
+                tx.phase(DatagramHeader.AFTER);
+            }
+        }
+
+        @Override
+        public EndReading endsEarly(long now, EndReading previous) throws TransferException {
+            boolean sending = tx != null;
+            if (!sending && worker.done()) {
+                // the stream ended before this end's window closed: the window ends at its last data
+                return read().at(Math.max(previous.nanos(), rx.lastDataNanos()));
+            }
+            if (!sending && silence.over(t0, rx.lastDataNanos(), now)) {
+                throw new TransferException(silence.reason(spec.protocol().label(), rx.bytes()), null);
+            }
+            if (sending && worker.done()) {
+                throw new TransferException(String.format(Locale.ROOT,
+                        "%s sender ended before its window closed after %d bytes",
+                        spec.protocol().label(), tx.bytes()), null);
+            }
+            return null;
+        }
+
+        @Override
+        public EndReading windowOpened(EndReading opening) {
+            if (tx != null) {
+                tx.openWindow(opening.nanos());
+                return opening;
+            }
+            // the sender's window datagrams that arrived during this end's warm-up are the window's
+            // too: the first window sample counts them
+            return spec.protocol() == Protocol.UDP ? opening.withoutWindow() : opening;
+        }
     }
 
     /**
@@ -372,13 +370,6 @@ public final class StreamEnd {
         return new EndReading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitter, clock.nanoTime());
     }
 
-    private static void emit(List<IntervalSample> out, IntervalListener listener, EndReading from, EndReading to, long t0,
-                             boolean omitted) {
-        IntervalSample s = to.since(from, t0, omitted);
-        out.add(s);
-        listener.onInterval(s);
-    }
-
     private EndCounters counters(List<IntervalSample> samples, EndReading start, EndReading end, long t0, boolean udp) {
         int w = DatagramHeader.WINDOW;
         if (tx != null) {
@@ -391,10 +382,5 @@ public final class StreamEnd {
                 udp ? rx.windowBytes() : end.windowBytes() - start.windowBytes(), udp ? rx.distinct(w) : 0,
                 udp ? rx.reordered(w) : 0, udp ? rx.duplicates(w) : 0, udp ? rx.foreign() : 0,
                 udp && !Double.isNaN(j) ? OptionalDouble.of(j) : OptionalDouble.empty(), worker.cpuNanos(), samples);
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
     }
 }

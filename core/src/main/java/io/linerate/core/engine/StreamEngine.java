@@ -135,7 +135,6 @@ public final class StreamEngine {
         long ioTimeout = spec.ioTimeout().toNanos();
         Bound bound = spec.bound();
         boolean durationBound = bound.kind() == Bound.Kind.DURATION;
-        List<IntervalSample> samples = new ArrayList<>();
         Thread monitor = Thread.currentThread();
         receiver.start(monitor);
         // the receiver reads before the first message leaves: on a slow host a thread can take longer to
@@ -144,75 +143,17 @@ public final class StreamEngine {
         processCpuAtStart = ProcessCpu.nanos();
         long t0 = clock.nanoTime();
         tx.start(t0);
-        long warmupEnd = t0 + spec.warmup().toNanos();
-        if (warmupEnd == t0) {
+        if (spec.warmup().isZero()) {
             tx.openWindow(t0); // before the first message leaves
         }
         sender.start(monitor);
-
+        Reading first = new Reading(0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
         // a duration-bound window lasts its duration from the reading that opened it
-        long windowDeadline = Long.MAX_VALUE;
-        long interval = spec.interval().toNanos();
-        Reading prev = new Reading(0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
-        Reading windowStart = null;
-        Reading windowEnd = null;
-        long nextTick = Math.min(t0 + interval, warmupEnd > t0 ? warmupEnd : Long.MAX_VALUE);
-        if (warmupEnd == t0) {
-            windowStart = prev;
-            nextTick = t0 + interval;
-            windowDeadline = durationBound ? saturatedAdd(t0, bound.amount()) : Long.MAX_VALUE;
-        }
-        long txDoneAt = Long.MIN_VALUE;
+        WindowClock<Reading> window = new WindowClock<>(clock, first, t0, spec.warmup().toNanos(), spec.interval().toNanos(),
+                durationBound ? bound.amount() : -1, listener);
+        Reading windowEnd;
         try {
-            while (true) {
-                failIfAnyFailed();
-                live.publish();
-                if (Thread.interrupted()) {
-                    // stopped from outside (SIGINT): the window ends here, and what it holds is the result
-                    interrupted = true;
-                    windowEnd = read();
-                    tx.phase(DatagramHeader.AFTER);
-                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
-                    break;
-                }
-                long now = clock.nanoTime();
-                if (!durationBound && sender.done() && txDoneAt == Long.MIN_VALUE) {
-                    txDoneAt = now;
-                }
-                if (durationBound && now >= windowDeadline) {
-                    windowEnd = read();
-                    tx.phase(DatagramHeader.AFTER);
-                    emit(samples, listener, prev, windowEnd, t0, windowStart == null);
-                    break;
-                }
-                if (!durationBound && txDoneAt != Long.MIN_VALUE && received(now, txDoneAt, ioTimeout)) {
-                    Reading last = read().at(Math.max(prev.nanos(), rx.lastDataNanos()));
-                    tx.phase(DatagramHeader.AFTER);
-                    windowEnd = last;
-                    emit(samples, listener, prev, last, t0, windowStart == null);
-                    break;
-                }
-                if (now >= nextTick) {
-                    Reading r = read();
-                    emit(samples, listener, prev, r, t0, windowStart == null);
-                    prev = r;
-                    if (windowStart == null && nextTick >= warmupEnd) {
-                        windowStart = r;
-                        tx.openWindow(r.nanos());
-                        nextTick = saturatedAdd(r.nanos(), interval);
-                        if (durationBound) {
-                            windowDeadline = saturatedAdd(r.nanos(), bound.amount());
-                        }
-                    } else {
-                        nextTick = IntervalTicks.next(nextTick, windowStart == null ? t0 : windowStart.nanos(), interval,
-                                windowStart == null, warmupEnd);
-                    }
-                    nextTick = Math.min(nextTick, windowDeadline);
-                    continue;
-                }
-                long wake = Math.min(nextTick, windowDeadline);
-                LockSupport.parkNanos(Math.max(1, Math.min(wake - now, 50_000_000L)));
-            }
+            windowEnd = window.run(new Turn(live, durationBound, ioTimeout), 50_000_000L);
             tx.requestStop();
             if (!sender.awaitDone(ioTimeout)) {
                 throw new TransferException(String.format(Locale.ROOT,
@@ -228,12 +169,68 @@ public final class StreamEngine {
             sender.awaitDone(ioTimeout);
             receiver.awaitDone(ioTimeout);
         }
-        if (windowStart == null) {
-            windowStart = windowEnd;
-        }
         // the receiving thread has ended and handed over its last entries
         Optional<FullLogSummary> logged = log == null ? Optional.empty() : Optional.of(log.closeAndSummarize());
-        return result(options, samples, t0, windowStart, windowEnd, logged);
+        return result(options, window.samples(), t0, window.windowStart(), windowEnd, logged);
+    }
+
+    /** One turn of the measuring loop with both ends here: a count-bound window ends once the receiver has it all. */
+    private final class Turn implements WindowClock.Step<Reading> {
+        private final LiveStreamCounters live;
+        private final boolean durationBound;
+        private final long ioTimeout;
+        private long txDoneAt = Long.MIN_VALUE;
+
+        Turn(LiveStreamCounters live, boolean durationBound, long ioTimeout) {
+            this.live = live;
+            this.durationBound = durationBound;
+            this.ioTimeout = ioTimeout;
+        }
+
+        @Override
+        public void poll() throws TransferException {
+            failIfAnyFailed();
+            live.publish();
+        }
+
+        @Override
+        public Reading read() {
+            return StreamEngine.this.read();
+        }
+
+        @Override
+        public void durationOver() {
+            tx.phase(DatagramHeader.AFTER);
+        }
+
+        @Override
+        public Reading endsEarly(long now, Reading previous) throws TransferException {
+            if (Thread.interrupted()) {
+                // stopped from outside (SIGINT): the window ends here, and what it holds is the result
+                interrupted = true;
+                Reading last = read();
+                tx.phase(DatagramHeader.AFTER);
+                return last;
+            }
+            if (durationBound) {
+                return null;
+            }
+            if (sender.done() && txDoneAt == Long.MIN_VALUE) {
+                txDoneAt = now;
+            }
+            if (txDoneAt != Long.MIN_VALUE && received(now, txDoneAt, ioTimeout)) {
+                Reading last = read().at(Math.max(previous.nanos(), rx.lastDataNanos()));
+                tx.phase(DatagramHeader.AFTER);
+                return last;
+            }
+            return null;
+        }
+
+        @Override
+        public Reading windowOpened(Reading opening) {
+            tx.openWindow(opening.nanos());
+            return opening;
+        }
     }
 
     /** Count bound: whether the receiver has everything it will get, after the sender finished. */
@@ -291,13 +288,6 @@ public final class StreamEngine {
 
     private Reading read() {
         return Reading.take(spec.protocol(), tx, rx, sender, receiver, clock);
-    }
-
-    private void emit(List<IntervalSample> out, IntervalListener listener, Reading from, Reading to,
-                      long t0, boolean omitted) {
-        IntervalSample s = to.sampleSince(from, t0, omitted);
-        out.add(s);
-        listener.onInterval(s);
     }
 
     private TransferResult result(AppliedOptions options, List<IntervalSample> samples, long t0,
@@ -363,11 +353,6 @@ public final class StreamEngine {
         String why = sender.instructionsUnavailable() != null ? sender.instructionsUnavailable()
                 : receiver.instructionsUnavailable();
         return InstructionCount.unavailable(why != null ? why : "the measuring threads were not counted");
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
     }
 
     private static long allocatedBetween(long start, long end) {

@@ -143,54 +143,14 @@ public final class RateSearch {
     private SearchResult search() throws TransferException {
         long messageBits = trial.messageBits();
         spec.checkCarries(messageBits);
-        long floor = spec.minCarryingBitsPerSecond(messageBits);
-        long max = spec.maxBitsPerSecond();
-        if (max == 0) {
-            observer.trialStarting(trials.size() + 1, SearchTrial.Phase.CALIBRATION, 0, 0, 0);
-            TrialOutcome o = trial.run(0);
-            trials.add(new SearchTrial(trials.size() + 1, SearchTrial.Phase.CALIBRATION, o, 0, SearchTrial.Verdict.MEASURED));
-            max = (long) Math.floor(o.achievedBitsPerSecond());
-            if (max < 2) {
-                throw new TransferException("the unlimited-rate trial that sets the max rate achieved "
-                        + o.achievedBitsPerSecond() + " bit/s (sent " + o.sent() + "); nothing to search below it; give "
-                        + "--max-rate", null);
-            }
-            LOG.debug("max rate {} bit/s from an unlimited trial", max);
-        }
-        long min;
-        String minFrom;
-        if (spec.minBitsPerSecond() != 0) {
-            min = spec.minBitsPerSecond();
-            minFrom = "given";
-        } else if (Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION) >= floor) {
-            min = Math.max(1, Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION));
-            minFrom = "1% of the max, at least 1 bit/s";
-        } else {
-            min = Math.max(1, floor);
-            minFrom = String.format(Locale.ROOT, "the lowest at which a trial of %d ms carries %d messages of %s, above "
-                    + "1%% of the max", spec.trial().toMillis(), SearchSpec.MIN_MESSAGES_PER_TRIAL,
-                    SearchSpec.messageSize(messageBits));
-        }
-        if (min >= max) {
-            throw new IllegalArgumentException("min rate " + min + " bit/s (" + minFrom + ") is not below the max rate "
-                    + max + " bit/s " + (spec.maxBitsPerSecond() != 0 ? "(given)" : "that the unlimited trial achieved")
-                    + "; allowed: min < max");
-        }
+        long max = spec.maxBitsPerSecond() != 0 ? spec.maxBitsPerSecond() : calibrate();
+        MinRate min = minRate(max, messageBits);
         SearchSpec.checkResolution(spec.resolution(), max);
-        lo = min;
+        lo = min.bitsPerSecond();
         hi = max;
         int bisections = 0;
         while (true) {
-            while (hi - lo > resolutionAt(hi) && bisections < spec.maxTrials()) {
-                long mid = lo + (hi - lo) / 2;
-                bisections++;
-                if (judgeLoad(SearchTrial.Phase.SEARCH, mid, shortfallAt(hi))) {
-                    lo = mid;
-                    passed.add(mid);
-                } else {
-                    hi = mid;
-                }
-            }
+            bisections = bisect(bisections);
             boolean converged = hi - lo <= resolutionAt(hi);
             if (!converged && notes.stream().noneMatch(n -> n.startsWith("stopped"))) {
                 notes.add(String.format(Locale.ROOT, "stopped after %d search %ss (max trials): the interval %d..%d "
@@ -198,37 +158,112 @@ public final class RateSearch {
                         hi, resolutionAt(hi)));
             }
             if (confirm(lo, shortfallAt(hi))) {
-                return result(min, max, OptionalLong.of(lo), hi, converged);
+                return result(min.bitsPerSecond(), max, OptionalLong.of(lo), hi, converged);
             }
-            if (lo == min) {
-                SearchTrial failed = trials.get(trials.size() - 1);
-                if (failed.verdict() == SearchTrial.Verdict.SHORTFALL) {
-                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm %s: the sender "
-                            + "could not offer it, achieving %.0f bit/s, short by more than the allowed %d bit/s; the "
-                            + "rate it can offer is below the min (%s): give a lower --min-rate", min, judgement(),
-                            failed.outcome().achievedBitsPerSecond(), failed.allowedShortfallBitsPerSecond(),
-                            minFrom));
-                } else {
-                    notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm %s (loss tolerance %s%%)",
-                            min, judgement(), tolerance()));
-                }
-                return result(min, max, OptionalLong.empty(), min, converged);
+            if (lo == min.bitsPerSecond()) {
+                noteMinFailed(min);
+                return result(min.bitsPerSecond(), max, OptionalLong.empty(), min.bitsPerSecond(), converged);
             }
-            Long below = passed.lower(lo);
-            long next = below != null ? below : min;
-            SearchTrial last = trials.get(trials.size() - 1);
-            if (last.verdict() == SearchTrial.Verdict.INVALID) {
-                notes.add(String.format(Locale.ROOT, "a confirm %s at %d bit/s was not valid (%s); %d bit/s is now "
-                        + "the upper bound and the search goes on below it, from %d bit/s", judgement(), lo,
-                        String.join("; ", last.outcome().validityFailures()), lo, next));
-            } else {
-                notes.add(String.format(Locale.ROOT, "a confirm %s at %d bit/s failed after a search %s there passed: "
-                        + "the loss curve is not monotonic; %d bit/s is now the upper bound and the search goes on below it, "
-                        + "from %d bit/s", judgement(), lo, judgement(), lo, next));
-            }
-            hi = lo;
-            lo = next;
+            searchOnBelow(min.bitsPerSecond());
         }
+    }
+
+    /**
+     * The lowest rate searched and where it came from ({@code given}, 1 % of the max, or the lowest
+     * rate at which a trial carries {@value SearchSpec#MIN_MESSAGES_PER_TRIAL} messages).
+     */
+    private record MinRate(long bitsPerSecond, String from) {}
+
+    /** Runs the unlimited trial whose achieved rate becomes the max. @return the max, bit/s */
+    private long calibrate() throws TransferException {
+        observer.trialStarting(trials.size() + 1, SearchTrial.Phase.CALIBRATION, 0, 0, 0);
+        TrialOutcome o = trial.run(0);
+        trials.add(new SearchTrial(trials.size() + 1, SearchTrial.Phase.CALIBRATION, o, 0, SearchTrial.Verdict.MEASURED));
+        long max = (long) Math.floor(o.achievedBitsPerSecond());
+        if (max < 2) {
+            throw new TransferException("the unlimited-rate trial that sets the max rate achieved "
+                    + o.achievedBitsPerSecond() + " bit/s (sent " + o.sent() + "); nothing to search below it; give "
+                    + "--max-rate", null);
+        }
+        LOG.debug("max rate {} bit/s from an unlimited trial", max);
+        return max;
+    }
+
+    /** @throws IllegalArgumentException when the min is not below {@code max}, naming both and where they came from */
+    private MinRate minRate(long max, long messageBits) {
+        long floor = spec.minCarryingBitsPerSecond(messageBits);
+        MinRate min;
+        if (spec.minBitsPerSecond() != 0) {
+            min = new MinRate(spec.minBitsPerSecond(), "given");
+        } else if (Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION) >= floor) {
+            min = new MinRate(Math.max(1, Math.round(max * SearchSpec.DEFAULT_MIN_FRACTION)), "1% of the max, at least 1 bit/s");
+        } else {
+            min = new MinRate(Math.max(1, floor), String.format(Locale.ROOT, "the lowest at which a trial of %d ms carries "
+                    + "%d messages of %s, above 1%% of the max", spec.trial().toMillis(), SearchSpec.MIN_MESSAGES_PER_TRIAL,
+                    SearchSpec.messageSize(messageBits)));
+        }
+        if (min.bitsPerSecond() >= max) {
+            throw new IllegalArgumentException("min rate " + min.bitsPerSecond() + " bit/s (" + min.from() + ") is not "
+                    + "below the max rate " + max + " bit/s " + (spec.maxBitsPerSecond() != 0 ? "(given)"
+                    : "that the unlimited trial achieved") + "; allowed: min < max");
+        }
+        return min;
+    }
+
+    /**
+     * Halves the bracket {@code lo..hi} by search loads until it is within the resolution or the
+     * search loads reach {@link SearchSpec#maxTrials()}.
+     *
+     * @param bisections search loads judged so far
+     * @return search loads judged now
+     */
+    private int bisect(int bisections) throws TransferException {
+        while (hi - lo > resolutionAt(hi) && bisections < spec.maxTrials()) {
+            long mid = lo + (hi - lo) / 2;
+            bisections++;
+            if (judgeLoad(SearchTrial.Phase.SEARCH, mid, shortfallAt(hi))) {
+                lo = mid;
+                passed.add(mid);
+            } else {
+                hi = mid;
+            }
+        }
+        return bisections;
+    }
+
+    /** Notes why even the min rate failed its confirm judgement: the sender fell short, or loss. */
+    private void noteMinFailed(MinRate min) {
+        SearchTrial failed = trials.get(trials.size() - 1);
+        if (failed.verdict() == SearchTrial.Verdict.SHORTFALL) {
+            notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm %s: the sender "
+                    + "could not offer it, achieving %.0f bit/s, short by more than the allowed %d bit/s; the "
+                    + "rate it can offer is below the min (%s): give a lower --min-rate", min.bitsPerSecond(), judgement(),
+                    failed.outcome().achievedBitsPerSecond(), failed.allowedShortfallBitsPerSecond(), min.from()));
+        } else {
+            notes.add(String.format(Locale.ROOT, "even the min rate %d bit/s failed a confirm %s (loss tolerance %s%%)",
+                    min.bitsPerSecond(), judgement(), tolerance()));
+        }
+    }
+
+    /**
+     * After a failed confirm at {@code lo}: it becomes the upper bound, and the search goes on from
+     * the highest load below it that passed (or the min), noting why.
+     */
+    private void searchOnBelow(long min) {
+        Long below = passed.lower(lo);
+        long next = below != null ? below : min;
+        SearchTrial last = trials.get(trials.size() - 1);
+        if (last.verdict() == SearchTrial.Verdict.INVALID) {
+            notes.add(String.format(Locale.ROOT, "a confirm %s at %d bit/s was not valid (%s); %d bit/s is now "
+                    + "the upper bound and the search goes on below it, from %d bit/s", judgement(), lo,
+                    String.join("; ", last.outcome().validityFailures()), lo, next));
+        } else {
+            notes.add(String.format(Locale.ROOT, "a confirm %s at %d bit/s failed after a search %s there passed: "
+                    + "the loss curve is not monotonic; %d bit/s is now the upper bound and the search goes on below it, "
+                    + "from %d bit/s", judgement(), lo, judgement(), lo, next));
+        }
+        hi = lo;
+        lo = next;
     }
 
     private SearchResult result(long min, long max, OptionalLong found, long upper, boolean converged) {

@@ -1,6 +1,5 @@
 package io.linerate.core.search;
 
-import io.linerate.core.TransferSpec;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -54,9 +53,11 @@ public final class SearchSpec {
     private final int trialsPerLoad;
     private final Duration trial;
     private final Duration interval;
+    /** The interval as given, null when it is a tenth of the trial. */
+    private final Duration givenInterval;
     private final Duration warmup;
 
-    private SearchSpec(Builder b, Duration interval) {
+    private SearchSpec(Builder b) {
         this.minBitsPerSecond = b.minBitsPerSecond;
         this.maxBitsPerSecond = b.maxBitsPerSecond;
         this.resolution = b.resolution;
@@ -65,7 +66,8 @@ public final class SearchSpec {
         this.confirm = b.confirm;
         this.trialsPerLoad = b.trialsPerLoad;
         this.trial = b.trial;
-        this.interval = interval;
+        this.givenInterval = b.interval;
+        this.interval = b.interval != null ? b.interval : b.trial.dividedBy(DEFAULT_INTERVALS_PER_TRIAL);
         this.warmup = b.warmup;
     }
 
@@ -75,6 +77,25 @@ public final class SearchSpec {
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * @return a builder holding this spec's values as they were given, so that one can be changed
+     *     and the rest kept; an interval that was not given stays a tenth of the (new) trial
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.minBitsPerSecond = minBitsPerSecond;
+        b.maxBitsPerSecond = maxBitsPerSecond;
+        b.resolution = resolution;
+        b.maxTrials = maxTrials;
+        b.lossTolerancePercent = lossTolerancePercent;
+        b.confirm = confirm;
+        b.trialsPerLoad = trialsPerLoad;
+        b.trial = trial;
+        b.interval = givenInterval;
+        b.warmup = warmup;
+        return b;
     }
 
     /** @return the lowest rate searched, bit/s; 0 when it is {@value #DEFAULT_MIN_FRACTION} of the maximum */
@@ -344,52 +365,7 @@ public final class SearchSpec {
          * @throws IllegalArgumentException naming the first bad value and its allowed range
          */
         public SearchSpec build() {
-            if (minBitsPerSecond < 0) {
-                throw new IllegalArgumentException("min rate " + minBitsPerSecond
-                        + " bit/s is out of range; allowed: 0 (1% of the max rate) or more");
-            }
-            if (maxBitsPerSecond < 0) {
-                throw new IllegalArgumentException("max rate " + maxBitsPerSecond
-                        + " bit/s is out of range; allowed: 0 (what an unlimited trial achieves) or more");
-            }
-            if (maxBitsPerSecond > 0 && minBitsPerSecond >= maxBitsPerSecond) {
-                throw new IllegalArgumentException("min rate " + minBitsPerSecond + " bit/s is not below max rate "
-                        + maxBitsPerSecond + " bit/s; allowed: min < max");
-            }
-            if (maxBitsPerSecond > 0) {
-                checkResolution(resolution, maxBitsPerSecond);
-            }
-            if (maxTrials < 1 || maxTrials > 1000) {
-                throw new IllegalArgumentException("max trials " + maxTrials + " is out of range; allowed: 1..1000");
-            }
-            if (!(lossTolerancePercent >= 0 && lossTolerancePercent < 100)) {
-                throw new IllegalArgumentException("loss tolerance " + lossTolerancePercent
-                        + "% is out of range; allowed: 0% (NDR) up to but excluding 100%");
-            }
-            if (confirm < 1 || confirm > 100) {
-                throw new IllegalArgumentException("confirm " + confirm + " is out of range; allowed: 1..100 trials");
-            }
-            if (trialsPerLoad < 1 || trialsPerLoad > MAX_TRIALS_PER_LOAD) {
-                throw new IllegalArgumentException("trials per load " + trialsPerLoad + " is out of range; allowed: 1 "
-                        + "(strict, RFC 2544).." + MAX_TRIALS_PER_LOAD);
-            }
-            if (trial.compareTo(MIN_TRIAL) < 0 || trial.compareTo(MAX_TRIAL) > 0) {
-                throw new IllegalArgumentException("trial " + trial.toMillis() + " ms is out of range; allowed: "
-                        + MIN_TRIAL.toMillis() + " ms..1 h");
-            }
-            Duration iv = interval != null ? interval : trial.dividedBy(DEFAULT_INTERVALS_PER_TRIAL);
-            Duration longest = trial.dividedBy(MIN_INTERVALS_PER_TRIAL);
-            if (iv.compareTo(TransferSpec.MIN_INTERVAL) < 0 || iv.compareTo(longest) > 0) {
-                throw new IllegalArgumentException("interval " + iv.toMillis() + " ms is out of range for a trial of "
-                        + trial.toMillis() + " ms, which must hold " + MIN_INTERVALS_PER_TRIAL + " reporting intervals; "
-                        + "allowed: " + TransferSpec.MIN_INTERVAL.toMillis() + " ms.." + longest.toMillis() + " ms (the trial / "
-                        + MIN_INTERVALS_PER_TRIAL + ")" + (iv.compareTo(longest) > 0 ? ", or a trial of "
-                        + iv.multipliedBy(MIN_INTERVALS_PER_TRIAL).toMillis() + " ms or more" : ""));
-            }
-            if (warmup.isNegative() || warmup.compareTo(MAX_TRIAL) > 0) {
-                throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 h");
-            }
-            return new SearchSpec(this, iv);
+            return SearchSpecRanges.check(new SearchSpec(this));
         }
     }
 

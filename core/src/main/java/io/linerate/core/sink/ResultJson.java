@@ -96,32 +96,49 @@ public final class ResultJson {
         n.put("window_bytes_received", r.windowBytesReceived());
         n.put("bits_per_second", r.bitsPerSecond());
         n.put("sender_bits_per_second", r.senderBitsPerSecond());
-        if (r.udp().isPresent()) {
-            UdpStats u = r.udp().get();
-            n.put("datagrams_sent", u.datagramsSent());
-            n.put("datagrams_received", u.datagramsReceived());
-            if (u.lossPercent().isPresent()) {
-                n.put("lost", u.lost());
-            } else {
-                n.putNull("lost");
-            }
-            n.put("lost_percent", u.lossPercent());
-            n.put("reordered", u.reordered());
-            n.put("duplicates", u.duplicates());
-            n.put("jitter_ms", toMillis(u.jitterNanos()));
-            ExactRangeHistogram h = u.oneWayDelay();
-            JsonObject d = JsonObject.create();
-            if (h.count() > 0) {
-                d.put("min", h.min().getAsLong());
-                d.put("p50", h.valueAtPercentile(50).getAsLong());
-                d.put("p99", h.valueAtPercentile(99).getAsLong());
-                d.put("max", h.max().getAsLong());
-            }
-            d.put("count", h.count());
-            d.put("significant_digits", h.significantDigits());
-            n.put("one_way_delay_ns", d);
-        }
+        r.udp().ifPresent(u -> udp(n, u));
         n.put("options", options(r.options(), r.spec().protocol() == Protocol.TCP));
+        cost(n, r);
+        n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
+                .put("receiver", r.receiverAllocatedBytes()));
+        r.fullLog().ifPresent(l -> n.put("full_log", fullLog(l)));
+        n.put("valid", r.valid());
+        n.putStrings("reasons", r.invalidReasons());
+        if (r.interrupted()) {
+            n.put("interrupted", true);
+        }
+        n.putObjects("intervals", intervals(r));
+        return n;
+    }
+
+    /** Puts a UDP transfer's datagram counts, loss, jitter and one-way delay into {@code n}. */
+    private static void udp(JsonObject n, UdpStats u) {
+        n.put("datagrams_sent", u.datagramsSent());
+        n.put("datagrams_received", u.datagramsReceived());
+        if (u.lossPercent().isPresent()) {
+            n.put("lost", u.lost());
+        } else {
+            n.putNull("lost");
+        }
+        n.put("lost_percent", u.lossPercent());
+        n.put("reordered", u.reordered());
+        n.put("duplicates", u.duplicates());
+        n.put("jitter_ms", toMillis(u.jitterNanos()));
+        ExactRangeHistogram h = u.oneWayDelay();
+        JsonObject d = JsonObject.create();
+        if (h.count() > 0) {
+            d.put("min", h.min().getAsLong());
+            d.put("p50", h.valueAtPercentile(50).getAsLong());
+            d.put("p99", h.valueAtPercentile(99).getAsLong());
+            d.put("max", h.max().getAsLong());
+        }
+        d.put("count", h.count());
+        d.put("significant_digits", h.significantDigits());
+        n.put("one_way_delay_ns", d);
+    }
+
+    /** Puts what the transfer cost into {@code n}: CPU time, service demand and instructions. */
+    private static void cost(JsonObject n, TransferResult r) {
         n.put("cpu_ns", JsonObject.create().put("sender", r.senderCpuNanos()).put("receiver", r.receiverCpuNanos())
                 .put("process", r.processCpuNanos()));
         ServiceDemand d = r.serviceDemand();
@@ -136,14 +153,9 @@ public final class ResultJson {
                     .put("per_byte", r.instructions().perByte(r.bytesReceived()));
         }
         n.put("instructions", insns);
-        n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
-                .put("receiver", r.receiverAllocatedBytes()));
-        r.fullLog().ifPresent(l -> n.put("full_log", fullLog(l)));
-        n.put("valid", r.valid());
-        n.putStrings("reasons", r.invalidReasons());
-        if (r.interrupted()) {
-            n.put("interrupted", true);
-        }
+    }
+
+    private static List<JsonObject> intervals(TransferResult r) {
         List<JsonObject> intervals = new ArrayList<>();
         for (IntervalSample s : r.intervals()) {
             JsonObject i = JsonObject.create();
@@ -163,8 +175,7 @@ public final class ResultJson {
             i.put("omitted", s.omitted());
             intervals.add(i);
         }
-        n.putObjects("intervals", intervals);
-        return n;
+        return intervals;
     }
 
     /**

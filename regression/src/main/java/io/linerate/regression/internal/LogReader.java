@@ -70,14 +70,19 @@ public final class LogReader implements MetricReader {
 
     record Pending(Observation o, int rank, boolean hasTest) {}
 
+    /** What one pass over a log's lines gathers: the samples with their place in the KTAP test tree, and the skipped tests. */
+    private static final class Gathered {
+        final List<Pending> read = new ArrayList<>();
+        final List<Integer> ids = new ArrayList<>();
+        final List<SkippedTest> skipped = new ArrayList<>();
+        final List<Integer> skippedIds = new ArrayList<>();
+        final TestPaths paths = new TestPaths();
+    }
+
     @Override
     public void read(String source, String content, MetricSet out) {
         content = InputText.withoutBom(content);
-        List<Pending> read = new ArrayList<>();
-        List<Integer> ids = new ArrayList<>();
-        List<SkippedTest> skipped = new ArrayList<>();
-        List<Integer> skippedIds = new ArrayList<>();
-        TestPaths paths = new TestPaths();
+        Gathered g = new Gathered();
         int lineNo = 0;
         int start = 0;
         int len = content.length();
@@ -89,67 +94,83 @@ public final class LogReader implements MetricReader {
             lineNo++;
             String line = content.substring(start, end > start && content.charAt(end - 1) == '\r' ? end - 1 : end);
             start = end + 1;
-            int before = read.size();
-            if (line.indexOf("ktap-metric") >= 0) {
-                Matcher m = TAGGED.matcher(line);
-                if (m.matches()) {
-                    if (m.group(2).equals("ktap-metric-json")) {
-                        metricRecord(source, lineNo, m.group(3), KTAP, read, out);
-                        nest(read, before, ids, paths, TestPaths.depth(line, m.end(1), true));
-                    } else {
-                        policy(source, lineNo, m.group(3), out);
-                    }
-                    continue;
-                }
-            }
-            if (line.indexOf("ZPERF-RESULT") >= 0 && ZPERF_TOKEN.matcher(line).find()) {
-                Matcher m = ZPERF.matcher(line);
-                if (m.find()) {
-                    zperf(source, lineNo, m.group(1), m.group(2), read, out);
-                    nest(read, before, ids, paths, leadingDepth(line));
-                } else {
-                    out.error(new Problem(source, lineNo, "", "local",
-                            "malformed ZPERF-RESULT line; expected 'ZPERF-RESULT <name>=<value>' with a name of "
-                                    + "[A-Za-z0-9_.:/-] and nothing after the value"));
-                }
-                continue;
-            }
-            char first = Json.firstChar(line);
-            if (first == '{') {
-                jsonLine(source, lineNo, line, read, out);
-                nest(read, before, ids, paths, leadingDepth(line));
-                continue;
-            }
-            if (line.indexOf("ok ") >= 0) {
-                Matcher m = RESULT.matcher(line);
-                if (m.matches()) {
-                    int depth = TestPaths.depth(line, m.end(1), false);
-                    String test = m.group(2);
-                    paths.result(depth, test);
-                    if (m.group(3) != null && m.group(3).trim().toLowerCase(java.util.Locale.ROOT).startsWith(INTERRUPTED)) {
-                        out.error(new Problem(source, lineNo, "", "", LinerateResults.interrupted("KTAP test " + test)));
-                    }
-                    Matcher skip = m.group(3) == null ? null : SKIP.matcher(m.group(3));
-                    if (skip != null && skip.matches()) {
-                        skippedIds.add(paths.add(depth, test));
-                        skipped.add(new SkippedTest(test, skip.group(1), source, lineNo));
-                    }
-                }
-            }
+            line(source, lineNo, line, g, out);
         }
+        List<Pending> read = g.read;
         for (int i = 0; i < read.size(); i++) {
             Pending p = read.get(i);
-            String test = paths.path(ids.get(i));
+            String test = g.paths.path(g.ids.get(i));
             SeriesKey k = p.o().key();
             if (!test.equals(k.test())) {
                 read.set(i, new Pending(new Observation(new SeriesKey(test, k.name(), k.host(), k.labels()), p.o().run(),
                         p.o().value(), p.o().unit(), p.o().timeSeconds(), p.o().source(), p.o().line()), p.rank(), true));
             }
         }
-        for (int i = 0; i < skipped.size(); i++) {
-            SkippedTest t = skipped.get(i);
-            out.addSkipped(new SkippedTest(paths.path(skippedIds.get(i)), t.reason(), t.source(), t.line()));
+        for (int i = 0; i < g.skipped.size(); i++) {
+            SkippedTest t = g.skipped.get(i);
+            out.addSkipped(new SkippedTest(g.paths.path(g.skippedIds.get(i)), t.reason(), t.source(), t.line()));
         }
+        addPreferred(read, out);
+    }
+
+    /** Reads one line: a metric or policy line, a ZPERF-RESULT line, a JSON record, or a KTAP result line. */
+    private static void line(String source, int lineNo, String line, Gathered g, MetricSet out) {
+        List<Pending> read = g.read;
+        int before = read.size();
+        if (line.indexOf("ktap-metric") >= 0) {
+            Matcher m = TAGGED.matcher(line);
+            if (m.matches()) {
+                if (m.group(2).equals("ktap-metric-json")) {
+                    metricRecord(source, lineNo, m.group(3), KTAP, read, out);
+                    nest(read, before, g.ids, g.paths, TestPaths.depth(line, m.end(1), true));
+                } else {
+                    policy(source, lineNo, m.group(3), out);
+                }
+                return;
+            }
+        }
+        if (line.indexOf("ZPERF-RESULT") >= 0 && ZPERF_TOKEN.matcher(line).find()) {
+            Matcher m = ZPERF.matcher(line);
+            if (m.find()) {
+                zperf(source, lineNo, m.group(1), m.group(2), read, out);
+                nest(read, before, g.ids, g.paths, leadingDepth(line));
+            } else {
+                out.error(new Problem(source, lineNo, "", "local",
+                        "malformed ZPERF-RESULT line; expected 'ZPERF-RESULT <name>=<value>' with a name of "
+                                + "[A-Za-z0-9_.:/-] and nothing after the value"));
+            }
+            return;
+        }
+        char first = Json.firstChar(line);
+        if (first == '{') {
+            jsonLine(source, lineNo, line, read, out);
+            nest(read, before, g.ids, g.paths, leadingDepth(line));
+            return;
+        }
+        if (line.indexOf("ok ") >= 0) {
+            Matcher m = RESULT.matcher(line);
+            if (m.matches()) {
+                int depth = TestPaths.depth(line, m.end(1), false);
+                String test = m.group(2);
+                g.paths.result(depth, test);
+                if (m.group(3) != null && m.group(3).trim().toLowerCase(java.util.Locale.ROOT).startsWith(INTERRUPTED)) {
+                    out.error(new Problem(source, lineNo, "", "", LinerateResults.interrupted("KTAP test " + test)));
+                }
+                Matcher skip = m.group(3) == null ? null : SKIP.matcher(m.group(3));
+                if (skip != null && skip.matches()) {
+                    g.skippedIds.add(g.paths.add(depth, test));
+                    g.skipped.add(new SkippedTest(test, skip.group(1), source, lineNo));
+                }
+            }
+        }
+    }
+
+    /**
+     * Adds the samples read, but where one metric (name and host) came from several kinds of line,
+     * only those of the best kind: ktap-metric-json lines before a result's JSON before
+     * ZPERF-RESULT lines.
+     */
+    private static void addPreferred(List<Pending> read, MetricSet out) {
         Set<String> ktap = new HashSet<>();
         Set<String> resultJson = new HashSet<>();
         for (Pending p : read) {

@@ -64,39 +64,21 @@ final class AgentStreams {
         return spec.toBuilder().streamId(spec.streamId() + i).rateBitsPerSecond(share).build();
     }
 
+    /** A stream request the agent accepted: the spec, the number of streams and whether the agent sends. */
+    private record Accepted(TransferSpec spec, int streams, boolean sending, String direction) {}
+
     static void serve(AgentSession session, Control c, JsonNode req) throws IOException, TransferException {
-        TransferSpec spec;
-        try {
-            spec = SpecJson.read(req.get("spec"));
-        } catch (IllegalArgumentException e) {
-            session.refuse(c, "spec refused: " + e.getMessage());
+        Accepted a = accept(session, c, req);
+        if (a == null) {
             return;
         }
-        AgentLimits limits = session.config().limits();
-        Optional<String> over = limits.refusal(spec);
-        JsonNode streamsField = req.path("streams");
-        if (over.isEmpty() && !streamsField.isMissingNode() && !streamsField.canConvertToInt()) {
-            over = Optional.of("\"streams\" " + streamsField + " is not a 32-bit integer");
-        }
-        int n = streamsField.asInt(1);
-        over = over.or(() -> limits.refusal(n));
-        if (over.isPresent()) {
-            session.refuse(c, over.get());
-            return;
-        }
-        String direction = req.path("direction").asText("");
-        if (!direction.equals("forward") && !direction.equals("reverse")) {
-            session.refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
-            return;
-        }
-        if (session.sameFamily(c, spec.family()) == null) {
-            return;
-        }
+        TransferSpec spec = a.spec();
+        int n = a.streams();
+        boolean sending = a.sending();
         long handshake = session.config().handshakeTimeout().toMillis();
         boolean awaitStart = req.path("start").asText("").equals("message");
         session.deadline(spec.warmup().toMillis() + spec.bound().amount() / 1_000_000L
                 + 2 * spec.ioTimeout().toMillis() + (awaitStart ? 2 : 1) * handshake);
-        boolean sending = direction.equals("reverse");
         List<AutoCloseable> opened = new ArrayList<>();
         session.holds(() -> closeAll(opened));
         boolean beating = req.path(ControlBeats.FIELD).asLong(0) > 0;
@@ -109,7 +91,7 @@ final class AgentStreams {
         if (beating) {
             opened.add(ControlBeats.start(c, ControlBeats.intervalMillis(spec.ioTimeout().toMillis())));
         }
-        LOG.info("session {}: {} {} stream x{}, {}", session.peer(), direction, spec.protocol().label(), n, spec);
+        LOG.info("session {}: {} {} stream x{}, {}", session.peer(), a.direction(), spec.protocol().label(), n, spec);
         List<StreamEnd> ends = new ArrayList<>();
         long[] peerSent = new long[n];
         java.util.Arrays.fill(peerSent, -1);
@@ -136,21 +118,7 @@ final class AgentStreams {
         Ended ended = watch(session, c, run, peerSent, beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE);
         TransferException failure = run.failure();
         if (failure != null) {
-            if (ended == Ended.GONE) {
-                throw new IOException("the client went away mid-stream (its control connection closed) after "
-                        + run.bytesSoFar() + " bytes", failure);
-            }
-            if (ended == Ended.SILENT) {
-                throw new IOException("nothing from the client for the I/O timeout of " + spec.ioTimeout().toMillis()
-                        + " ms, not even a beat: the path is silent; ended after " + run.bytesSoFar() + " bytes", failure);
-            }
-            if (!session.aborted()) {
-                throw failure;
-            }
-            // the client gets the counts so far and why, not only an error
-            c.send(Control.message("stopped").put("reason", AgentSession.STOPPING).put("sender", sending)
-                    .put("bytes", run.bytesSoFar()).put("messages", run.messagesSoFar()));
-            LOG.info("session {}: stopped by the agent after {} bytes", session.peer(), run.bytesSoFar());
+            stopped(session, c, run, failure, ended, spec, sending);
             return;
         }
         List<EndCounters> counters = run.counters();
@@ -162,6 +130,66 @@ final class AgentStreams {
         result.set("end", all.get(0));
         c.send(result);
         LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
+    }
+
+    /**
+     * Reads and checks a stream request: its spec, within the agent's limits, its number of
+     * streams and its direction, in the client's address family. Refuses (and returns null) what
+     * does not fit.
+     */
+    private static Accepted accept(AgentSession session, Control c, JsonNode req) throws IOException {
+        TransferSpec spec;
+        try {
+            spec = SpecJson.read(req.get("spec"));
+        } catch (IllegalArgumentException e) {
+            session.refuse(c, "spec refused: " + e.getMessage());
+            return null;
+        }
+        AgentLimits limits = session.config().limits();
+        Optional<String> over = limits.refusal(spec);
+        JsonNode streamsField = req.path("streams");
+        if (over.isEmpty() && !streamsField.isMissingNode() && !streamsField.canConvertToInt()) {
+            over = Optional.of("\"streams\" " + streamsField + " is not a 32-bit integer");
+        }
+        int n = streamsField.asInt(1);
+        over = over.or(() -> limits.refusal(n));
+        if (over.isPresent()) {
+            session.refuse(c, over.get());
+            return null;
+        }
+        String direction = req.path("direction").asText("");
+        if (!direction.equals("forward") && !direction.equals("reverse")) {
+            session.refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
+            return null;
+        }
+        if (session.sameFamily(c, spec.family()) == null) {
+            return null;
+        }
+        return new Accepted(spec, n, direction.equals("reverse"), direction);
+    }
+
+    /**
+     * The ends failed: because the client went away or fell silent (an error naming the bytes so
+     * far), by themselves (their failure), or because the agent is stopping, when the client gets
+     * a {@code stopped} message with the counts so far.
+     */
+    private static void stopped(AgentSession session, Control c, ParallelEnds run, TransferException failure, Ended ended,
+                                TransferSpec spec, boolean sending) throws IOException, TransferException {
+        if (ended == Ended.GONE) {
+            throw new IOException("the client went away mid-stream (its control connection closed) after "
+                    + run.bytesSoFar() + " bytes", failure);
+        }
+        if (ended == Ended.SILENT) {
+            throw new IOException("nothing from the client for the I/O timeout of " + spec.ioTimeout().toMillis()
+                    + " ms, not even a beat: the path is silent; ended after " + run.bytesSoFar() + " bytes", failure);
+        }
+        if (!session.aborted()) {
+            throw failure;
+        }
+        // the client gets the counts so far and why, not only an error
+        c.send(Control.message("stopped").put("reason", AgentSession.STOPPING).put("sender", sending)
+                .put("bytes", run.bytesSoFar()).put("messages", run.messagesSoFar()));
+        LOG.info("session {}: stopped by the agent after {} bytes", session.peer(), run.bytesSoFar());
     }
 
     /**

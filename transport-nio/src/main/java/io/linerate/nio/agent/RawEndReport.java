@@ -3,6 +3,7 @@ package io.linerate.nio.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
+import io.linerate.core.RawEndCounts;
 import io.linerate.core.sink.JsonObject;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,9 +13,10 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * What one end of a raw-frame run counted, read from its result's detail (the raw pattern's JSON,
- * as the afpacket transport's {@code RawResultJson} writes it), so that this package needs no
- * provider's types.
+ * What one end of a raw-frame run counted: this host's end from its transport's typed counts
+ * ({@link RawEndCounts}), the agent's from its {@code result} message, whose {@code detail} is the
+ * raw pattern's JSON as the afpacket transport's {@code RawResultJson} writes it (the agent's wire
+ * format). Either way this package needs no provider's types.
  *
  * @param sender whether the end sent (else it received)
  * @param interfaceName the end's interface
@@ -52,12 +54,27 @@ public record RawEndReport(boolean sender, String interfaceName, List<StreamCoun
     }
 
     /**
+     * @param end one end's counts, as its transport gave them
+     * @param invalidReasons the end's result's reasons
+     * @param metrics the end's result's metrics
+     * @return the end's report
+     */
+    static RawEndReport of(RawEndCounts end, List<String> invalidReasons, List<Metric> metrics) {
+        List<StreamCounts> streams = new ArrayList<>();
+        for (RawEndCounts.StreamCounts s : end.streams()) {
+            streams.add(new StreamCounts(s.etherType(), s.windowFrames(), s.windowBytes(), s.totalFrames(), s.ringDrops()));
+        }
+        return new RawEndReport(end.sender(), end.interfaceName(), streams, end.cpuNanos(), end.nicPackets(),
+                invalidReasons, metrics);
+    }
+
+    /**
      * @param detail a raw result's detail object
      * @param invalidReasons the result's reasons
      * @param metrics the result's metrics
      * @throws IOException when a count the end's role needs is missing
      */
-    static RawEndReport of(JsonNode detail, List<String> invalidReasons, List<Metric> metrics) throws IOException {
+    private static RawEndReport ofDetail(JsonNode detail, List<String> invalidReasons, List<Metric> metrics) throws IOException {
         if (detail == null || !detail.isObject()) {
             throw new IOException("the raw result has no detail object");
         }
@@ -87,7 +104,7 @@ public record RawEndReport(boolean sender, String interfaceName, List<StreamCoun
                     Better.valueOf(m.path("better").asText("HIGHER")));
             metrics.add(m.path("advisory").asBoolean(false) ? x.asAdvisory() : x);
         }
-        return of(result.get("detail"), reasons, metrics);
+        return ofDetail(result.get("detail"), reasons, metrics);
     }
 
     /** @return the end as its side of the joined result's JSON */

@@ -8,11 +8,12 @@ import io.linerate.core.Failures;
 import io.linerate.core.Listening;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
+import io.linerate.core.RawEndCounts;
+import io.linerate.core.RawEndsResult;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.Transport;
 import io.linerate.core.Transports;
-import io.linerate.core.sink.ResultJson;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -199,10 +200,20 @@ public final class RemoteRaw implements Measurement {
         }
     }
 
+    /**
+     * Joins this host's end, as its transport's typed result, with the agent's {@code result}
+     * message, the one part that crossed the wire as JSON.
+     */
     private RemoteRawResult joined(MeasurementResult mine, JsonNode agentResult, String clockComparison)
-            throws IOException {
-        RawEndReport local = RawEndReport.of(Control.MAPPER.readTree(ResultJson.of(mine).toJson()).get("detail"),
-                mine.invalidReasons(), mine.metrics());
+            throws IOException, TransferException {
+        String end = spec.sends() ? "sending" : "receiving";
+        if (!(mine instanceof RawEndsResult ends)) {
+            throw new TransferException("this host's " + end + " end gave a " + mine.getClass().getSimpleName()
+                    + ", not a raw-frame result with its counts", null);
+        }
+        RawEndCounts counts = (spec.sends() ? ends.senderCounts() : ends.receiverCounts()).orElseThrow(
+                () -> new TransferException("this host's result has no " + end + " end's counts", null));
+        RawEndReport local = RawEndReport.of(counts, mine.invalidReasons(), mine.metrics());
         return new RemoteRawResult(spec, mine, local, RawEndReport.ofAgent(agentResult), clockComparison);
     }
 
@@ -227,10 +238,8 @@ public final class RemoteRaw implements Measurement {
 
     /** @return this host's end: the spec with a loopback endpoint, no peer interface, and the given MAC and duration */
     private static RawTransferSpec local(RawTransferSpec s, Optional<byte[]> dst, Duration duration) {
-        return new RawTransferSpec(s.txInterface(), s.rxInterface(), s.etherTypes(), s.frameSize(), dst, s.sourceMac(),
-                s.rateBitsPerSecond(), duration, s.warmup(), s.interval(), s.batch(), s.steer(), s.allowUnsteered(),
-                s.hardwareTimestamps(), s.retireTimeout(), s.drainTimeout(), s.txRing(), s.idle(), Endpoint.loopback(),
-                Optional.empty(), s.unpaced());
+        return s.toBuilder().destinationMac(dst.orElse(null)).duration(duration).endpoint(Endpoint.loopback())
+                .peerInterface(null).build();
     }
 
     private static byte[] localMac(String iface) throws TransferException {

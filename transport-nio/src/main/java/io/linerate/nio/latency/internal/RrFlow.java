@@ -209,29 +209,7 @@ public final class RrFlow implements AutoCloseable {
                     ch = connect(sel, n);
                 }
                 SelectionKey key = ch.keyFor(sel);
-                request.clear();
-                long deadline = System.nanoTime() + timeoutNanos;
-                resetIdle();
-                while (request.hasRemaining()) {
-                    if (ch.write(request) == 0) {
-                        await(sel, key, SelectionKey.OP_WRITE, deadline, "send its request", n);
-                    }
-                }
-                int got = 0;
-                deadline = System.nanoTime() + timeoutNanos;
-                resetIdle();
-                while (got < spec.responseBytes()) {
-                    response.clear().limit(Math.min(response.capacity(), spec.responseBytes() - got));
-                    int r = ch.read(response);
-                    if (r < 0) {
-                        throw new IOException(String.format(Locale.ROOT,
-                                "flow %d: the server closed the connection after %d transactions", id, n));
-                    }
-                    if (r == 0) {
-                        await(sel, key, SelectionKey.OP_READ, deadline, "receive a response", n);
-                    }
-                    got += r;
-                }
+                transact(sel, key, ch, request, response, n);
                 if (spec.crr()) {
                     key.cancel();
                     ch.close();
@@ -271,6 +249,39 @@ public final class RrFlow implements AutoCloseable {
             if (ch != null) {
                 Resources.closeQuietly(java.util.List.of(ch));
             }
+        }
+    }
+
+    /**
+     * One transaction on {@code ch}: writes the whole request, then reads the whole response, each
+     * within the timeout.
+     *
+     * @param n transactions completed before this one, for messages
+     */
+    private void transact(Selector sel, SelectionKey key, SocketChannel ch, ByteBuffer request, ByteBuffer response, long n)
+            throws IOException {
+        request.clear();
+        long deadline = System.nanoTime() + timeoutNanos;
+        resetIdle();
+        while (request.hasRemaining()) {
+            if (ch.write(request) == 0) {
+                await(sel, key, SelectionKey.OP_WRITE, deadline, "send its request", n);
+            }
+        }
+        int got = 0;
+        deadline = System.nanoTime() + timeoutNanos;
+        resetIdle();
+        while (got < spec.responseBytes()) {
+            response.clear().limit(Math.min(response.capacity(), spec.responseBytes() - got));
+            int r = ch.read(response);
+            if (r < 0) {
+                throw new IOException(String.format(Locale.ROOT,
+                        "flow %d: the server closed the connection after %d transactions", id, n));
+            }
+            if (r == 0) {
+                await(sel, key, SelectionKey.OP_READ, deadline, "receive a response", n);
+            }
+            got += r;
         }
     }
 

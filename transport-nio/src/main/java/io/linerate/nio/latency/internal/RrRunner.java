@@ -139,14 +139,7 @@ public final class RrRunner {
         long interval = spec.flowIntervalNanos();
         long open = t0 + spec.warmup().toNanos();
         long close = open + spec.duration().toNanos();
-        for (int i = 0; i < spec.flows(); i++) {
-            RrFlow f = new RrFlow(i, spec, address, clock, t0 + interval * i / spec.flows());
-            if (interval > 0) {
-                f.openLoopWindow(open, close);
-            }
-            flows.add(f);
-            f.start();
-        }
+        startFlows(spec, clock, address, t0, open, close, flows);
         if (waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec)) {
             throw new TransferException(spec.testName() + ": interrupted in the warm-up, before the measured window "
                     + "opened", null);
@@ -176,12 +169,7 @@ public final class RrRunner {
         List<ExactRangeHistogram> parts = new ArrayList<>();
         long completed = 0;
         long inWindow = 0;
-        for (int i = 0; i < flows.size(); i++) {
-            if (!flows.get(i).ended()) {
-                throw new TransferException(String.format(Locale.ROOT, "%s: flow %d did not stop within %d ms of being "
-                        + "asked to", spec.testName(), i, 2 * spec.timeout().toMillis() + 1000), null);
-            }
-        }
+        requireEnded(spec, flows);
         for (RrFlow f : flows) {
             perFlow.add(f.windowCompleted());
             inWindow += f.windowCompleted();
@@ -198,18 +186,7 @@ public final class RrRunner {
                             : ""), null);
         }
         ExactRangeHistogram latency = LatencyHistograms.merge(parts);
-        List<String> notes = new ArrayList<>();
-        if (spec.rate() == 0) {
-            notes.add(RrReport.CLOSED_LOOP_NOTE);
-        } else {
-            notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
-                    + "latency measured from each request's scheduled send time", spec.rate(), interval));
-        }
-        notes.add(mssNote(spec, flows));
-        spec.pollingIdle().ifPresent(i -> notes.add(String.format(Locale.ROOT, "the flows and the server poll their "
-                + "sockets (muxer %s, idle %s): %s", spec.muxer().label(), i.label(),
-                i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"
-                        : "a thread that waits long parks between polls, and its wake-up delay adds to latency")));
+        List<String> notes = notes(spec, flows, interval);
         RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         if (spec.rate() > 0) {
             notes.add(openLoopNote(spec, report, flows));
@@ -226,6 +203,47 @@ public final class RrRunner {
             allocated.add(f.windowAllocatedBytes());
         }
         return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated, interrupted);
+    }
+
+    /** Starts every flow, each open-loop flow's first request spread over one interval, and its window set. */
+    private static void startFlows(RrSpec spec, Clock clock, SocketAddress address, long t0, long open, long close,
+                                   List<RrFlow> flows) {
+        long interval = spec.flowIntervalNanos();
+        for (int i = 0; i < spec.flows(); i++) {
+            RrFlow f = new RrFlow(i, spec, address, clock, t0 + interval * i / spec.flows());
+            if (interval > 0) {
+                f.openLoopWindow(open, close);
+            }
+            flows.add(f);
+            f.start();
+        }
+    }
+
+    /** @throws TransferException naming the first flow that did not stop when asked to */
+    private static void requireEnded(RrSpec spec, List<RrFlow> flows) throws TransferException {
+        for (int i = 0; i < flows.size(); i++) {
+            if (!flows.get(i).ended()) {
+                throw new TransferException(String.format(Locale.ROOT, "%s: flow %d did not stop within %d ms of being "
+                        + "asked to", spec.testName(), i, 2 * spec.timeout().toMillis() + 1000), null);
+            }
+        }
+    }
+
+    /** @return the report's notes on how the run was driven: closed or open loop, the MSS, polling */
+    private static List<String> notes(RrSpec spec, List<RrFlow> flows, long interval) {
+        List<String> notes = new ArrayList<>();
+        if (spec.rate() == 0) {
+            notes.add(RrReport.CLOSED_LOOP_NOTE);
+        } else {
+            notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
+                    + "latency measured from each request's scheduled send time", spec.rate(), interval));
+        }
+        notes.add(mssNote(spec, flows));
+        spec.pollingIdle().ifPresent(i -> notes.add(String.format(Locale.ROOT, "the flows and the server poll their "
+                + "sockets (muxer %s, idle %s): %s", spec.muxer().label(), i.label(),
+                i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"
+                        : "a thread that waits long parks between polls, and its wake-up delay adds to latency")));
+        return notes;
     }
 
     /**
