@@ -44,14 +44,18 @@ final class AgentSession {
     private volatile AutoCloseable data;
     private volatile boolean aborted;
     private volatile long deadlineMillis;
+    private final io.linerate.nio.peer.ServedTestListener listener;
 
     /**
      * @param admit counts the session against the agent's limit once its handshake is over; returns why
      *     it is refused, or null
      * @param onEnd run when the session ends
+     * @param listener receives what the session's stream reports
      */
-    AgentSession(AgentConfig config, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd) {
+    AgentSession(AgentConfig config, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd,
+                 io.linerate.nio.peer.ServedTestListener listener) {
         this.config = config;
+        this.listener = listener;
         this.admit = admit;
         this.socket = socket;
         this.onEnd = onEnd;
@@ -150,6 +154,10 @@ final class AgentSession {
 
     AgentConfig config() {
         return config;
+    }
+
+    io.linerate.nio.peer.ServedTestListener listener() {
+        return listener;
     }
 
     Socket socket() {

@@ -110,6 +110,7 @@ final class AgentStreams {
             opened.add(ControlBeats.start(c, ControlBeats.intervalMillis(spec.ioTimeout().toMillis())));
         }
         LOG.info("session {}: {} {} stream x{}, {}", session.peer(), direction, spec.protocol().label(), n, spec);
+        AgentServed served = new AgentServed(session.listener(), session.order(), spec, n, sending);
         List<StreamEnd> ends = new ArrayList<>();
         long[] peerSent = new long[n];
         java.util.Arrays.fill(peerSent, -1);
@@ -127,8 +128,10 @@ final class AgentStreams {
         }
         session.onAbort(() -> ends.forEach(StreamEnd::abort));
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
+        served.started((InetSocketAddress) c.socket().getRemoteSocketAddress(), spec);
+        long t0 = System.nanoTime();
         ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
-                i -> io.linerate.core.IntervalListener.NONE, "linerate-agent-stream-");
+                served::stream, "linerate-agent-stream-");
         if (goAsked && !sending) {
             AgentGo.sayOnceReading(c, ends, spec.ioTimeout().toMillis());
         }
@@ -136,6 +139,9 @@ final class AgentStreams {
         Ended ended = watch(session, c, run, peerSent, beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE);
         TransferException failure = run.failure();
         if (failure != null) {
+            served.cutShort(System.nanoTime() - t0, run.bytesSoFar(), run.messagesSoFar(), session.aborted()
+                    ? "the agent stopped" : ended == Ended.GONE ? "the client went away" : ended == Ended.SILENT
+                    ? "the path went silent" : String.valueOf(failure.getMessage()));
             if (ended == Ended.GONE) {
                 throw new IOException("the client went away mid-stream (its control connection closed) after "
                         + run.bytesSoFar() + " bytes", failure);
@@ -161,6 +167,9 @@ final class AgentStreams {
         }
         result.set("end", all.get(0));
         c.send(result);
+        synchronized (peerSent) {
+            served.done(counters, peerSent.clone());
+        }
         LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
     }
 

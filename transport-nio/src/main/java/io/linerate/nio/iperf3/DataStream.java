@@ -62,6 +62,8 @@ final class DataStream implements Runnable, Closeable {
     /** The counts when the omit period ended, left out of the server's results. */
     final OmitBaseline omitted = new OmitBaseline();
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+    /** A receiving UDP stream's loss and jitter, published on its thread for the server's interval lines. */
+    final UdpSeen seen = new UdpSeen();
     /** For a TCP sender after the session: whether the server read all it was sent (null: unknown). */
     Boolean serverReadAll;
 
@@ -217,7 +219,11 @@ final class DataStream implements Runnable, Closeable {
                     sendTcp();
                 }
             } else if (udp) {
-                receiveUdp();
+                try {
+                    receiveUdp();
+                } finally {
+                    seen.publish(tracker, jitter, clock.nanoTime(), true);
+                }
             } else {
                 receiveTcp();
             }
@@ -318,6 +324,7 @@ final class DataStream implements Runnable, Closeable {
                 // a sequence number iperf3 never sends (0, or a negative 64-bit one) is -1: ignored
                 tracker.onArrival(Iperf3DatagramHeader.index(buf, counters64));
                 jitter.onArrival(Iperf3DatagramHeader.sendMicros(buf) * 1000L, (epochMicrosBase * 1000L) + now);
+                seen.publish(tracker, jitter, now, false);
                 continue;
             }
             if (n > 0) {
@@ -327,6 +334,7 @@ final class DataStream implements Runnable, Closeable {
             if (stop) {
                 return; // drained: nothing more is waiting
             }
+            seen.publish(tracker, jitter, now, false);
             if (!ending && now - lastData > ioTimeoutNanos) {
                 throw new SocketTimeoutException("no datagram from the server for " + ioTimeoutNanos / 1_000_000
                         + " ms (the I/O timeout)");

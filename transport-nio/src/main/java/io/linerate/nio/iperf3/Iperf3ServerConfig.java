@@ -3,6 +3,8 @@ package io.linerate.nio.iperf3;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.peer.AllowFrom;
 import io.linerate.nio.peer.PeerServerConfig;
+import io.linerate.nio.peer.ServedTestListener;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 
@@ -30,5 +32,11 @@ public record Iperf3ServerConfig(InetAddress bind, int port, AllowFrom allowFrom
      */
     public Iperf3ServerConfig {
         PeerServerConfig.check("serve --iperf3", "iperf3", bind, port, allowFrom, limits, ioTimeout);
+    }
+
+    /** Starts {@link Iperf3Agent} with these settings; see {@link PeerServerConfig#start}. */
+    @Override
+    public Iperf3Agent start(ServedTestListener listener) throws IOException {
+        return Iperf3Agent.start(this, listener);
     }
 }

@@ -1,13 +1,16 @@
 package io.linerate.nio.peer;
 
 import io.linerate.nio.agent.AgentLimits;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The settings every linerate server for an unmodified peer tool's clients has (iperf3's
- * {@code Iperf3ServerConfig}, iperf 2's {@code Iperf2ServerConfig}), checked the same way by
+ * The settings every linerate server has, the agent's ({@code AgentConfig}), iperf3's
+ * ({@code Iperf3ServerConfig}) and iperf 2's ({@code Iperf2ServerConfig}) alike, and the one way to
+ * start any of them ({@link #start}). Each keeps its own options beside these (the agent its shared
+ * secret). The servers for unmodified peer tools' clients check theirs the same way, by
  * {@link #check}.
  */
 public interface PeerServerConfig {
@@ -25,6 +28,15 @@ public interface PeerServerConfig {
 
     /** @return how long a silent read or test may wait, at least 1 ms */
     Duration ioTimeout();
+
+    /**
+     * Binds the server's ports and starts serving.
+     *
+     * @param listener receives each served test's start, interval lines and summary
+     * @return the server, serving until {@link PeerServer#close()}
+     * @throws IOException when a port cannot be bound; the message names the address and port
+     */
+    PeerServer start(ServedTestListener listener) throws IOException;
 
     /**
      * Checks a server's settings: none null, the port in range, the timeout at least 1 ms, and a
