@@ -34,6 +34,11 @@ final class Iperf2UdpSession {
     private final ServedIntervals lines;
     private final ServedTestListener listener;
 
+    /** A test that reports nothing but its counts and report. */
+    Iperf2UdpSession(InetSocketAddress client, Iperf2HeaderVariant header, long nowNanos) {
+        this(client, header, nowNanos, 0, ServedTestListener.NONE);
+    }
+
     Iperf2UdpSession(InetSocketAddress client, Iperf2HeaderVariant header, long nowNanos, long test,
                      ServedTestListener listener) {
         this.client = client;

@@ -44,8 +44,9 @@ public final class ServedIntervals {
      * @param udp whether the test is UDP
      * @param t0 the test's start, {@link System#nanoTime()} ns; the counts are 0 there
      * @param interval the reporting interval; raised to {@link #MIN_INTERVAL}
-     * @param omitEnd the end of iperf3's omit period, {@link System#nanoTime()} ns; intervals that end
-     *     by then are marked omitted; {@code t0} for none
+     * @param omitEnd the end of iperf3's omit period, {@link System#nanoTime()} ns; intervals that start
+     *     before it are marked omitted (the one across it too, whose bytes after it are then left
+     *     out of the lines' sum but not of the test's count); {@code t0} for none
      */
     public ServedIntervals(ServedTestListener listener, long test, int stream, boolean sent, boolean udp, long t0,
                            Duration interval, long omitEnd) {
@@ -85,14 +86,17 @@ public final class ServedIntervals {
     }
 
     /**
-     * Reports what came after the last boundary, up to {@code now}, once; nothing when no time passed.
+     * Reports what came after the last boundary, up to {@code now}, once. A rest that counted nothing
+     * and is shorter than a tenth of the interval is not reported, as iperf3 leaves out such a last
+     * interval; one that counted bytes always is, so that the lines add up to the counts.
      * Arguments as {@link #tick}.
      */
     public void finish(long now, long bytes, long datagrams, long missing, double jitterNanos) {
         if (finished) {
             return;
         }
-        if (now - prevNanos > 0 || bytes != prevBytes) {
+        if (bytes != prevBytes || datagrams != prevDatagrams || missing != prevMissing
+                || now - prevNanos >= intervalNanos / 10) {
             report(Math.max(now, prevNanos), bytes, datagrams, missing, jitterNanos);
         }
         finished = true;
@@ -103,7 +107,7 @@ public final class ServedIntervals {
                 ? OptionalDouble.empty() : OptionalDouble.of(jitterNanos);
         IntervalSample s = new IntervalSample(prevNanos - t0, now - t0, bytes - prevBytes,
                 udp ? datagrams - prevDatagrams : 0, udp && !sent ? missing - prevMissing : 0, jitter,
-                now - omitEnd <= 0 && omitEnd != t0);
+                prevNanos - omitEnd < 0);
         prevNanos = now;
         prevBytes = bytes;
         prevDatagrams = datagrams;
