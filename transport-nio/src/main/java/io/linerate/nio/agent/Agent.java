@@ -163,9 +163,8 @@ public final class Agent implements PeerServer {
                 refuseBusy(s);
                 continue;
             }
-            AgentSession session = new AgentSession(config, s, this::admit, this::ended, listener);
+            AgentSession session = new AgentSession(config, s, this::admit, this::ended, listener, served.incrementAndGet());
             sessions.add(session);
-            served.incrementAndGet();
             if (closed.get()) {
                 session.abort();
             }

@@ -25,6 +25,7 @@ final class AgentServed {
     private final boolean sending;
     private final boolean udp;
     private final int streams;
+    private long t0;
 
     AgentServed(ServedTestListener listener, long test, TransferSpec spec, int streams, boolean sending) {
         this.listener = listener;
@@ -34,7 +35,9 @@ final class AgentServed {
         this.streams = streams;
     }
 
+    /** Reports the start; the streams start now. */
     void started(InetSocketAddress client, TransferSpec spec) {
+        t0 = System.nanoTime();
         listener.onStart(new ServedStart(test, client, "linerate " + spec.protocol().label() + " stream, " + streams
                 + " stream(s), " + (sending ? "reverse (the agent sends)" : "forward")));
     }
@@ -75,12 +78,12 @@ final class AgentServed {
     }
 
     /**
-     * Reports a session cut short: its bytes and messages so far over the whole stream.
+     * Reports a session cut short: its bytes and messages so far over the whole stream, from its start.
      *
      * @param end why it ended
      */
-    void cutShort(long nanos, long bytes, long messages, String end) {
-        listener.onEnd(new ServedSummary(test, sending, udp, nanos, bytes, udp ? messages : 0, 0, OptionalDouble.empty(),
-                end));
+    void cutShort(long bytes, long messages, String end) {
+        listener.onEnd(new ServedSummary(test, sending, udp, System.nanoTime() - t0, bytes, udp ? messages : 0, 0,
+                OptionalDouble.empty(), end));
     }
 }

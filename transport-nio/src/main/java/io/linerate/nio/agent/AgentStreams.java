@@ -129,7 +129,6 @@ final class AgentStreams {
         session.onAbort(() -> ends.forEach(StreamEnd::abort));
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
         served.started((InetSocketAddress) c.socket().getRemoteSocketAddress(), spec);
-        long t0 = System.nanoTime();
         ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
                 served::stream, "linerate-agent-stream-");
         if (goAsked && !sending) {
@@ -139,9 +138,7 @@ final class AgentStreams {
         Ended ended = watch(session, c, run, peerSent, beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE);
         TransferException failure = run.failure();
         if (failure != null) {
-            served.cutShort(System.nanoTime() - t0, run.bytesSoFar(), run.messagesSoFar(), session.aborted()
-                    ? "the agent stopped" : ended == Ended.GONE ? "the client went away" : ended == Ended.SILENT
-                    ? "the path went silent" : String.valueOf(failure.getMessage()));
+            served.cutShort(run.bytesSoFar(), run.messagesSoFar(), why(session, ended, failure));
             if (ended == Ended.GONE) {
                 throw new IOException("the client went away mid-stream (its control connection closed) after "
                         + run.bytesSoFar() + " bytes", failure);
@@ -167,9 +164,7 @@ final class AgentStreams {
         }
         result.set("end", all.get(0));
         c.send(result);
-        synchronized (peerSent) {
-            served.done(counters, peerSent.clone());
-        }
+        served.done(counters, sentOf(peerSent));
         LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
     }
 
@@ -314,6 +309,19 @@ final class AgentStreams {
             } else {
                 sent[0] = m.path("window_messages").asLong(-1);
             }
+        }
+    }
+
+    /** @return why the streams failed, in a few words */
+    private static String why(AgentSession session, Ended ended, TransferException failure) {
+        return session.aborted() ? "the agent stopped" : ended == Ended.GONE ? "the client went away"
+                : ended == Ended.SILENT ? "the path went silent" : String.valueOf(failure.getMessage());
+    }
+
+    /** @return a copy of every stream's {@code peerSent} */
+    private static long[] sentOf(long[] sent) {
+        synchronized (sent) {
+            return sent.clone();
         }
     }
 
