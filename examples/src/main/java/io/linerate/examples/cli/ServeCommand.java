@@ -8,6 +8,7 @@ import io.linerate.nio.iperf3.Iperf3ServerConfig;
 import io.linerate.nio.peer.AllowFrom;
 import io.linerate.nio.peer.PeerServer;
 import io.linerate.nio.peer.PeerServerConfig;
+import io.linerate.nio.peer.PeerServerSettings;
 import io.linerate.nio.peer.ServedTestListener;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -31,9 +32,9 @@ import picocli.CommandLine.Spec;
                         + "HMAC-SHA256 of the shared secret.",
                 "With --iperf3 it serves unmodified iperf3 clients (`iperf3 -c`) instead, on port 5201 unless --port "
                         + "is given; off loopback that requires --allow-from.",
-                "Each server prints, as `iperf3 -s` does, an interval line per second (or the interval an iperf3 client "
-                        + "asks for, or a linerate client's --interval) of every test it serves, and a summary line when "
-                        + "the test ends; --quiet prints none.",
+                "Each server prints, as `iperf3 -s` does, a line when a test starts, an interval line per second (per "
+                        + "--interval of a linerate client's stream) with the bytes and bit/s received, for UDP also jitter and "
+                        + "lost/total datagrams, and summary lines when the test ends; --quiet prints none of them.",
                 "Exit codes: 0 stopped, 1 the control port failed, 2 bad usage."})
 final class ServeCommand implements Callable<Integer> {
     @Spec
@@ -108,8 +109,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServedKind kind = iperf3 ? ServedKind.IPERF3 : iperf2 ? ServedKind.IPERF2 : ServedKind.AGENT;
         PrintWriter out = command.commandLine().getOut();
-        PeerServer server = config(kind, address).start(quiet ? ServedTestListener.NONE : new ServedLines(out));
-        return serveUntilStopped(server, kind, out);
+        PeerServerConfig config = config(kind, address);
+        PeerServer server = config.start(quiet ? ServedTestListener.NONE : new ServedLines(out));
+        return serveUntilStopped(server, config, kind, out);
     }
 
     /** @return the settings of {@code kind}'s server from the options: one base, and the agent's secret */
@@ -119,15 +121,13 @@ final class ServeCommand implements Callable<Integer> {
                     + " clients cannot answer its challenge; use --allow-from CIDR[,CIDR...]");
         }
         boolean portGiven = command.commandLine().getParseResult().hasMatchedOption("--port");
-        int p = portGiven ? port : kind.defaultPort;
-        AllowFrom allow = allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom);
-        AgentLimits limits = new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams);
+        PeerServerSettings settings = new PeerServerSettings(address, portGiven ? port : kind.defaultPort,
+                allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom),
+                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams), kind.ioTimeout);
         return switch (kind) {
-            case AGENT -> new AgentConfig(address, p, allow,
-                    secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)), limits,
-                    AgentConfig.DEFAULT_HANDSHAKE_TIMEOUT);
-            case IPERF3 -> new Iperf3ServerConfig(address, p, allow, limits, Iperf3ServerConfig.DEFAULT_IO_TIMEOUT);
-            case IPERF2 -> new Iperf2ServerConfig(address, p, allow, limits, Iperf2ServerConfig.DEFAULT_IO_TIMEOUT);
+            case AGENT -> AgentConfig.of(settings, secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)));
+            case IPERF3 -> Iperf3ServerConfig.of(settings);
+            case IPERF2 -> Iperf2ServerConfig.of(settings);
         };
     }
 
@@ -135,7 +135,7 @@ final class ServeCommand implements Callable<Integer> {
      * Says where {@code server} listens and serves until SIGTERM or SIGINT (the JVM's shutdown), or
      * until the calling thread is interrupted; then closes it.
      */
-    private Integer serveUntilStopped(PeerServer server, ServedKind kind, PrintWriter out) {
+    private Integer serveUntilStopped(PeerServer server, PeerServerConfig config, ServedKind kind, PrintWriter out) {
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             server.close();
@@ -143,8 +143,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "linerate-serve-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         synchronized (out) {
-            out.println("# linerate " + Linerate.version() + " " + kind.describe(server, secretFile != null,
-                    allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom)) + "; stop with SIGTERM or Ctrl-C");
+            out.println("# linerate " + Linerate.version() + " " + kind.describe(server, config) + "; stop with SIGTERM or Ctrl-C");
             out.flush();
         }
         try {

@@ -41,11 +41,12 @@ final class ServeRun implements AutoCloseable {
         return r;
     }
 
-    /** @return the port the server listens on, from its first line */
+    /** @return the port the server listens on, from the line saying where it listens */
     int port() {
-        Matcher m = PORT.matcher(out.lines().get(0));
+        String banner = out.lines().stream().filter(l -> l.startsWith("# linerate ")).findFirst().orElseThrow();
+        Matcher m = PORT.matcher(banner);
         if (!m.find()) {
-            throw new AssertionError("no port in " + out.lines().get(0));
+            throw new AssertionError("no port in " + banner);
         }
         return Integer.parseInt(m.group(1));
     }

@@ -2,6 +2,7 @@ package io.linerate.nio.agent;
 
 import io.linerate.nio.peer.AllowFrom;
 import io.linerate.nio.peer.PeerServerConfig;
+import io.linerate.nio.peer.PeerServerSettings;
 import io.linerate.nio.peer.ServedTestListener;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -57,6 +58,16 @@ public record AgentConfig(InetAddress bind, int port, AllowFrom allowFrom, Optio
     /** An agent that serves every client address ({@link AllowFrom#anyone()}). */
     public AgentConfig(InetAddress bind, int port, Optional<byte[]> secret, AgentLimits limits, Duration handshakeTimeout) {
         this(bind, port, AllowFrom.anyone(), secret, limits, handshakeTimeout);
+    }
+
+    /**
+     * @param s the settings every server has; its I/O timeout is the handshake timeout
+     * @param secret the shared secret, as the constructor's
+     * @return the agent's config with them
+     * @throws IllegalArgumentException as the constructor
+     */
+    public static AgentConfig of(PeerServerSettings s, Optional<byte[]> secret) {
+        return new AgentConfig(s.bind(), s.port(), s.allowFrom(), secret, s.limits(), s.ioTimeout());
     }
 
     /** @return {@link #handshakeTimeout()}: a stream's own reads are bounded by its spec's I/O timeout */

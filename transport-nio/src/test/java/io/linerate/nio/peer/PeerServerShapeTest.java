@@ -65,11 +65,21 @@ class PeerServerShapeTest {
 
     @ParameterizedTest
     @MethodSource("configs")
-    void everyConfigHasTheSameBaseSettings(PeerServerConfig config) {
-        assertThat(config.bind()).isEqualTo(LO);
-        assertThat(config.port()).isZero();
-        assertThat(config.allowFrom().isEmpty()).isTrue();
-        assertThat(config.limits()).isEqualTo(AgentLimits.defaults());
-        assertThat(config.ioTimeout()).isEqualTo(IO);
+    void everyConfigHasTheSameBaseSettingsAndIsMadeFromThem(PeerServerConfig config) {
+        AllowFrom anyone = config.allowFrom();
+        assertThat(anyone.isEmpty()).isTrue();
+        PeerServerSettings base = new PeerServerSettings(LO, 0, anyone, AgentLimits.defaults(), IO);
+        assertThat(config.settings()).isEqualTo(base);
+        PeerServerConfig again = config instanceof AgentConfig a ? AgentConfig.of(base, a.secret())
+                : config instanceof Iperf3ServerConfig ? Iperf3ServerConfig.of(base) : Iperf2ServerConfig.of(base);
+        assertThat(again).isEqualTo(config);
+    }
+
+    @org.junit.jupiter.api.Test
+    void theBaseNamesAValueOutOfRangeWithItsRange() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PeerServerSettings(LO, 70000, AllowFrom.anyone(),
+                AgentLimits.defaults(), IO)).hasMessage("port 70000 is out of range; allowed: 0 (ephemeral)..65535");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PeerServerSettings(LO, 0, AllowFrom.anyone(),
+                AgentLimits.defaults(), Duration.ZERO)).hasMessage("I/O timeout 0 ms is out of range; allowed: 1 ms or more");
     }
 }
