@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * before anything is read. A test silent for the I/O timeout, longer than {@code --max-duration},
  * faster on average than {@code --max-rate} (after its first second) or with datagrams above
  * {@code --max-payload} is ended. The UDP path allocates nothing per datagram; each test's socket
- * and thread are released when it ends, on every path.
+ * and thread are released when it ends, on every path. Each test reports its start, an interval
+ * line a second and its summary to the listener the server was started with: a TCP test's read
+ * loop at each boundary, a UDP test's on the UDP loop's sweep, never per datagram.
  */
 public final class Iperf2Agent implements PeerServer {
     private static final Logger LOG = LoggerFactory.getLogger(Iperf2Agent.class);

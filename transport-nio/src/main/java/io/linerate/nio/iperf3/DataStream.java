@@ -21,8 +21,10 @@ import java.time.Duration;
  * One iperf3 data stream on its own thread: TCP or UDP, sending (linerate is the sender) or
  * receiving ({@code --reverse}). A sender stops at its byte or datagram budget or when told;
  * a receiver reads until told, then drains what is already there (UDP) or reads to the server's
- * close (TCP). Counters are read by the controlling thread after {@link #join}. The per-datagram
- * path allocates nothing and never logs.
+ * close (TCP). Counters are read by the controlling thread after {@link #join}; while the stream
+ * runs, a server's test reads its volatile bytes and datagrams, and the loss and jitter it
+ * publishes ({@link UdpSeen}), for its interval lines. The per-datagram path allocates nothing and
+ * never logs.
  */
 final class DataStream implements Runnable, Closeable {
     private static final long POLL_MILLIS = 10;
