@@ -21,6 +21,7 @@ final class Iperf3ServedLines {
     private final List<DataStream> streams;
     private final ServedIntervals received;
     private final ServedIntervals sent;
+    private final long t0;
 
     /**
      * @param t0 when the test's streams start, {@link System#nanoTime()} ns
@@ -32,10 +33,17 @@ final class Iperf3ServedLines {
         this.test = test;
         this.udp = params.udp();
         this.streams = List.copyOf(streams);
+        this.t0 = t0;
         boolean receives = streams.stream().anyMatch(s -> !s.sender());
         boolean sends = streams.stream().anyMatch(DataStream::sender);
         this.received = receives ? new ServedIntervals(listener, test, 0, false, udp, t0, params.interval(), omitEnd) : null;
         this.sent = sends ? new ServedIntervals(listener, test, 0, true, udp, t0, params.interval(), omitEnd) : null;
+    }
+
+    /** @return the test for people: protocol, streams and direction */
+    static String describe(Iperf3TestParams params) {
+        return "iperf3 " + (params.udp() ? "UDP" : "TCP") + ", " + params.parallel() + " stream(s)"
+                + (params.bidirectional() ? " each way" : params.reverse() ? ", reverse (the server sends)" : "");
     }
 
     /** Reports the intervals whose boundary passed at {@code now}, {@link System#nanoTime()} ns. */
@@ -118,12 +126,14 @@ final class Iperf3ServedLines {
     }
 
     /**
-     * Reports each direction's summary for a test cut short: its counts so far.
+     * Reports the rest of each direction's lines and its summary for a test cut short: its counts so far.
      *
-     * @param nanos the time the test ran, ns
      * @param end why it ended
      */
-    void cutShort(long nanos, String end) {
+    void cutShort(String end) {
+        long now = System.nanoTime();
+        finish(now);
+        long nanos = now - t0;
         for (boolean sending : new boolean[] {false, true}) {
             long bytes = 0;
             long datagrams = 0;

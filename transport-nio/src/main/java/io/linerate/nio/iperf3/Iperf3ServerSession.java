@@ -57,9 +57,8 @@ final class Iperf3ServerSession {
     private volatile boolean aborted;
     private boolean udpClaimed;
     private Iperf3TestParams params;
-    /** The test's interval lines, from TEST_START on; null before. */
+    /** The test's interval lines, from TEST_START on; null before, and once its summary is reported. */
     private Iperf3ServedLines lines;
-    private long t0;
 
     /** @param number the test's number on its server, from 1 */
     Iperf3ServerSession(Iperf3Agent agent, BoundedChannel control, InetSocketAddress client, String cookie, long number) {
@@ -143,9 +142,9 @@ final class Iperf3ServerSession {
             createStreams();
             send(Iperf3State.TEST_START);
             // iperf3's server starts its omit timer at TEST_START and resets its counters when it fires
-            t0 = System.nanoTime();
+            long t0 = System.nanoTime();
             long omitEnd = t0 + params.omitSeconds() * 1_000_000_000L;
-            agent.listener().onStart(new ServedStart(number, client, describe()));
+            agent.listener().onStart(new ServedStart(number, client, Iperf3ServedLines.describe(params)));
             lines = new Iperf3ServedLines(agent.listener(), number, params, streams, t0, omitEnd);
             String threads = "linerate-iperf3-test-" + number + "-stream-";
             synchronized (streams) {
@@ -193,18 +192,10 @@ final class Iperf3ServerSession {
         }
     }
 
-    /** @return the test for people: protocol, streams and direction */
-    private String describe() {
-        return "iperf3 " + (params.udp() ? "UDP" : "TCP") + ", " + params.parallel() + " stream(s)"
-                + (params.bidirectional() ? " each way" : params.reverse() ? ", reverse (the server sends)" : "");
-    }
-
     /** Reports the summary of a test that ran its streams and ended early: its counts so far. */
     private void cutShort(String end) {
         if (lines != null) {
-            long now = System.nanoTime();
-            lines.finish(now);
-            lines.cutShort(now - t0, end);
+            lines.cutShort(end);
             lines = null;
         }
     }
