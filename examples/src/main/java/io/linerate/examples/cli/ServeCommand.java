@@ -91,14 +91,13 @@ final class ServeCommand implements Callable<Integer> {
             description = "Print no interval lines or summaries of the tests served: only the line saying where the server listens.")
     boolean quiet;
 
-
     @Override
     public Integer call() throws Exception {
+        InetAddress address;
         if (bind.isBlank()) {
             throw new IllegalArgumentException("--bind is empty; allowed: an address of this host, such as 127.0.0.1 "
                     + "(the default), ::1 or 198.18.0.2");
         }
-        InetAddress address;
         try {
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
