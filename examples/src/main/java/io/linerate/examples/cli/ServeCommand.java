@@ -1,14 +1,15 @@
 package io.linerate.examples.cli;
 
-import io.linerate.nio.agent.Agent;
 import io.linerate.nio.agent.AgentConfig;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.agent.SecretFile;
-import io.linerate.nio.iperf2.Iperf2Agent;
 import io.linerate.nio.iperf2.Iperf2ServerConfig;
-import io.linerate.nio.iperf3.Iperf3Agent;
 import io.linerate.nio.iperf3.Iperf3ServerConfig;
 import io.linerate.nio.peer.AllowFrom;
+import io.linerate.nio.peer.PeerServer;
+import io.linerate.nio.peer.PeerServerConfig;
+import io.linerate.nio.peer.PeerServerSettings;
+import io.linerate.nio.peer.ServedTestListener;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -31,6 +32,9 @@ import picocli.CommandLine.Spec;
                         + "HMAC-SHA256 of the shared secret.",
                 "With --iperf3 it serves unmodified iperf3 clients (`iperf3 -c`) instead, on port 5201 unless --port "
                         + "is given; off loopback that requires --allow-from.",
+                "Each server prints, as `iperf3 -s` does, a line when a test starts, an interval line per second (per "
+                        + "--interval of a linerate client's stream) with the bytes and bit/s received, for UDP also jitter and "
+                        + "lost/total datagrams, and summary lines when the test ends; --quiet prints none of them.",
                 "Exit codes: 0 stopped, 1 the control port failed, 2 bad usage."})
 final class ServeCommand implements Callable<Integer> {
     @Spec
@@ -78,9 +82,14 @@ final class ServeCommand implements Callable<Integer> {
     boolean iperf2;
 
     @Option(names = "--allow-from", paramLabel = "CIDR[,CIDR...]",
-            description = "With --iperf3 or --iperf2: the client addresses served, e.g. 198.18.0.0/15,2001:2::/48; others are closed "
-                    + "before anything is read. Required off loopback, as iperf clients cannot send the shared secret.")
+            description = "The client addresses served, e.g. 198.18.0.0/15,2001:2::/48; others are closed before anything is "
+                    + "read. With --iperf3 or --iperf2 required off loopback, as iperf clients cannot send the shared secret; "
+                    + "for linerate's clients optional beside --secret-file.")
     String allowFrom;
+
+    @Option(names = {"-q", "--quiet"},
+            description = "Print no interval lines or summaries of the tests served: only the line saying where the server listens.")
+    boolean quiet;
 
     @Override
     public Integer call() throws Exception {
@@ -97,79 +106,52 @@ final class ServeCommand implements Callable<Integer> {
         if (iperf3 && iperf2) {
             throw new IllegalArgumentException("--iperf3 and --iperf2 each serve one protocol: give one of them");
         }
-        if (iperf3) {
-            return serveIperf3(address);
-        }
-        if (iperf2) {
-            return serveIperf2(address);
-        }
-        if (allowFrom != null) {
-            throw new IllegalArgumentException("--allow-from applies to --iperf3 and --iperf2 only; linerate's own clients answer "
-                    + "the shared secret's challenge (--secret-file)");
-        }
-        Optional<byte[]> secret = secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile));
-        AgentConfig config = new AgentConfig(address, port, secret,
-                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams), AgentConfig.DEFAULT_HANDSHAKE_TIMEOUT);
-        Agent agent = Agent.start(config);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            agent.close();
-            stopped.countDown();
-        }, "linerate-agent-stop"));
+        ServedKind kind = iperf3 ? ServedKind.IPERF3 : iperf2 ? ServedKind.IPERF2 : ServedKind.AGENT;
         PrintWriter out = command.commandLine().getOut();
-        out.println("# linerate " + Linerate.version() + " agent on " + address.getHostAddress() + " port "
-                + agent.address().getPort() + (secret.isPresent() ? ", shared secret required" : "")
-                + "; stop with SIGTERM or Ctrl-C");
-        out.flush();
-        stopped.await();
-        return Linerate.OK;
+        PeerServerConfig config = config(kind, address);
+        PeerServer server = config.start(quiet ? ServedTestListener.NONE : new ServedLines(out));
+        return serveUntilStopped(server, config, kind, out);
     }
 
-    private Integer serveIperf3(InetAddress address) throws Exception {
-        if (secretFile != null) {
-            throw new IllegalArgumentException("--secret-file does not apply to --iperf3: iperf3 clients cannot answer its "
-                    + "challenge; use --allow-from CIDR[,CIDR...]");
+    /** @return the settings of {@code kind}'s server from the options: one base, and the agent's secret */
+    private PeerServerConfig config(ServedKind kind, InetAddress address) throws java.io.IOException {
+        if (kind != ServedKind.AGENT && secretFile != null) {
+            throw new IllegalArgumentException("--secret-file does not apply to " + kind.option + ": " + kind.tool
+                    + " clients cannot answer its challenge; use --allow-from CIDR[,CIDR...]");
         }
         boolean portGiven = command.commandLine().getParseResult().hasMatchedOption("--port");
-        Iperf3ServerConfig config = new Iperf3ServerConfig(address, portGiven ? port : Iperf3ServerConfig.DEFAULT_PORT,
+        PeerServerSettings settings = new PeerServerSettings(address, portGiven ? port : kind.defaultPort,
                 allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom),
-                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams), Iperf3ServerConfig.DEFAULT_IO_TIMEOUT);
-        Iperf3Agent server = Iperf3Agent.start(config);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "linerate-iperf3-stop"));
-        PrintWriter out = command.commandLine().getOut();
-        out.println("# linerate " + Linerate.version() + " iperf3 server on " + address.getHostAddress() + " port "
-                + server.address().getPort() + " (TCP and UDP), clients from " + config.allowFrom()
-                + "; stop with SIGTERM or Ctrl-C");
-        out.flush();
-        stopped.await();
-        return Linerate.OK;
+                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams), kind.ioTimeout);
+        return switch (kind) {
+            case AGENT -> AgentConfig.of(settings, secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)));
+            case IPERF3 -> Iperf3ServerConfig.of(settings);
+            case IPERF2 -> Iperf2ServerConfig.of(settings);
+        };
     }
 
-    private Integer serveIperf2(InetAddress address) throws Exception {
-        if (secretFile != null) {
-            throw new IllegalArgumentException("--secret-file does not apply to --iperf2: iperf 2 clients cannot answer its "
-                    + "challenge; use --allow-from CIDR[,CIDR...]");
-        }
-        boolean portGiven = command.commandLine().getParseResult().hasMatchedOption("--port");
-        Iperf2ServerConfig config = new Iperf2ServerConfig(address, portGiven ? port : Iperf2ServerConfig.DEFAULT_PORT,
-                allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom),
-                new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload), Iperf2ServerConfig.DEFAULT_IO_TIMEOUT);
-        Iperf2Agent server = Iperf2Agent.start(config);
+    /**
+     * Says where {@code server} listens and serves until SIGTERM or SIGINT (the JVM's shutdown), or
+     * until the calling thread is interrupted; then closes it.
+     */
+    private Integer serveUntilStopped(PeerServer server, PeerServerConfig config, ServedKind kind, PrintWriter out) {
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Thread hook = new Thread(() -> {
             server.close();
             stopped.countDown();
-        }, "linerate-iperf2-stop"));
-        PrintWriter out = command.commandLine().getOut();
-        out.println("# linerate " + Linerate.version() + " iperf 2 server on " + address.getHostAddress() + " port "
-                + server.address().getPort() + " (TCP and UDP), clients from " + config.allowFrom()
-                + "; each test and the UDP header it used are logged; stop with SIGTERM or Ctrl-C");
-        out.flush();
-        stopped.await();
+        }, "linerate-serve-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        synchronized (out) {
+            out.println("# linerate " + Linerate.version() + " " + kind.describe(server, config) + "; stop with SIGTERM or Ctrl-C");
+            out.flush();
+        }
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            // stopped from within this JVM (a test, an embedding program) rather than by a signal
+            Runtime.getRuntime().removeShutdownHook(hook);
+            server.close();
+        }
         return Linerate.OK;
     }
 }

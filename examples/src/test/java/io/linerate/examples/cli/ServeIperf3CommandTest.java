@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
-/** {@code linerate serve --iperf3}: what it refuses before it binds anything. */
+/** {@code linerate serve --iperf3}: what it refuses before it binds anything; and --allow-from, which every server takes. */
 class ServeIperf3CommandTest {
     private static int run(StringWriter err, String... args) {
         return Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), args);
@@ -29,13 +29,27 @@ class ServeIperf3CommandTest {
     }
 
     @Test
-    void allowFromAndSecretFileBelongToOneKindOfClientEach() {
-        StringWriter err = new StringWriter();
-        assertThat(run(err, "serve", "--allow-from", "127.0.0.0/8")).isEqualTo(2);
-        assertThat(err.toString()).contains("--allow-from applies to --iperf3 and --iperf2 only");
+    void secretFileBelongsToLinerateClientsOnly() {
         StringWriter err2 = new StringWriter();
         assertThat(run(err2, "serve", "--iperf3", "--secret-file", "/nonexistent")).isEqualTo(2);
         assertThat(err2.toString()).contains("--secret-file does not apply to --iperf3");
+    }
+
+    @Test
+    void theAgentServesOnlyTheClientsAllowFromAllowsAsTheIperfServersDo() throws Exception {
+        try (ServeRun outside = ServeRun.start("serve", "--port", "0", "--allow-from", "198.18.0.0/15")) {
+            StringWriter err = new StringWriter();
+            // 127.0.0.1 is outside 198.18.0.0/15: the agent closes the connection before it reads anything
+            assertThat(Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream", "--peer",
+                    "127.0.0.1:" + outside.port(), "--duration", "200ms")).as(err.toString()).isEqualTo(1);
+            assertThat(outside.lines().get(0)).contains("clients from 198.18.0.0/15");
+        }
+        try (ServeRun inside = ServeRun.start("serve", "--port", "0", "--allow-from", "127.0.0.0/8")) {
+            Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), "stream", "--peer",
+                    "127.0.0.1:" + inside.port(), "--duration", "200ms", "--warmup", "0s");
+            // served: the agent reports the test it ran
+            assertThat(inside.await(l -> l.endsWith("  receiver"), 30)).startsWith("[  1]");
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.linerate.nio.agent;
 
+import io.linerate.nio.peer.PeerServer;
+import io.linerate.nio.peer.ServedTestListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -22,9 +24,10 @@ import org.slf4j.LoggerFactory;
  * session that fails (a wrong answer to the challenge, garbage, an oversized message, a spec over
  * the limits, a client that disappears) ends alone, is logged, and the agent serves on. Each
  * session's sockets and threads are released when it ends, and at the latest at its deadline:
- * warm-up + duration + twice the spec's I/O timeout (one for the stream, one for its teardown).
+ * warm-up + duration + twice the spec's I/O timeout (one for the stream, one for its teardown). A
+ * connection from outside {@link AgentConfig#allowFrom()} is closed before anything is read.
  */
-public final class Agent implements AutoCloseable {
+public final class Agent implements PeerServer {
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
     private final AgentConfig config;
     private final ServerSocket server;
@@ -34,20 +37,34 @@ public final class Agent implements AutoCloseable {
     private final AtomicLong served = new AtomicLong();
     /** Sessions past their handshake: the ones {@link AgentLimits#maxSessions()} bounds. */
     private final AtomicInteger admitted = new AtomicInteger();
+    private final ServedTestListener listener;
 
-    private Agent(AgentConfig config, ServerSocket server) {
+    private Agent(AgentConfig config, ServerSocket server, ServedTestListener listener) {
         this.config = config;
         this.server = server;
+        this.listener = listener;
         this.acceptor = new Thread(this::acceptLoop, "linerate-agent-accept");
         this.acceptor.setDaemon(true);
     }
 
     /**
-     * Binds the control port and starts serving.
+     * Binds the control port and starts serving; nothing is told of the sessions served but the log.
      *
      * @throws IOException when the port cannot be bound; the message names address and port
      */
     public static Agent start(AgentConfig config) throws IOException {
+        return start(config, ServedTestListener.NONE);
+    }
+
+    /**
+     * Binds the control port and starts serving.
+     *
+     * @param listener receives each stream session's start, its interval lines (per stream when it
+     *     runs several, at the spec's interval; warm-up ones omitted) and its summary: the window
+     *     counts the agent sends its client
+     * @throws IOException when the port cannot be bound; the message names address and port
+     */
+    public static Agent start(AgentConfig config, ServedTestListener listener) throws IOException {
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -57,7 +74,7 @@ public final class Agent implements AutoCloseable {
             throw new IOException("cannot listen on " + config.bind().getHostAddress() + " port " + config.port()
                     + ": " + e.getMessage(), e);
         }
-        Agent a = new Agent(config, s);
+        Agent a = new Agent(config, s, java.util.Objects.requireNonNull(listener, "listener"));
         a.acceptor.start();
         LOG.info("agent listening on {} port {}{}", config.bind().getHostAddress(), a.address().getPort(),
                 config.secret().isPresent() ? " (shared secret required)" : "");
@@ -65,11 +82,13 @@ public final class Agent implements AutoCloseable {
     }
 
     /** @return the control port's address, with the port the kernel chose for port 0 */
+    @Override
     public InetSocketAddress address() {
         return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
     }
 
     /** @return sessions running now past their handshake: those {@link AgentLimits#maxSessions()} bounds */
+    @Override
     public int activeSessions() {
         return admitted.get();
     }
@@ -133,14 +152,19 @@ public final class Agent implements AutoCloseable {
                 LOG.warn("accept failed: {}", e.getMessage());
                 continue;
             }
+            if (!config.allowFrom().allows(s.getInetAddress())) {
+                LOG.warn("refused {}: not in --allow-from {}; closed before reading", s.getRemoteSocketAddress(),
+                        config.allowFrom());
+                closeQuietly(s);
+                continue;
+            }
             int waiting = connectionsInHandshake();
             if (waiting >= maxHandshakes() && !evictOldestSilent(waiting)) {
                 refuseBusy(s);
                 continue;
             }
-            AgentSession session = new AgentSession(config, s, this::admit, this::ended);
+            AgentSession session = new AgentSession(config, s, this::admit, this::ended, listener, served.incrementAndGet());
             sessions.add(session);
-            served.incrementAndGet();
             if (closed.get()) {
                 session.abort();
             }
@@ -170,6 +194,14 @@ public final class Agent implements AutoCloseable {
             if (oldest.evictIfSilent(waiting)) {
                 return true;
             }
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            LOG.debug("closing {} reported {}", s.getRemoteSocketAddress(), e.getMessage());
         }
     }
 

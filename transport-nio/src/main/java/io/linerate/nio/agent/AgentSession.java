@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.Socket;
 import java.util.Base64;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 final class AgentSession {
     private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
-    private static final AtomicLong IDS = new AtomicLong();
     /** The reason a session gives its client when the agent stops under it. */
     static final String STOPPING = "the agent is stopping (SIGTERM, SIGINT or close) and ended the run early";
 
@@ -36,7 +34,7 @@ final class AgentSession {
     private volatile boolean handshaking = true;
     /** Whether the client sent a whole control message (its answer to the challenge) during the handshake. */
     private volatile boolean spoke;
-    /** The session's place in the agent's accept order: a lower one was accepted earlier. */
+    /** The session's place in its agent's accept order, from 1: a lower one was accepted earlier. */
     private final long order;
     private final Thread thread;
     private final String peer;
@@ -44,19 +42,24 @@ final class AgentSession {
     private volatile AutoCloseable data;
     private volatile boolean aborted;
     private volatile long deadlineMillis;
+    private final io.linerate.nio.peer.ServedTestListener listener;
 
     /**
      * @param admit counts the session against the agent's limit once its handshake is over; returns why
      *     it is refused, or null
      * @param onEnd run when the session ends
+     * @param listener receives what the session's stream reports
+     * @param order the session's place in its agent's accept order, from 1; the number its test is reported by
      */
-    AgentSession(AgentConfig config, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd) {
+    AgentSession(AgentConfig config, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd,
+                 io.linerate.nio.peer.ServedTestListener listener, long order) {
         this.config = config;
+        this.listener = listener;
         this.admit = admit;
         this.socket = socket;
         this.onEnd = onEnd;
         this.peer = String.valueOf(socket.getRemoteSocketAddress());
-        this.order = IDS.incrementAndGet();
+        this.order = order;
         this.thread = new Thread(this::run, "linerate-agent-session-" + order);
         this.thread.setDaemon(true);
         this.deadlineMillis = config.handshakeTimeout().toMillis() * 4;
@@ -150,6 +153,10 @@ final class AgentSession {
 
     AgentConfig config() {
         return config;
+    }
+
+    io.linerate.nio.peer.ServedTestListener listener() {
+        return listener;
     }
 
     Socket socket() {

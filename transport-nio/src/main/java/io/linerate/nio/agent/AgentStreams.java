@@ -92,6 +92,7 @@ final class AgentStreams {
             opened.add(ControlBeats.start(c, ControlBeats.intervalMillis(spec.ioTimeout().toMillis())));
         }
         LOG.info("session {}: {} {} stream x{}, {}", session.peer(), a.direction(), spec.protocol().label(), n, spec);
+        AgentServed served = new AgentServed(session.listener(), session.order(), spec, n, sending);
         List<StreamEnd> ends = new ArrayList<>();
         long[] peerSent = new long[n];
         java.util.Arrays.fill(peerSent, -1);
@@ -109,8 +110,9 @@ final class AgentStreams {
         }
         session.onAbort(() -> ends.forEach(StreamEnd::abort));
         c.timeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis())));
+        served.started((InetSocketAddress) c.socket().getRemoteSocketAddress(), spec);
         ParallelEnds run = ParallelEnds.start(ends, i -> (java.util.function.LongSupplier) () -> sentOf(peerSent, i),
-                i -> io.linerate.core.IntervalListener.NONE, "linerate-agent-stream-");
+                served::stream, "linerate-agent-stream-");
         if (goAsked && !sending) {
             AgentGo.sayOnceReading(c, ends, spec.ioTimeout().toMillis());
         }
@@ -118,6 +120,7 @@ final class AgentStreams {
         Ended ended = watch(session, c, run, peerSent, beating ? spec.ioTimeout().toNanos() + WATCH_NANOS : Long.MAX_VALUE);
         TransferException failure = run.failure();
         if (failure != null) {
+            served.cutShort(run.bytesSoFar(), run.messagesSoFar(), why(session, ended, failure));
             stopped(session, c, run, failure, ended, spec, sending);
             return;
         }
@@ -129,6 +132,7 @@ final class AgentStreams {
         }
         result.set("end", all.get(0));
         c.send(result);
+        served.done(counters, sentOf(peerSent));
         LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
     }
 
@@ -333,6 +337,19 @@ final class AgentStreams {
             } else {
                 sent[0] = m.path("window_messages").asLong(-1);
             }
+        }
+    }
+
+    /** @return why the streams failed, in a few words */
+    private static String why(AgentSession session, Ended ended, TransferException failure) {
+        return session.aborted() ? "the agent stopped" : ended == Ended.GONE ? "the client went away"
+                : ended == Ended.SILENT ? "the path went silent" : String.valueOf(failure.getMessage());
+    }
+
+    /** @return a copy of every stream's {@code peerSent} */
+    private static long[] sentOf(long[] sent) {
+        synchronized (sent) {
+            return sent.clone();
         }
     }
 

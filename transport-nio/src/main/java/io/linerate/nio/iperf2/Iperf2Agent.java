@@ -1,14 +1,21 @@
 package io.linerate.nio.iperf2;
 
+import io.linerate.nio.peer.PeerServer;
 import io.linerate.nio.peer.SamePortListener;
+import io.linerate.nio.peer.ServedIntervals;
+import io.linerate.nio.peer.ServedStart;
+import io.linerate.nio.peer.ServedSummary;
+import io.linerate.nio.peer.ServedTestListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +34,11 @@ import org.slf4j.LoggerFactory;
  * before anything is read. A test silent for the I/O timeout, longer than {@code --max-duration},
  * faster on average than {@code --max-rate} (after its first second) or with datagrams above
  * {@code --max-payload} is ended. The UDP path allocates nothing per datagram; each test's socket
- * and thread are released when it ends, on every path.
+ * and thread are released when it ends, on every path. Each test reports its start, an interval
+ * line a second and its summary to the listener the server was started with: a TCP test's read
+ * loop at each boundary, a UDP test's on the UDP loop's sweep, never per datagram.
  */
-public final class Iperf2Agent implements AutoCloseable {
+public final class Iperf2Agent implements PeerServer {
     private static final Logger LOG = LoggerFactory.getLogger(Iperf2Agent.class);
     private static final long TICK_MILLIS = 50;
 
@@ -39,31 +48,49 @@ public final class Iperf2Agent implements AutoCloseable {
     private final List<SocketChannel> tcpOpen = new CopyOnWriteArrayList<>();
     private final List<Thread> tcpThreads = new CopyOnWriteArrayList<>();
     private final List<Iperf2ServedTest> completed = new CopyOnWriteArrayList<>();
+    private final AtomicLong started = new AtomicLong();
+    private final ServedTestListener listener;
 
-    private Iperf2Agent(Iperf2ServerConfig config, SamePortListener ports) {
+    private Iperf2Agent(Iperf2ServerConfig config, SamePortListener ports, ServedTestListener listener) {
         this.config = config;
         this.ports = ports;
+        this.listener = listener;
+    }
+
+    /**
+     * Binds the TCP port and the UDP port of the same number, and starts serving; nothing is told
+     * of the tests served but the log and {@link #completed()}.
+     *
+     * @throws IOException when either cannot be bound; the message names address and port
+     */
+    public static Iperf2Agent start(Iperf2ServerConfig config) throws IOException {
+        return start(config, ServedTestListener.NONE);
     }
 
     /**
      * Binds the TCP port and the UDP port of the same number, and starts serving.
      *
+     * @param listener receives each test's start, its interval lines (every second: an iperf 2
+     *     client does not send its {@code -i}) and its summary; a UDP test's summary holds the
+     *     counts of the report sent back
      * @throws IOException when either cannot be bound; the message names address and port
      */
-    public static Iperf2Agent start(Iperf2ServerConfig config) throws IOException {
+    public static Iperf2Agent start(Iperf2ServerConfig config, ServedTestListener listener) throws IOException {
         SamePortListener ports = SamePortListener.open(config, "iperf 2", u -> u.configureBlocking(false), LOG);
-        Iperf2Agent a = new Iperf2Agent(config, ports);
+        Iperf2Agent a = new Iperf2Agent(config, ports, java.util.Objects.requireNonNull(listener, "listener"));
         Iperf2UdpServer u = new Iperf2UdpServer(a, config, ports);
         ports.start("linerate-iperf2", a::admit, u::run);
         return a;
     }
 
     /** @return the address served, with the port the kernel chose for port 0 */
+    @Override
     public InetSocketAddress address() {
         return ports.address();
     }
 
     /** @return tests running now */
+    @Override
     public int activeSessions() {
         return active.get();
     }
@@ -76,6 +103,15 @@ public final class Iperf2Agent implements AutoCloseable {
     /** @return the tests that ended, oldest first */
     public List<Iperf2ServedTest> completed() {
         return List.copyOf(completed);
+    }
+
+    /** @return the next test's number, from 1 */
+    long nextTest() {
+        return started.incrementAndGet();
+    }
+
+    ServedTestListener listener() {
+        return listener;
     }
 
     /** @return whether a test may start (then it counts as running until {@link #release()}); false at --max-sessions */
@@ -116,11 +152,15 @@ public final class Iperf2Agent implements AutoCloseable {
     private void serveTcp(SocketChannel s, InetSocketAddress from) {
         long bytes = 0;
         int flags = 0;
-        String end = "done";
+        String end = ServedSummary.DONE;
+        long test = nextTest();
+        long start = System.nanoTime();
+        long last = start;
+        ServedIntervals lines = new ServedIntervals(listener, test, 0, false, false, start, ServedIntervals.DEFAULT_INTERVAL,
+                start);
+        listener.onStart(new ServedStart(test, from, "iperf 2 TCP"));
         try (TcpChannel ch = TcpChannel.accepted(s)) {
             ByteBuffer buf = ByteBuffer.allocateDirect(Math.min(1 << 20, Math.max(65536, config.limits().maxPayloadBytes())));
-            long start = System.nanoTime();
-            long last = start;
             long timeout = config.ioTimeout().toNanos();
             long maxNanos = config.limits().maxDuration().toNanos();
             long maxRate = config.limits().maxRateBitsPerSecond();
@@ -128,6 +168,8 @@ public final class Iperf2Agent implements AutoCloseable {
                 buf.clear();
                 int n = ch.readSome(buf, TICK_MILLIS);
                 long now = System.nanoTime();
+                // at a boundary only: one comparison per read otherwise
+                lines.tick(now, bytes, 0, 0, Double.NaN);
                 if (n < 0) {
                     break;
                 }
@@ -161,6 +203,8 @@ public final class Iperf2Agent implements AutoCloseable {
             tcpThreads.remove(Thread.currentThread());
             release();
         }
+        lines.finish(Math.max(start, last), bytes, 0, 0, Double.NaN);
+        listener.onEnd(new ServedSummary(test, false, false, last - start, bytes, 0, 0, OptionalDouble.empty(), end));
         record(new Iperf2ServedTest(from, false, Optional.empty(), flags, bytes, Optional.empty(), end));
     }
 

@@ -3,6 +3,9 @@ package io.linerate.nio.iperf2;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.peer.AllowFrom;
 import io.linerate.nio.peer.PeerServerConfig;
+import io.linerate.nio.peer.PeerServerSettings;
+import io.linerate.nio.peer.ServedTestListener;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 
@@ -29,5 +32,20 @@ public record Iperf2ServerConfig(InetAddress bind, int port, AllowFrom allowFrom
      */
     public Iperf2ServerConfig {
         PeerServerConfig.check("serve --iperf2", "iperf 2", bind, port, allowFrom, limits, ioTimeout);
+    }
+
+    /**
+     * @param s the settings every server has
+     * @return the config of a server for iperf 2 clients with them
+     * @throws IllegalArgumentException as the constructor
+     */
+    public static Iperf2ServerConfig of(PeerServerSettings s) {
+        return new Iperf2ServerConfig(s.bind(), s.port(), s.allowFrom(), s.limits(), s.ioTimeout());
+    }
+
+    /** Starts {@link Iperf2Agent} with these settings; see {@link PeerServerConfig#start}. */
+    @Override
+    public Iperf2Agent start(ServedTestListener listener) throws IOException {
+        return Iperf2Agent.start(this, listener);
     }
 }

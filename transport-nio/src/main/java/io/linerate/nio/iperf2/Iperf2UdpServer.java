@@ -1,6 +1,8 @@
 package io.linerate.nio.iperf2;
 
 import io.linerate.nio.peer.SamePortListener;
+import io.linerate.nio.peer.ServedStart;
+import io.linerate.nio.peer.ServedSummary;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * final one included, are then ignored (no report) until it falls silent for the I/O timeout. A
  * final datagram from a client with no test here is ignored too: there is nothing to report. At most
  * {@link #MAX_REMEMBERED} ended or refused clients are remembered at once. Nothing is allocated per
- * datagram.
+ * datagram: each test's interval lines are read from its counts on the sweep, every
+ * {@value #TICK_MILLIS} ms.
  */
 final class Iperf2UdpServer {
     /** Logs read as the server's. */
@@ -111,6 +114,7 @@ final class Iperf2UdpServer {
         } finally {
             for (Iperf2UdpSession s : sessions.values()) {
                 agent.release();
+                s.end(System.nanoTime(), "the server stopped");
                 agent.record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.empty(),
                         "server stopped"));
             }
@@ -148,6 +152,7 @@ final class Iperf2UdpServer {
             // recorded before the report goes: a client that has its report finds the test in completed()
             agent.record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.of(s.report()), "done"));
             sendReport(s, src);
+            s.end(now, ServedSummary.DONE);
         }
     }
 
@@ -171,7 +176,8 @@ final class Iperf2UdpServer {
             LOG.warn("UDP client {} asked for iperf's {}, which linerate's iperf 2 server does not run: it serves the "
                     + "client's test to it only, and the client will wait in vain for the server's connection back", src, reverse);
         }
-        Iperf2UdpSession s = new Iperf2UdpSession((InetSocketAddress) src, v, now);
+        Iperf2UdpSession s = new Iperf2UdpSession((InetSocketAddress) src, v, now, agent.nextTest(), agent.listener());
+        agent.listener().onStart(new ServedStart(s.test, s.client, "iperf 2 UDP, header " + v.cliName()));
         sessions.put(src, s);
         return s;
     }
@@ -205,6 +211,7 @@ final class Iperf2UdpServer {
         List<SocketAddress> cut = new ArrayList<>();
         for (Map.Entry<SocketAddress, Iperf2UdpSession> e : sessions.entrySet()) {
             Iperf2UdpSession s = e.getValue();
+            s.tick(now);
             long age = now - s.firstNanos;
             String why = now - s.lastNanos > timeout ? "silent for the I/O timeout of " + config.ioTimeout().toMillis()
                     + " ms before a final datagram"
@@ -215,6 +222,7 @@ final class Iperf2UdpServer {
                 cut.add(e.getKey());
                 agent.release();
                 agent.record(new Iperf2ServedTest(s.client, true, Optional.of(s.header), 0, s.bytes, Optional.empty(), why));
+                s.end(now, why);
                 ended.put(e.getKey(), new Ended(null, now)); // its further datagrams are ignored until it falls silent
             }
         }

@@ -2,13 +2,18 @@ package io.linerate.nio.iperf2;
 
 import io.linerate.core.Rfc3550Jitter;
 import io.linerate.core.SequenceTracker;
+import io.linerate.nio.peer.ServedIntervals;
+import io.linerate.nio.peer.ServedSummary;
+import io.linerate.nio.peer.ServedTestListener;
 import java.net.InetSocketAddress;
+import java.util.OptionalDouble;
 import java.nio.ByteBuffer;
 
 /**
  * One iperf 2 UDP test as linerate's server counts it: the header layout seen in its first
  * datagram, the ids (loss, reordering and duplicates by {@link SequenceTracker}), RFC 3550 jitter
- * on the client's send stamps, and bytes. {@link #onDatagram} allocates nothing.
+ * on the client's send stamps, and bytes. {@link #onDatagram} allocates nothing; the interval lines
+ * are read from the counts by the server's sweep ({@link #tick}), not per datagram.
  */
 final class Iperf2UdpSession {
     final InetSocketAddress client;
@@ -24,11 +29,51 @@ final class Iperf2UdpSession {
     /** The first final datagram's send stamp, µs since the Unix epoch by the client's clock. */
     private long finalSendMicros;
 
+    /** The test's number on its server, from 1. */
+    final long test;
+    private final ServedIntervals lines;
+    private final ServedTestListener listener;
+
+    /** A test that reports nothing but its counts and report. */
     Iperf2UdpSession(InetSocketAddress client, Iperf2HeaderVariant header, long nowNanos) {
+        this(client, header, nowNanos, 0, ServedTestListener.NONE);
+    }
+
+    Iperf2UdpSession(InetSocketAddress client, Iperf2HeaderVariant header, long nowNanos, long test,
+                     ServedTestListener listener) {
         this.client = client;
         this.header = header;
         this.firstNanos = nowNanos;
         this.lastNanos = nowNanos;
+        this.test = test;
+        this.listener = listener;
+        this.lines = new ServedIntervals(listener, test, 0, false, true, nowNanos, ServedIntervals.DEFAULT_INTERVAL, nowNanos);
+    }
+
+    /** On the server's sweep: reports the interval whose boundary passed at {@code now}, ns. */
+    void tick(long now) {
+        if (lines.due(now)) {
+            lines.tick(now, bytes, datagrams, tracker.missingSoFar(), jitterNanos());
+        }
+    }
+
+    /**
+     * Reports the last interval and the test's summary: for a test answered, the report's counts.
+     *
+     * @param now when it ended, ns
+     * @param end {@link ServedSummary#DONE}, or why it was cut short
+     */
+    void end(long now, String end) {
+        lines.finish(now, bytes, datagrams, tracker.missingSoFar(), jitterNanos());
+        boolean done = finalId != 0;
+        Iperf2ServerReport r = done ? report() : null;
+        listener.onEnd(new ServedSummary(test, false, true, Math.max(0, lastNanos - firstNanos), bytes,
+                done ? r.datagrams() - r.errors() : datagrams, done ? r.errors() : 0,
+                jitter.samples() > 0 ? OptionalDouble.of(jitter.nanos()) : OptionalDouble.empty(), end));
+    }
+
+    private double jitterNanos() {
+        return jitter.samples() > 0 ? jitter.nanos() : Double.NaN;
     }
 
     /**

@@ -21,8 +21,10 @@ import java.time.Duration;
  * One iperf3 data stream on its own thread: TCP or UDP, sending (linerate is the sender) or
  * receiving ({@code --reverse}). A sender stops at its byte or datagram budget or when told;
  * a receiver reads until told, then drains what is already there (UDP) or reads to the server's
- * close (TCP). Counters are read by the controlling thread after {@link #join}. The per-datagram
- * path allocates nothing and never logs.
+ * close (TCP). Counters are read by the controlling thread after {@link #join}; while the stream
+ * runs, a server's test reads its volatile bytes and datagrams, and the loss and jitter it
+ * publishes ({@link UdpSeen}), for its interval lines. The per-datagram path allocates nothing and
+ * never logs.
  */
 final class DataStream implements Runnable, Closeable {
     private static final long POLL_MILLIS = 10;
@@ -62,6 +64,8 @@ final class DataStream implements Runnable, Closeable {
     /** The counts when the omit period ended, left out of the server's results. */
     final OmitBaseline omitted = new OmitBaseline();
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+    /** A receiving UDP stream's loss and jitter, published on its thread for the server's interval lines. */
+    final UdpSeen seen = new UdpSeen();
     /** For a TCP sender after the session: whether the server read all it was sent (null: unknown). */
     Boolean serverReadAll;
 
@@ -217,7 +221,11 @@ final class DataStream implements Runnable, Closeable {
                     sendTcp();
                 }
             } else if (udp) {
-                receiveUdp();
+                try {
+                    receiveUdp();
+                } finally {
+                    seen.publish(tracker, jitter, clock.nanoTime(), true);
+                }
             } else {
                 receiveTcp();
             }
@@ -318,6 +326,7 @@ final class DataStream implements Runnable, Closeable {
                 // a sequence number iperf3 never sends (0, or a negative 64-bit one) is -1: ignored
                 tracker.onArrival(Iperf3DatagramHeader.index(buf, counters64));
                 jitter.onArrival(Iperf3DatagramHeader.sendMicros(buf) * 1000L, (epochMicrosBase * 1000L) + now);
+                seen.publish(tracker, jitter, now, false);
                 continue;
             }
             if (n > 0) {
@@ -327,6 +336,7 @@ final class DataStream implements Runnable, Closeable {
             if (stop) {
                 return; // drained: nothing more is waiting
             }
+            seen.publish(tracker, jitter, now, false);
             if (!ending && now - lastData > ioTimeoutNanos) {
                 throw new SocketTimeoutException("no datagram from the server for " + ioTimeoutNanos / 1_000_000
                         + " ms (the I/O timeout)");

@@ -1,6 +1,8 @@
 package io.linerate.nio.iperf3;
 
+import io.linerate.nio.peer.PeerServer;
 import io.linerate.nio.peer.SamePortListener;
+import io.linerate.nio.peer.ServedTestListener;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * from it. Every read is bounded by the I/O timeout; each test's sockets and threads are released
  * when it ends, on every path.
  */
-public final class Iperf3Agent implements AutoCloseable {
+public final class Iperf3Agent implements PeerServer {
     private static final Logger LOG = LoggerFactory.getLogger(Iperf3Agent.class);
     /** Connections whose cookie is still being read, at most; beyond, new connections are closed. */
     static final int MAX_HANDSHAKES = 256;
@@ -54,33 +56,50 @@ public final class Iperf3Agent implements AutoCloseable {
     private final AtomicLong started = new AtomicLong();
     /** Held by the one test whose window the listening socket has. */
     private final Semaphore listenerWindow = new Semaphore(1);
+    private final ServedTestListener listener;
 
-    private Iperf3Agent(Iperf3ServerConfig config, SamePortListener ports) {
+    private Iperf3Agent(Iperf3ServerConfig config, SamePortListener ports, ServedTestListener listener) {
         this.config = config;
         this.ports = ports;
+        this.listener = listener;
         this.udp = ports.udp();
+    }
+
+    /**
+     * Binds the TCP port and the UDP port of the same number, and starts serving; nothing is told
+     * of the tests served but the log.
+     *
+     * @throws IOException when either cannot be bound; the message names address and port
+     */
+    public static Iperf3Agent start(Iperf3ServerConfig config) throws IOException {
+        return start(config, ServedTestListener.NONE);
     }
 
     /**
      * Binds the TCP port and the UDP port of the same number, and starts serving.
      *
+     * @param listener receives each test's start, its interval lines (per reporting interval: the
+     *     client's {@code interval} parameter, 1 s when it sends none) and its summary, which is
+     *     what the server sends the client as its results
      * @throws IOException when either cannot be bound; the message names address and port
      */
-    public static Iperf3Agent start(Iperf3ServerConfig config) throws IOException {
+    public static Iperf3Agent start(Iperf3ServerConfig config, ServedTestListener listener) throws IOException {
         // the data sockets of UDP tests bind the same port, each connected to its client
         SamePortListener ports = SamePortListener.open(config, "iperf3",
                 u -> u.setOption(StandardSocketOptions.SO_REUSEADDR, true), LOG);
-        Iperf3Agent a = new Iperf3Agent(config, ports);
+        Iperf3Agent a = new Iperf3Agent(config, ports, java.util.Objects.requireNonNull(listener, "listener"));
         ports.start("linerate-iperf3", a::admit, a::udpLoop);
         return a;
     }
 
     /** @return the TCP port's address, with the port the kernel chose for port 0 */
+    @Override
     public InetSocketAddress address() {
         return ports.address();
     }
 
     /** @return tests running now */
+    @Override
     public int activeSessions() {
         return sessions.size();
     }
@@ -97,6 +116,10 @@ public final class Iperf3Agent implements AutoCloseable {
 
     Iperf3ServerConfig config() {
         return config;
+    }
+
+    ServedTestListener listener() {
+        return listener;
     }
 
     /** An allowed connection: its cookie is read on a thread of its own, up to {@link #MAX_HANDSHAKES} at once. */
@@ -141,9 +164,8 @@ public final class Iperf3Agent implements AutoCloseable {
             // the control connection is silent during the test: keepalive fails it on a black-holed path,
             // which ends a UDP sender here that would otherwise send into it to the test's end
             io.linerate.nio.internal.KeepAlive.forSilence(ch.channel(), config.ioTimeout());
-            Iperf3ServerSession session = new Iperf3ServerSession(this, ch, from, key);
+            Iperf3ServerSession session = new Iperf3ServerSession(this, ch, from, key, started.incrementAndGet());
             sessions.add(session);
-            started.incrementAndGet();
             handedOver = true;
             handshakes.decrementAndGet();
             try {
@@ -259,7 +281,8 @@ public final class Iperf3Agent implements AutoCloseable {
     /**
      * Stops serving: closes both ports and ends every test, whose client is told SERVER_TERMINATE
      * as iperf3's server tells it, then waits for their threads, each bounded by twice the I/O
-     * timeout; a test still running then has its connections closed.
+     * timeout; a test still running then has its connections closed. Each test still running
+     * reports its summary, ended by the stop.
      */
     @Override
     public void close() {

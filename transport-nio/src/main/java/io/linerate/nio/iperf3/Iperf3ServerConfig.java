@@ -3,6 +3,9 @@ package io.linerate.nio.iperf3;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.peer.AllowFrom;
 import io.linerate.nio.peer.PeerServerConfig;
+import io.linerate.nio.peer.PeerServerSettings;
+import io.linerate.nio.peer.ServedTestListener;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 
@@ -30,5 +33,20 @@ public record Iperf3ServerConfig(InetAddress bind, int port, AllowFrom allowFrom
      */
     public Iperf3ServerConfig {
         PeerServerConfig.check("serve --iperf3", "iperf3", bind, port, allowFrom, limits, ioTimeout);
+    }
+
+    /**
+     * @param s the settings every server has
+     * @return the config of a server for iperf3 clients with them
+     * @throws IllegalArgumentException as the constructor
+     */
+    public static Iperf3ServerConfig of(PeerServerSettings s) {
+        return new Iperf3ServerConfig(s.bind(), s.port(), s.allowFrom(), s.limits(), s.ioTimeout());
+    }
+
+    /** Starts {@link Iperf3Agent} with these settings; see {@link PeerServerConfig#start}. */
+    @Override
+    public Iperf3Agent start(ServedTestListener listener) throws IOException {
+        return Iperf3Agent.start(this, listener);
     }
 }

@@ -3,6 +3,7 @@ package io.linerate.nio.iperf3;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.nio.peer.ServedStart;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
@@ -21,7 +22,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +36,6 @@ import org.slf4j.LoggerFactory;
 final class Iperf3ServerSession {
     private static final Logger LOG = LoggerFactory.getLogger(Iperf3ServerSession.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final AtomicLong IDS = new AtomicLong();
     private static final long POLL_MILLIS = 20;
     /** Put among the arrivals by {@link #abort} to end the wait for streams. */
     private static final Object STOPPING = new Object();
@@ -46,7 +45,8 @@ final class Iperf3ServerSession {
     private final BoundedChannel control;
     private final InetSocketAddress client;
     private final String cookie;
-    private final long number = IDS.incrementAndGet();
+    /** The test's number on its server, from 1. */
+    private final long number;
     private final BlockingQueue<Object> arrivals = new LinkedBlockingQueue<>();
     private final AtomicInteger offered = new AtomicInteger();
     private final Set<InetSocketAddress> udpFrom = ConcurrentHashMap.newKeySet();
@@ -57,9 +57,13 @@ final class Iperf3ServerSession {
     private volatile boolean aborted;
     private boolean udpClaimed;
     private Iperf3TestParams params;
+    /** The test's interval lines, from TEST_START on; null before, and once its summary is reported. */
+    private Iperf3ServedLines lines;
 
-    Iperf3ServerSession(Iperf3Agent agent, BoundedChannel control, InetSocketAddress client, String cookie) {
+    /** @param number the test's number on its server, from 1 */
+    Iperf3ServerSession(Iperf3Agent agent, BoundedChannel control, InetSocketAddress client, String cookie, long number) {
         this.agent = agent;
+        this.number = number;
         this.config = agent.config();
         this.control = control;
         this.client = client;
@@ -138,7 +142,10 @@ final class Iperf3ServerSession {
             createStreams();
             send(Iperf3State.TEST_START);
             // iperf3's server starts its omit timer at TEST_START and resets its counters when it fires
-            long omitEnd = System.nanoTime() + params.omitSeconds() * 1_000_000_000L;
+            long t0 = System.nanoTime();
+            long omitEnd = t0 + params.omitSeconds() * 1_000_000_000L;
+            agent.listener().onStart(new ServedStart(number, client, Iperf3ServedLines.describe(params)));
+            lines = new Iperf3ServedLines(agent.listener(), number, params, streams, t0, omitEnd);
             String threads = "linerate-iperf3-test-" + number + "-stream-";
             synchronized (streams) {
                 for (DataStream s : streams) {
@@ -154,6 +161,7 @@ final class Iperf3ServerSession {
                 return;
             }
             endStreams();
+            lines.finish(System.nanoTime());
             send(Iperf3State.EXCHANGE_RESULTS);
             JsonNode theirs = readJson("the client's results");
             Iperf3ServerResults mine = Iperf3ServerResults.of(params, streams, theirs);
@@ -168,7 +176,10 @@ final class Iperf3ServerSession {
                 LOG.warn("{}: the client sent {} after the results; expected IPERF_DONE", who, Iperf3State.name(done));
             }
             LOG.info("{} done: {}", who, mine.summary());
+            lines.summaries(mine);
+            lines = null;
         } catch (Iperf3Exception | IOException | RuntimeException e) {
+            cutShort(aborted ? "the server stopped" : String.valueOf(e.getMessage()));
             if (aborted) {
                 terminate(who);
             } else if (e instanceof RuntimeException) {
@@ -178,6 +189,14 @@ final class Iperf3ServerSession {
             }
         } finally {
             release();
+        }
+    }
+
+    /** Reports the summary of a test that ran its streams and ended early: its counts so far. */
+    private void cutShort(String end) {
+        if (lines != null) {
+            lines.cutShort(end);
+            lines = null;
         }
     }
 
@@ -297,6 +316,7 @@ final class Iperf3ServerSession {
                 : params.duration().plus(config.ioTimeout()).toNanos();
         long deadline = System.nanoTime() + limit;
         while (true) {
+            lines.tick(System.nanoTime());
             for (DataStream s : streams) {
                 if (s.failure() != null) {
                     throw new Iperf3Exception("stream " + s.id + " failed: " + s.failure().getMessage(), s.failure());
@@ -309,6 +329,7 @@ final class Iperf3ServerSession {
                         return true;
                     case Iperf3State.CLIENT_TERMINATE:
                         LOG.info("{} ended: the client terminated it (CLIENT_TERMINATE)", who);
+                        cutShort("the client terminated it");
                         return false;
                     default:
                         throw new Iperf3Exception("the client sent " + Iperf3State.name(st) + " during the test; expected TEST_END");

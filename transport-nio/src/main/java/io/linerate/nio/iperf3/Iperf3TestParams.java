@@ -11,7 +11,7 @@ import java.util.Optional;
  * {@code send_parameters}: {@code tcp}/{@code udp}, {@code time}, {@code omit}, {@code num},
  * {@code blockcount}, {@code parallel}, {@code reverse}, {@code bidirectional}, {@code len},
  * {@code bandwidth}, {@code pacing_timer}, {@code window}, {@code udp_counters_64bit},
- * {@code get_server_output}).
+ * {@code get_server_output}, and {@code interval} where a client sends it).
  *
  * @param udp UDP, else TCP
  * @param seconds test length, s (0: bounded by bytes or blocks, or unbounded)
@@ -27,10 +27,12 @@ import java.util.Optional;
  * @param window socket buffer asked for, bytes; 0 = default
  * @param counters64 UDP sequence numbers are 64-bit
  * @param serverOutput the client wants the server's report ({@code --get-server-output})
+ * @param interval the reporting interval of the server's interval lines: the client's
+ *     {@code interval} in seconds (fractions allowed), 1 s when it sends none or 0
  */
 record Iperf3TestParams(boolean udp, long seconds, long omitSeconds, long bytes, long blocks, int parallel, boolean reverse,
                         boolean bidirectional, int length, long rateBitsPerSecond, long pacingTimerMicros, int window,
-                        boolean counters64, boolean serverOutput) {
+                        boolean counters64, boolean serverOutput, Duration interval) {
     /** iperf3's error codes a refusal is sent with (iperf_api.h), so its client prints a fitting message. */
     static final int IE_DURATION = 5;
     static final int IE_NUMSTREAMS = 6;
@@ -58,7 +60,19 @@ record Iperf3TestParams(boolean udp, long seconds, long omitSeconds, long bytes,
                 (int) Math.min(Integer.MAX_VALUE, num(j, "len", defaultLength)), num(j, "bandwidth", 0),
                 num(j, "pacing_timer", Pace.DEFAULT_TIMER_MICROS),
                 (int) Math.min(Integer.MAX_VALUE, num(j, "window", 0)), j.has("udp_counters_64bit"),
-                j.has("get_server_output"));
+                j.has("get_server_output"), interval(j));
+    }
+
+    /** @return the client's {@code interval}, s, as a duration; 1 s when absent or 0 */
+    private static Duration interval(JsonNode j) throws Iperf3Exception {
+        JsonNode n = j.get("interval");
+        if (n == null || (n.isNumber() && n.asDouble() == 0)) {
+            return io.linerate.nio.peer.ServedIntervals.DEFAULT_INTERVAL;
+        }
+        if (!n.isNumber() || n.asDouble() < 0 || n.asDouble() > 86_400) {
+            throw new Iperf3Exception("parameter 'interval' is " + n + "; expected seconds, 0..86400");
+        }
+        return Duration.ofNanos(Math.round(n.asDouble() * 1e9));
     }
 
     private static long num(JsonNode j, String field, long absent) throws Iperf3Exception {

@@ -1,13 +1,15 @@
 package io.linerate.nio.peer;
 
 import io.linerate.nio.agent.AgentLimits;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * The settings every linerate server for an unmodified peer tool's clients has (iperf3's
- * {@code Iperf3ServerConfig}, iperf 2's {@code Iperf2ServerConfig}), checked the same way by
+ * The settings every linerate server has, the agent's ({@code AgentConfig}), iperf3's
+ * ({@code Iperf3ServerConfig}) and iperf 2's ({@code Iperf2ServerConfig}) alike, and the one way to
+ * start any of them ({@link #start}). Each keeps its own options beside these (the agent its shared
+ * secret). The servers for unmodified peer tools' clients check theirs the same way, by
  * {@link #check}.
  */
 public interface PeerServerConfig {
@@ -27,6 +29,20 @@ public interface PeerServerConfig {
     Duration ioTimeout();
 
     /**
+     * Binds the server's ports and starts serving.
+     *
+     * @param listener receives each served test's start, interval lines and summary
+     * @return the server, serving until {@link PeerServer#close()}
+     * @throws IOException when a port cannot be bound; the message names the address and port
+     */
+    PeerServer start(ServedTestListener listener) throws IOException;
+
+    /** @return the settings this config shares with every server's */
+    default PeerServerSettings settings() {
+        return new PeerServerSettings(bind(), port(), allowFrom(), limits(), ioTimeout());
+    }
+
+    /**
      * Checks a server's settings: none null, the port in range, the timeout at least 1 ms, and a
      * non-empty {@code allowFrom} unless {@code bind} is a loopback address, since the tool's
      * clients cannot send linerate's shared secret.
@@ -40,16 +56,7 @@ public interface PeerServerConfig {
      */
     static void check(String command, String tool, InetAddress bind, int port, AllowFrom allowFrom, AgentLimits limits,
                       Duration ioTimeout) {
-        Objects.requireNonNull(bind, "bind");
-        Objects.requireNonNull(allowFrom, "allowFrom");
-        Objects.requireNonNull(limits, "limits");
-        Objects.requireNonNull(ioTimeout, "ioTimeout");
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
-        }
-        if (ioTimeout.toMillis() < 1) {
-            throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms or more");
-        }
+        new PeerServerSettings(bind, port, allowFrom, limits, ioTimeout);
         if (allowFrom.isEmpty() && !bind.isLoopbackAddress()) {
             throw new IllegalArgumentException(command + " binds " + bind.getHostAddress()
                     + ", which is not a loopback address: it needs --allow-from CIDR[,CIDR...], since " + tool + " clients "

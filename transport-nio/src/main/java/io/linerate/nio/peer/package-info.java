@@ -2,6 +2,9 @@
  * What linerate's servers for unmodified peer tools (iperf3, iperf 2) share: the client addresses
  * served ({@link io.linerate.nio.peer.AllowFrom}), the checked server settings
  * ({@link io.linerate.nio.peer.PeerServerConfig}) and the TCP and UDP ports of one number with
- * their accept loop ({@link io.linerate.nio.peer.SamePortListener}).
+ * their accept loop ({@link io.linerate.nio.peer.SamePortListener}); and what all three linerate
+ * servers (the agent, iperf3's, iperf 2's) share: one shape ({@link io.linerate.nio.peer.PeerServer}),
+ * started from one base of settings, and what each reports of the tests it serves
+ * ({@link io.linerate.nio.peer.ServedTestListener}, {@link io.linerate.nio.peer.ServedIntervals}).
  */
 package io.linerate.nio.peer;

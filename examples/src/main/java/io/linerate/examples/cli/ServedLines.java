@@ -1,0 +1,55 @@
+package io.linerate.examples.cli;
+
+import io.linerate.core.IntervalSample;
+import io.linerate.core.sink.TransferFormat;
+import io.linerate.nio.peer.ServedInterval;
+import io.linerate.nio.peer.ServedStart;
+import io.linerate.nio.peer.ServedSummary;
+import io.linerate.nio.peer.ServedTestListener;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * {@code serve}'s text output of the tests it serves, as {@code iperf3 -s} prints them: a line when
+ * a test starts, an interval line per reporting interval
+ * ({@code [  3]  1.00- 2.00 sec  1589248 Bytes  12.71 Mbits/sec}, for UDP data received followed by
+ * jitter and lost/total datagrams), and summary lines at its end, each marked {@code receiver} or
+ * {@code sender} as iperf3's are. The number in brackets is the test's on this server, followed by
+ * the stream's where a linerate client runs several. Bytes are exact, rates decimal
+ * ({@link TransferFormat#intervalLine}). Lines of several tests at once interleave whole.
+ */
+final class ServedLines implements ServedTestListener {
+    private final PrintWriter out;
+
+    ServedLines(PrintWriter out) {
+        this.out = out;
+    }
+
+    @Override
+    public void onStart(ServedStart s) {
+        line(String.format(Locale.ROOT, "[%3d] accepted %s port %d: %s", s.test(), s.client().getAddress().getHostAddress(),
+                s.client().getPort(), s.what()));
+    }
+
+    @Override
+    public void onInterval(ServedInterval i) {
+        String tag = i.stream() == 0 ? String.format(Locale.ROOT, "[%3d]", i.test())
+                : String.format(Locale.ROOT, "[%3d.%d]", i.test(), i.stream());
+        line(tag + " " + TransferFormat.intervalLine(i.sample(), i.udp() && !i.sent()) + (i.sent() ? "  sent" : ""));
+    }
+
+    @Override
+    public void onEnd(ServedSummary s) {
+        IntervalSample whole = new IntervalSample(0, s.nanos(), s.bytes(), s.datagrams(), s.lost(), s.jitterNanos(), false);
+        line(String.format(Locale.ROOT, "[%3d] ", s.test()) + TransferFormat.intervalLine(whole, s.udp() && !s.sent())
+                + (s.sent() ? "  sender" : "  receiver")
+                + (ServedSummary.DONE.equals(s.end()) ? "" : "  (ended: " + s.end() + ")"));
+    }
+
+    private void line(String text) {
+        synchronized (out) {
+            out.println(text);
+            out.flush();
+        }
+    }
+}
