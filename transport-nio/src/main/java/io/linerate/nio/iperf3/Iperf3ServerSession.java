@@ -5,13 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.nio.peer.ServedStart;
 import java.io.IOException;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -235,14 +231,15 @@ final class Iperf3ServerSession {
                 got.add(a);
                 if (udpTest) {
                     // iperf3's client waits for the reply to a stream's connect message before it opens the next
-                    addStream(open(i, got.set(i, null)));
+                    addStream(ServerStreams.open(params, config, agent.address().getPort(), i, got.set(i, null)));
                 }
             }
             if (!udpTest) {
                 // TCP streams take their roles by the order they were accepted in, once all are here
                 TcpArrival.sortInAcceptOrder(got);
                 for (int i = 0; i < wanted; i++) {
-                    addStream(open(i, ((TcpArrival) got.set(i, null)).channel()));
+                    addStream(ServerStreams.open(params, config, agent.address().getPort(), i,
+                            ((TcpArrival) got.set(i, null)).channel()));
                 }
             }
         } catch (InterruptedException e) {
@@ -261,47 +258,6 @@ final class Iperf3ServerSession {
     private void addStream(DataStream s) {
         synchronized (streams) {
             streams.add(s);
-        }
-    }
-
-    /** Stream {@code i} in arrival order: iperf3 numbers streams 1, 3, 4, ...; in a bidirectional test the client's senders come first. */
-    private DataStream open(int i, Object arrival) throws IOException {
-        int id = i == 0 ? 1 : i + 2;
-        boolean send = params.bidirectional() ? i >= params.parallel() : params.reverse();
-        int k = params.bidirectional() ? i % params.parallel() : i;
-        long bytes = send ? Iperf3Wire.share(params.bytes(), params.parallel(), k) : 0;
-        long blocks = send ? Iperf3Wire.share(params.blocks(), params.parallel(), k) : 0;
-        Pace pace = Pace.ofClient(send ? params.rateBitsPerSecond() : 0, params.pacingTimerMicros());
-        if (arrival instanceof BoundedChannel ch) {
-            try {
-                if (params.window() > 0) {
-                    ch.channel().setOption(StandardSocketOptions.SO_SNDBUF, params.window());
-                    ch.channel().setOption(StandardSocketOptions.SO_RCVBUF, params.window());
-                }
-                return DataStream.acceptedTcp(id, ch, send, params.length(), bytes, blocks, pace, config.ioTimeout());
-            } catch (IOException | RuntimeException e) {
-                ch.close();
-                throw e;
-            }
-        }
-        InetSocketAddress from = (InetSocketAddress) arrival;
-        DatagramChannel d = DatagramChannel.open(config.bind() instanceof Inet6Address
-                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-        try {
-            d.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            if (params.window() > 0) {
-                d.setOption(StandardSocketOptions.SO_SNDBUF, params.window());
-                d.setOption(StandardSocketOptions.SO_RCVBUF, params.window());
-            }
-            d.bind(new InetSocketAddress(config.bind(), agent.address().getPort()));
-            d.connect(from);
-            ByteBuffer reply = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, Iperf3Wire.UDP_CONNECT_REPLY);
-            d.write(reply);
-            return DataStream.acceptedUdp(id, d, send, params.counters64(), params.length(), bytes, blocks, pace,
-                    config.ioTimeout());
-        } catch (IOException | RuntimeException e) {
-            d.close();
-            throw e;
         }
     }
 
