@@ -2,10 +2,8 @@ package io.linerate.regression;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linerate.testsupport.GoldenFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -107,11 +105,6 @@ class GoldenTest {
     }
 
     private static void compare(String file, String actual) throws IOException {
-        if (Boolean.getBoolean("linerate.golden.update")) {
-            Path p = Path.of("src/test/resources/golden", file);
-            Files.createDirectories(p.getParent());
-            Files.writeString(p, actual, StandardCharsets.UTF_8);
-        }
-        assertThat(actual).isEqualTo(TestFiles.resource("golden/" + file));
+        GoldenFiles.assertMatches(file, actual);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.linerate.core.RawTransferSpec;
+import io.linerate.testsupport.VethPair;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;

@@ -11,6 +11,7 @@ import io.linerate.core.live.CounterGroup;
 import io.linerate.core.live.CounterType;
 import io.linerate.core.live.CountersFileReader;
 import io.linerate.core.live.LiveCounters;
+import io.linerate.testsupport.VethPair;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.linerate.core.Clock;
+import io.linerate.testsupport.VethPair;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
+import io.linerate.testsupport.VethPair;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

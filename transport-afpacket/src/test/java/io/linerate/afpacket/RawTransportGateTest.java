@@ -19,6 +19,7 @@ import io.linerate.regression.Baseline;
 import io.linerate.regression.GateReport;
 import io.linerate.regression.MetricAssertions;
 import io.linerate.regression.Verdict;
+import io.linerate.testsupport.VethPair;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

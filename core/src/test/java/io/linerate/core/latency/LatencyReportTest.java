@@ -9,6 +9,7 @@ import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.sink.KtapSink;
 import io.linerate.core.sink.ResultJson;
+import io.linerate.testsupport.GoldenFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -59,7 +60,7 @@ class LatencyReportTest {
     void halfRttTable(String locale) throws IOException {
         setLocale(locale);
         String t = report(LatencyMode.HALF_RTT, 99).table();
-        LatencyGoldenFiles.assertMatches("pingpong-half-rtt.txt", t);
+        GoldenFiles.assertMatches("latency/pingpong-half-rtt.txt", t);
         // hand-computed: half of {100,200,300,400,1000}; 1001/2 = 500.5 rounds to 501
         assertThat(t).contains("\t1\t200\t50\t150\t500\t500\t158\t5\n")
                 .contains("\t64\t501\t501\t501\t501\t501\t0\t1\n")
@@ -74,7 +75,7 @@ class LatencyReportTest {
         LatencyReport r = report(LatencyMode.RTT, 99.9);
         LatencyReport noted = new LatencyReport(r.facts(), r.mode(), r.percentile(), r.sizes(),
                 List.of("closed loop: values at p99 and above understate tail latency"));
-        LatencyGoldenFiles.assertMatches("pingpong-rtt.txt", noted.table());
+        GoldenFiles.assertMatches("latency/pingpong-rtt.txt", noted.table());
     }
 
     @ParameterizedTest
@@ -82,7 +83,7 @@ class LatencyReportTest {
     void json(String locale) throws IOException {
         setLocale(locale);
         String line = ResultJson.latency(report(LatencyMode.HALF_RTT, 99.9)).toJson();
-        LatencyGoldenFiles.assertMatches("pingpong.json", line + "\n");
+        GoldenFiles.assertMatches("latency/pingpong.json", line + "\n");
         JsonNode j = new ObjectMapper().readTree(line);
         assertThat(j.get("latency").asText()).isEqualTo("half-RTT");
         assertThat(j.get("results").get(0).get("stddev").asDouble()).isEqualTo(Math.sqrt(100_000) / 2);
@@ -97,7 +98,7 @@ class LatencyReportTest {
         try (MetricSink s = new KtapSink(new PrintWriter(w))) {
             report(LatencyMode.HALF_RTT, 99).metrics(Map.of("protocol", "tcp")).forEach(s::accept);
         }
-        LatencyGoldenFiles.assertMatches("pingpong-ktap.txt", w.toString().replace(System.lineSeparator(), "\n"));
+        GoldenFiles.assertMatches("latency/pingpong-ktap.txt", w.toString().replace(System.lineSeparator(), "\n"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
 import io.linerate.core.sink.ResultJson;
+import io.linerate.testsupport.GoldenFiles;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
@@ -83,7 +84,7 @@ class RrReportTest {
     @ValueSource(strings = {"ROOT", "de-DE"})
     void golden(String locale) throws IOException {
         LatencyReportTest.setLocale(locale);
-        LatencyGoldenFiles.assertMatches("rr.txt", report().text());
-        LatencyGoldenFiles.assertMatches("rr.json", ResultJson.rr(report()).toJson() + "\n");
+        GoldenFiles.assertMatches("latency/rr.txt", report().text());
+        GoldenFiles.assertMatches("latency/rr.json", ResultJson.rr(report()).toJson() + "\n");
     }
 }

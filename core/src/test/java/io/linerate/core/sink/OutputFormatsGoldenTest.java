@@ -15,6 +15,7 @@ import io.linerate.core.TcpMss;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
 import io.linerate.core.latency.ExactRangeHistogram;
+import io.linerate.testsupport.GoldenFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -29,6 +29,7 @@ import io.linerate.core.PingPongSpec;
 import io.linerate.regression.MetricReaders;
 import io.linerate.regression.MetricSet;
 import io.linerate.regression.Observation;
+import io.linerate.testsupport.GoldenFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

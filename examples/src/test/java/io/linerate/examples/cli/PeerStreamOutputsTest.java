@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.PeerTool;
 import io.linerate.nio.agent.Agent;
 import io.linerate.nio.agent.AgentConfig;
 import io.linerate.nio.agent.AgentLimits;
-import io.linerate.nio.iperf2.IperfBinary;
-import io.linerate.nio.iperf3.Iperf3Server;
+import io.linerate.testsupport.Iperf3Server;
+import io.linerate.testsupport.IperfBinary;
+import io.linerate.testsupport.PeerTool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -21,6 +21,7 @@ import io.linerate.afpacket.RawSenderReport;
 import io.linerate.afpacket.RawSteering;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.afpacket.Timestamping;
+import io.linerate.testsupport.VethPair;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -224,29 +225,29 @@ class RawCommandTest {
     @Test
     void aRunWithBothEndsHereSaysItWasPacedByCreditAndAnUnpacedOneByNothing() throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
-        String[] veth = VethPair.create('p');
+        VethPair veth = VethPair.create('p');
         try {
-            Outcome paced = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "1014", "--duration", "200ms",
+            Outcome paced = run("--tx", veth.a, "--rx", veth.b, "--frame-size", "1014", "--duration", "200ms",
                     "--warmup", "0", "--interval", "100ms");
             assertThat(paced.err()).isEmpty();
             assertThat(paced.out()).containsPattern("\\n# pacing: credit \\(receiver credit [0-9]+ frames in flight per stream, "
                     + "ring holds [0-9]+; waited for credit [0-9]+ times; at most [0-9]+ in flight\\)\\n");
-            Outcome unpaced = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "1014", "--duration", "200ms",
+            Outcome unpaced = run("--tx", veth.a, "--rx", veth.b, "--frame-size", "1014", "--duration", "200ms",
                     "--warmup", "0", "--interval", "100ms", "--unpaced", "--json");
             JsonNode p = JSON.readTree(unpaced.out()).get("detail").get("pacing");
             assertThat(p.get("governed").asText()).isEqualTo("none");
             assertThat(p.get("credit_frames").isNull()).isTrue();
         } finally {
-            VethPair.remove(veth[0]);
+            veth.close();
         }
     }
 
     @Test
     void aRunAcrossAVethPairPrintsJsonWithEveryFrameCounted() throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
-        String[] veth = VethPair.create('c');
+        VethPair veth = VethPair.create('c');
         try {
-            Outcome o = run("--tx", veth[0], "--rx", veth[1], "--ethertypes", "0x88b5,0x88b6", "--frame-size", "256",
+            Outcome o = run("--tx", veth.a, "--rx", veth.b, "--ethertypes", "0x88b5,0x88b6", "--frame-size", "256",
                     "--rate", "20M", "--duration", "300ms", "--warmup", "100ms", "--batch", "8", "--json");
             assertThat(o.err()).isEmpty();
             assertThat(o.code()).isZero();
@@ -278,7 +279,7 @@ class RawCommandTest {
             }
             assertThat(n.get("tx_nic").get("tx_packets").asLong()).isEqualTo(totalTx);
 
-            Outcome k = run("--tx", veth[0], "--rx", veth[1], "--frame-size", "128", "--rate", "10M",
+            Outcome k = run("--tx", veth.a, "--rx", veth.b, "--frame-size", "128", "--rate", "10M",
                     "--duration", "200ms", "--warmup", "0", "--idle", "backoff", "--ktap");
             assertThat(k.code()).isZero();
             assertThat(k.out()).startsWith("KTAP version 1\n1..1\n").contains("# ktap-metric-json: ")
@@ -287,7 +288,7 @@ class RawCommandTest {
             assertThat(KtapGateReaderTest.gateReadsEveryMetricUnder(k.out(), "raw")).contains("raw_rx_frames_per_s");
 
             // one end only: the sender reports what it sent and says loss is unknown
-            Outcome txOnly = run("--tx", veth[0], "--dst-mac", "02:00:00:00:00:02", "--frame-size", "128", "--rate", "10M",
+            Outcome txOnly = run("--tx", veth.a, "--dst-mac", "02:00:00:00:00:02", "--frame-size", "128", "--rate", "10M",
                     "--warmup", "100ms", "--duration", "300ms", "--batch", "8", "--json");
             assertThat(txOnly.code()).as(txOnly.err()).isZero();
             JsonNode t = JSON.readTree(txOnly.out()).get("detail");
@@ -300,7 +301,7 @@ class RawCommandTest {
             assertThat(ts.get("tx_frames").asLong()).isPositive();
             assertThat(t.get("tx_nic").get("tx_packets").asLong()).isEqualTo(ts.get("tx_frames_total").asLong());
             // a receiver alone, with nothing sending, counts nothing: not valid, and loss is still unknown, not 0
-            Outcome rxOnly = run("--rx", veth[1], "--frame-size", "128", "--warmup", "0", "--duration", "200ms", "--json");
+            Outcome rxOnly = run("--rx", veth.b, "--frame-size", "128", "--warmup", "0", "--duration", "200ms", "--json");
             assertThat(rxOnly.code()).isEqualTo(1);
             JsonNode rxResult = JSON.readTree(rxOnly.out());
             assertThat(rxResult.get("valid").asBoolean()).isFalse();
@@ -312,12 +313,12 @@ class RawCommandTest {
             assertThat(x.get("streams").get(0).get("rx_frames").asLong()).isZero();
             assertThat(x.get("reasons").toString()).contains("no frame of a sender's measured window arrived");
 
-            Outcome steer = run("--tx", veth[0], "--rx", veth[1], "--steer", "--duration", "100ms");
+            Outcome steer = run("--tx", veth.a, "--rx", veth.b, "--steer", "--duration", "100ms");
             assertThat(steer.code()).isEqualTo(2);
-            assertThat(steer.err()).contains(veth[1]).contains("EOPNOTSUPP").contains("driver veth");
+            assertThat(steer.err()).contains(veth.b).contains("EOPNOTSUPP").contains("driver veth");
         } finally {
-            VethPair.remove(veth[0]);
+            veth.close();
         }
-        assertThat(Files.exists(Path.of("/sys/class/net", veth[0]))).isFalse();
+        assertThat(Files.exists(Path.of("/sys/class/net", veth.a))).isFalse();
     }
 }

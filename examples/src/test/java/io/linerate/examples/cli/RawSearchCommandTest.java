@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.afpacket.AfPacket;
+import io.linerate.testsupport.VethPair;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -45,15 +46,15 @@ class RawSearchCommandTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aSearchAcrossAVethPairHoldsItsIdentitiesAndGivesNoLineRate() throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
-        String[] veth = VethPair.create('s');
+        VethPair veth = VethPair.create('s');
         try {
-            String mtuTooBig = "frame size 1515 bytes does not fit interface " + veth[0] + " with MTU 1500; allowed: 60..1514";
-            LinerateCliTest.Run big = LinerateCliTest.linerate("search", "--tx", veth[0], "--rx", veth[1], "--frame-sizes", "60,1515");
+            String mtuTooBig = "frame size 1515 bytes does not fit interface " + veth.a + " with MTU 1500; allowed: 60..1514";
+            LinerateCliTest.Run big = LinerateCliTest.linerate("search", "--tx", veth.a, "--rx", veth.b, "--frame-sizes", "60,1515");
             assertThat(big.exit()).isEqualTo(2);
             assertThat(big.err()).contains(mtuTooBig);
 
             // short trials, a low max and a coarse resolution: a handful of trials per size on two shared cores
-            String[] common = {"search", "--tx", veth[0], "--rx", veth[1], "--trial", "200ms", "--warmup", "20ms",
+            String[] common = {"search", "--tx", veth.a, "--rx", veth.b, "--trial", "200ms", "--warmup", "20ms",
                     "--max-rate", "20M", "--resolution", "20%", "--batch", "8"};
             LinerateCliTest.Run j = LinerateCliTest.linerate(concat(common, "--frame-sizes", "60,1514", "--json"));
             // 0 when both sizes found a rate, 1 when even a min rate lost on a busy host: either way the output holds
@@ -88,7 +89,7 @@ class RawSearchCommandTest {
                 }
                 assertThat(s.get("line_rate_pct").isNull()).isTrue();
                 assertThat(s.get("link_bps").isNull()).isTrue();
-                assertThat(s.get("no_line_rate").asText()).isEqualTo(veth[0] + " is veth, which reports a fixed 10000 Mb/s "
+                assertThat(s.get("no_line_rate").asText()).isEqualTo(veth.a + " is veth, which reports a fixed 10000 Mb/s "
                         + "and is no real link: no percentage of line rate");
             }
 
@@ -103,9 +104,9 @@ class RawSearchCommandTest {
                         .contains("\nok 1 raw_124_ndr\n");
             }
         } finally {
-            VethPair.remove(veth[0]);
+            veth.close();
         }
-        assertThat(Files.exists(Path.of("/sys/class/net", veth[0]))).isFalse();
+        assertThat(Files.exists(Path.of("/sys/class/net", veth.a))).isFalse();
     }
 
     private static String[] concat(String[] a, String... b) {

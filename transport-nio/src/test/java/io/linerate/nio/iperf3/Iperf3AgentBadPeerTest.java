@@ -2,9 +2,9 @@ package io.linerate.nio.iperf3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.linerate.nio.PeerTool;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.peer.AllowFrom;
+import io.linerate.testsupport.PeerTool;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.PeerTool;
 import io.linerate.nio.agent.AgentLimits;
 import io.linerate.nio.iperf3.RealIperf3.Run;
 import io.linerate.nio.peer.AllowFrom;
+import io.linerate.testsupport.PeerTool;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -2,7 +2,7 @@ package io.linerate.nio.iperf3;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.PeerTool;
+import io.linerate.testsupport.PeerTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.linerate.afpacket;
+package io.linerate.testsupport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,27 +10,50 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A veth pair in the test JVM's namespace with unique names, IPv6 off so the kernel sends nothing
- * of its own on it, both ends up. Closing deletes it (deleting one end deletes both); a set-up that
- * fails, times out or is interrupted deletes what it made before it throws.
+ * A veth pair in the test JVM's network namespace with unique names ({@code lrt<pid><tag><n>a} and
+ * {@code ...b}), IPv6 off so the kernel sends nothing of its own on it, both ends up. Closing
+ * deletes it (deleting one end deletes both); a set-up that fails, times out or is interrupted
+ * deletes what it made before it throws. Needs root and the {@code ip} command (Debian package
+ * {@code iproute2}).
  */
-final class VethPair implements AutoCloseable {
+public final class VethPair implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
     /**
      * Bound on each {@code ip} command, generous: it takes milliseconds, but waits for the kernel's
      * RTNL lock, which another test's namespace teardown can hold for seconds on a loaded host.
      */
-    static final Duration COMMAND_BOUND = Duration.ofSeconds(60);
-    final String a;
-    final String b;
+    public static final Duration COMMAND_BOUND = Duration.ofSeconds(60);
+    /** The first end's interface name. */
+    public final String a;
+    /** The second end's interface name. */
+    public final String b;
 
     private VethPair(String a, String b) {
         this.a = a;
         this.b = b;
     }
 
-    static VethPair create() throws IOException {
-        String base = "lrt" + ProcessHandle.current().pid() % 100_000 + "x" + NEXT.getAndIncrement();
+    /**
+     * Makes a pair tagged {@code x}.
+     *
+     * @return the pair, both ends up
+     * @throws IOException when {@code ip} fails, runs past its bound or is interrupted; nothing is
+     *     left then, not even a pair whose add timed out
+     */
+    public static VethPair create() throws IOException {
+        return create('x');
+    }
+
+    /**
+     * Makes a pair.
+     *
+     * @param tag a letter that tells the calling test's interfaces apart from another's
+     * @return the pair, both ends up
+     * @throws IOException when {@code ip} fails, runs past its bound or is interrupted; nothing is
+     *     left then, not even a pair whose add timed out
+     */
+    public static VethPair create(char tag) throws IOException {
+        String base = "lrt" + ProcessHandle.current().pid() % 100_000 + tag + NEXT.getAndIncrement();
         VethPair p = new VethPair(base + "a", base + "b");
         try {
             ip("link", "add", p.a, "type", "veth", "peer", "name", p.b);
@@ -49,15 +72,24 @@ final class VethPair implements AutoCloseable {
         return p;
     }
 
-    void down(String name) throws IOException {
+    /**
+     * Sets one end down.
+     *
+     * @param name {@link #a} or {@link #b}
+     * @throws IOException when {@code ip} fails
+     */
+    public void down(String name) throws IOException {
         ip("link", "set", name, "down");
     }
 
     /**
      * Runs {@code ip ARGS}, bounded by {@link #COMMAND_BOUND}; a command past it, or one whose wait
      * is interrupted, is killed and reaped before this returns.
+     *
+     * @param args the arguments of {@code ip}
+     * @throws IOException naming the command when it fails
      */
-    static void ip(String... args) throws IOException {
+    public static void ip(String... args) throws IOException {
         String[] cmd = new String[args.length + 1];
         cmd[0] = "ip";
         System.arraycopy(args, 0, cmd, 1, args.length);
@@ -102,7 +134,11 @@ final class VethPair implements AutoCloseable {
         }
     }
 
-    static boolean exists(String name) {
+    /**
+     * @param name an interface name
+     * @return whether the interface exists in this namespace
+     */
+    public static boolean exists(String name) {
         return Files.isDirectory(Path.of("/sys/class/net", name));
     }
 

@@ -1,6 +1,5 @@
-package io.linerate.nio.iperf2;
+package io.linerate.testsupport;
 
-import io.linerate.nio.PeerTool;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -8,15 +7,16 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real iperf 2 process (`iperf`) on 127.0.0.1, a child of the test; close kills it. The command
- * line's tests start servers with it too; a test checks first that iperf is installed
- * ({@code PeerTool.require("iperf", "iperf")}).
+ * A real iperf 2 process ({@code iperf}, Debian package {@code iperf}) on 127.0.0.1, a child of
+ * the test; close kills it. A test checks first that iperf is installed
+ * ({@link PeerTool#require PeerTool.require("iperf", "iperf")}).
  */
 public final class IperfBinary implements AutoCloseable {
     private final Process process;
@@ -40,27 +40,44 @@ public final class IperfBinary implements AutoCloseable {
     }
 
     /** @return the path of the iperf (2) binary, or null when it is not installed */
-    static String binary() {
+    public static String binary() {
         return PeerTool.onPath("iperf");
     }
 
-    /** @return a port free for both TCP and UDP just now */
+    /**
+     * @return a port free for both TCP and UDP just now
+     * @throws IOException if no port can be bound
+     */
     public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
 
-    /** Runs iperf with {@code args}, its output line-buffered (stdbuf) so lines arrive as they are printed. */
-    static IperfBinary run(List<String> args) throws IOException {
-        List<String> cmd = new java.util.ArrayList<>(List.of("stdbuf", "-oL", binary()));
+    /**
+     * Runs iperf with {@code args}, its output line-buffered (stdbuf) so lines arrive as they are printed.
+     *
+     * @param args iperf's arguments, such as {@code -c 127.0.0.1 -p 5001}
+     * @return the running process
+     * @throws IOException if it cannot start
+     */
+    public static IperfBinary run(List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("stdbuf", "-oL", binary()));
         cmd.addAll(args);
         return new IperfBinary(new ProcessBuilder(cmd).redirectErrorStream(true).start());
     }
 
-    /** Starts `iperf -s [-u] -y C` on 127.0.0.1 and waits (at most 60 s: a loaded host starts processes slowly) until its port is bound. */
+    /**
+     * Starts {@code iperf -s [-u] -y C} on 127.0.0.1 and waits (at most 60 s: a loaded host starts
+     * processes slowly) until its port is bound.
+     *
+     * @param port the port to listen on, 1..65535
+     * @param udp whether it serves UDP ({@code -u}) rather than TCP
+     * @return the listening server
+     * @throws Exception if it cannot start or binds nothing within 60 s
+     */
     public static IperfBinary server(int port, boolean udp) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("-s", "-y", "C", "-B", "127.0.0.1", "-p", Integer.toString(port)));
+        List<String> args = new ArrayList<>(List.of("-s", "-y", "C", "-B", "127.0.0.1", "-p", Integer.toString(port)));
         if (udp) {
             args.add("-u");
         }
@@ -78,7 +95,11 @@ public final class IperfBinary implements AutoCloseable {
         return b;
     }
 
-    /** @return the next output line containing {@code text}, waiting at most 60 s */
+    /**
+     * @param text what the line contains
+     * @return the next output line containing {@code text}, waiting at most 60 s
+     * @throws InterruptedException if interrupted while waiting
+     */
     public String await(String text) throws InterruptedException {
         long until = System.nanoTime() + 60_000_000_000L;
         while (true) {
@@ -93,8 +114,11 @@ public final class IperfBinary implements AutoCloseable {
         }
     }
 
-    /** @return its exit code, waiting at most 60 s for it to end and 30 s more for its last lines to be read */
-    int waitFor() throws InterruptedException {
+    /**
+     * @return its exit code, waiting at most 60 s for it to end and 30 s more for its last lines to be read
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public int waitFor() throws InterruptedException {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("iperf did not end within 60 s");
         }
@@ -107,10 +131,11 @@ public final class IperfBinary implements AutoCloseable {
     }
 
     /** @return every line printed so far */
-    List<String> output() {
+    public List<String> output() {
         return List.copyOf(lines);
     }
 
+    /** Stops the process (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
     @Override
     public void close() throws InterruptedException {
         process.destroy();

@@ -1,6 +1,5 @@
-package io.linerate.nio.iperf3;
+package io.linerate.testsupport;
 
-import io.linerate.nio.PeerTool;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real {@code iperf3 -s} (Debian package {@code iperf3}) on 127.0.0.1 at a free port, a child
  * process of the test; close kills it. A test checks first that iperf3 is installed
- * ({@code PeerTool.require("iperf3", "iperf3")}). The command line's tests use it too.
+ * ({@link PeerTool#require PeerTool.require("iperf3", "iperf3")}).
  */
 public final class Iperf3Server implements AutoCloseable {
     /** The server's port. */
@@ -38,7 +37,7 @@ public final class Iperf3Server implements AutoCloseable {
     }
 
     /** @return the path of the iperf3 binary, or null when it is not installed */
-    static String binary() {
+    public static String binary() {
         return PeerTool.onPath("iperf3");
     }
 
@@ -46,6 +45,8 @@ public final class Iperf3Server implements AutoCloseable {
      * Starts a server and waits, at most 60 s, until it says it listens.
      *
      * @param oneOff whether it serves one test and exits ({@code -1})
+     * @return the listening server; close it to kill it
+     * @throws Exception if it cannot start, exits early or prints nothing within 60 s
      */
     public static Iperf3Server start(boolean oneOff) throws Exception {
         int port;
@@ -65,8 +66,13 @@ public final class Iperf3Server implements AutoCloseable {
         return srv;
     }
 
-    /** Waits at most 60 s (a loaded host starts processes slowly) for an output line containing {@code text}. */
-    void await(String text) throws Exception {
+    /**
+     * Waits at most 60 s (a loaded host starts processes slowly) for an output line containing {@code text}.
+     *
+     * @param text what the line contains
+     * @throws Exception if the server exits first or prints no such line within 60 s
+     */
+    public void await(String text) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
             String l = lines.poll(100, TimeUnit.MILLISECONDS);
@@ -80,11 +86,17 @@ public final class Iperf3Server implements AutoCloseable {
         throw new IllegalStateException("iperf3 -s printed no '" + text + "' within 60 s");
     }
 
-    void kill() throws InterruptedException {
+    /**
+     * Kills the server (SIGKILL), as a crashed peer, and waits at most 60 s for it to exit.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(60, TimeUnit.SECONDS);
     }
 
+    /** Kills the server and waits at most 60 s for it to exit. */
     @Override
     public void close() throws InterruptedException {
         kill();
