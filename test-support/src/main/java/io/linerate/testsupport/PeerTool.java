@@ -5,9 +5,10 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Finds a peer tool (iperf3, iperf 2) on {@code PATH} that interop tests run against. Off CI a missing tool skips
- * the test with the package to install; under CI ({@code CI} set, where {@code .ci/run} installs
- * the packages) it fails, so that a broken install cannot silently drop the interop coverage.
+ * Finds a peer tool (iperf3, iperf 2) on {@code PATH} that interop tests run against. Off CI a
+ * missing tool skips the test with the package to install; under CI (the environment variable
+ * {@code CI} set, as CI services set it, where the build installs the packages) it fails, so that
+ * a broken install cannot silently drop the interop coverage.
  */
 public final class PeerTool {
     private PeerTool() {
@@ -38,7 +39,7 @@ public final class PeerTool {
         if (path == null) {
             String why = name + " is not installed (Debian package " + debianPackage + ")";
             if (System.getenv("CI") != null) {
-                Assertions.fail(why + "; CI must install it: .ci/run does");
+                Assertions.fail(why + "; CI must install it");
             }
             Assumptions.abort("skipped: " + why);
         }
