@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.PeerTool;
+import io.linerate.testsupport.PeerTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
