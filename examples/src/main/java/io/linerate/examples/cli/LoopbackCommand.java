@@ -2,7 +2,6 @@ package io.linerate.examples.cli;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
-import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.Transport;
 import io.linerate.core.Transports;
@@ -14,7 +13,6 @@ import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.ResultLineSink;
 import io.linerate.core.sink.TableSink;
-import io.linerate.core.sink.TransferFormat;
 import io.linerate.nio.LoopbackSuite;
 import io.linerate.nio.LoopbackSuite.Marker;
 import io.linerate.nio.LoopbackSuite.Outcome;
@@ -209,7 +207,6 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
             sinks.add(new ResultLineSink(out)); // last, so that ZPERF-DONE closes the output
         }
         MetricSink sink = MetricSink.tee(sinks);
-        String comment = fmt == OutputFormat.ktap ? "# " : "";
         if (fmt != OutputFormat.json) {
             out.println(String.format(Locale.ROOT,
                     "# linerate %s loopback: %.3f s measured after %.3f s warm-up per transfer, udp payload %d B, "
@@ -225,72 +222,18 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
         if (zero != null && fmt != OutputFormat.json) {
             out.println("# " + zero.trialLine());
         }
-        Tally tally = new Tally();
+        SuiteOutcomes outcomes = new SuiteOutcomes(fmt, out, command.commandLine().getErr(), sink, doc, zero, config,
+                clock, start);
         LoopbackSuite suite = new LoopbackSuite(transport, clock);
         SuiteProgress shown = new SuiteProgress(config.repeat(), config.markers());
         progress = shown;
-        suite.run(config, shown.listener(outcome -> {
-            // every run of a marker is the same KTAP test, so that its metrics form one series
-            String name = outcome.marker().label();
-            if (outcome instanceof Outcome.Completed c) {
-                if (fmt == OutputFormat.json && zero == null) {
-                    out.println(completedJson(c).toJson());
-                } else if (fmt != OutputFormat.json) {
-                    out.println(comment + TransferFormat.summaryLine(c.marker().label(), c.result())
-                            + (c.fragmentsCreated().isPresent() ? "  fragments " + c.fragmentsCreated().getAsLong() : "")
-                            + (c.result().valid() && !c.valid() ? "  INVALID: " + String.join("; ", c.invalidReasons()) : ""));
-                    // a *_frag transfer that did not fragment as it must measured something else: no figure
-                    if (!(c.result().valid() && !c.valid())) {
-                        for (Metric m : c.result().metrics(c.marker().label())) {
-                            sink.accept(m);
-                        }
-                    }
-                }
-                if (!c.valid()) {
-                    tally.failed = true;
-                }
-                String zeroLossFailure = zero == null ? null : ZeroLossOutput.emit(zero, config, c, fmt, out, sink, comment,
-                        (clock.nanoTime() - start) / 1e9);
-                if (zeroLossFailure != null) {
-                    tally.failed = true;
-                }
-                if (doc != null && c.valid() && zeroLossFailure != null) {
-                    doc.fail(name, zeroLossFailure);
-                } else if (doc != null && c.valid()) {
-                    doc.ok(name);
-                } else if (doc != null) {
-                    doc.fail(name, "invalid: " + String.join("; ", c.invalidReasons()));
-                }
-            } else if (outcome instanceof Outcome.Skipped s) {
-                if (fmt == OutputFormat.json) {
-                    out.println(header(s).put("skipped", true).put("reason", s.reason()).toJson());
-                } else if (fmt == OutputFormat.text) {
-                    out.println("# " + s.marker().label() + " skipped: " + s.reason());
-                }
-                if (doc != null) {
-                    doc.skip(name, s.reason());
-                }
-            } else if (outcome instanceof Outcome.Failed f) {
-                tally.failed = true;
-                tally.usage |= f.usageError();
-                if (fmt == OutputFormat.json) {
-                    out.println(header(f).put("error", f.error()).toJson());
-                } else {
-                    out.println("# " + f.marker().label() + " failed: " + f.error());
-                }
-                if (doc != null) {
-                    doc.error(name, f.error());
-                }
-                command.commandLine().getErr().println("linerate: " + f.marker().label() + ": " + f.error());
-            }
-            out.flush();
-        }));
+        suite.run(config, shown.listener(outcomes));
         if (doc != null) {
             doc.end();
         }
         sink.close();
         out.flush();
-        return tally.usage ? Linerate.USAGE : tally.failed ? Linerate.FAILED : Linerate.OK;
+        return outcomes.exitCode();
     }
 
     @Override
@@ -298,7 +241,7 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
         return progress;
     }
 
-    private static JsonObject header(Outcome o) {
+    static JsonObject header(Outcome o) {
         return JsonObject.create().put("version", ResultJson.TRANSFER_VERSION).put("marker", o.marker().label())
                 .put("run", o.run());
     }
@@ -320,8 +263,4 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
     }
 
     /** What the exit code depends on. */
-    private static final class Tally {
-        boolean failed;
-        boolean usage;
-    }
 }

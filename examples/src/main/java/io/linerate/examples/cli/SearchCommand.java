@@ -206,12 +206,27 @@ final class SearchCommand implements Callable<Integer>, ReportsProgress {
         long start = System.nanoTime();
         SearchResult r = RateSearch.run(search, udp, shown);
         double t = (System.nanoTime() - start) / 1e9;
+        write(r, marker, base.payloadBytes(), search, t, fmt);
+        if (plot != null) {
+            LossSweepRun.plot(r, marker, plot);
+        }
+        return r.confirmed() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /**
+     * Writes a search's result in {@code fmt}: its trials table, the trial duration, its notes and
+     * what it found (text and KTAP, with the found rate's metrics and a KTAP result line), or its JSON.
+     *
+     * @param seconds how long the search took, s
+     */
+    private void write(SearchResult r, String marker, int payloadBytes, SearchSpec search, double seconds,
+                       OutputFormat fmt) {
         PrintWriter out = command.commandLine().getOut();
         String header = String.format(Locale.ROOT, "linerate %s search: %s payload %d B%s, %s", Linerate.version(), marker,
-                base.payloadBytes(), where(), search);
+                payloadBytes, where(), search);
         switch (fmt) {
             case json -> {
-                JsonObject json = SearchFormat.json(r, marker).put("payload", base.payloadBytes());
+                JsonObject json = SearchFormat.json(r, marker).put("payload", payloadBytes);
                 if (peer.given()) {
                     json.put("peer", peer.endpoint().toString()).put("direction", peer.reverse ? "reverse" : "forward");
                 }
@@ -224,7 +239,7 @@ final class SearchCommand implements Callable<Integer>, ReportsProgress {
                 doc.diagnostic(SearchFormat.trialDurationLine(r));
                 r.notes().forEach(n -> doc.diagnostic("note: " + n));
                 doc.diagnostic(SearchFormat.foundLine(r));
-                SearchFormat.metrics(r, marker, t).forEach(doc.metrics()::accept);
+                SearchFormat.metrics(r, marker, seconds).forEach(doc.metrics()::accept);
                 String test = SearchFormat.metricName(r, marker).replace("_mbps", "");
                 if (r.confirmed()) {
                     doc.ok(test);
@@ -242,10 +257,6 @@ final class SearchCommand implements Callable<Integer>, ReportsProgress {
             }
         }
         out.flush();
-        if (plot != null) {
-            LossSweepRun.plot(r, marker, plot);
-        }
-        return r.confirmed() ? Linerate.OK : Linerate.FAILED;
     }
 
     @Override

@@ -48,17 +48,24 @@ class OneKeyPerQuantityTest {
         return Integer.parseInt(m.group(1));
     }
 
-    /** Gates {@code input} against baseline {@code name}: every one of its {@code series} compared, none missing or skipped. */
+    /**
+     * Gates {@code input} against baseline {@code name}: every one of its {@code series} compared, none missing,
+     * skipped or in error. Whether a compared series passed is the host's doing (a loaded host loses UDP datagrams
+     * on loopback in one run and not in the other), so a regression verdict counts as compared.
+     */
     private void comparesEverySeries(Path input, String name, int series) {
         LinerateCliTest.Run r = LinerateCliTest.linerate("gate", "--input", input.toString(),
                 "--baseline", dir.resolve(name).toString(), "--tolerance", "100");
-        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        assertThat(r.exit()).as(r.out() + r.err()).isBetween(0, 1);
         assertThat(r.out()).doesNotContain("missing").doesNotContain("baseline@gate");
+        assertThat(r.out().lines().filter(l -> l.startsWith("not ok "))).as(r.out())
+                .allSatisfy(l -> assertThat(l).contains(" # regressed "));
         Matcher m = TOTALS.matcher(r.out());
         assertThat(m.find()).as(r.out()).isTrue();
-        // pass and advisory regressions (xfail) are the compared verdicts; nothing failed, skipped or erred
-        assertThat(Integer.parseInt(m.group(1)) + Integer.parseInt(m.group(3))).as(r.out()).isEqualTo(series);
-        assertThat(m.group(2) + m.group(4) + m.group(5)).isEqualTo("000");
+        // pass, regressions and advisory regressions (xfail) are the compared verdicts; nothing skipped or erred
+        assertThat(Integer.parseInt(m.group(1)) + Integer.parseInt(m.group(2)) + Integer.parseInt(m.group(3)))
+                .as(r.out()).isEqualTo(series);
+        assertThat(m.group(4) + m.group(5)).isEqualTo("00");
     }
 
     @Test
