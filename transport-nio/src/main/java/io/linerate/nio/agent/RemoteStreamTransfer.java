@@ -58,6 +58,12 @@ import java.util.function.LongSupplier;
 public final class RemoteStreamTransfer implements Transfer {
     /** The request's and ready's field, and the message, by which the receiving side lets the sending side send. */
     static final String GO = "go";
+    /**
+     * The message by which this end, interrupted, asks the agent to close its ends' windows now and
+     * send its {@code result} (its ends' counts, marked interrupted). An agent from before it passes
+     * over it; this end then reports its own counts alone.
+     */
+    static final String STOP = "stop";
     private final TransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
@@ -256,8 +262,10 @@ public final class RemoteStreamTransfer implements Transfer {
             AgentGo.sayOnceReading(control, ends, io);
         }
         run.await(bound + io);
+        boolean interrupted = !run.done() && Thread.interrupted() && stopOnInterrupt(run);
         TransferException failed = run.done() ? run.failure()
-                : new TransferException("the streams did not end within " + (bound + io) + " ms", null);
+                : new TransferException("the streams did not " + (interrupted ? "stop within the I/O timeout after "
+                + "the interrupt" : "end within " + (bound + io) + " ms"), null);
         if (failed != null) {
             run.abortAll();
             if (!watch.over()) {
@@ -289,6 +297,9 @@ public final class RemoteStreamTransfer implements Transfer {
                     // an agent that stopped has closed its end; what it sent before is still read below
                 }
             }
+            if (interrupted) {
+                return afterInterrupt(watch, local, localOptions);
+            }
             // the agent's ends may close their windows up to a control round trip after ours, then drain
             try {
                 watch.await(2 * io + 1000);
@@ -312,6 +323,65 @@ public final class RemoteStreamTransfer implements Transfer {
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
         }
+    }
+
+    /**
+     * This thread was interrupted while the ends ran: every end here closes its window, and the
+     * agent is asked to close its own ({@value #STOP}).
+     *
+     * @return true, once the ends here stopped or the I/O timeout passed
+     */
+    private boolean stopOnInterrupt(ParallelEnds run) {
+        run.interruptAll();
+        try {
+            control.send(Control.message(STOP));
+        } catch (IOException e) {
+            // an agent that went away answers nothing: this end's counts are reported alone
+        }
+        run.await(2 * spec.ioTimeout().toMillis() + 1000);
+        return true;
+    }
+
+    /**
+     * After an interrupt: both ends' counts when the agent's {@code result} comes within the I/O
+     * timeout, else this end's alone, whose reasons say the agent's are missing; either way marked
+     * interrupted.
+     */
+    private RemoteParallelResult afterInterrupt(ControlWatch watch, List<EndCounters> local,
+                                                List<AppliedOptions> localOptions) {
+        long io = spec.ioTimeout().toMillis();
+        int n = data.size();
+        String missing = null;
+        JsonNode result = null;
+        try {
+            result = watch.await(Math.max(1, io));
+            if (!"result".equals(result.path("type").asText())) {
+                missing = "the agent's counts are missing: it answered the interrupt with \""
+                        + result.path("type").asText() + "\" (" + result.path("reason").asText("no reason given") + ")";
+            }
+        } catch (IOException e) {
+            missing = "the agent's counts are missing: no result from it within the I/O timeout of " + io
+                    + " ms after the interrupt (" + Failures.describe(e) + "); its end's figures read 0, not measured";
+        }
+        List<RemoteStreamResult> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            TransferSpec s = AgentStreams.streamSpec(spec, i, n);
+            EndCounters l = local.get(i);
+            if (missing == null) {
+                try {
+                    JsonNode remote = farEnd(result, i, n);
+                    EndCounters far = EndJson.counters(remote);
+                    out.add(new RemoteStreamResult(EndsJoin.join(s, l, localOptions.get(i), far, EndJson.options(remote)),
+                            l, far, clockComparison));
+                    continue;
+                } catch (IOException e) {
+                    missing = "the agent's counts are missing: its result did not hold them (" + e.getMessage() + ")";
+                }
+            }
+            out.add(new RemoteStreamResult(EndsJoin.alone(s, l, localOptions.get(i), missing), l,
+                    EndsJoin.missingFarEnd(l), clockComparison));
+        }
+        return new RemoteParallelResult(out);
     }
 
     /** @return stream i's counters in the agent's result: {@code ends[i]}, or {@code end} from an agent of one stream */
