@@ -298,7 +298,7 @@ public final class RemoteStreamTransfer implements Transfer {
                 }
             }
             if (interrupted) {
-                return afterInterrupt(watch, local, localOptions);
+                return InterruptedEnds.collect(spec, watch, local, localOptions, clockComparison);
             }
             // the agent's ends may close their windows up to a control round trip after ours, then drain
             try {
@@ -342,50 +342,8 @@ public final class RemoteStreamTransfer implements Transfer {
         return true;
     }
 
-    /**
-     * After an interrupt: both ends' counts when the agent's {@code result} comes within the I/O
-     * timeout, else this end's alone, whose reasons say the agent's are missing; either way marked
-     * interrupted.
-     */
-    private RemoteParallelResult afterInterrupt(ControlWatch watch, List<EndCounters> local,
-                                                List<AppliedOptions> localOptions) {
-        long io = spec.ioTimeout().toMillis();
-        int n = data.size();
-        String missing = null;
-        JsonNode result = null;
-        try {
-            result = watch.await(Math.max(1, io));
-            if (!"result".equals(result.path("type").asText())) {
-                missing = "the agent's counts are missing: it answered the interrupt with \""
-                        + result.path("type").asText() + "\" (" + result.path("reason").asText("no reason given") + ")";
-            }
-        } catch (IOException e) {
-            missing = "the agent's counts are missing: no result from it within the I/O timeout of " + io
-                    + " ms after the interrupt (" + Failures.describe(e) + "); its end's figures read 0, not measured";
-        }
-        List<RemoteStreamResult> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            TransferSpec s = AgentStreams.streamSpec(spec, i, n);
-            EndCounters l = local.get(i);
-            if (missing == null) {
-                try {
-                    JsonNode remote = farEnd(result, i, n);
-                    EndCounters far = EndJson.counters(remote);
-                    out.add(new RemoteStreamResult(EndsJoin.join(s, l, localOptions.get(i), far, EndJson.options(remote)),
-                            l, far, clockComparison));
-                    continue;
-                } catch (IOException e) {
-                    missing = "the agent's counts are missing: its result did not hold them (" + e.getMessage() + ")";
-                }
-            }
-            out.add(new RemoteStreamResult(EndsJoin.alone(s, l, localOptions.get(i), missing), l,
-                    EndsJoin.missingFarEnd(l), clockComparison));
-        }
-        return new RemoteParallelResult(out);
-    }
-
     /** @return stream i's counters in the agent's result: {@code ends[i]}, or {@code end} from an agent of one stream */
-    private static JsonNode farEnd(JsonNode result, int i, int n) throws IOException {
+    static JsonNode farEnd(JsonNode result, int i, int n) throws IOException {
         JsonNode ends = result.path("ends");
         JsonNode e = ends.isArray() ? ends.get(i) : i == 0 ? result.get("end") : null;
         if (ends.isArray() && ends.size() != n) {

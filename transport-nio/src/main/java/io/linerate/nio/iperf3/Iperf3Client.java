@@ -177,7 +177,10 @@ public final class Iperf3Client {
                 control.expect(Iperf3State.TEST_RUNNING, "TEST_START");
                 DataStreams.senders(streams, "linerate-iperf3-stream-");
                 runUntilBound();
-                return interrupted ? terminated() : finish();
+                if (interrupted) {
+                    return Iperf3Terminate.results(streams, spec, options, bidir, timeoutMillis, control);
+                }
+                return finish();
             } catch (Iperf3Exception e) {
                 if (started) {
                     terminate();
@@ -331,43 +334,6 @@ public final class Iperf3Client {
                     ClientCounts.remoteOf(fwd, streams, remote, control.server()), readAll, true));
             out.add(new Iperf3Result(spec, options.withReverse(true), control.server(), ClientCounts.local(rev, udp),
                     ClientCounts.remoteOf(rev, streams, remote, control.server()), Optional.empty(), true));
-            return out;
-        }
-
-        /**
-         * Ends an interrupted test as iperf3's client does on SIGINT ({@code iperf_got_sigend} in
-         * iperf3's iperf_api.c): every stream stops, CLIENT_TERMINATE goes to the server, and no
-         * results are exchanged. Each stream's thread is given the I/O timeout to end.
-         *
-         * @return linerate's own counts until the interrupt, marked interrupted; for a bidirectional
-         *     test the forward one then the reverse one
-         */
-        private List<Iperf3Result> terminated() {
-            for (DataStream s : streams) {
-                s.ending();
-                s.stop();
-            }
-            long until = System.nanoTime() + timeoutMillis * 1_000_000L;
-            for (DataStream s : streams) {
-                try {
-                    s.join(Math.max(1, (until - System.nanoTime()) / 1_000_000L));
-                } catch (InterruptedException e) {
-                    break; // a second interrupt: the counts so far are the result; closeAll ends the streams
-                }
-            }
-            terminate();
-            List<Iperf3Result> out = new ArrayList<>();
-            if (!bidir) {
-                out.add(new Iperf3Result(spec, options, control.server(), ClientCounts.local(streams, udp), List.of(),
-                        Optional.empty(), false, true));
-                return out;
-            }
-            List<DataStream> fwd = streams.stream().filter(DataStream::sender).toList();
-            List<DataStream> rev = streams.stream().filter(st -> !st.sender()).toList();
-            out.add(new Iperf3Result(spec, options, control.server(), ClientCounts.local(fwd, udp), List.of(),
-                    Optional.empty(), true, true));
-            out.add(new Iperf3Result(spec, options.withReverse(true), control.server(), ClientCounts.local(rev, udp),
-                    List.of(), Optional.empty(), true, true));
             return out;
         }
 
