@@ -126,8 +126,9 @@ public final class StreamEnd {
      * Ends this end's window from another thread as an interrupt of the thread that runs it does:
      * {@link #run} closes the window with the reading it takes next (within 5 ms),
      * stops the loop within the I/O timeout and returns what it counted, marked
-     * {@link EndCounters#interrupted()}. A receiver does not wait for the end of the stream or a
-     * UDP drain then.
+     * {@link EndCounters#interrupted()}. A TCP receiver then reads on until the end of the stream
+     * (its peer stops too) for at most the I/O timeout, which its total counts and its window does
+     * not; a UDP receiver does not drain.
      */
     public void interrupt() {
         interruptAsked = true;
@@ -214,8 +215,10 @@ public final class StreamEnd {
                             spec.ioTimeout().toMillis(), tx.bytes()), null);
                 }
             } else if (interrupted) {
-                // stopped from outside: what arrived by now is the result, no drain and no end of stream awaited
-                rx.requestStop();
+                if (!udp) {
+                    // the peer's sender stops too: the bytes in flight count in the total, as a sender counted them
+                    readToEndWithin(clock.nanoTime() + io);
+                }
             } else if (udp) {
                 drainUdp(live, peerSentMessages, hardDeadline);
                 EndReading drained = read();
@@ -357,6 +360,14 @@ public final class StreamEnd {
                 // the peer never reported its count: what arrived by the bound is what is reported
                 return;
             }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    /** An interrupted TCP receiver reads on until the end of the stream, if it comes before {@code deadline}. */
+    private void readToEndWithin(long deadline) throws TransferException {
+        while (!worker.done() && clock.nanoTime() - deadline < 0) {
+            failIfFailed();
             LockSupport.parkNanos(POLL_NANOS);
         }
     }
