@@ -262,7 +262,11 @@ public final class RemoteStreamTransfer implements Transfer {
             AgentGo.sayOnceReading(control, ends, io);
         }
         run.await(bound + io);
-        boolean interrupted = !run.done() && Thread.interrupted() && stopOnInterrupt(run);
+        // an interrupt (SIGINT) ends the wait: the windows close here and on the agent, and the counts so far are the result
+        boolean interrupted = Thread.interrupted();
+        if (interrupted && !run.done()) {
+            stopOnInterrupt(run);
+        }
         TransferException failed = run.done() ? run.failure()
                 : new TransferException("the streams did not " + (interrupted ? "stop within the I/O timeout after "
                 + "the interrupt" : "end within " + (bound + io) + " ms"), null);
@@ -327,11 +331,10 @@ public final class RemoteStreamTransfer implements Transfer {
 
     /**
      * This thread was interrupted while the ends ran: every end here closes its window, and the
-     * agent is asked to close its own ({@value #STOP}).
-     *
-     * @return true, once the ends here stopped or the I/O timeout passed
+     * agent is asked to close its own ({@value #STOP}); returns once the ends here stopped, or after
+     * two I/O timeouts.
      */
-    private boolean stopOnInterrupt(ParallelEnds run) {
+    private void stopOnInterrupt(ParallelEnds run) {
         run.interruptAll();
         try {
             control.send(Control.message(STOP));
@@ -339,7 +342,6 @@ public final class RemoteStreamTransfer implements Transfer {
             // an agent that went away answers nothing: this end's counts are reported alone
         }
         run.await(2 * spec.ioTimeout().toMillis() + 1000);
-        return true;
     }
 
     /** @return stream i's counters in the agent's result: {@code ends[i]}, or {@code end} from an agent of one stream */
