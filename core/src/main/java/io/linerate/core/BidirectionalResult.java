@@ -29,6 +29,12 @@ public interface BidirectionalResult extends MeasurementResult {
     }
 
     /** @return each direction's reasons, prefixed with {@code forward: } or {@code reverse: } */
+    /** @return whether either direction was interrupted */
+    @Override
+    default boolean interrupted() {
+        return forward().interrupted() || reverse().interrupted();
+    }
+
     @Override
     default List<String> invalidReasons() {
         List<String> out = new ArrayList<>();

@@ -32,6 +32,8 @@ final class IntervalMonitor {
      * @param tx the sending end, or null in a run without a sender
      * @param rx the receiving end, or null in a run without a receiver
      */
+    private boolean stoppedByInterrupt;
+
     IntervalMonitor(RawTransferSpec spec, Clock clock, RunSchedule schedule, Consumer<RawInterval> intervals,
                     RawRun.TxEnd tx, RawRun.RxEnd rx, LiveRawCounters live) {
         this.spec = spec;
@@ -47,6 +49,11 @@ final class IntervalMonitor {
      * Runs until the sender ended and the receiver drained; a listener that throws ends it with
      * that exception (the caller's closer stops the loops).
      */
+    /** @return whether an interrupt of the thread that ran {@link #run()} stopped the loops before they ended */
+    boolean stoppedByInterrupt() {
+        return stoppedByInterrupt;
+    }
+
     void run() {
         Worker leading = tx != null ? tx.worker() : rx.worker();
         long prevT = schedule.t0();
@@ -57,6 +64,7 @@ final class IntervalMonitor {
             long waitMs = Math.max(1, (next - clock.nanoTime()) / 1_000_000);
             leading.join(Math.min(waitMs, MAX_WAIT_MILLIS));
             boolean interrupted = Thread.currentThread().isInterrupted();
+            stoppedByInterrupt |= interrupted;
             if (tx != null && (interrupted || rx != null && rx.receiver().error() != null)) {
                 tx.loop().requestStop();
             } else if (tx == null && interrupted) {

@@ -32,10 +32,13 @@ import java.util.function.Function;
  * @param valid whether the run counts: {@code reasons} is empty
  * @param reasons why it does not count; empty when valid
  * @param error what ended the run early, if anything
+ * @param interrupted whether an interrupt of the running thread (SIGINT) stopped the run before its
+ *     window's end: the counts are those until then, over the window until the last send
  */
 public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, long measuredNanos,
                         Optional<RawSenderReport> sender, Optional<RawReceiverReport> receiver,
-                        boolean valid, List<String> reasons, Optional<String> error) implements RawEndsResult {
+                        boolean valid, List<String> reasons, Optional<String> error, boolean interrupted)
+        implements RawEndsResult {
     /**
      * Copies the lists.
      *
@@ -48,6 +51,13 @@ public record RawResult(RawTransferSpec spec, List<RawStreamResult> streams, lon
             throw new IllegalArgumentException("valid=" + valid + " with " + reasons.size()
                     + " reasons; a result is valid exactly when it has no reason against it");
         }
+    }
+
+    /** A run not interrupted. */
+    public RawResult(RawTransferSpec spec, List<RawStreamResult> streams, long measuredNanos,
+                     Optional<RawSenderReport> sender, Optional<RawReceiverReport> receiver,
+                     boolean valid, List<String> reasons, Optional<String> error) {
+        this(spec, streams, measuredNanos, sender, receiver, valid, reasons, error, false);
     }
 
     /** @return {@link #reasons()} */

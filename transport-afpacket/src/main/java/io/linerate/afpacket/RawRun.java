@@ -122,7 +122,8 @@ final class RawRun {
             }
             Throwable error = tx != null && tx.loop().error() != null ? tx.loop().error()
                     : rx != null && rx.receiver().error() != null ? rx.receiver().error() : lateError;
-            return new ResultAssembler(spec, schedule).result(tx, txDelta, rx, steering, rxDelta, error);
+            return new ResultAssembler(spec, schedule).result(tx, txDelta, rx, steering, rxDelta, error,
+                    monitor.stoppedByInterrupt());
         }
     }
 

@@ -33,10 +33,11 @@ final class ResultAssembler {
      * @param tx the sending end, or null in a run without a sender
      * @param rx the receiving end, or null in a run without a receiver
      * @param error what ended the run early (the sender's failure before the receiver's), or null
+     * @param interrupted whether an interrupt stopped the run before its window's end
      */
     RawResult result(RawRun.TxEnd tx, Optional<NicCounters.Delta> txNic, RawRun.RxEnd rx, SteeringSetup steering,
-                     Optional<NicCounters.Delta> rxNic, Throwable error) {
-        long measuredNanos = measuredNanos(tx, rx, error);
+                     Optional<NicCounters.Delta> rxNic, Throwable error, boolean interrupted) {
+        long measuredNanos = measuredNanos(tx, rx, error != null || interrupted);
         List<String> reasons = new ArrayList<>();
         Optional<String> message = Optional.empty();
         if (error != null) {
@@ -86,7 +87,8 @@ final class ResultAssembler {
             List<StampInterval> stamps = ts == Timestamping.NONE ? List.of() : x.receiver().stamps().intervals(spec.frameSize());
             return new RawReceiverReport(x.receiver().cpuNanos(), ts, steering.report(), rxNic, stamps);
         });
-        return new RawResult(spec, out, measuredNanos, senderReport, receiverReport, reasons.isEmpty(), reasons, message);
+        return new RawResult(spec, out, measuredNanos, senderReport, receiverReport, reasons.isEmpty(), reasons, message,
+                interrupted);
     }
 
     /** What paced the sender: the receiver's credit where it had one, else the rate, else nothing. */
@@ -106,11 +108,11 @@ final class ResultAssembler {
      * batch's interval and overstate the rate by one batch. Without a sender, the window is known
      * only from the frames' phase: its length is the time over which they arrived.
      */
-    private long measuredNanos(RawRun.TxEnd tx, RawRun.RxEnd rx, Throwable error) {
+    private long measuredNanos(RawRun.TxEnd tx, RawRun.RxEnd rx, boolean endedEarly) {
         if (tx == null) {
             return rx.receiver().windowArrivalNanos();
         }
-        long windowEnd = error == null ? schedule.end() : Math.min(schedule.end(), tx.loop().lastSendNanos());
+        long windowEnd = !endedEarly ? schedule.end() : Math.min(schedule.end(), tx.loop().lastSendNanos());
         return tx.loop().sentInWindow() ? Math.max(0, windowEnd - schedule.measureStart()) : 0;
     }
 

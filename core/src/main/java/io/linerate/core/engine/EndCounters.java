@@ -30,15 +30,26 @@ import java.util.OptionalDouble;
  * @param cpuNanos CPU time of this end's sending or receiving thread, ns
  * @param intervals this end's interval samples, warm-up ones flagged {@code omitted}; a sender's
  *     count bytes and datagrams sent
+ * @param interrupted whether the end's window was ended early by an interrupt ({@link StreamEnd#interrupt()}):
+ *     the counts are those until then, not those of a whole window
  */
 public record EndCounters(boolean sender, long bytes, long messages, long windowStartNanos, long windowEndNanos,
                           long windowBytes, long windowMessages, long reordered, long duplicates, long foreign,
-                          OptionalDouble jitterNanos, long cpuNanos, List<IntervalSample> intervals) {
+                          OptionalDouble jitterNanos, long cpuNanos, List<IntervalSample> intervals,
+                          boolean interrupted) {
 
     /** Copies the interval list; rejects a null jitter. */
     public EndCounters {
         java.util.Objects.requireNonNull(jitterNanos, "jitterNanos");
         intervals = List.copyOf(intervals);
+    }
+
+    /** The counts of a whole window, not interrupted. */
+    public EndCounters(boolean sender, long bytes, long messages, long windowStartNanos, long windowEndNanos,
+                       long windowBytes, long windowMessages, long reordered, long duplicates, long foreign,
+                       OptionalDouble jitterNanos, long cpuNanos, List<IntervalSample> intervals) {
+        this(sender, bytes, messages, windowStartNanos, windowEndNanos, windowBytes, windowMessages, reordered,
+                duplicates, foreign, jitterNanos, cpuNanos, intervals, false);
     }
 
     /** @return length of this end's window, ns */

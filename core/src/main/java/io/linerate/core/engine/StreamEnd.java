@@ -43,6 +43,10 @@ import java.util.concurrent.locks.LockSupport;
  * timeout (see {@link Silence}) fails at once with what it counted: a silent path ends it, not its
  * window.
  *
+ * <p>An interrupt of the thread that runs the end, or {@link #interrupt()} from another, ends the
+ * window at the next turn: the end stops its loop and returns what it counted until then, marked
+ * {@link EndCounters#interrupted()}, so that a truncated window never reads as a complete one.
+ *
  * <p>While it runs, the end publishes its counters to the process's live counters (what
  * {@code linerate stat} reads), as a stream with both ends here does, from this end's measuring
  * thread.
@@ -61,6 +65,8 @@ public final class StreamEnd {
     private final EngineWorker worker;
     private final Silence silence;
     private volatile boolean aborted;
+    private volatile boolean interruptAsked;
+    private boolean interrupted;
 
     private StreamEnd(TransferSpec spec, Clock clock, SenderContext tx, ReceiverContext rx, EngineWorker worker) {
         this.spec = spec;
@@ -114,6 +120,18 @@ public final class StreamEnd {
         } else {
             rx.requestStop();
         }
+    }
+
+    /**
+     * Ends this end's window from another thread as an interrupt of the thread that runs it does:
+     * {@link #run} closes the window with the reading it takes next (within 5 ms),
+     * stops the loop within the I/O timeout and returns what it counted, marked
+     * {@link EndCounters#interrupted()}. A TCP receiver then reads on until the end of the stream
+     * (its peer stops too) for at most the I/O timeout, which its total counts and its window does
+     * not; a UDP receiver does not drain.
+     */
+    public void interrupt() {
+        interruptAsked = true;
     }
 
     /**
@@ -196,6 +214,11 @@ public final class StreamEnd {
                             "sender did not stop within the I/O timeout of %d ms after %d bytes",
                             spec.ioTimeout().toMillis(), tx.bytes()), null);
                 }
+            } else if (interrupted) {
+                if (!udp) {
+                    // the peer's sender stops too: the bytes in flight count in the total, as a sender counted them
+                    readToEndWithin(clock.nanoTime() + io);
+                }
             } else if (udp) {
                 drainUdp(live, peerSentMessages, hardDeadline);
                 EndReading drained = read();
@@ -252,6 +275,13 @@ public final class StreamEnd {
         @Override
         public EndReading endsEarly(long now, EndReading previous) throws TransferException {
             boolean sending = tx != null;
+            if (interruptAsked()) {
+                // stopped from outside (SIGINT): the window ends here, marked interrupted, never as a complete one
+                interrupted = true;
+                EndReading last = read();
+                durationOver();
+                return last;
+            }
             if (!sending && worker.done()) {
                 // the stream ended before this end's window closed: the window ends at its last data
                 return read().at(Math.max(previous.nanos(), rx.lastDataNanos()));
@@ -288,7 +318,7 @@ public final class StreamEnd {
      */
     private EndReading firstBytes(LiveStreamCounters live, long start, long io) throws TransferException {
         try {
-            while (rx.bytes() == 0 && !worker.done() && clock.nanoTime() - start < io) {
+            while (rx.bytes() == 0 && !worker.done() && clock.nanoTime() - start < io && !interruptAsked()) {
                 failIfFailed();
                 live.publish();
                 LockSupport.parkNanos(FIRST_BYTES_POLL_NANOS);
@@ -299,6 +329,15 @@ public final class StreamEnd {
             worker.awaitDone(io);
             throw e;
         }
+    }
+
+    /** @return whether the thread that runs this end was interrupted or {@link #interrupt()} was called; clears the former */
+    private boolean interruptAsked() {
+        boolean now = Thread.interrupted();
+        if (now) {
+            interruptAsked = true;
+        }
+        return interruptAsked;
     }
 
     private void drainUdp(LiveStreamCounters live, LongSupplier peerSent, long hardDeadline) throws TransferException {
@@ -321,6 +360,14 @@ public final class StreamEnd {
                 // the peer never reported its count: what arrived by the bound is what is reported
                 return;
             }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    /** An interrupted TCP receiver reads on until the end of the stream, if it comes before {@code deadline}. */
+    private void readToEndWithin(long deadline) throws TransferException {
+        while (!worker.done() && clock.nanoTime() - deadline < 0) {
+            failIfFailed();
             LockSupport.parkNanos(POLL_NANOS);
         }
     }
@@ -375,12 +422,13 @@ public final class StreamEnd {
         if (tx != null) {
             return new EndCounters(true, tx.bytes(), tx.messages(), start.nanos() - t0, end.nanos() - t0,
                     end.windowBytes() - start.windowBytes(), tx.messages(w), 0, 0, 0, OptionalDouble.empty(),
-                    worker.cpuNanos(), samples);
+                    worker.cpuNanos(), samples, interrupted);
         }
         double j = rx.jitterNanos();
         return new EndCounters(false, rx.bytes(), udp ? rx.datagrams() : 0, start.nanos() - t0, end.nanos() - t0,
                 udp ? rx.windowBytes() : end.windowBytes() - start.windowBytes(), udp ? rx.distinct(w) : 0,
                 udp ? rx.reordered(w) : 0, udp ? rx.duplicates(w) : 0, udp ? rx.foreign() : 0,
-                udp && !Double.isNaN(j) ? OptionalDouble.of(j) : OptionalDouble.empty(), worker.cpuNanos(), samples);
+                udp && !Double.isNaN(j) ? OptionalDouble.of(j) : OptionalDouble.empty(), worker.cpuNanos(), samples,
+                interrupted);
     }
 }

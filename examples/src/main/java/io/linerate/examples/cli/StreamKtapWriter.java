@@ -40,6 +40,7 @@ final class StreamKtapWriter implements StreamWriter {
     public void onInterval(IntervalSample sample) {
         if (doc != null) {
             KtapOutputs.streamInterval(doc, sample, spec.protocol() == Protocol.UDP);
+            out.flush(); // each interval line as it comes: a few a second at most
         }
     }
 

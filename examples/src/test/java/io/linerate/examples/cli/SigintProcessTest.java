@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.core.live.CounterGroup;
 import io.linerate.core.live.CounterType;
-import io.linerate.core.live.CountersFileReader;
 import io.linerate.core.live.CountersLayout;
-import io.linerate.core.live.LiveCounters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,11 +13,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,89 +29,45 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SigintProcessTest {
-    /** Bound on every wait for a child JVM; generous, since two cores may be busy with other work. */
-    private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(90);
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** SIGINT's bit in {@code /proc/self/status}'s {@code SigIgn} mask: signal 2, bit 1. */
-    private static final long SIGINT_BIT = 1L << 1;
 
     @TempDir
     Path tmp;
 
-    private final List<Process> children = new ArrayList<>();
+    private LinerateChildren children;
+
+    @BeforeEach
+    void children() {
+        children = new LinerateChildren(tmp);
+    }
 
     @AfterEach
     void killChildren() throws InterruptedException {
-        for (Process p : children) {
-            p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-        }
+        children.close();
     }
 
-    /**
-     * Starts {@code linerate ARGS} in a JVM of its own, output to files in {@code tmp}. A process
-     * started in the background by a shell without job control ignores SIGINT, and so would the
-     * child: then it starts through {@code env --default-signal=INT}, as from a terminal.
-     */
     private Process linerate(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        if (sigintIgnoredHere()) {
-            cmd.addAll(List.of("env", "--default-signal=INT"));
-        }
-        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                LiveCounters.AGRONA_JVM_OPTION, "-cp", System.getProperty("java.class.path"), Linerate.class.getName()));
-        cmd.addAll(List.of(args));
-        int n = children.size();
-        Process p = new ProcessBuilder(cmd)
-                .redirectOutput(tmp.resolve("out-" + n).toFile())
-                .redirectError(tmp.resolve("err-" + n).toFile())
-                .start();
-        children.add(p);
-        return p;
-    }
-
-    private static boolean sigintIgnoredHere() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("SigIgn:")) {
-                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & SIGINT_BIT) != 0;
-            }
-        }
-        return false;
+        return children.start(args);
     }
 
     private String out(Process p) throws IOException {
-        return Files.readString(tmp.resolve("out-" + children.indexOf(p)));
+        return children.out(p);
     }
 
     private String err(Process p) throws IOException {
-        return Files.readString(tmp.resolve("err-" + children.indexOf(p)));
+        return children.err(p);
     }
 
-    /** Waits, bounded, until {@code measuring} holds while {@code p} runs. */
     private void awaitMeasuring(Process p, BooleanSupplier measuring) throws IOException {
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (!measuring.getAsBoolean() && p.isAlive() && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(POLL_NANOS);
-        }
-        assertThat(measuring.getAsBoolean()).as("the child is measuring; stderr: %s", err(p)).isTrue();
+        children.awaitMeasuring(p, measuring);
     }
 
-    /** Sends SIGINT with {@code kill -INT}, as Ctrl-C does, and waits for the child to end. */
     private void interrupt(Process p) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).redirectErrorStream(true).start();
-        assertThat(kill.waitFor(DEADLINE_NANOS, TimeUnit.NANOSECONDS)).isTrue();
-        assertThat(kill.exitValue()).as("kill -INT").isZero();
-        assertThat(p.waitFor(DEADLINE_NANOS, TimeUnit.NANOSECONDS)).as("child ended after SIGINT").isTrue();
+        children.interrupt(p);
     }
 
     private static long bytesReceived(Path countersFile) {
-        try {
-            return CountersFileReader.read(countersFile).flatMap(pc -> pc.groups().stream()
-                    .filter(g -> g.kind() == CounterGroup.Kind.TRANSFER).findFirst())
-                    .map(g -> g.value(CounterType.BYTES_RECEIVED).orElse(0)).orElse(0L);
-        } catch (IOException e) {
-            return 0; // not there yet, or removed between listing and reading
-        }
+        return LinerateChildren.transferCounter(countersFile, CounterType.BYTES_RECEIVED);
     }
 
     /** A stream bound to a minute, measuring from the first byte, with its live counters in {@code dir}. */

@@ -234,7 +234,8 @@ final class AgentStreams {
     private enum Ended { NOT, GONE, SILENT }
 
     /**
-     * Watches the control connection until every end is over: a UDP sender's {@code done}, the client
+     * Watches the control connection until every end is over: a UDP sender's {@code done}, the client's
+ * {@code stop} (it was interrupted: every end's window closes then, {@link StreamEnd#interrupt()}), the client
      * gone (its connection closed or reset) or a silence past {@code silenceNanos} (no message, not
      * even a beat), either of which aborts every end.
      *
@@ -250,8 +251,12 @@ final class AgentStreams {
                 JsonNode m;
                 while ((m = c.poll()) != null) {
                     heard = System.nanoTime();
-                    if (m.get("type").asText().equals("done")) {
+                    String type = m.get("type").asText();
+                    if (type.equals("done")) {
                         readSent(m, peerSent);
+                    } else if (type.equals(RemoteStreamTransfer.STOP)) {
+                        // the client was interrupted: every end closes its window now and the result says so
+                        run.interruptAll();
                     }
                 }
                 if (ended == Ended.NOT && c.peerGone()) {

@@ -26,6 +26,9 @@ final class EndJson {
         n.put("foreign", c.foreign());
         c.jitterNanos().ifPresent(j -> n.put("jitter_ns", j));
         n.put("cpu_ns", c.cpuNanos());
+        if (c.interrupted()) {
+            n.put("interrupted", true); // only when true: an older client reads no such field
+        }
         n.put("tclass_applied", o.trafficClassApplied());
         n.put("sndbuf_applied", o.sendBufferApplied());
         n.put("rcvbuf_applied", o.receiveBufferApplied());
@@ -39,7 +42,7 @@ final class EndJson {
                 num(n, "window_end_ns"), num(n, "window_bytes"), num(n, "window_messages"), num(n, "reordered"),
                 num(n, "duplicates"), num(n, "foreign"),
                 j != null && j.isNumber() ? OptionalDouble.of(j.asDouble()) : OptionalDouble.empty(),
-                num(n, "cpu_ns"), List.of());
+                num(n, "cpu_ns"), List.of(), n.path("interrupted").asBoolean(false));
     }
 
     /** @return the fields {@link #write} put: traffic class, SO_SNDBUF, SO_RCVBUF, TCP_NODELAY as applied */

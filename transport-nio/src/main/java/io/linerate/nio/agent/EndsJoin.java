@@ -89,8 +89,40 @@ final class EndsJoin {
                 .window(rx.windowStartNanos(), windowEnd).windowBytesSent(tx.windowBytes())
                 .windowBytesReceived(windowReceived).udp(udp).intervals(local.intervals()).options(options)
                 .senderCpuNanos(tx.cpuNanos()).receiverCpuNanos(rx.cpuNanos()).invalidReasons(reasons)
-                .instructions(InstructionCount.unavailable("the two ends run in two processes; instructions are "
-                        + "counted only where both ends run in this one"))
+                .instructions(twoProcesses()).interrupted(local.interrupted() || far.interrupted())
                 .build();
+    }
+
+    private static InstructionCount twoProcesses() {
+        return InstructionCount.unavailable("the two ends run in two processes; instructions are counted only where "
+                + "both ends run in this one");
+    }
+
+    /**
+     * This end's counts alone, after an interrupt the agent did not answer in time.
+     *
+     * @param spec the stream's spec, as this end ran it
+     * @param local this end's counts, interrupted
+     * @param lo the socket options as this end applied them
+     * @param missing why the agent's counts are missing
+     * @return an interrupted result whose far-end counts are 0 (not measured), invalid for {@code missing}
+     */
+    static TransferResult alone(TransferSpec spec, EndCounters local, AppliedOptions lo, String missing) {
+        boolean sends = local.sender();
+        TransferResult.Builder b = TransferResult.builder(spec).intervals(local.intervals()).options(lo)
+                .window(local.windowStartNanos(), local.windowEndNanos()).invalidReasons(List.of(missing))
+                .instructions(twoProcesses()).interrupted(true);
+        if (sends) {
+            b.bytesSent(local.bytes()).messagesSent(local.messages()).windowBytesSent(local.windowBytes())
+                    .senderCpuNanos(local.cpuNanos());
+        } else {
+            b.bytesReceived(local.bytes()).windowBytesReceived(local.windowBytes()).receiverCpuNanos(local.cpuNanos());
+        }
+        return b.build();
+    }
+
+    /** @return counts of the end opposite {@code local}, all 0: the agent's, when they are missing */
+    static EndCounters missingFarEnd(EndCounters local) {
+        return new EndCounters(!local.sender(), 0, 0, 0, 0, 0, 0, 0, 0, 0, OptionalDouble.empty(), 0, List.of(), true);
     }
 }

@@ -77,6 +77,11 @@ final class ParallelEnds {
         }
     }
 
+    /** Ends every end's window as an interrupt does ({@link StreamEnd#interrupt()}): each returns what it counted. */
+    void interruptAll() {
+        ends.forEach(StreamEnd::interrupt);
+    }
+
     /** Aborts every end. */
     void abortAll() {
         ends.forEach(StreamEnd::abort);

@@ -49,6 +49,9 @@ public final class RemoteBidir {
                 join(t, spec);
                 throw new TransferException("forward direction: " + Failures.describe(e), e);
             }
+            if (fr.interrupted()) {
+                t.interrupt(); // the reverse direction closes its windows too, and reports what it counted
+            }
             join(t, spec);
             Object rr = back.get();
             if (rr instanceof RemoteStreamResult ok) {
@@ -81,7 +84,13 @@ public final class RemoteBidir {
         try {
             t.join(waitMillis(spec));
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // interrupted after the forward direction ended: the reverse one stops and reports what it counted
+            t.interrupt();
+            try {
+                t.join(3 * spec.ioTimeout().toMillis() + 1000);
+            } catch (InterruptedException again) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

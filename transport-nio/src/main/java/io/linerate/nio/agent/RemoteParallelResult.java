@@ -47,6 +47,12 @@ public record RemoteParallelResult(List<RemoteStreamResult> streams) implements 
         return streams.get(0).spec();
     }
 
+    /** @return whether any stream was interrupted */
+    @Override
+    public boolean interrupted() {
+        return streams.stream().anyMatch(RemoteStreamResult::interrupted);
+    }
+
     @Override
     public List<String> invalidReasons() {
         if (streams.size() == 1) {

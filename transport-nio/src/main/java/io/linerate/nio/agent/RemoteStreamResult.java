@@ -59,6 +59,12 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
         return transfer.invalidReasons();
     }
 
+    /** @return whether this end's window was ended early by an interrupt, and the agent's with it when it answered */
+    @Override
+    public boolean interrupted() {
+        return transfer.interrupted();
+    }
+
     @Override
     public List<Metric> metrics() {
         if (!invalidReasons().isEmpty()) {

@@ -58,6 +58,12 @@ import java.util.function.LongSupplier;
 public final class RemoteStreamTransfer implements Transfer {
     /** The request's and ready's field, and the message, by which the receiving side lets the sending side send. */
     static final String GO = "go";
+    /**
+     * The message by which this end, interrupted, asks the agent to close its ends' windows now and
+     * send its {@code result} (its ends' counts, marked interrupted). An agent from before it passes
+     * over it; this end then reports its own counts alone.
+     */
+    static final String STOP = "stop";
     private final TransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
@@ -256,8 +262,14 @@ public final class RemoteStreamTransfer implements Transfer {
             AgentGo.sayOnceReading(control, ends, io);
         }
         run.await(bound + io);
+        // an interrupt (SIGINT) ends the wait: the windows close here and on the agent, and the counts so far are the result
+        boolean interrupted = Thread.interrupted();
+        if (interrupted && !run.done()) {
+            stopOnInterrupt(run);
+        }
         TransferException failed = run.done() ? run.failure()
-                : new TransferException("the streams did not end within " + (bound + io) + " ms", null);
+                : new TransferException("the streams did not " + (interrupted ? "stop within the I/O timeout after "
+                + "the interrupt" : "end within " + (bound + io) + " ms"), null);
         if (failed != null) {
             run.abortAll();
             if (!watch.over()) {
@@ -289,6 +301,9 @@ public final class RemoteStreamTransfer implements Transfer {
                     // an agent that stopped has closed its end; what it sent before is still read below
                 }
             }
+            if (interrupted) {
+                return InterruptedEnds.collect(spec, watch, local, localOptions, clockComparison);
+            }
             // the agent's ends may close their windows up to a control round trip after ours, then drain
             try {
                 watch.await(2 * io + 1000);
@@ -314,8 +329,23 @@ public final class RemoteStreamTransfer implements Transfer {
         }
     }
 
+    /**
+     * This thread was interrupted while the ends ran: every end here closes its window, and the
+     * agent is asked to close its own ({@value #STOP}); returns once the ends here stopped, or after
+     * two I/O timeouts.
+     */
+    private void stopOnInterrupt(ParallelEnds run) {
+        run.interruptAll();
+        try {
+            control.send(Control.message(STOP));
+        } catch (IOException e) {
+            // an agent that went away answers nothing: this end's counts are reported alone
+        }
+        run.await(2 * spec.ioTimeout().toMillis() + 1000);
+    }
+
     /** @return stream i's counters in the agent's result: {@code ends[i]}, or {@code end} from an agent of one stream */
-    private static JsonNode farEnd(JsonNode result, int i, int n) throws IOException {
+    static JsonNode farEnd(JsonNode result, int i, int n) throws IOException {
         JsonNode ends = result.path("ends");
         JsonNode e = ends.isArray() ? ends.get(i) : i == 0 ? result.get("end") : null;
         if (ends.isArray() && ends.size() != n) {

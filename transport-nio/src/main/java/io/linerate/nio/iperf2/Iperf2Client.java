@@ -36,7 +36,9 @@ import java.util.Optional;
  * <p>The spec's bound is a duration, bytes or messages; its rate paces the sender; its warm-up
  * is not used (the server counts the whole test). Every connect, write and wait is bounded by the
  * spec's I/O timeout, and the socket is closed on every path. The per-datagram path allocates
- * nothing.
+ * nothing. An interrupt of the calling thread ends the sending as the bound does (TCP: the shutdown
+ * and the wait for the server's close; UDP: the final datagram and the report, within the I/O
+ * timeout), and the result, of what was sent until then, is {@link Iperf2Result#interrupted()}.
  */
 public final class Iperf2Client {
     /** Tries of the final datagram, iperf 2's. */
@@ -167,6 +169,7 @@ public final class Iperf2Client {
             long lastProgress = start;
             long sentNanos;
             boolean closed = false;
+            boolean interrupted = false;
             try {
                 while (bytes < budget) {
                     long now = clock.nanoTime();
@@ -174,6 +177,10 @@ public final class Iperf2Client {
                         listener.onInterval(0, PeerDirection.FORWARD, ticks.tick(now, bytes, 0));
                     }
                     if (now >= schedule.end) {
+                        break;
+                    }
+                    if (Thread.interrupted()) {
+                        interrupted = true;
                         break;
                     }
                     if (!schedule.due(bytes, spec.payloadBytes(), now)) {
@@ -207,7 +214,8 @@ public final class Iperf2Client {
                 throw failure(server, e, partial(bytes, writes, "writes"));
             }
             return new Iperf2Result(spec, server, null, new Iperf2Result.Local(bytes, writes, sentNanos), Optional.empty(),
-                    closed ? "" : "the server did not close the connection within the I/O timeout after linerate's last byte");
+                    closed ? "" : "the server did not close the connection within the I/O timeout after linerate's last byte",
+                    interrupted);
         }
     }
 
@@ -241,6 +249,7 @@ public final class Iperf2Client {
             long bytes = 0;
             long lastProgress = start;
             long sentNanos;
+            boolean interrupted = false;
             Optional<Iperf2ServerReport> report;
             try {
                 // the final datagram carries payload too, and the server counts it: leave room for it in a byte budget
@@ -250,6 +259,10 @@ public final class Iperf2Client {
                         listener.onInterval(0, PeerDirection.FORWARD, ticks.tick(now, bytes, id - 1));
                     }
                     if (now >= schedule.end) {
+                        break;
+                    }
+                    if (Thread.interrupted()) {
+                        interrupted = true;
                         break;
                     }
                     if (!schedule.due(bytes, payload, now)) {
@@ -276,7 +289,7 @@ public final class Iperf2Client {
             long datagrams = id; // id - 1 data datagrams and the final one
             return new Iperf2Result(spec, server, v, new Iperf2Result.Local(bytes + payload, datagrams, sentNanos), report,
                     report.isPresent() ? "" : "the server sent no report for the final datagram after " + FINAL_TRIES
-                            + " tries (or within the I/O timeout)");
+                            + " tries (or within the I/O timeout)", interrupted);
         }
     }
 

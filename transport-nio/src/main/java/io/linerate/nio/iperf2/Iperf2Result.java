@@ -33,6 +33,7 @@ public final class Iperf2Result implements MeasurementResult {
     private final Iperf2HeaderVariant header;
     private final Local local;
     private final Optional<Iperf2ServerReport> remote;
+    private final boolean interrupted;
     private final List<String> notes;
 
     /**
@@ -46,12 +47,26 @@ public final class Iperf2Result implements MeasurementResult {
 
     Iperf2Result(TransferSpec spec, String server, Iperf2HeaderVariant header, Local local, Optional<Iperf2ServerReport> remote,
                  String problem) {
+        this(spec, server, header, local, remote, problem, false);
+    }
+
+    /**
+     * @param interrupted linerate stopped sending early because its thread was interrupted: {@code local}
+     *     holds its sends until then, and a UDP report the server's count of them, when one came
+     */
+    Iperf2Result(TransferSpec spec, String server, Iperf2HeaderVariant header, Local local, Optional<Iperf2ServerReport> remote,
+                 String problem, boolean interrupted) {
+        this.interrupted = interrupted;
         this.spec = spec;
         this.server = server;
         this.header = header;
         this.local = local;
         this.remote = remote;
         List<String> n = new ArrayList<>();
+        if (interrupted) {
+            n.add("interrupted: linerate stopped sending before the bound; its counts, and the server's report when "
+                    + "one came, are those until then");
+        }
         if (!problem.isEmpty()) {
             n.add(problem);
         }
@@ -82,6 +97,12 @@ public final class Iperf2Result implements MeasurementResult {
     @Override
     public TransferSpec spec() {
         return spec;
+    }
+
+    /** @return whether linerate stopped sending before the bound because its thread was interrupted */
+    @Override
+    public boolean interrupted() {
+        return interrupted;
     }
 
     /** @return the server, {@code host:port} */

@@ -26,7 +26,9 @@ import java.util.Optional;
  * <p>Every connect, read and write is bounded by the spec's I/O timeout. A busy server
  * (ACCESS_DENIED), a server error, and a server that stops or goes away mid-test each end the run
  * with an {@link Iperf3Exception} naming the server and the step, with every socket and thread of
- * the run closed. The spec's payload is iperf3's {@code -l}, its rate the whole test's (iperf3's
+ * the run closed. An interrupt of the calling thread while the test runs ends it as iperf3's client
+ * ends on SIGINT: CLIENT_TERMINATE, no results exchanged, and a result of linerate's own counts
+ * until then, {@link Iperf3Result#interrupted()}. The spec's payload is iperf3's {@code -l}, its rate the whole test's (iperf3's
  * {@code -b} is per stream: linerate sends rate / streams), its bound a duration (whole seconds are
  * sent to the server, which only uses them for its own time-out; linerate ends the test), bytes
  * ({@code -n}) or messages ({@code -k}). Its warm-up and full log are not used; its interval is that
@@ -147,6 +149,8 @@ public final class Iperf3Client {
         private final long timeoutMillis;
         private ControlConnection control;
         private final IntervalListener listener;
+        /** The calling thread was interrupted while the test ran: it ends as iperf3's client ends on SIGINT. */
+        private boolean interrupted;
 
         Session(InetSocketAddress to, TransferSpec spec, Iperf3Options options, boolean bidir, IntervalListener listener) {
             this.listener = listener;
@@ -173,6 +177,9 @@ public final class Iperf3Client {
                 control.expect(Iperf3State.TEST_RUNNING, "TEST_START");
                 DataStreams.senders(streams, "linerate-iperf3-stream-");
                 runUntilBound();
+                if (interrupted) {
+                    return Iperf3Terminate.results(streams, spec, options, bidir, timeoutMillis, control);
+                }
                 return finish();
             } catch (Iperf3Exception e) {
                 if (started) {
@@ -246,7 +253,9 @@ public final class Iperf3Client {
                         || (b.kind() == Bound.Kind.MESSAGES && msgs >= b.amount());
                 long now = System.nanoTime();
                 // a duration-bound sender only ends by failing, caught above
-                boolean over = (!sending || sendersDone) && (!receiving || receiversDone) || now >= deadline;
+                interrupted |= Thread.interrupted();
+                boolean over = (!sending || sendersDone) && (!receiving || receiversDone) || now >= deadline
+                        || interrupted;
                 intervals.check(streams, now, over);
                 if (over) {
                     return;

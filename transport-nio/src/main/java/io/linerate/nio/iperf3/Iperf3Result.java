@@ -38,6 +38,7 @@ public final class Iperf3Result implements MeasurementResult {
     private final List<Iperf3RemoteStream> remote;
     private final Optional<Boolean> serverReadAll;
     private final boolean bidir;
+    private final boolean interrupted;
     private final List<String> notes;
 
     /**
@@ -56,6 +57,16 @@ public final class Iperf3Result implements MeasurementResult {
 
     Iperf3Result(TransferSpec spec, Iperf3Options options, String server, Local local, List<Iperf3RemoteStream> remote,
                  Optional<Boolean> serverReadAll, boolean bidir) {
+        this(spec, options, server, local, remote, serverReadAll, bidir, false);
+    }
+
+    /**
+     * @param interrupted the run was interrupted: linerate sent CLIENT_TERMINATE, as iperf3's client
+     *     does on SIGINT, and {@code local} holds its counts until then; {@code remote} is empty
+     */
+    Iperf3Result(TransferSpec spec, Iperf3Options options, String server, Local local, List<Iperf3RemoteStream> remote,
+                 Optional<Boolean> serverReadAll, boolean bidir, boolean interrupted) {
+        this.interrupted = interrupted;
         this.spec = spec;
         this.options = options;
         this.server = server;
@@ -149,12 +160,26 @@ public final class Iperf3Result implements MeasurementResult {
         return bidir;
     }
 
-    /** @return where the two ends' counts disagree, by how much and why; empty when they agree */
+    /**
+     * @return whether the run was interrupted: linerate's counts are those until then, and the
+     *     server's are absent (CLIENT_TERMINATE ends a test without exchanging results)
+     */
+    @Override
+    public boolean interrupted() {
+        return interrupted;
+    }
+
+    /** @return where the two ends' counts disagree, by how much and why, or why the server's are absent; empty when they agree */
     public List<String> notes() {
         if (notes != null) {
             return notes;
         }
         List<String> out = new ArrayList<>();
+        if (interrupted) {
+            out.add("interrupted: linerate ended the test with CLIENT_TERMINATE, as iperf3's client does on SIGINT, "
+                    + "so the server's counts were not exchanged; linerate's are those until the interrupt");
+            return out;
+        }
         long remoteBytes = remoteBytes();
         if (!udp()) {
             if (!options.reverse() && remoteBytes != local.bytes()) {
@@ -290,6 +315,7 @@ public final class Iperf3Result implements MeasurementResult {
         } else {
             d.putNull("server_read_all");
         }
+        d.put("interrupted", interrupted);
         d.putStrings("notes", notes);
         return d;
     }

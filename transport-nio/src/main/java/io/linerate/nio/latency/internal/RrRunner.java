@@ -141,8 +141,8 @@ public final class RrRunner {
         long close = open + spec.duration().toNanos();
         startFlows(spec, clock, address, t0, open, close, flows);
         if (waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec)) {
-            throw new TransferException(spec.testName() + ": interrupted in the warm-up, before the measured window "
-                    + "opened", null);
+            throw new TransferException(spec.testName() + ": interrupted in the warm-up: nothing was measured yet "
+                    + "(the measured window had not opened)", null);
         }
         // the window opens and closes in every flow, each flow then counts and records exactly the
         // transactions it completes inside it; each end is a clock reading right after the switch
