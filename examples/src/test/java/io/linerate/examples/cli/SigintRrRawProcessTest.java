@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.afpacket.AfPacket;
+import io.linerate.testsupport.VethPair;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,29 +98,30 @@ class SigintRrRawProcessTest {
     /** {@code raw} of a minute across a fresh veth pair, interrupted once frames leave; the pair is removed after. */
     private JsonNode interruptedRaw(String format, boolean json) throws Exception {
         assumeTrue(AfPacket.isAvailable(), () -> "AF_PACKET unavailable: " + AfPacket.unavailabilityCause().orElse(""));
-        String[] veth = VethPair.create('i');
-        try {
-            long before = txPackets(veth[0]);
-            Process p = children.start("raw", "--tx", veth[0], "--rx", veth[1], "--frame-size", "256", "--rate", "20M",
+        String name;
+        String jsonOut = null;
+        try (VethPair veth = VethPair.create('i')) {
+            name = veth.a;
+            long before = txPackets(veth.a);
+            Process p = children.start("raw", "--tx", veth.a, "--rx", veth.b, "--frame-size", "256", "--rate", "20M",
                     "--duration", "60s", "--warmup", "0s", format);
-            children.awaitMeasuring(p, () -> txPackets(veth[0]) > before + 100);
+            children.awaitMeasuring(p, () -> txPackets(veth.a) > before + 100);
             children.interrupt(p);
             assertThat(p.exitValue()).as(children.err(p)).isEqualTo(Linerate.INTERRUPTED);
             String out = children.out(p);
             if (json) {
                 assertThat(out.strip().lines()).as("one JSON line; stderr: %s", children.err(p)).hasSize(1);
-                return JSON.readTree(out);
+                jsonOut = out;
+            } else {
+                List<String> lines = out.lines().toList();
+                assertThat(lines.subList(0, 2)).containsExactly("KTAP version 1", "1..1");
+                assertThat(lines).filteredOn(l -> l.startsWith("ok ") || l.startsWith("not ok "))
+                        .containsExactly("not ok 1 raw # interrupted");
+                assertThat(lines.get(lines.size() - 1)).startsWith("# Totals: pass:0 fail:1 ");
             }
-            List<String> lines = out.lines().toList();
-            assertThat(lines.subList(0, 2)).containsExactly("KTAP version 1", "1..1");
-            assertThat(lines).filteredOn(l -> l.startsWith("ok ") || l.startsWith("not ok "))
-                    .containsExactly("not ok 1 raw # interrupted");
-            assertThat(lines.get(lines.size() - 1)).startsWith("# Totals: pass:0 fail:1 ");
-            return null;
-        } finally {
-            VethPair.remove(veth[0]);
-            assertThat(Path.of("/sys/class/net", veth[0])).as("no veth left").doesNotExist();
         }
+        assertThat(Path.of("/sys/class/net", name)).as("no veth left").doesNotExist();
+        return json ? JSON.readTree(jsonOut) : null;
     }
 
     @Test
