@@ -171,6 +171,10 @@ public final class StreamEngine {
         }
         // the receiving thread has ended and handed over its last entries
         Optional<FullLogSummary> logged = log == null ? Optional.empty() : Optional.of(log.closeAndSummarize());
+        if (interrupted) {
+            // the run took the interrupt, also one a listener gave again at the window's last sample
+            Thread.interrupted();
+        }
         return result(options, window.samples(), t0, window.windowStart(), windowEnd, logged);
     }
 
