@@ -9,8 +9,8 @@ import io.linerate.core.PeerDirection;
 import io.linerate.core.PeerSecret;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
+import io.linerate.nio.internal.RunOnce;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A stream whose spec names linerate's agent ({@link AgentPeer}), as {@link io.linerate.nio.NioTransport}
@@ -24,8 +24,7 @@ public final class AgentStream implements Measurement {
     private final TransferSpec spec;
     private final AgentPeer peer;
     private final Clock clock;
-    private final AtomicBoolean ran = new AtomicBoolean();
-    private volatile boolean closed;
+    private final RunOnce life = new RunOnce("stream");
 
     private AgentStream(TransferSpec spec, AgentPeer peer, Clock clock) {
         this.spec = spec;
@@ -64,12 +63,7 @@ public final class AgentStream implements Measurement {
      */
     @Override
     public MeasurementResult run(IntervalListener listener) throws TransferException {
-        if (closed) {
-            throw new IllegalStateException("the stream is closed");
-        }
-        if (!ran.compareAndSet(false, true)) {
-            throw new IllegalStateException("a stream runs once; open a new one");
-        }
+        life.begin();
         TransferSpec at = spec.toBuilder().endpoint(peer.address()).build();
         Optional<byte[]> secret = peer.secret().map(PeerSecret::bytes);
         if (peer.direction() == PeerDirection.BOTH) {
@@ -89,6 +83,6 @@ public final class AgentStream implements Measurement {
 
     @Override
     public void close() {
-        closed = true;
+        life.close();
     }
 }

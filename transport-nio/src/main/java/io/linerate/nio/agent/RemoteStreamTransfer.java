@@ -18,6 +18,7 @@ import io.linerate.core.TransferSpec;
 import io.linerate.core.engine.EndCounters;
 import io.linerate.core.engine.StreamEnd;
 import io.linerate.nio.internal.PeerChannel;
+import io.linerate.nio.internal.RunOnce;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -25,7 +26,6 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 /**
@@ -72,8 +72,7 @@ public final class RemoteStreamTransfer implements Transfer {
     private final String clockComparison;
     private final ControlBeats beats;
     private final boolean go;
-    private final AtomicBoolean ran = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final RunOnce life = new RunOnce("transfer");
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
                                  List<PeerChannel> data, String clockComparison, ControlBeats beats, boolean go) {
@@ -215,12 +214,7 @@ public final class RemoteStreamTransfer implements Transfer {
      *     after its ends should have finished
      */
     public RemoteParallelResult runStreams(StreamListener listener) throws TransferException {
-        if (closed.get()) {
-            throw new IllegalStateException("transfer is closed");
-        }
-        if (!ran.compareAndSet(false, true)) {
-            throw new IllegalStateException("a transfer runs once; open a new one");
-        }
+        life.begin();
         boolean sending = !options.reverse();
         int n = data.size();
         List<StreamEnd> ends = new ArrayList<>();
@@ -410,7 +404,7 @@ public final class RemoteStreamTransfer implements Transfer {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
+        if (life.close()) {
             closeQuietly(beats);
             data.forEach(RemoteStreamTransfer::closeQuietly);
             closeQuietly(control);

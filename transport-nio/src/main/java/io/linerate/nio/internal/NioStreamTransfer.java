@@ -13,7 +13,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +22,7 @@ public final class NioStreamTransfer implements Transfer {
     private final TransferSpec spec;
     private final Clock clock;
     private final Endpoints endpoints;
-    private final AtomicBoolean ran = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final RunOnce life = new RunOnce("transfer");
 
     /** The two opened ends of one transfer. */
     public interface Endpoints extends Closeable {
@@ -67,19 +65,14 @@ public final class NioStreamTransfer implements Transfer {
 
     @Override
     public TransferResult run(IntervalListener listener) throws TransferException {
-        if (closed.get()) {
-            throw new IllegalStateException("transfer is closed");
-        }
-        if (!ran.compareAndSet(false, true)) {
-            throw new IllegalStateException("a transfer runs once; open a new one");
-        }
+        life.begin();
         StreamEngine engine = new StreamEngine(spec, clock, endpoints.sendLoop(), endpoints.receiveLoop());
         return engine.run(endpoints.options(), listener);
     }
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
+        if (life.close()) {
             try {
                 endpoints.close();
                 LOG.debug("closed {}", spec);

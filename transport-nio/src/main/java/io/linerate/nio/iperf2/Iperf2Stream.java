@@ -6,7 +6,7 @@ import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import java.util.concurrent.atomic.AtomicBoolean;
+import io.linerate.nio.internal.RunOnce;
 
 /**
  * A stream whose spec names an iperf 2 server ({@link Iperf2Peer}), as {@link io.linerate.nio.NioTransport}
@@ -17,8 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Iperf2Stream implements Measurement {
     private final TransferSpec spec;
     private final Iperf2Peer peer;
-    private final AtomicBoolean ran = new AtomicBoolean();
-    private volatile boolean closed;
+    private final RunOnce life = new RunOnce("test");
 
     private Iperf2Stream(TransferSpec spec, Iperf2Peer peer) {
         this.spec = spec;
@@ -53,18 +52,13 @@ public final class Iperf2Stream implements Measurement {
      */
     @Override
     public MeasurementResult run(IntervalListener listener) throws TransferException {
-        if (closed) {
-            throw new IllegalStateException("the test is closed");
-        }
-        if (!ran.compareAndSet(false, true)) {
-            throw new IllegalStateException("a test runs once; open a new one");
-        }
+        life.begin();
         return Iperf2Client.run(peer.address().host(), peer.address().port(), spec,
                 Iperf2HeaderVariant.valueOf(peer.header().name()), listener);
     }
 
     @Override
     public void close() {
-        closed = true;
+        life.close();
     }
 }

@@ -7,7 +7,7 @@ import io.linerate.core.MeasurementResult;
 import io.linerate.core.PeerDirection;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import java.util.concurrent.atomic.AtomicBoolean;
+import io.linerate.nio.internal.RunOnce;
 
 /**
  * A stream whose spec names an iperf3 server ({@link Iperf3Peer}), as {@link io.linerate.nio.NioTransport}
@@ -19,8 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Iperf3Stream implements Measurement {
     private final TransferSpec spec;
     private final Iperf3Peer peer;
-    private final AtomicBoolean ran = new AtomicBoolean();
-    private volatile boolean closed;
+    private final RunOnce life = new RunOnce("test");
 
     private Iperf3Stream(TransferSpec spec, Iperf3Peer peer) {
         this.spec = spec;
@@ -62,12 +61,7 @@ public final class Iperf3Stream implements Measurement {
      */
     @Override
     public MeasurementResult run(IntervalListener listener) throws TransferException {
-        if (closed) {
-            throw new IllegalStateException("the test is closed");
-        }
-        if (!ran.compareAndSet(false, true)) {
-            throw new IllegalStateException("a test runs once; open a new one");
-        }
+        life.begin();
         String host = peer.address().host();
         int port = peer.address().port();
         return peer.direction() == PeerDirection.BOTH
@@ -77,6 +71,6 @@ public final class Iperf3Stream implements Measurement {
 
     @Override
     public void close() {
-        closed = true;
+        life.close();
     }
 }
