@@ -41,10 +41,24 @@ final class LinerateChildren implements AutoCloseable {
      * child: then it starts through {@code env --default-signal=INT}, as from a terminal.
      */
     Process start(String... args) throws IOException {
+        return start(List.of(), args);
+    }
+
+    /**
+     * As {@link #start(String...)}, under {@code timeout} in a session and process group of its own
+     * ({@code setsid}), as a user runs {@code timeout 600 linerate ...} from a terminal: Ctrl-C
+     * there reaches both, and {@code timeout} forwards it too ({@link #interruptGroup}).
+     */
+    Process startUnderTimeout(String... args) throws IOException {
+        return start(List.of("setsid", "timeout", "300"), args);
+    }
+
+    private Process start(List<String> wrapper, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         if (sigintIgnoredHere()) {
             cmd.addAll(List.of("env", "--default-signal=INT"));
         }
+        cmd.addAll(wrapper);
         cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 LiveCounters.AGRONA_JVM_OPTION, "-cp", System.getProperty("java.class.path"), Linerate.class.getName()));
         cmd.addAll(List.of(args));
@@ -85,7 +99,19 @@ final class LinerateChildren implements AutoCloseable {
 
     /** Sends SIGINT with {@code kill -INT}, as Ctrl-C does, and waits for the child to end. */
     void interrupt(Process p) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).redirectErrorStream(true).start();
+        signal(p, Long.toString(p.pid()));
+    }
+
+    /**
+     * Sends SIGINT to the process group of a child started with {@link #startUnderTimeout}, as
+     * Ctrl-C in a terminal does, and waits for the child to end.
+     */
+    void interruptGroup(Process p) throws IOException, InterruptedException {
+        signal(p, "-" + p.pid());
+    }
+
+    private void signal(Process p, String target) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-INT", "--", target).redirectErrorStream(true).start();
         assertThat(kill.waitFor(DEADLINE_NANOS, TimeUnit.NANOSECONDS)).isTrue();
         assertThat(kill.exitValue()).as("kill -INT").isZero();
         assertThat(p.waitFor(DEADLINE_NANOS, TimeUnit.NANOSECONDS)).as("child ended after SIGINT").isTrue();

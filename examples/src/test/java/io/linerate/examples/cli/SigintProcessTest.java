@@ -142,8 +142,15 @@ class SigintProcessTest {
 
     /** A ping-pong of 1-byte messages bound to a minute, logging every round trip to {@code log}. */
     private Process pingpong(Path log, String format) throws IOException {
-        Process p = linerate("pingpong", "--sizes", "1", "--minms", "60000", "--maxms", "120000", "--maxiter",
-                "1000000000", "--warmupms", "0", "--warmupiter", "10", format, "--full-log", log.toString());
+        return awaitPingPong(linerate(pingpongArgs(log, format)), log);
+    }
+
+    private static String[] pingpongArgs(Path log, String format) {
+        return new String[] {"pingpong", "--sizes", "1", "--minms", "60000", "--maxms", "120000", "--maxiter",
+            "1000000000", "--warmupms", "0", "--warmupiter", "10", format, "--full-log", log.toString()};
+    }
+
+    private Process awaitPingPong(Process p, Path log) throws IOException {
         // the full log's third column is the phase: 1 is a round trip of the measured part
         Pattern measured = Pattern.compile("^\\d+,\\d+,1,");
         awaitMeasuring(p, () -> {
@@ -154,6 +161,19 @@ class SigintProcessTest {
             }
         });
         return p;
+    }
+
+    @Test
+    void ctrlCThatReachesLinerateAndAForwardingWrapperIsOneCtrlC() throws Exception {
+        // Ctrl-C in a terminal reaches the whole process group: timeout gets it and forwards it, so
+        // linerate gets SIGINT twice, and the second must not end it before its result is out
+        Path log = tmp.resolve("log.csv");
+        Process p = awaitPingPong(children.startUnderTimeout(pingpongArgs(log, "--json")), log);
+        children.interruptGroup(p);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED);
+        String out = out(p);
+        assertThat(out.strip().lines()).as("one JSON line; stderr: %s", err(p)).hasSize(1);
+        assertThat(JSON.readTree(out).get("interrupted").asBoolean()).isTrue();
     }
 
     @Test
