@@ -54,6 +54,11 @@ final class IperfTextSummary {
         boolean reverse = r.options().reverse();
         out.println(String.format(Locale.ROOT, "%slocal  %s %d bytes in %.3f s%s", tag, reverse ? "received" : "sent",
                 r.local().bytes(), r.local().nanos() / 1e9, udp ? ", " + r.local().datagrams() + " datagrams" : ""));
+        if (r.interrupted()) {
+            out.println(tag + "remote " + (reverse ? "sent" : "received") + " n/a: the test was interrupted, and the "
+                    + "server's counts were not exchanged");
+            return;
+        }
         out.println(String.format(Locale.ROOT, "%sremote %s %d bytes%s", tag, reverse ? "sent" : "received", r.remoteBytes(),
                 udp ? ", packets " + r.remotePackets() + ", errors " + r.remoteErrors() : ""));
     }

@@ -139,7 +139,8 @@ public final class Iperf3Result implements MeasurementResult {
      *     by the server (linerate sending), or sent by the server less distinct received (reverse); 0 for TCP
      */
     public long lost() {
-        if (!udp()) {
+        if (!udp() || interrupted) {
+            // interrupted: the server's counts were never exchanged, so no loss can be counted
             return 0;
         }
         return options.reverse() ? Math.max(0, remotePackets() - local.distinct())
@@ -293,6 +294,8 @@ public final class Iperf3Result implements MeasurementResult {
                 l.put("distinct", local.distinct()).put("reordered", local.reordered()).put("duplicates", local.duplicates())
                         .put("lost", lost()).put("jitter_ms", local.jitterNanos().isPresent()
                                 ? OptionalDouble.of(local.jitterNanos().getAsDouble() / 1e6) : OptionalDouble.empty());
+            } else if (interrupted) {
+                l.putNull("lost"); // the server's count, which it takes, was not exchanged
             } else {
                 l.put("lost", lost());
             }
@@ -304,9 +307,15 @@ public final class Iperf3Result implements MeasurementResult {
                     .put("errors", s.errors()).put("jitter_ms", s.jitterSeconds() * 1e3).put("retransmits", s.retransmits())
                     .put("seconds", s.seconds()));
         }
-        JsonObject r = JsonObject.create().put("host", "remote").put("bytes", remoteBytes());
-        if (udp()) {
-            r.put("packets", remotePackets()).put("errors", remoteErrors());
+        JsonObject r = JsonObject.create().put("host", "remote");
+        if (interrupted) {
+            // CLIENT_TERMINATE ends a test without EXCHANGE_RESULTS: the server's counts are unknown, not 0
+            r.putNull("bytes").put("exchanged", false);
+        } else {
+            r.put("bytes", remoteBytes());
+            if (udp()) {
+                r.put("packets", remotePackets()).put("errors", remoteErrors());
+            }
         }
         r.putObjects("streams", streams);
         d.put("remote", r);

@@ -51,6 +51,9 @@ class Iperf3ClientInterruptTest {
         assertThat(r.remote()).as("CLIENT_TERMINATE exchanges no results").isEmpty();
         assertThat(r.notes()).singleElement().asString().contains("CLIENT_TERMINATE");
         assertThat(ResultJson.of(r).toJson()).contains("\"interrupted\":true");
+        // the server's counts are unknown, not 0: null in the detail, and no remote metric
+        assertThat(r.detailJson().toJson()).contains("\"remote\":{\"host\":\"remote\",\"bytes\":null,\"exchanged\":false");
+        assertThat(r.metrics()).noneMatch(m -> m.host().equals("remote"));
     }
 
     @Test
