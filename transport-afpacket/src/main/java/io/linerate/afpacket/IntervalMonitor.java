@@ -63,11 +63,12 @@ final class IntervalMonitor {
         while (leading.running()) {
             long waitMs = Math.max(1, (next - clock.nanoTime()) / 1_000_000);
             leading.join(Math.min(waitMs, MAX_WAIT_MILLIS));
-            boolean interrupted = Thread.currentThread().isInterrupted();
-            stoppedByInterrupt |= interrupted;
-            if (tx != null && (interrupted || rx != null && rx.receiver().error() != null)) {
+            // the run takes the interrupt: left set, it would cut short every later join, the receiver's
+            // drain of the frames still in flight among them, and count those frames as lost
+            stoppedByInterrupt |= Thread.interrupted();
+            if (tx != null && (stoppedByInterrupt || rx != null && rx.receiver().error() != null)) {
                 tx.loop().requestStop();
-            } else if (tx == null && interrupted) {
+            } else if (tx == null && stoppedByInterrupt) {
                 rx.receiver().requestStop();
             }
             boolean done = !leading.running();
