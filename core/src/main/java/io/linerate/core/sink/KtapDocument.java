@@ -31,6 +31,7 @@ public final class KtapDocument {
     private final int planned;
     private final KtapSink metrics;
     private int number;
+    private String lastName;
     private int pass;
     private int fail;
     private int xfail;
@@ -129,6 +130,16 @@ public final class KtapDocument {
         return result("not ok", name, "error: " + reason);
     }
 
+    /** @return the name of the last result written; null before the first */
+    public String lastTestName() {
+        return lastName;
+    }
+
+    /** @return the results written so far */
+    public int results() {
+        return number;
+    }
+
     /** @return the number of tests of the plan line, {@code 1..N} */
     public int planned() {
         return planned;
@@ -166,6 +177,7 @@ public final class KtapDocument {
                     + planned + " tests");
         }
         number++;
+        lastName = name;
         line(verdict + " " + number + " " + oneLine(name) + (directive == null ? "" : " # " + oneLine(directive)));
         out.flush();
         return number;

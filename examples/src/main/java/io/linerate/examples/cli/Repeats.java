@@ -76,7 +76,12 @@ final class Repeats {
                 if (format == OutputFormat.text) {
                     out.println("# " + note);
                 } else if (ktap != null && !ktap.ended()) {
-                    ktap.diagnostic(note); // runs that never started: the plan says how many
+                    ktap.diagnostic(note);
+                    // every planned test gets its result line: the runs that never started are skipped
+                    String name = ktap.lastTestName();
+                    while (name != null && ktap.results() < ktap.planned()) {
+                        ktap.skip(name, "interrupted (SIGINT) before this run started");
+                    }
                 }
                 code = Linerate.INTERRUPTED;
             }

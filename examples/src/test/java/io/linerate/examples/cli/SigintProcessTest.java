@@ -140,6 +140,21 @@ class SigintProcessTest {
         assertThat(dir).isEmptyDirectory();
     }
 
+    @Test
+    void aRepeatedKtapStreamGivesEveryPlannedTestItsLineTheRunsNotStartedSkipped() throws Exception {
+        Path dir = tmp.resolve("counters");
+        Process p = stream(dir, "--ktap", "--repeat", "3");
+        interrupt(p);
+        assertThat(p.exitValue()).as(err(p)).isEqualTo(Linerate.INTERRUPTED);
+        List<String> lines = out(p).lines().toList();
+        assertThat(lines.subList(0, 2)).containsExactly("KTAP version 1", "1..3");
+        assertThat(lines).filteredOn(l -> l.startsWith("ok ") || l.startsWith("not ok ")).containsExactly(
+                "not ok 1 tcp4 # interrupted",
+                "ok 2 tcp4 # SKIP interrupted (SIGINT) before this run started",
+                "ok 3 tcp4 # SKIP interrupted (SIGINT) before this run started");
+        assertThat(lines.get(lines.size() - 1)).isEqualTo("# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:2 error:0");
+    }
+
     /** A ping-pong of 1-byte messages bound to a minute, logging every round trip to {@code log}. */
     private Process pingpong(Path log, String format) throws IOException {
         return awaitPingPong(linerate(pingpongArgs(log, format)), log);
