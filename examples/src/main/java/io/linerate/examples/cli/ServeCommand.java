@@ -88,7 +88,8 @@ final class ServeCommand implements Callable<Integer> {
     String allowFrom;
 
     @Option(names = {"-q", "--quiet"},
-            description = "Print no interval lines or summaries of the tests served: only the line saying where the server listens.")
+            description = "Print no interval lines or summaries of the tests served, and log no line per test: only the line "
+                    + "saying where the server listens, and warnings and errors.")
     boolean quiet;
 
     @Override

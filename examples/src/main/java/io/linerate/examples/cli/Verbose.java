@@ -7,7 +7,8 @@ import java.util.Arrays;
  * set before the first logger exists (slf4j-simple reads it once), so the command line is scanned
  * for the switch before anything else runs; {@code simplelogger.properties} makes the default
  * level {@code warn} and sends every log line to stderr. Under {@code serve} the servers' own
- * loggers log at {@code info}: a line per session or test, never per packet.
+ * loggers log at {@code info}: a line per session or test, never per packet; under
+ * {@code serve --quiet} at {@code warn}.
  */
 final class Verbose {
     /** The switch. */
@@ -32,8 +33,9 @@ final class Verbose {
         boolean verbose = requested(args);
         if (verbose) {
             System.setProperty(LEVEL_PROPERTY, "debug");
-        } else if (serving(args) && System.getProperty(SERVE_LEVEL_PROPERTY) == null) {
-            // a server's log is its record of the tests it ran, as iperf3 -s prints each: one line a session
+        } else if (serving(args) && !quiet(args) && System.getProperty(SERVE_LEVEL_PROPERTY) == null) {
+            // a server's log is its record of the tests it ran, as iperf3 -s prints each: one line a session;
+            // serve --quiet leaves only warnings and errors
             System.setProperty(SERVE_LEVEL_PROPERTY, "info");
         }
         return verbose;
@@ -41,6 +43,11 @@ final class Verbose {
 
     /** slf4j-simple's system property for the level of the servers' loggers (agent, iperf3, iperf 2). */
     static final String SERVE_LEVEL_PROPERTY = "org.slf4j.simpleLogger.log.io.linerate.nio";
+
+    /** @return whether {@code args} hold {@code -q} or {@code --quiet} before an end-of-options {@code --} */
+    static boolean quiet(String... args) {
+        return Arrays.stream(args).takeWhile(a -> !a.equals("--")).anyMatch(a -> a.equals("-q") || a.equals("--quiet"));
+    }
 
     /** @return whether the command is {@code serve}: the first argument that is not an option */
     static boolean serving(String... args) {
