@@ -217,17 +217,17 @@ public final class StreamEnd {
             } else if (interrupted) {
                 if (!udp) {
                     // the peer's sender stops too: the bytes in flight count in the total, as a sender counted them
-                    readToEndWithin(clock.nanoTime() + io);
+                    afterWindow().readToEndWithin(clock.nanoTime() + io);
                 }
             } else if (udp) {
-                drainUdp(live, peerSentMessages, hardDeadline);
+                afterWindow().drainUdp(live, peerSentMessages, hardDeadline);
                 EndReading drained = read();
                 if (drained.windowDatagrams() > windowEnd.windowDatagrams()) {
                     // the sender's window datagrams that arrived after this end's window closed
                     window.report(windowEnd, drained, false);
                 }
             } else {
-                awaitEndOfStream(hardDeadline);
+                afterWindow().awaitEndOfStream(hardDeadline);
             }
             failIfFailed();
         } finally {
@@ -340,48 +340,9 @@ public final class StreamEnd {
         return interruptAsked;
     }
 
-    private void drainUdp(LiveStreamCounters live, LongSupplier peerSent, long hardDeadline) throws TransferException {
-        long reportedAt = Long.MIN_VALUE;
-        long quiet = UDP_QUIET_MILLIS * 1_000_000L;
-        while (!worker.done()) {
-            failIfFailed();
-            live.publish();
-            long now = clock.nanoTime();
-            long sent = peerSent.getAsLong();
-            if (sent >= 0) {
-                if (reportedAt == Long.MIN_VALUE) {
-                    reportedAt = now;
-                }
-                if (rx.windowDatagrams() >= sent || now - Math.max(reportedAt, rx.lastDataNanos()) > quiet) {
-                    return;
-                }
-            }
-            if (now - hardDeadline > 0) {
-                // the peer never reported its count: what arrived by the bound is what is reported
-                return;
-            }
-            LockSupport.parkNanos(POLL_NANOS);
-        }
-    }
-
-    /** An interrupted TCP receiver reads on until the end of the stream, if it comes before {@code deadline}. */
-    private void readToEndWithin(long deadline) throws TransferException {
-        while (!worker.done() && clock.nanoTime() - deadline < 0) {
-            failIfFailed();
-            LockSupport.parkNanos(POLL_NANOS);
-        }
-    }
-
-    private void awaitEndOfStream(long hardDeadline) throws TransferException {
-        while (!worker.done()) {
-            failIfFailed();
-            if (clock.nanoTime() - hardDeadline > 0) {
-                throw new TransferException(String.format(Locale.ROOT,
-                        "TCP receiver did not see the end of the stream within warm-up + duration + the I/O timeout "
-                                + "of %d ms after %d bytes", spec.ioTimeout().toMillis(), rx.bytes()), null);
-            }
-            LockSupport.parkNanos(POLL_NANOS);
-        }
+    /** @return the receiver's waits after its window, failing as this end fails */
+    private ReceiverAfterWindow afterWindow() {
+        return new ReceiverAfterWindow(spec, clock, rx, worker, this::failIfFailed);
     }
 
     private void failIfFailed() throws TransferException {

@@ -50,7 +50,7 @@ final class InterruptedEnds {
             EndCounters l = local.get(i);
             if (missing == null) {
                 try {
-                    JsonNode remote = RemoteStreamTransfer.farEnd(result, i, n);
+                    JsonNode remote = AgentWord.farEnd(result, i, n);
                     EndCounters far = EndJson.counters(remote);
                     out.add(new RemoteStreamResult(EndsJoin.join(s, l, localOptions.get(i), far, EndJson.options(remote)),
                             l, far, clockComparison));

@@ -3,7 +3,6 @@ package io.linerate.nio.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.linerate.core.AddressFamily;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
@@ -26,7 +25,6 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 
 /**
  * One end of a stream in this JVM, the other run by a peer agent ({@link Agent}) reached at the
@@ -250,7 +248,7 @@ public final class RemoteStreamTransfer implements Transfer {
         boolean sending = !options.reverse();
         int n = data.size();
         long io = spec.ioTimeout().toMillis();
-        ParallelEnds run = ParallelEnds.start(ends, i -> sending ? () -> -1 : peerSent(watch, i),
+        ParallelEnds run = ParallelEnds.start(ends, i -> sending ? () -> -1 : AgentWord.peerSent(watch, i),
                 i -> s -> listener.onInterval(i, s), "linerate-stream-");
         if (go && !sending) {
             AgentGo.sayOnceReading(control, ends, io);
@@ -274,7 +272,7 @@ public final class RemoteStreamTransfer implements Transfer {
                     // classified below
                 }
             }
-            throw agentEnded(watch, run.bytesSoFar(), failed).orElse(failed);
+            throw AgentWord.ended(watch, spec.endpoint(), run.bytesSoFar(), failed).orElse(failed);
         }
         List<EndCounters> local = run.counters();
         try {
@@ -306,13 +304,14 @@ public final class RemoteStreamTransfer implements Transfer {
                     throw e;
                 }
             }
-            Optional<TransferException> ended = agentEnded(watch, local.stream().mapToLong(EndCounters::bytes).sum(), null);
+            long localBytes = local.stream().mapToLong(EndCounters::bytes).sum();
+            Optional<TransferException> ended = AgentWord.ended(watch, spec.endpoint(), localBytes, null);
             if (ended.isPresent()) {
                 throw ended.get();
             }
             List<RemoteStreamResult> out = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                JsonNode remote = farEnd(watch.message(), i, n);
+                JsonNode remote = AgentWord.farEnd(watch.message(), i, n);
                 EndCounters far = EndJson.counters(remote);
                 out.add(new RemoteStreamResult(EndsJoin.join(AgentStreams.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
                         far, EndJson.options(remote)), local.get(i), far, clockComparison));
@@ -336,70 +335,6 @@ public final class RemoteStreamTransfer implements Transfer {
             // an agent that went away answers nothing: this end's counts are reported alone
         }
         run.await(2 * spec.ioTimeout().toMillis() + 1000);
-    }
-
-    /** @return stream i's counters in the agent's result: {@code ends[i]}, or {@code end} from an agent of one stream */
-    static JsonNode farEnd(JsonNode result, int i, int n) throws IOException {
-        JsonNode ends = result.path("ends");
-        JsonNode e = ends.isArray() ? ends.get(i) : i == 0 ? result.get("end") : null;
-        if (ends.isArray() && ends.size() != n) {
-            throw new IOException("the agent's result holds " + ends.size() + " streams' counters, not " + n);
-        }
-        if (e == null || !e.isObject()) {
-            throw new IOException("the agent's result holds no counters for stream " + i);
-        }
-        return e;
-    }
-
-    /**
-     * @return why the run ended when the agent's control message (or its absence) says so: it stopped
-     *     (with both ends' counts), it reported an error, or it went away (its control connection
-     *     closed or was reset); empty when its {@code result} arrived or nothing is known yet
-     */
-    private Optional<TransferException> agentEnded(ControlWatch watch, long localBytes, TransferException cause) {
-        if (!watch.over()) {
-            return Optional.empty();
-        }
-        String at = "stream with the agent at " + spec.endpoint();
-        IOException failure = watch.failure();
-        if (failure instanceof ControlWatch.SilentPath) {
-            return Optional.of(new TransferException(at + " failed: " + failure.getMessage() + "; ended after "
-                    + localBytes + " bytes at this host", failure));
-        }
-        if (failure != null) {
-            return Optional.of(new TransferException(at + " failed: the agent went away mid-stream (" + Failures.describe(failure)
-                    + ") after " + localBytes + " bytes at this host", failure));
-        }
-        JsonNode m = watch.message();
-        String type = m.get("type").asText();
-        switch (type) {
-            case "result":
-                return Optional.empty();
-            case "stopped":
-                return Optional.of(new AgentStoppedException(at + " ended early", m.path("reason").asText("no reason given"),
-                        localBytes, m.path("bytes").asLong(-1), m.path("messages").asLong(-1), cause));
-            case "error", "refused":
-                return Optional.of(new TransferException(at + " failed: the agent reported: "
-                        + m.path("reason").asText("no reason given"), cause));
-            default:
-                return Optional.of(new TransferException(at + ": expected a \"result\" control message, got \""
-                        + type + "\"", cause));
-        }
-    }
-
-    /**
-     * A UDP receiver here learns the agent's window datagram count of stream {@code i} from its result,
-     * which it sends when its senders end; -1 before.
-     */
-    private static LongSupplier peerSent(ControlWatch watch, int i) {
-        return () -> {
-            JsonNode m = watch.resultNow();
-            if (m == null) {
-                return -1;
-            }
-            JsonNode e = m.path("ends").isArray() ? m.get("ends").path(i) : i == 0 ? m.path("end") : m.path("none");
-            return e.path("window_messages").asLong(-1);
-        };
     }
 
     @Override
