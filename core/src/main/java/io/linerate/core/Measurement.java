@@ -1,4 +1,5 @@
 package io.linerate.core;
+import io.linerate.core.spi.Transport;
 
 /**
  * One run of any {@link Pattern}, opened by a {@link Transport} for a {@link MeasurementSpec}: set

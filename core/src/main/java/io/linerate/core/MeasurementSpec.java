@@ -1,4 +1,5 @@
 package io.linerate.core;
+import io.linerate.core.spi.Transport;
 
 /**
  * What to measure, for any {@link Pattern}: one immutable, validated spec type per pattern, all

@@ -1,5 +1,5 @@
 package io.linerate.core;
-
+import io.linerate.core.spi.Pacer;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;

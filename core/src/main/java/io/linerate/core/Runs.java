@@ -1,5 +1,5 @@
 package io.linerate.core;
-
+import io.linerate.core.spi.Transport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

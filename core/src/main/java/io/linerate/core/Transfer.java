@@ -1,4 +1,5 @@
 package io.linerate.core;
+import io.linerate.core.spi.Transport;
 
 /**
  * One measured movement of data, opened by a {@link Transport} for a {@link TransferSpec}.

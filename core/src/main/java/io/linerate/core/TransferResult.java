@@ -1,11 +1,11 @@
 package io.linerate.core;
 
-import io.linerate.core.cost.CpuCounters;
-import io.linerate.core.cost.InstructionCount;
 import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.TransferFormat;
+import io.linerate.core.spi.cost.CpuCounters;
+import io.linerate.core.spi.cost.InstructionCount;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.linerate.core;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linerate.core.spi.Pacer;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.IdleStrategy;

@@ -1,14 +1,14 @@
 package io.linerate.core;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linerate.core.spi.Transport;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
  * Discovery over the providers this module's test class path registers (see
- * {@code src/test/resources/META-INF/services/io.linerate.core.Transport}): an unavailable one, a
+ * {@code src/test/resources/META-INF/services/io.linerate.core.spi.Transport}): an unavailable one, a
  * missing class, a constructor that throws, and a UDP-only one, in that order.
  */
 class TransportsTest {

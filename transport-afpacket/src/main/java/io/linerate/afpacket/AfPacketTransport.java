@@ -6,7 +6,7 @@ import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Pattern;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
-import io.linerate.core.Transport;
+import io.linerate.core.spi.Transport;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * RFC 2544's throughput test (section 26.1) over raw frames, swept over frame sizes: one
  * {@link RateSearch} of {@link RawFrameTrial}s per size, in the order given. Rates are L2 bit/s.
  * RFC 2544's sizes (section 9.1) include the 4-byte FCS, so its 64 … 1518 bytes are linerate's
- * {@link io.linerate.core.EthernetWire#RFC2544_FRAME_SIZES_WITHOUT_FCS 60 … 1514}.
+ * {@link io.linerate.afpacket.EthernetWire#RFC2544_FRAME_SIZES_WITHOUT_FCS 60 … 1514}.
  */
 public final class RawFrameSearch {
     /** Ethernet header bytes before the payload: a frame of MTU + 14 bytes fits. */

@@ -1,10 +1,10 @@
 package io.linerate.afpacket;
 
 import io.linerate.core.Clock;
-import io.linerate.core.Listening;
 import io.linerate.core.Measurement;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.spi.Listening;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;

@@ -1,7 +1,7 @@
 package io.linerate.afpacket;
 
+import io.linerate.afpacket.EthernetWire;
 import io.linerate.core.Better;
-import io.linerate.core.EthernetWire;
 import io.linerate.core.Metric;
 import io.linerate.core.search.SearchFormat;
 import io.linerate.core.search.SearchResult;

@@ -1,6 +1,6 @@
 package io.linerate.afpacket;
 
-import io.linerate.core.EthernetWire;
+import io.linerate.afpacket.EthernetWire;
 import io.linerate.core.search.SearchResult;
 import java.util.Objects;
 import java.util.OptionalDouble;

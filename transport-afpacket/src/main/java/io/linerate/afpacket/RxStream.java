@@ -2,7 +2,7 @@ package io.linerate.afpacket;
 
 import io.linerate.afpacket.internal.RxRing;
 import io.linerate.core.DatagramHeader;
-import io.linerate.core.SequenceTracker;
+import io.linerate.core.spi.SequenceTracker;
 
 /**
  * The receiver's state of one stream, with the ring it reads. As the stream engine's receiver

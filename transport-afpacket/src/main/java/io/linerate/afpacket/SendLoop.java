@@ -1,11 +1,10 @@
 package io.linerate.afpacket;
 
-import io.linerate.core.RawTransferSpec;
-
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
-import io.linerate.core.Pacer;
 import io.linerate.core.PacingWait;
+import io.linerate.core.RawTransferSpec;
+import io.linerate.core.spi.Pacer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import org.agrona.concurrent.IdleStrategy;

@@ -3,7 +3,7 @@
  * counters.
  *
  * <ul>
- *   <li>{@link io.linerate.afpacket.AfPacketTransport}: the {@link io.linerate.core.Transport} of
+ *   <li>{@link io.linerate.afpacket.AfPacketTransport}: the {@link io.linerate.core.spi.Transport} of
  *       raw frames, registered as {@code afpacket}; it opens a {@link io.linerate.afpacket.RawMeasurement}
  *       and says why it cannot run here (not Linux, no CAP_NET_RAW, no native library).</li>
  *   <li>{@link io.linerate.afpacket.AfPacket}: whether AF_PACKET can be used here, and why not.</li>

@@ -3,9 +3,9 @@ package io.linerate.afpacket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.linerate.core.cost.CpuCounters;
-import io.linerate.core.cost.CpuEvent;
-import io.linerate.core.cost.ThreadCounter;
+import io.linerate.core.spi.cost.CpuCounters;
+import io.linerate.core.spi.cost.CpuEvent;
+import io.linerate.core.spi.cost.ThreadCounter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import org.junit.jupiter.api.Assumptions;

@@ -15,7 +15,7 @@ import io.linerate.core.Protocol;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.Transport;
+import io.linerate.core.spi.Transport;
 import io.linerate.nio.agent.AgentStream;
 import io.linerate.nio.agent.RemoteLatency;
 import io.linerate.nio.agent.RemoteOptions;

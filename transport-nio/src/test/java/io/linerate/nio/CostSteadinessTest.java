@@ -9,7 +9,7 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
-import io.linerate.core.cost.CpuCounters;
+import io.linerate.core.spi.cost.CpuCounters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.Clock;
 import io.linerate.core.TransferException;
-import io.linerate.core.Transport;
 import io.linerate.core.Transports;
 import io.linerate.core.search.SearchResult;
 import io.linerate.core.search.SearchSpec;
 import io.linerate.core.search.SearchTrial;
 import io.linerate.core.search.TrialOutcome;
+import io.linerate.core.spi.Transport;
 import io.linerate.nio.LoopbackSuite.Marker;
 import io.linerate.nio.LoopbackSuite.Outcome;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.linerate.core.fake;
 
 import io.linerate.core.Clock;
+import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
-import io.linerate.core.MeasurementSpec;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.Transport;
+import io.linerate.core.spi.Transport;
 import java.util.Optional;
 
 /** Transport providers registered in this module's test class path to exercise discovery. */

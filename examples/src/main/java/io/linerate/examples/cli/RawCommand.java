@@ -11,27 +11,27 @@ import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
-import io.linerate.core.Transport;
 import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.ResultJson;
+import io.linerate.core.spi.Transport;
 import io.linerate.nio.agent.RemoteOptions;
 import io.linerate.nio.agent.RemoteRaw;
 import io.linerate.nio.agent.RemoteRawResult;
 import io.linerate.nio.agent.SecretFile;
-import java.nio.file.Path;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code linerate raw}: raw Ethernet frames from one interface to another through AF_PACKET, one

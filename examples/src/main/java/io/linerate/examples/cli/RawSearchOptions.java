@@ -1,6 +1,6 @@
 package io.linerate.examples.cli;
 
-import io.linerate.core.EthernetWire;
+import io.linerate.afpacket.EthernetWire;
 import java.util.List;
 import picocli.CommandLine.Option;
 

@@ -1,7 +1,7 @@
 package io.linerate.examples.cli;
 
-import io.linerate.core.Transport;
 import io.linerate.core.Transports;
+import io.linerate.core.spi.Transport;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

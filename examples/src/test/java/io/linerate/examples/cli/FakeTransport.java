@@ -3,11 +3,11 @@ package io.linerate.examples.cli;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
+import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferResult;
-import io.linerate.core.MeasurementSpec;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.Transport;
+import io.linerate.core.spi.Transport;
 import java.util.List;
 import java.util.Optional;
 

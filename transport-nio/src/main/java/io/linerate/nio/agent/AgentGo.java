@@ -3,7 +3,7 @@ package io.linerate.nio.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.Failures;
 import io.linerate.core.TransferException;
-import io.linerate.core.engine.StreamEnd;
+import io.linerate.core.spi.engine.StreamEnd;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.linerate.nio.agent;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.EndCounters;
+import io.linerate.core.spi.engine.EndCounters;
 import io.linerate.nio.peer.ServedInterval;
 import io.linerate.nio.peer.ServedStart;
 import io.linerate.nio.peer.ServedSummary;

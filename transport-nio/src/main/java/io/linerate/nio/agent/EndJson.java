@@ -3,7 +3,7 @@ package io.linerate.nio.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AppliedOptions;
-import io.linerate.core.engine.EndCounters;
+import io.linerate.core.spi.engine.EndCounters;
 import java.io.IOException;
 import java.util.List;
 import java.util.OptionalDouble;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Failures;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.EndCounters;
+import io.linerate.core.spi.engine.EndCounters;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.linerate.nio.agent;
 
 import io.linerate.core.IntervalListener;
 import io.linerate.core.TransferException;
-import io.linerate.core.engine.EndCounters;
-import io.linerate.core.engine.StreamEnd;
+import io.linerate.core.spi.engine.EndCounters;
+import io.linerate.core.spi.engine.StreamEnd;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -1,16 +1,16 @@
 package io.linerate.nio.agent;
 
 import io.linerate.core.Better;
+import io.linerate.core.MeasurementResult;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Metric;
-import io.linerate.core.StreamMetrics;
-import io.linerate.core.MeasurementResult;
 import io.linerate.core.Rates;
+import io.linerate.core.StreamMetrics;
 import io.linerate.core.TransferResult;
-import io.linerate.core.engine.EndCounters;
 import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.ResultLineSink;
+import io.linerate.core.spi.engine.EndCounters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.StreamEngine;
+import io.linerate.core.spi.engine.StreamEngine;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;

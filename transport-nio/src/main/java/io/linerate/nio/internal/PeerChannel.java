@@ -3,7 +3,7 @@ package io.linerate.nio.internal;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.StreamEngine;
+import io.linerate.core.spi.engine.StreamEngine;
 import io.linerate.nio.PathFacts;
 import java.io.Closeable;
 import java.io.IOException;

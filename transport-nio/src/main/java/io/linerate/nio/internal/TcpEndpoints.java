@@ -2,8 +2,8 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.ReceiverContext;
-import io.linerate.core.engine.SenderContext;
+import io.linerate.core.spi.engine.ReceiverContext;
+import io.linerate.core.spi.engine.SenderContext;
 import io.linerate.nio.PathFacts;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,14 +1,14 @@
 package io.linerate.nio.iperf2;
 
 import io.linerate.core.Bound;
+import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.IntervalSample;
-import io.linerate.core.PeerDirection;
-import io.linerate.core.Clock;
-import io.linerate.core.Pacer;
 import io.linerate.core.PacingWait;
+import io.linerate.core.PeerDirection;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.Pacer;
 import io.linerate.nio.internal.IntervalTicker;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,13 +1,13 @@
 package io.linerate.nio.iperf2;
 
-import io.linerate.core.Rfc3550Jitter;
-import io.linerate.core.SequenceTracker;
+import io.linerate.core.spi.Rfc3550Jitter;
+import io.linerate.core.spi.SequenceTracker;
 import io.linerate.nio.peer.ServedIntervals;
 import io.linerate.nio.peer.ServedSummary;
 import io.linerate.nio.peer.ServedTestListener;
 import java.net.InetSocketAddress;
-import java.util.OptionalDouble;
 import java.nio.ByteBuffer;
+import java.util.OptionalDouble;
 
 /**
  * One iperf 2 UDP test as linerate's server counts it: the header layout seen in its first

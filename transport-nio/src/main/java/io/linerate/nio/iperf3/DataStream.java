@@ -1,10 +1,10 @@
 package io.linerate.nio.iperf3;
 
 import io.linerate.core.Clock;
-import io.linerate.core.Pacer;
 import io.linerate.core.PacingWait;
-import io.linerate.core.Rfc3550Jitter;
-import io.linerate.core.SequenceTracker;
+import io.linerate.core.spi.Pacer;
+import io.linerate.core.spi.Rfc3550Jitter;
+import io.linerate.core.spi.SequenceTracker;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;

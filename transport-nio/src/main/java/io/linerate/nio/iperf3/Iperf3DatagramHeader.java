@@ -50,7 +50,7 @@ public final class Iperf3DatagramHeader {
     }
 
     /**
-     * The datagram's place in its stream, as a {@link io.linerate.core.SequenceTracker} counts it:
+     * The datagram's place in its stream, as a {@link io.linerate.core.spi.SequenceTracker} counts it:
      * iperf3's first datagram carries sequence number 1, so the index is the sequence number less
      * one. A 64-bit number below 1 (0, or 2^63 and above, negative as a signed long) is no number
      * iperf3 sends and gives -1, which the tracker ignores; a 32-bit one is unsigned, so it is -1

@@ -1,6 +1,6 @@
 package io.linerate.nio.iperf3;
 
-import io.linerate.core.Rfc3550Jitter;
+import io.linerate.core.spi.Rfc3550Jitter;
 
 /**
  * A stream's counts when iperf3's omit period ({@code -O N}) ended: the server leaves them out of

@@ -1,7 +1,7 @@
 package io.linerate.nio.iperf3;
 
-import io.linerate.core.Rfc3550Jitter;
-import io.linerate.core.SequenceTracker;
+import io.linerate.core.spi.Rfc3550Jitter;
+import io.linerate.core.spi.SequenceTracker;
 
 /**
  * A receiving UDP stream's loss and jitter as its own thread last published them, for the

@@ -7,7 +7,7 @@ import io.linerate.core.Endpoint;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.EndCounters;
+import io.linerate.core.spi.engine.EndCounters;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalDouble;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.linerate.core.Clock;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.engine.SenderContext;
+import io.linerate.core.spi.engine.SenderContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;

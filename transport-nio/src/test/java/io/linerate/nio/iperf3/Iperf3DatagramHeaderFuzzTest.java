@@ -3,8 +3,8 @@ package io.linerate.nio.iperf3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.linerate.core.Rfc3550Jitter;
-import io.linerate.core.SequenceTracker;
+import io.linerate.core.spi.Rfc3550Jitter;
+import io.linerate.core.spi.SequenceTracker;
 import io.linerate.nio.Allocations;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Timeout;

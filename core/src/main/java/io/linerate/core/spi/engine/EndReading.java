@@ -1,0 +1,37 @@
+package io.linerate.core.spi.engine;
+
+import io.linerate.core.IntervalSample;
+import java.util.OptionalDouble;
+
+/**
+ * One stream end's counters read together, then the clock ({@link StreamEnd}): payload bytes and
+ * datagrams in all and of the measured window, datagrams missing, RFC 3550 jitter in ns (NaN before
+ * two arrivals) and the clock reading in ns.
+ */
+record EndReading(long bytes, long windowBytes, long datagrams, long windowDatagrams, long missing,
+                  double jitterNanos, long nanos) implements WindowClock.Sampled<EndReading> {
+
+    /** @return this reading with no window traffic yet (the window opens here) */
+    EndReading withoutWindow() {
+        return new EndReading(bytes, 0, datagrams, 0, missing, jitterNanos, nanos);
+    }
+
+    /** @return this reading stamped at clock reading {@code t} */
+    EndReading at(long t) {
+        return new EndReading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitterNanos, t);
+    }
+
+    /**
+     * @param from the reading the interval starts at
+     * @param t0 the clock reading the interval times count from
+     * @param omitted whether the interval is warm-up: it then counts all traffic, else the window's
+     * @return the interval from {@code from} to this reading
+     */
+    @Override
+    public IntervalSample since(EndReading from, long t0, boolean omitted) {
+        long b = omitted ? bytes - from.bytes : windowBytes - from.windowBytes;
+        long d = omitted ? datagrams - from.datagrams : windowDatagrams - from.windowDatagrams;
+        OptionalDouble jitter = d > 0 && !Double.isNaN(jitterNanos) ? OptionalDouble.of(jitterNanos) : OptionalDouble.empty();
+        return new IntervalSample(from.nanos - t0, nanos - t0, b, d, missing - from.missing, jitter, omitted);
+    }
+}
