@@ -2,13 +2,12 @@
  * linerate transport-afpacket: the thin native layer under io.linerate.afpacket.internal.Native.
  *
  * Every function takes primitives and direct-buffer addresses and returns a non-negative result
- * or -errno; the Java side turns -errno into exceptions that name the interface and the call.
+ * or -errno (linerate_jni.h, of linerate native); the Java side turns -errno into exceptions that
+ * name the interface and the call.
  * Nothing here allocates, logs or keeps state between calls: what a call needs beyond its stack
  * (a send plan) lives in memory the Java side owns.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <jni.h>
 #include <net/if.h>
 #include <poll.h>
 #include <stddef.h>
@@ -26,24 +25,21 @@
 #include <linux/net_tstamp.h>
 #include <linux/sockios.h>
 
+#include "linerate_jni.h"
 #include "io_linerate_afpacket_internal_Native.h"
 
-#define EXPORT __attribute__((visibility("default")))
-#define PTR(a) ((void *)(uintptr_t)(a))
+#define EXPORT LINERATE_EXPORT
+#define PTR(a) LINERATE_PTR(a)
 /* Most frames in one sendmmsg call; io.linerate.afpacket.RawTransferSpec.MAX_BATCH must agree,
  * and Java compares the two when it loads this library (Native.maxBatch). */
 #define MAX_BATCH 1024
-
-static int neg_errno(void) {
-    return errno > 0 ? -errno : -EIO;
-}
 
 EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_probe(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        return neg_errno();
+        return linerate_neg_errno();
     }
     close(fd);
     return 0;
@@ -53,14 +49,6 @@ EXPORT JNIEXPORT jlong JNICALL Java_io_linerate_afpacket_internal_Native_address
     (void)cls;
     void *p = (*env)->GetDirectBufferAddress(env, buf);
     return (jlong)(uintptr_t)p;
-}
-
-EXPORT JNIEXPORT jstring JNICALL Java_io_linerate_afpacket_internal_Native_strerror(JNIEnv *env, jclass cls, jint err) {
-    (void)cls;
-    char buf[256];
-    /* GNU strerror_r returns a pointer that may or may not be buf. */
-    const char *s = strerror_r(err, buf, sizeof buf);
-    return (*env)->NewStringUTF(env, s);
 }
 
 /* Sizes and offsets of every kernel structure field the Java side reads or writes, in the order
@@ -112,12 +100,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_layout(J
         (jint)TPACKET2_HDRLEN,
         (jint)sizeof(struct sockaddr_ll),
     };
-    jint n = (jint)(sizeof v / sizeof v[0]);
-    if (capacity < n) {
-        return -ENOSPC;
-    }
-    memcpy(PTR(out), v, sizeof v);
-    return n;
+    return linerate_layout_write(out, capacity, v, LINERATE_COUNT(v));
 }
 
 static int copy_ifname(struct ifreq *ifr, jlong ifname) {
@@ -142,9 +125,9 @@ static int ifreq_ioctl(jlong ifname, unsigned long request, void *data) {
     ifr.ifr_data = data;
     int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        return neg_errno();
+        return linerate_neg_errno();
     }
-    rc = ioctl(fd, request, &ifr) < 0 ? neg_errno() : 0;
+    rc = ioctl(fd, request, &ifr) < 0 ? linerate_neg_errno() : 0;
     close(fd);
     return rc;
 }
@@ -173,7 +156,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_ifindex(
         return rc;
     }
     unsigned idx = if_nametoindex(ifr.ifr_name);
-    return idx == 0 ? neg_errno() : (jint)idx;
+    return idx == 0 ? linerate_neg_errno() : (jint)idx;
 }
 
 static int bind_ll(int fd, int ifindex, int ethertype) {
@@ -182,7 +165,7 @@ static int bind_ll(int fd, int ifindex, int ethertype) {
     sll.sll_family = AF_PACKET;
     sll.sll_protocol = htons((uint16_t)ethertype);
     sll.sll_ifindex = ifindex;
-    return bind(fd, (struct sockaddr *)&sll, sizeof sll) < 0 ? neg_errno() : 0;
+    return bind(fd, (struct sockaddr *)&sll, sizeof sll) < 0 ? linerate_neg_errno() : 0;
 }
 
 /* A sending socket: protocol 0 so it never receives, bound to ifindex, optionally bypassing the qdisc. */
@@ -191,17 +174,17 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openTx(J
     (void)cls;
     int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        return neg_errno();
+        return linerate_neg_errno();
     }
     int rc = 0;
     if (qdiscBypass) {
         int one = 1;
         if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one) < 0) {
-            rc = neg_errno();
+            rc = linerate_neg_errno();
         }
     }
     if (rc == 0 && sndbuf > 0 && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf) < 0) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
     }
     if (rc == 0) {
         rc = bind_ll(fd, ifindex, 0);
@@ -290,7 +273,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_send(JNI
     }
     struct mmsghdr *msgs = (struct mmsghdr *)((char *)head + plan_msgs_offset());
     int n = sendmmsg(fd, msgs, (unsigned)count, MSG_DONTWAIT);
-    return n < 0 ? neg_errno() : n;
+    return n < 0 ? linerate_neg_errno() : n;
 }
 
 /* A sending socket with a TPACKET_V2 TX ring of frameCount slots of slotSize bytes, bypassing the
@@ -305,7 +288,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openTxRi
     }
     int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        return neg_errno();
+        return linerate_neg_errno();
     }
     int rc = 0;
     void *ring = MAP_FAILED;
@@ -316,7 +299,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openTxRi
     int one = 1;
     if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v2, sizeof v2) < 0
             || setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one) < 0) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
         goto fail;
     }
     struct tpacket_req req;
@@ -326,12 +309,12 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openTxRi
     req.tp_frame_size = (unsigned)slotSize;
     req.tp_frame_nr = perBlock * blocks;
     if (setsockopt(fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof req) < 0) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
         goto fail;
     }
     ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (ring == MAP_FAILED) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
         goto fail;
     }
     rc = bind_ll(fd, ifindex, 0);
@@ -357,7 +340,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_flushTx(
     (void)env;
     (void)cls;
     ssize_t n = send(fd, NULL, 0, MSG_DONTWAIT);
-    return n < 0 ? neg_errno() : (jint)(n > 0x7fffffff ? 0x7fffffff : n);
+    return n < 0 ? linerate_neg_errno() : (jint)(n > 0x7fffffff ? 0x7fffffff : n);
 }
 
 /* A receiving socket with a TPACKET_V3 ring for one ethertype on one interface.
@@ -373,14 +356,14 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openRx(J
     }
     int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        return neg_errno();
+        return linerate_neg_errno();
     }
     int rc = 0;
     void *ring = MAP_FAILED;
     size_t len = (size_t)blockSize * (size_t)blockCount;
     int v3 = TPACKET_V3;
     if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v3, sizeof v3) < 0) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
         goto fail;
     }
     int stamping = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
@@ -388,13 +371,13 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openRx(J
         stamping |= SOF_TIMESTAMPING_RX_HARDWARE | SOF_TIMESTAMPING_RAW_HARDWARE;
     }
     if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &stamping, sizeof stamping) < 0) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
         goto fail;
     }
     if (hwStamps) {
         int raw = SOF_TIMESTAMPING_RAW_HARDWARE;
         if (setsockopt(fd, SOL_PACKET, PACKET_TIMESTAMP, &raw, sizeof raw) < 0) {
-            rc = neg_errno();
+            rc = linerate_neg_errno();
             goto fail;
         }
     }
@@ -406,7 +389,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openRx(J
     req.tp_frame_nr = (unsigned)(((size_t)blockSize / (size_t)frameSize) * (size_t)blockCount);
     req.tp_retire_blk_tov = (unsigned)retireMs;
     if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof req) < 0) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
         goto fail;
     }
     ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, fd, 0);
@@ -414,7 +397,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_openRx(J
         ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     }
     if (ring == MAP_FAILED) {
-        rc = neg_errno();
+        rc = linerate_neg_errno();
         goto fail;
     }
     /* Bind last: frames only flow once the ring is ready. */
@@ -440,7 +423,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_poll(JNI
     (void)cls;
     int rc = poll(PTR(fds), (nfds_t)n, timeoutMs);
     if (rc < 0) {
-        return errno == EINTR ? 0 : neg_errno();
+        return errno == EINTR ? 0 : linerate_neg_errno();
     }
     return rc;
 }
@@ -450,7 +433,7 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_packetSt
     (void)env;
     (void)cls;
     socklen_t len = sizeof(struct tpacket_stats_v3);
-    return getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, PTR(out), &len) < 0 ? neg_errno() : 0;
+    return getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, PTR(out), &len) < 0 ? linerate_neg_errno() : 0;
 }
 
 /* The pending socket error (SO_ERROR) as a positive errno, 0 if none, or -errno. */
@@ -459,17 +442,17 @@ EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_socketEr
     (void)cls;
     int err = 0;
     socklen_t len = sizeof err;
-    return getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 ? neg_errno() : err;
+    return getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 ? linerate_neg_errno() : err;
 }
 
 EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_close(JNIEnv *env, jclass cls, jint fd) {
     (void)env;
     (void)cls;
-    return close(fd) < 0 ? neg_errno() : 0;
+    return close(fd) < 0 ? linerate_neg_errno() : 0;
 }
 
 EXPORT JNIEXPORT jint JNICALL Java_io_linerate_afpacket_internal_Native_unmap(JNIEnv *env, jclass cls, jlong addr, jlong len) {
     (void)env;
     (void)cls;
-    return munmap(PTR(addr), (size_t)len) < 0 ? neg_errno() : 0;
+    return munmap(PTR(addr), (size_t)len) < 0 ? linerate_neg_errno() : 0;
 }

@@ -2,9 +2,8 @@ package io.linerate.afpacket;
 
 import io.linerate.core.RawTransferSpec;
 
-import io.linerate.afpacket.internal.Errno;
+import io.linerate.jni.Errno;
 import io.linerate.afpacket.internal.Native;
-import io.linerate.afpacket.internal.NativeLoader;
 import io.linerate.core.live.LiveCounters;
 import java.util.Optional;
 
@@ -43,7 +42,7 @@ public final class AfPacket {
     }
 
     private static String probe() {
-        String why = NativeLoader.tryLoad();
+        String why = Native.LIBRARY.tryLoad();
         if (why != null) {
             return why;
         }

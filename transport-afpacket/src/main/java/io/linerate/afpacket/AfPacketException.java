@@ -1,6 +1,6 @@
 package io.linerate.afpacket;
 
-import io.linerate.afpacket.internal.Errno;
+import io.linerate.jni.Errno;
 import io.linerate.core.TransferException;
 
 /**

@@ -2,7 +2,7 @@ package io.linerate.afpacket;
 
 import static io.linerate.afpacket.internal.EthtoolCodec.*;
 
-import io.linerate.afpacket.internal.Errno;
+import io.linerate.jni.Errno;
 import io.linerate.afpacket.internal.EthtoolCodec;
 import java.nio.ByteBuffer;
 import java.util.Objects;

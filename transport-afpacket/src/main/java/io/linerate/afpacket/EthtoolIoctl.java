@@ -1,7 +1,6 @@
 package io.linerate.afpacket;
 
 import io.linerate.afpacket.internal.Native;
-import io.linerate.afpacket.internal.NativeLoader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -25,7 +24,7 @@ public interface EthtoolIoctl {
      * @throws UnsatisfiedLinkError if the native library cannot be loaded
      */
     static EthtoolIoctl system() {
-        NativeLoader.ensureLoaded();
+        Native.LIBRARY.ensureLoaded();
         return (name, request) -> {
             ByteBuffer n = cString(name);
             return Native.ethtool(Native.address(n), Native.address(request));

@@ -2,7 +2,7 @@ package io.linerate.afpacket;
 
 import io.linerate.core.RawTransferSpec;
 
-import io.linerate.afpacket.internal.Errno;
+import io.linerate.jni.Errno;
 import io.linerate.afpacket.internal.Layout;
 import io.linerate.afpacket.internal.Native;
 import io.linerate.afpacket.internal.RxRing;

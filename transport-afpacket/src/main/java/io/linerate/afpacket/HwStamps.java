@@ -35,7 +35,7 @@ final class HwStamps implements AutoCloseable {
         int get = Native.hwtstamp(Native.address(h.name), Native.address(h.previous), 0);
         if (get < 0) {
             // no SIOCGHWTSTAMP (veth): software stamps only, nothing to restore
-            LOG.debug("{}: no hardware RX stamps (SIOCGHWTSTAMP: {}); software stamps", ifname, io.linerate.afpacket.internal.Errno.describe(-get));
+            LOG.debug("{}: no hardware RX stamps (SIOCGHWTSTAMP: {}); software stamps", ifname, io.linerate.jni.Errno.describe(-get));
             return h;
         }
         ByteBuffer cfg = ByteBuffer.allocateDirect(Layout.HWTSTAMP_SIZE).order(ByteOrder.nativeOrder());

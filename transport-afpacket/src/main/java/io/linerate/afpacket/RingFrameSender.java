@@ -2,7 +2,7 @@ package io.linerate.afpacket;
 
 import io.linerate.core.RawTransferSpec;
 
-import io.linerate.afpacket.internal.Errno;
+import io.linerate.jni.Errno;
 import io.linerate.afpacket.internal.TxRing;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;

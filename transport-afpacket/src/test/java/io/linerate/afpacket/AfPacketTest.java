@@ -21,7 +21,7 @@ class AfPacketTest {
 
     @Test
     void theNativeLibraryAndJavaAgreeOnTheLargestBatch() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(io.linerate.afpacket.internal.NativeLoader.tryLoad() == null, "no native library");
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.linerate.afpacket.internal.Native.LIBRARY.tryLoad() == null, "no native library");
         assertThat(io.linerate.afpacket.internal.Native.maxBatch()).isEqualTo(RawTransferSpec.MAX_BATCH).isEqualTo(1024);
         assertThat(AfPacket.batchMismatch(1024, 1024)).isNull();
         assertThat(AfPacket.batchMismatch(512, 1024)).isEqualTo("the native library takes at most 512 frames per send (MAX_BATCH) "

@@ -1,8 +1,7 @@
 package io.linerate.afpacket.internal;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
+import io.linerate.jni.LayoutCheck;
+import io.linerate.jni.LayoutCheck.Field;
 import java.util.List;
 
 /**
@@ -12,7 +11,7 @@ import java.util.List;
  * {@code tpacket3_hdr}, {@code tpacket_stats_v3}), {@code <linux/net_tstamp.h>}
  * ({@code hwtstamp_config}) and {@code <poll.h>}. {@link #fromNative()} reads the same values
  * from {@code sizeof}/{@code offsetof} compiled against the build host's headers, and a test
- * asserts they agree.
+ * asserts they agree ({@link LayoutCheck}).
  *
  * <p>Note: {@code rule_locs} starts at 188, not at {@code sizeof(struct ethtool_rxnfc)} (192):
  * the struct is padded to 8 bytes after the flexible array's start.
@@ -73,9 +72,6 @@ public final class Layout {
     /** Where frame data starts in a TX slot: TPACKET2_HDRLEN − sizeof(struct sockaddr_ll) (af_packet.c, tpacket_parse_header). */
     public static final int TX_DATA_OFFSET = TPACKET2_HDRLEN - SOCKADDR_LL_SIZE;
 
-    /** One checked value: what it is and the constant the Java side uses. */
-    public record Field(String name, int javaValue) {}
-
     /** The checked values, in the order the native {@code layout} function writes them. */
     public static final List<Field> FIELDS = List.of(
             new Field("sizeof(struct ethtool_rxnfc)", RXNFC_SIZE),
@@ -127,31 +123,14 @@ public final class Layout {
      * @throws IllegalStateException if the native side lists a different number of values
      */
     public static List<Integer> fromNative() {
-        NativeLoader.ensureLoaded();
-        ByteBuffer buf = ByteBuffer.allocateDirect(4 * 128).order(ByteOrder.nativeOrder());
-        int n = Native.layout(Native.address(buf), 128);
-        if (n != FIELDS.size()) {
-            throw new IllegalStateException("native layout lists " + n + " values; Java lists " + FIELDS.size());
-        }
-        List<Integer> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(buf.getInt(4 * i));
-        }
-        return out;
+        Native.LIBRARY.ensureLoaded();
+        return LayoutCheck.fromNative(FIELDS, (out, capacity) -> Native.layout(Native.address(out), capacity));
     }
 
     /**
      * @return a description of every value where Java and the headers disagree; empty when all agree
      */
     public static List<String> mismatches() {
-        List<Integer> nat = fromNative();
-        List<String> bad = new ArrayList<>();
-        for (int i = 0; i < FIELDS.size(); i++) {
-            Field f = FIELDS.get(i);
-            if (f.javaValue() != nat.get(i)) {
-                bad.add(f.name() + ": headers say " + nat.get(i) + ", Java uses " + f.javaValue());
-            }
-        }
-        return bad;
+        return LayoutCheck.mismatches(FIELDS, fromNative());
     }
 }

@@ -1,13 +1,20 @@
 package io.linerate.afpacket.internal;
 
+import io.linerate.jni.NativeLibrary;
+import java.lang.invoke.MethodHandles;
 import java.nio.ByteBuffer;
 
 /**
  * The JNI functions of {@code src/main/c/afpacket.c}. Every function takes primitives and
- * direct-buffer addresses and returns a non-negative result or {@code -errno}. Load the library
- * with {@link NativeLoader#ensureLoaded()} before the first call.
+ * direct-buffer addresses and returns a non-negative result or {@code -errno}
+ * ({@link io.linerate.jni.Errno}). Load the library with {@code LIBRARY.ensureLoaded()} before the
+ * first call.
  */
 public final class Native {
+    /** {@code liblinerate-afpacket.so}, packed in this module's jar. */
+    public static final NativeLibrary LIBRARY =
+            NativeLibrary.of("linerate-afpacket", "AF_PACKET exists only on Linux", MethodHandles.lookup());
+
     private Native() {}
 
     /** Opens and closes an AF_PACKET socket: 0 or -errno (EPERM without CAP_NET_RAW). */
@@ -15,9 +22,6 @@ public final class Native {
 
     /** @return the address of a direct buffer */
     public static native long address(ByteBuffer directBuffer);
-
-    /** @return the C library's text for a positive errno */
-    public static native String strerror(int errno);
 
     /**
      * Writes the sizes and offsets listed by {@link Layout} as 32-bit ints at {@code out}.

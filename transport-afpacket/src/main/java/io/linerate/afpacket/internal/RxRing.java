@@ -1,6 +1,7 @@
 package io.linerate.afpacket.internal;
 
 import io.linerate.afpacket.AfPacketException;
+import io.linerate.jni.Errno;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.agrona.concurrent.UnsafeBuffer;

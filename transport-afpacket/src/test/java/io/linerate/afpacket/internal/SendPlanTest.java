@@ -15,7 +15,7 @@ class SendPlanTest {
 
     @BeforeAll
     static void needsTheLibrary() {
-        assumeTrue(NativeLoader.tryLoad() == null, () -> "no native library: " + NativeLoader.tryLoad());
+        assumeTrue(Native.LIBRARY.tryLoad() == null, () -> "no native library: " + Native.LIBRARY.tryLoad());
     }
 
     @Test

@@ -1,9 +1,7 @@
-package io.linerate.afpacket;
+package io.linerate.jni;
 
-import io.linerate.afpacket.internal.Errno;
-import io.linerate.afpacket.internal.Native;
-import io.linerate.afpacket.internal.NativeLoader;
-import io.linerate.afpacket.internal.Perf;
+import io.linerate.jni.internal.Jni;
+import io.linerate.jni.internal.Perf;
 import io.linerate.core.spi.cost.CpuCounterProvider;
 import io.linerate.core.spi.cost.CpuEvent;
 import io.linerate.core.spi.cost.ThreadCounter;
@@ -15,7 +13,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Per-thread CPU event counters through Linux's {@code perf_event_open(2)}, counting user and
  * kernel work of the calling thread on any CPU. Registered for {@link java.util.ServiceLoader} as
- * a {@link CpuCounterProvider}. Counting kernel work needs {@code kernel.perf_event_paranoid} at 1
+ * a {@link CpuCounterProvider} ({@code META-INF/services/io.linerate.core.spi.cost.CpuCounterProvider}
+ * in {@code linerate-native}), so any measurement counts with this jar on the class path.
+ * {@link CpuEvent#INSTRUCTIONS} counts {@code PERF_COUNT_HW_INSTRUCTIONS} (instructions),
+ * {@link CpuEvent#TASK_CLOCK} {@code PERF_COUNT_SW_TASK_CLOCK} (ns on a CPU); both from
+ * {@code <linux/perf_event.h>}. Counting kernel work needs {@code kernel.perf_event_paranoid} at 1
  * or below, or CAP_PERFMON (root has it); hardware events need a PMU, which most virtual machines
  * do not offer.
  */
@@ -29,12 +31,19 @@ public final class PerfEventCounters implements CpuCounterProvider {
 
     @Override
     public Optional<String> unavailabilityCause() {
-        return Optional.ofNullable(NativeLoader.tryLoad());
+        return Optional.ofNullable(Jni.LIBRARY.tryLoad());
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws UnsupportedOperationException when {@code liblinerate-native.so} cannot be loaded
+     *     (the loader's cause), or {@code perf_event_open(2)} fails: {@code perf_event_open(EVENT)
+     *     failed: ENAME (text)} and, for ENOENT, EOPNOTSUPP, ENODEV, EACCES or EPERM, what it means
+     */
     @Override
     public ThreadCounter open(CpuEvent event) {
-        String notLoaded = NativeLoader.tryLoad();
+        String notLoaded = Jni.LIBRARY.tryLoad();
         if (notLoaded != null) {
             throw new UnsupportedOperationException(notLoaded);
         }
@@ -93,7 +102,7 @@ public final class PerfEventCounters implements CpuCounterProvider {
         public void close() {
             int f = fd.getAndSet(-1);
             if (f >= 0) {
-                Native.close(f);
+                Jni.close(f);
             }
         }
     }

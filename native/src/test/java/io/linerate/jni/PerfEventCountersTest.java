@@ -1,4 +1,4 @@
-package io.linerate.afpacket;
+package io.linerate.jni;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,14 @@
-package io.linerate.afpacket.internal;
+package io.linerate.jni;
 
+import io.linerate.jni.internal.Jni;
 import java.util.Map;
 
-/** Linux errno values (asm-generic/errno-base.h, errno.h) linerate names in messages. */
+/**
+ * The Java half of the {@code -errno} convention ({@code linerate_jni.h}): a JNI function returns a
+ * non-negative result or {@code -errno}, and the caller names the error with {@link #describe}.
+ * The values are Linux's ({@code <asm-generic/errno-base.h>}, {@code <asm-generic/errno.h>}), those
+ * linerate names in messages.
+ */
 public final class Errno {
     public static final int EPERM = 1;
     public static final int ENOENT = 2;
@@ -57,21 +63,26 @@ public final class Errno {
 
     private Errno() {}
 
-    /** @return the symbolic name, such as {@code EOPNOTSUPP}, or {@code errno N} */
+    /**
+     * @param errno an errno, positive or negated as a JNI function returns it
+     * @return the symbolic name, such as {@code EOPNOTSUPP}, or {@code errno N} for one not named here
+     */
     public static String name(int errno) {
         String[] e = TABLE.get(Math.abs(errno));
         return e == null ? "errno " + Math.abs(errno) : e[0];
     }
 
     /**
-     * @return {@code NAME (text)}: the text from the C library when the native library is loaded,
-     *     otherwise from a small built-in table
+     * @param errno an errno, positive or negated as a JNI function returns it
+     * @return {@code NAME (text)}, such as {@code EOPNOTSUPP (Operation not supported)}: the text
+     *     from the C library ({@code strerror_r(3)}) when {@code liblinerate-native.so} is loaded,
+     *     otherwise from a small built-in table, or {@code unknown error}
      */
     public static String describe(int errno) {
         int e = Math.abs(errno);
         String text = null;
-        if (NativeLoader.tryLoad() == null) {
-            text = Native.strerror(e);
+        if (Jni.LIBRARY.tryLoad() == null) {
+            text = Jni.strerror(e);
         }
         if (text == null) {
             String[] t = TABLE.get(e);

@@ -1,9 +1,9 @@
-package io.linerate.afpacket.internal;
+package io.linerate.jni.internal;
 
 /**
  * The JNI functions of {@code src/main/c/perf.c}: per-thread counters through
  * {@code perf_event_open(2)}. Constants are those of linux/perf_event.h. Load the library with
- * {@link NativeLoader#ensureLoaded()} first; close a counter with {@link Native#close(int)}.
+ * {@code Jni.LIBRARY.ensureLoaded()} first; close a counter with {@link Jni#close(int)}.
  */
 public final class Perf {
     /** {@code PERF_TYPE_HARDWARE}. */
