@@ -16,6 +16,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -91,6 +93,31 @@ class DistributionIT {
         assertThat(entries.get(TOP + "lib/linerate.jar").getSize())
                 .as("size of lib/linerate.jar, the shaded jar next to the distribution")
                 .isEqualTo(size(ARCHIVE.resolveSibling("linerate.jar")));
+    }
+
+    @Test
+    void theJarHoldsBothNativeLibrariesAndTheMergedServiceFiles() throws IOException {
+        try (JarFile jar = new JarFile(home.resolve("lib/linerate.jar").toFile())) {
+            assertThat(jar.getEntry("META-INF/native/linux-x86_64/liblinerate-native.so")).as("the shared native layer's library")
+                    .isNotNull();
+            assertThat(jar.getEntry("META-INF/native/linux-x86_64/liblinerate-afpacket.so")).as("AF_PACKET's library")
+                    .isNotNull();
+            // one file per service, each line of every module's file in it
+            assertThat(services(jar, "io.linerate.core.spi.Transport"))
+                    .contains("io.linerate.nio.NioTransport", "io.linerate.afpacket.AfPacketTransport");
+            assertThat(services(jar, "io.linerate.core.spi.cost.CpuCounterProvider"))
+                    .containsExactly("io.linerate.jni.PerfEventCounters");
+        }
+    }
+
+    /** @return the provider lines of the jar's service file for {@code service} */
+    private static List<String> services(JarFile jar, String service) throws IOException {
+        JarEntry e = jar.getJarEntry("META-INF/services/" + service);
+        assertThat(e).as("META-INF/services/%s in lib/linerate.jar", service).isNotNull();
+        try (InputStream in = jar.getInputStream(e)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        }
     }
 
     @Test

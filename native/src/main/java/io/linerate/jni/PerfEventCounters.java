@@ -1,10 +1,10 @@
 package io.linerate.jni;
 
-import io.linerate.jni.internal.Jni;
-import io.linerate.jni.internal.Perf;
 import io.linerate.core.spi.cost.CpuCounterProvider;
 import io.linerate.core.spi.cost.CpuEvent;
 import io.linerate.core.spi.cost.ThreadCounter;
+import io.linerate.jni.internal.Jni;
+import io.linerate.jni.internal.Perf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

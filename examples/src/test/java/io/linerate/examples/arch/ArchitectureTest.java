@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The modules' layering and the packages docs/api.md lists: core depends on no other module, the
- * transports and the regression module on core alone, nothing on the command line; a module's
+ * shared native layer and the regression module on core alone, the transports on core and the
+ * native layer, nothing on the command line; a module's
  * {@code internal} packages are its own; the command line imports only the API and SPI packages;
  * and every library package is listed as one or the other, or is internal.
  */
@@ -28,6 +29,7 @@ class ArchitectureTest {
     private static final String CORE = "io.linerate.core..";
     private static final String NIO = "io.linerate.nio..";
     private static final String AFPACKET = "io.linerate.afpacket..";
+    private static final String JNI = "io.linerate.jni..";
     private static final String REGRESSION = "io.linerate.regression..";
     private static final String EXAMPLES = "io.linerate.examples..";
     private static final String TESTSUPPORT = "io.linerate.testsupport..";
@@ -68,22 +70,24 @@ class ArchitectureTest {
     @Test
     void coreDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
     }
 
     @Test
     void theTransportsAndTheGateDependOnCoreAloneAndNotOnEachOther() {
+        noClasses().that().resideInAPackage(JNI).should().dependOnClassesThat()
+                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
         noClasses().that().resideInAPackage(NIO).should().dependOnClassesThat()
                 .resideInAnyPackage(AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
         noClasses().that().resideInAPackage(AFPACKET).should().dependOnClassesThat()
                 .resideInAnyPackage(NIO, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
         noClasses().that().resideInAPackage(REGRESSION).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, AFPACKET, JNI, EXAMPLES, TESTSUPPORT).check(linerate);
     }
 
     @Test
     void aModulesInternalPackagesAreItsOwn() {
-        for (String module : new String[] {"core", "nio", "afpacket", "regression"}) {
+        for (String module : new String[] {"core", "nio", "afpacket", "jni", "regression"}) {
             String root = "io.linerate." + module + "..";
             noClasses().that().resideOutsideOfPackage(root).should().dependOnClassesThat()
                     .resideInAPackage("io.linerate." + module + "..internal..")

@@ -179,7 +179,7 @@ class LinerateCliTest {
                 .isCloseTo(t.get("bits_per_second").asDouble() / 1e6, org.assertj.core.data.Offset.offset(1e-6));
         assertThat(t.get("protocol").asText()).isEqualTo("tcp");
         // cost: both threads' CPU per KiB received is the metric; instructions are counted where the
-        // host has hardware counters (afpacket's perf_event provider is on this class path), and
+        // host has hardware counters (linerate-native's perf_event provider is on this class path), and
         // otherwise say why, never 0
         JsonNode demand = t.get("service_demand_us_per_kib");
         assertThat(demand.get("threads").asDouble()).isPositive();

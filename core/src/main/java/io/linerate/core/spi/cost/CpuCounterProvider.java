@@ -5,8 +5,8 @@ import java.util.Optional;
 /**
  * Counts CPU events per thread. Found by {@link CpuCounters} through {@link java.util.ServiceLoader}
  * (register it in {@code META-INF/services/io.linerate.core.spi.cost.CpuCounterProvider}); the
- * afpacket module provides one over Linux's {@code perf_event_open(2)}. Implementations need a
- * public no-argument constructor that does no I/O and never throws.
+ * native module ({@code linerate-native}) provides one over Linux's {@code perf_event_open(2)}.
+ * Implementations need a public no-argument constructor that does no I/O and never throws.
  */
 public interface CpuCounterProvider {
 

@@ -14,7 +14,7 @@ public final class CpuCounters {
     private static final Logger LOG = LoggerFactory.getLogger(CpuCounters.class);
     /** Why nothing counts when no provider is on the class path. */
     public static final String NO_PROVIDER = "no CPU counter provider on the class path "
-            + "(linerate-transport-afpacket provides one over perf_event_open on Linux)";
+            + "(linerate-native provides one over perf_event_open on Linux)";
 
     private static final java.util.concurrent.atomic.AtomicBoolean PREPARED = new java.util.concurrent.atomic.AtomicBoolean();
 
