@@ -24,7 +24,8 @@
  * </ul>
  *
  * The native library ({@code META-INF/native/linux-x86_64/liblinerate-afpacket.so}) is built from
- * {@code src/main/c} by the Maven build and loaded on first use.
+ * {@code src/main/c} by the Maven build, on the shared native layer ({@code linerate-native}:
+ * {@code linerate_jni.h}, the loader, {@code -errno} and layout checks), and loaded on first use.
  */
 package io.linerate.afpacket;
 
