@@ -13,12 +13,13 @@ import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.ResultLineSink;
 import io.linerate.core.sink.TableSink;
 import io.linerate.core.spi.Transport;
-import io.linerate.nio.LoopbackSuite.Marker;
-import io.linerate.nio.LoopbackSuite.Outcome;
-import io.linerate.nio.LoopbackSuite;
-import io.linerate.nio.LoopbackTcpPayload;
-import io.linerate.nio.LoopbackZeroLoss;
-import io.linerate.nio.NetworkNamespace;
+import io.linerate.netns.NetworkNamespace;
+import io.linerate.nio.PathFacts;
+import io.linerate.suite.LoopbackSuite.Marker;
+import io.linerate.suite.LoopbackSuite.Outcome;
+import io.linerate.suite.LoopbackSuite;
+import io.linerate.suite.LoopbackTcpPayload;
+import io.linerate.suite.LoopbackZeroLoss;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -108,7 +109,8 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
         OutputFormat fmt = transfer.outputFormat();
         TransferOptions t = transfer;
         // the TCP default follows this namespace's loopback MSS; with --netns the child JVM decides it there
-        LoopbackTcpPayload tcp = payload != null ? LoopbackTcpPayload.given(payload) : LoopbackSuite.defaultTcpPayload();
+        LoopbackTcpPayload tcp = payload != null ? LoopbackTcpPayload.given(payload)
+                : LoopbackTcpPayload.of(PathFacts.loopbackTcpMss(AddressFamily.IPV4), PathFacts.loopbackTcpMss(AddressFamily.IPV6));
         LoopbackSuite.Config config = LoopbackSuite.Config.builder()
                 .markers(selectedMarkers())
                 .duration(duration)

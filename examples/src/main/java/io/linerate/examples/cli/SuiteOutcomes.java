@@ -5,9 +5,9 @@ import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.TransferFormat;
-import io.linerate.nio.LoopbackSuite;
-import io.linerate.nio.LoopbackSuite.Outcome;
-import io.linerate.nio.LoopbackZeroLoss;
+import io.linerate.suite.LoopbackSuite.Outcome;
+import io.linerate.suite.LoopbackSuite;
+import io.linerate.suite.LoopbackZeroLoss;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
 

@@ -2,9 +2,9 @@ package io.linerate.examples.cli;
 
 import io.linerate.core.TransferSpec;
 import io.linerate.core.live.ProcessCounters;
-import io.linerate.nio.LoopbackSuite;
-import io.linerate.nio.LoopbackSuite.Marker;
-import io.linerate.nio.LoopbackSuite.Outcome;
+import io.linerate.suite.LoopbackSuite.Marker;
+import io.linerate.suite.LoopbackSuite.Outcome;
+import io.linerate.suite.LoopbackSuite;
 import java.util.List;
 import java.util.function.Consumer;
 

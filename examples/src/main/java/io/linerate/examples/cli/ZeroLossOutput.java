@@ -4,9 +4,9 @@ import io.linerate.core.MetricSink;
 import io.linerate.core.TransferException;
 import io.linerate.core.search.SearchFormat;
 import io.linerate.core.search.SearchResult;
-import io.linerate.nio.LoopbackSuite;
-import io.linerate.nio.LoopbackSuite.Outcome;
-import io.linerate.nio.LoopbackZeroLoss;
+import io.linerate.suite.LoopbackSuite.Outcome;
+import io.linerate.suite.LoopbackSuite;
+import io.linerate.suite.LoopbackZeroLoss;
 import java.io.PrintWriter;
 import java.util.Optional;
 

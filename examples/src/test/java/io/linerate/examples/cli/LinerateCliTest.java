@@ -257,7 +257,7 @@ class LinerateCliTest {
 
     @Test
     void streamUdpDefaultsToADatagramThatDoesNotFragmentAndSaysSo() throws Exception {
-        long mtu = io.linerate.nio.LoopbackSuite.loopbackMtu().orElseThrow();
+        long mtu = io.linerate.suite.LoopbackSuite.loopbackMtu().orElseThrow();
         org.junit.jupiter.api.Assumptions.assumeTrue(mtu >= 1488, "loopback MTU " + mtu + " is below 1460 + 28");
         Run r = linerate("stream", "--protocol", "udp", "--messages", "10", "--warmup", "0s");
         assertThat(r.exit()).as(r.err()).isZero();

@@ -3,7 +3,7 @@ package io.linerate.examples.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.live.LiveCounters;
-import io.linerate.nio.NetworkNamespace;
+import io.linerate.netns.NetworkNamespace;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -14,7 +14,7 @@ import io.linerate.core.search.Resolution;
 import io.linerate.core.search.SearchSpec;
 import io.linerate.core.search.SearchTrial;
 import io.linerate.core.search.TrialOutcome;
-import io.linerate.nio.LoopbackSuite.Marker;
+import io.linerate.suite.LoopbackSuite.Marker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.linerate.nio.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.linerate.nio.NamespaceProcess;
-import io.linerate.nio.TwoHosts;
+import io.linerate.netns.NamespaceProcess;
+import io.linerate.testsupport.TwoHosts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.NetworkNamespace;
-import io.linerate.nio.TwoHosts;
-import io.linerate.nio.TwoHostsOptions;
+import io.linerate.netns.NetworkNamespace;
+import io.linerate.testsupport.TwoHosts;
+import io.linerate.testsupport.TwoHostsOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

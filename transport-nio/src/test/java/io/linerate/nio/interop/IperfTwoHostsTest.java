@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.NamespaceProcess;
-import io.linerate.nio.NetworkNamespace;
-import io.linerate.nio.TwoHosts;
-import io.linerate.nio.TwoHostsOptions;
+import io.linerate.netns.NamespaceProcess;
+import io.linerate.netns.NetworkNamespace;
 import io.linerate.testsupport.PeerTool;
+import io.linerate.testsupport.TwoHosts;
+import io.linerate.testsupport.TwoHostsOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.suite;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
@@ -30,13 +30,15 @@ import java.util.OptionalLong;
  * <p>A {@code *_frag} marker only runs where the loopback MTU is below its datagram size (payload +
  * IP and UDP headers); elsewhere it is reported as {@link Outcome.Skipped} with that reason, never
  * run without fragmenting. The host's loopback MTU is 65536, so fragmenting markers run inside a
- * {@link NetworkNamespace} whose loopback has MTU {@value #FRAG_LOOPBACK_MTU}, zperf's
+ * {@link io.linerate.netns.NetworkNamespace} whose loopback has MTU {@value #FRAG_LOOPBACK_MTU}, zperf's
  * configuration. A fragmenting run whose stack created no fragments is reported invalid.
  *
  * <p>Each TCP marker writes one full segment of its family where the family's loopback MSS is
- * below twice zperf's 1220 bytes, and zperf's 1220 bytes elsewhere ({@link LoopbackTcpPayload}):
- * at the namespace's MTU of 1280 with TCP timestamps, 1228 bytes over IPv4 and 1208 over IPv6; on
- * the host's loopback (MTU 65536) 1220 in both.
+ * below twice zperf's 1220 bytes, and zperf's 1220 bytes elsewhere ({@link LoopbackTcpPayload#of},
+ * from the loopback MSS the caller derives for its transport; the CLI derives it with
+ * transport-nio's {@code PathFacts}): at the namespace's MTU of 1280 with TCP timestamps, 1228
+ * bytes over IPv4 and 1208 over IPv6; on the host's loopback (MTU 65536) 1220 in both. A
+ * {@link Config} that names no TCP payload writes zperf's 1220 bytes ({@link LoopbackTcpPayload#zperf()}).
  *
  * <p>While it runs, the suite's progress (transfers done of transfers in all) is in the process's
  * {@linkplain LiveCounters live counters}, beside each transfer's own counters.
@@ -48,14 +50,6 @@ public final class LoopbackSuite {
     public static final int DEFAULT_FRAG_PAYLOAD_BYTES = 2000;
     /** zperf's payload of the udp and tcp markers, bytes. */
     public static final int ZPERF_PAYLOAD_BYTES = TransferSpec.DEFAULT_PAYLOAD_BYTES;
-
-    /**
-     * @return the TCP markers' default payload in this namespace, per family: each family's
-     *     loopback MSS where that is below twice zperf's 1220 bytes, else 1220 (see {@link LoopbackTcpPayload})
-     */
-    public static LoopbackTcpPayload defaultTcpPayload() {
-        return LoopbackTcpPayload.here();
-    }
 
     /** One transfer of the suite, named as zperf names its result lines. */
     public enum Marker {
@@ -127,7 +121,7 @@ public final class LoopbackSuite {
      * @param warmup omitted before each window
      * @param interval interval sample length
      * @param payloadBytes payload of the udp markers (zperf: 1220)
-     * @param tcpPayload payload of the tcp markers, per family ({@link #defaultTcpPayload()} by default)
+     * @param tcpPayload payload of the tcp markers, per family ({@link LoopbackTcpPayload#zperf()} by default)
      * @param fragPayloadBytes payload of the {@code *_frag} markers (zperf: 2000)
      * @param rateBitsPerSecond target rate, 0 = unlimited
      * @param port receiver port, 0 for ephemeral
@@ -154,7 +148,7 @@ public final class LoopbackSuite {
 
         /**
          * zperf's defaults: all eight markers, 1220/2000-byte payloads, unlimited rate, 2 s each; the
-         * tcp markers' payload is {@link #defaultTcpPayload()} of this namespace.
+         * tcp markers' payload is {@link LoopbackTcpPayload#zperf()}.
          */
         public static Config defaults() {
             return builder().build();
@@ -162,8 +156,8 @@ public final class LoopbackSuite {
 
         /**
          * @return a builder holding zperf's defaults: all eight markers, 2 s measured after 250 ms
-         *     of warm-up, 1 s intervals, udp payload 1220 B, tcp payload {@link #defaultTcpPayload()}
-         *     of this namespace, frag payload 2000 B, unlimited rate, ephemeral port, one run,
+         *     of warm-up, 1 s intervals, udp payload 1220 B, tcp payload
+         *     {@link LoopbackTcpPayload#zperf()} (1220 B), frag payload 2000 B, unlimited rate, ephemeral port, one run,
          *     traffic class {@value TransferSpec#DEFAULT_TRAFFIC_CLASS}, 5 s I/O timeout
          */
         public static Builder builder() {
@@ -197,9 +191,9 @@ public final class LoopbackSuite {
             public Builder interval(Duration v) { interval = v; return this; }
             /** @param v payload of the udp markers, bytes; default 1220 (zperf's) */
             public Builder payloadBytes(int v) { payloadBytes = v; return this; }
-            /** @param v payload of every tcp marker, bytes, in both families; default {@link #defaultTcpPayload()} */
+            /** @param v payload of every tcp marker, bytes, in both families; default {@link LoopbackTcpPayload#zperf()} */
             public Builder tcpPayloadBytes(int v) { tcpPayload = LoopbackTcpPayload.given(v); return this; }
-            /** @param v payload of the tcp markers, per family; default {@link #defaultTcpPayload()} */
+            /** @param v payload of the tcp markers, per family; default {@link LoopbackTcpPayload#zperf()} */
             public Builder tcpPayload(LoopbackTcpPayload v) { tcpPayload = v; return this; }
             /** @param v payload of the {@code *_frag} markers, bytes; default 2000 (zperf's) */
             public Builder fragPayloadBytes(int v) { fragPayloadBytes = v; return this; }
@@ -217,7 +211,7 @@ public final class LoopbackSuite {
             /** @throws IllegalArgumentException as {@link Config#Config} */
             public Config build() {
                 return new Config(markers, duration, warmup, interval, payloadBytes,
-                        tcpPayload != null ? tcpPayload : defaultTcpPayload(), fragPayloadBytes,
+                        tcpPayload != null ? tcpPayload : LoopbackTcpPayload.zperf(), fragPayloadBytes,
                         rateBitsPerSecond, port, repeat, trafficClass, ioTimeout);
             }
         }

@@ -1,7 +1,7 @@
-package io.linerate.nio;
+package io.linerate.suite;
 
 import io.linerate.core.AddressFamily;
-import io.linerate.nio.LoopbackSuite.Marker;
+import io.linerate.suite.LoopbackSuite.Marker;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Locale;

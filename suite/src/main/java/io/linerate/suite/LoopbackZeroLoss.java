@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.suite;
 
 import io.linerate.core.Clock;
 import io.linerate.core.Protocol;
@@ -9,9 +9,9 @@ import io.linerate.core.search.SearchResult;
 import io.linerate.core.search.SearchSpec;
 import io.linerate.core.search.UdpStreamTrial;
 import io.linerate.core.spi.Transport;
-import io.linerate.nio.LoopbackSuite.Config;
-import io.linerate.nio.LoopbackSuite.Marker;
-import io.linerate.nio.LoopbackSuite.Outcome;
+import io.linerate.suite.LoopbackSuite.Config;
+import io.linerate.suite.LoopbackSuite.Marker;
+import io.linerate.suite.LoopbackSuite.Outcome;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.netns;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,7 +37,7 @@ public final class NetworkNamespace implements AutoCloseable {
      * milliseconds, but waits for the kernel's RTNL lock, which another namespace's teardown can
      * hold for seconds, and a loaded host starts processes slowly. It bounds a hung command only.
      */
-    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final int CAP_SYS_ADMIN = 21;
     private static final Logger LOG = LoggerFactory.getLogger(NetworkNamespace.class);
@@ -160,8 +160,16 @@ public final class NetworkNamespace implements AutoCloseable {
         return new Result(o.exitCode(), o.stdout(), o.stderr());
     }
 
-    /** Like {@link #run} but fails unless the exit code is 0, with the command's stderr in the message. */
-    Result check(List<String> command) throws IOException {
+    /**
+     * Like {@link #run}, bounded by {@link #COMMAND_TIMEOUT}, but fails unless the exit code is 0.
+     *
+     * @param command program and arguments
+     * @return exit code 0 and the output
+     * @throws IOException if it cannot start, runs past the bound, exits with another code (the
+     *     message names the command, this namespace, the code and the command's stderr), or the
+     *     namespace is closed
+     */
+    public Result check(List<String> command) throws IOException {
         Result r = run(command, COMMAND_TIMEOUT);
         if (r.exitCode() != 0) {
             throw new IOException("'" + String.join(" ", command) + "' in network namespace " + name + " exited with "
@@ -278,8 +286,12 @@ public final class NetworkNamespace implements AutoCloseable {
         return names;
     }
 
-    /** @return the absolute path of a system tool, or its bare name when none of the usual directories has it */
-    static String tool(String name) {
+    /**
+     * @param name a system tool, such as {@code ip} or {@code tc}
+     * @return its absolute path in {@code /usr/sbin}, {@code /sbin}, {@code /usr/bin} or {@code /bin},
+     *     or the bare name when none of them has it
+     */
+    public static String tool(String name) {
         return find(name).orElse(name);
     }
 

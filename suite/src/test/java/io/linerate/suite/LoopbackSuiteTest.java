@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,8 +11,9 @@ import io.linerate.core.Pattern;
 import io.linerate.core.TcpMss;
 import io.linerate.core.Transports;
 import io.linerate.core.spi.Transport;
-import io.linerate.nio.LoopbackSuite.Marker;
-import io.linerate.nio.LoopbackSuite.Outcome;
+import io.linerate.nio.NioTransport;
+import io.linerate.suite.LoopbackSuite.Marker;
+import io.linerate.suite.LoopbackSuite.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,29 +41,29 @@ class LoopbackSuiteTest {
         // the namespace of --netns: MTU 1280 with timestamps, MSS 1280 - 20 - 20 - 12 = 1228 (IPv4) and
         // 1280 - 40 - 20 - 12 = 1208 (IPv6); each family writes its own, one full segment
         LoopbackTcpPayload ns = LoopbackTcpPayload.of(
-                Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, true)));
+                Optional.of(new TcpMss(AddressFamily.IPV4, 1280, 12)), Optional.of(new TcpMss(AddressFamily.IPV6, 1280, 12)));
         assertThat(ns.ipv4Bytes()).isEqualTo(1228);
         assertThat(ns.ipv6Bytes()).isEqualTo(1208);
         assertThat(ns.description()).isEqualTo("IPv4 1228 B (the MSS at loopback MTU 1280 with TCP timestamps: one full "
                 + "segment per write), IPv6 1208 B (the MSS at loopback MTU 1280 with TCP timestamps: one full segment per write)");
         // MTU 1280 without timestamps: 1240 and 1220 (zperf's own configuration)
-        LoopbackTcpPayload noTs = LoopbackTcpPayload.of(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1280, false)),
-                Optional.of(TcpMss.derive(AddressFamily.IPV6, 1280, false)));
+        LoopbackTcpPayload noTs = LoopbackTcpPayload.of(Optional.of(new TcpMss(AddressFamily.IPV4, 1280, 0)),
+                Optional.of(new TcpMss(AddressFamily.IPV6, 1280, 0)));
         assertThat(noTs.ipv4Bytes()).isEqualTo(1240);
         assertThat(noTs.ipv6Bytes()).isEqualTo(1220);
         // MTU 1500 with timestamps: 1448 and 1428, each below twice 1220
-        LoopbackTcpPayload ethernet = LoopbackTcpPayload.of(Optional.of(TcpMss.derive(AddressFamily.IPV4, 1500, true)),
-                Optional.of(TcpMss.derive(AddressFamily.IPV6, 1500, true)));
+        LoopbackTcpPayload ethernet = LoopbackTcpPayload.of(Optional.of(new TcpMss(AddressFamily.IPV4, 1500, 12)),
+                Optional.of(new TcpMss(AddressFamily.IPV6, 1500, 12)));
         assertThat(ethernet.ipv4Bytes()).isEqualTo(1448);
         assertThat(ethernet.ipv6Bytes()).isEqualTo(1428);
         // at MTU 2492 the IPv4 MSS (2440) holds two of zperf's writes, the IPv6 MSS (2420) does not
-        LoopbackTcpPayload edge = LoopbackTcpPayload.of(Optional.of(TcpMss.derive(AddressFamily.IPV4, 2492, true)),
-                Optional.of(TcpMss.derive(AddressFamily.IPV6, 2492, true)));
+        LoopbackTcpPayload edge = LoopbackTcpPayload.of(Optional.of(new TcpMss(AddressFamily.IPV4, 2492, 12)),
+                Optional.of(new TcpMss(AddressFamily.IPV6, 2492, 12)));
         assertThat(edge.ipv4Bytes()).isEqualTo(1220);
         assertThat(edge.ipv6Bytes()).isEqualTo(2420);
         // the host's loopback, MTU 65536: MSS 65483 and 65464 hold many writes, so zperf's 1220 stays
         LoopbackTcpPayload host = LoopbackTcpPayload.of(
-                Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true)), Optional.of(TcpMss.derive(AddressFamily.IPV6, 65536, true)));
+                Optional.of(new TcpMss(AddressFamily.IPV4, 65536, 12)), Optional.of(new TcpMss(AddressFamily.IPV6, 65536, 12)));
         assertThat(host.ipv4Bytes()).isEqualTo(1220);
         assertThat(host.ipv6Bytes()).isEqualTo(1220);
         assertThat(host.description()).isEqualTo("IPv4 1220 B (zperf's; the MSS at loopback MTU 65536 with TCP timestamps, "

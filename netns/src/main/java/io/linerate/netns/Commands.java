@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.netns;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.netns;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.testsupport;
 
 import java.util.Optional;
 

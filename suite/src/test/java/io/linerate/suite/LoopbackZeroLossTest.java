@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,8 +10,8 @@ import io.linerate.core.search.SearchSpec;
 import io.linerate.core.search.SearchTrial;
 import io.linerate.core.search.TrialOutcome;
 import io.linerate.core.spi.Transport;
-import io.linerate.nio.LoopbackSuite.Marker;
-import io.linerate.nio.LoopbackSuite.Outcome;
+import io.linerate.suite.LoopbackSuite.Marker;
+import io.linerate.suite.LoopbackSuite.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
-package io.linerate.nio;
+package io.linerate.testsupport;
 
+import io.linerate.netns.NamespaceProcess;
 import java.io.IOException;
 import java.util.List;
 

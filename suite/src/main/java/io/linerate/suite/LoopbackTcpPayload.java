@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.suite;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.TcpMss;
@@ -45,9 +45,13 @@ public record LoopbackTcpPayload(int ipv4Bytes, int ipv6Bytes, String descriptio
         return new LoopbackTcpPayload(bytes, bytes, bytes + " B (given)");
     }
 
-    /** @return the default of this network namespace: {@link #of} its loopback's MSS in each family */
-    public static LoopbackTcpPayload here() {
-        return of(PathFacts.loopbackTcpMss(AddressFamily.IPV4), PathFacts.loopbackTcpMss(AddressFamily.IPV6));
+    /**
+     * @return zperf's 1220 bytes in both families, described as {@code 1220 B (zperf's)}: the
+     *     default where the caller does not know the loopback MSS (the CLI derives it with
+     *     transport-nio's {@code PathFacts.loopbackTcpMss} and passes it to {@link #of})
+     */
+    public static LoopbackTcpPayload zperf() {
+        return new LoopbackTcpPayload(ZPERF_BYTES, ZPERF_BYTES, ZPERF_BYTES + " B (zperf's)");
     }
 
     /**

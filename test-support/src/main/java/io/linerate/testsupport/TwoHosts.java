@@ -1,5 +1,7 @@
-package io.linerate.nio;
+package io.linerate.testsupport;
 
+import io.linerate.netns.NamespaceProcess;
+import io.linerate.netns.NetworkNamespace;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,19 +1,24 @@
-package io.linerate.nio;
+package io.linerate.testsupport;
 
-import static io.linerate.nio.NetworkNamespaceTest.T;
-import static io.linerate.nio.NetworkNamespaceTest.awaitEmpty;
-import static io.linerate.nio.NetworkNamespaceTest.heldDescriptors;
+import static io.linerate.testsupport.NamespaceLeftovers.awaitEmpty;
+import static io.linerate.testsupport.NamespaceLeftovers.goneOrZombie;
+import static io.linerate.testsupport.NamespaceLeftovers.heldDescriptors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.linerate.netns.NamespaceProcess;
+import io.linerate.netns.NetworkNamespace;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,6 +26,8 @@ import org.junit.jupiter.api.Timeout;
 /** Two hosts from namespaces: their link carries bytes with its MTU and tbf, and nothing of them outlives close or SIGKILL. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TwoHostsTest {
+    /** Bound on each command run in a host and on each wait for what close leaves behind. */
+    private static final Duration T = Duration.ofSeconds(60);
     /** 4 MiB = 4 x 1024 x 1024 bytes. */
     private static final long BYTES = 4_194_304L;
 
@@ -95,32 +102,18 @@ class TwoHostsTest {
         assertThat(hostInterfaces()).doesNotContain(TwoHosts.INTERFACE_A, TwoHosts.INTERFACE_B);
     }
 
-    /** @return the next line, or fails when none comes within {@link NetworkNamespaceTest#T} */
+    /** @return the next line, or fails when none comes within {@link #T} */
     private static String line(BufferedReader r, NamespaceProcess p) throws Exception {
-        String l = CompletableFuture.supplyAsync(() -> {
-            try {
-                return r.readLine();
-            } catch (java.io.IOException e) {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
+        String l = ChildOutput.lineWithin(r, T);
         assertThat(l).as("output of " + p.command()).isNotNull();
         return l;
     }
 
-    /** @return whether the process has exited (a zombie, whose new parent has not reaped it yet, has exited too) */
-    private static boolean goneOrZombie(long pid) {
-        try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
-            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
-        } catch (java.io.IOException gone) {
-            return true;
+    /** @return the interfaces of this JVM's network namespace, as sysfs lists them */
+    private static List<String> hostInterfaces() throws IOException {
+        try (Stream<Path> links = Files.list(Path.of("/sys/class/net"))) {
+            return links.map(l -> l.getFileName().toString()).toList();
         }
-    }
-
-    private static List<String> hostInterfaces() throws Exception {
-        return Commands.check(List.of(NetworkNamespace.tool("ip"), "-o", "link", "show"), T).stdout().lines()
-                .map(l -> l.split(":\\s+")[1].split("@")[0]).toList();
     }
 
     @Test
@@ -132,13 +125,7 @@ class TwoHostsTest {
         String ready;
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(keeper.getInputStream(), StandardCharsets.UTF_8));
-            ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (java.io.IOException e) {
-                    return null;
-                }
-            }).get(60, TimeUnit.SECONDS);
+            ready = ChildOutput.lineWithin(out, T);
         } finally {
             keeper.destroyForcibly(); // SIGKILL: no shutdown hook, no close
         }

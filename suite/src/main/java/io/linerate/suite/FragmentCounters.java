@@ -1,4 +1,4 @@
-package io.linerate.nio;
+package io.linerate.suite;
 
 import java.io.IOException;
 import java.nio.file.Files;
