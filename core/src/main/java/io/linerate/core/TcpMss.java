@@ -7,15 +7,13 @@ import java.util.Objects;
  * The maximum segment size of a TCP connection: the most payload bytes one segment carries. A
  * write that is not a multiple of it leaves a short segment (a runt) behind each full one.
  *
- * <p>The JDK exposes neither {@code TCP_MAXSEG} nor {@code tcp_info}, so linerate derives the MSS
- * from the path MTU and the TCP options every segment carries, as the kernel does for its send
- * MSS (RFC 9293 section 3.7.1; Linux {@code tcp_mtu_to_mss} minus {@code tcp_established_options}):
- * {@code MSS = MTU − IP header − 20 (TCP header) − options}, where the options are 12 bytes with
- * timestamps (RFC 7323: a 10-byte option padded to 12) and 0 without. An IPv4 datagram holds at
- * most 65535 bytes, so IPv4 takes {@code min(MTU, 65535)}. For example, at a loopback MTU of
- * 1280 with timestamps: 1280 − 40 − 20 − 12 = 1208 over IPv6 and 1280 − 20 − 20 − 12 = 1228 over
- * IPv4, as {@code ss -ti} shows. The kernel may send smaller segments for a while (it bounds
- * them by half the peer's largest window), never larger ones.
+ * <p>{@code MSS = min(MTU, 65535 for IPv4) − IP header − 20 (TCP header) − options}: an IPv4
+ * datagram holds at most 65535 bytes (RFC 9293 section 3.7.1; Linux {@code tcp_mtu_to_mss} minus
+ * {@code tcp_established_options}). For example, at a loopback MTU of 1280 with the 12 bytes of
+ * the timestamp option: 1280 − 40 − 20 − 12 = 1208 over IPv6 and 1280 − 20 − 20 − 12 = 1228 over
+ * IPv4, as {@code ss -ti} shows. Which MTU and which options a connection has is a transport's to
+ * find out (transport-nio derives them from the interface's MTU and {@code net.ipv4.tcp_timestamps},
+ * as the JDK exposes neither {@code TCP_MAXSEG} nor {@code tcp_info}); this record holds what it found.
  *
  * @param family the connection's address family
  * @param pathMtu the MTU of the path, bytes
@@ -24,12 +22,13 @@ import java.util.Objects;
 public record TcpMss(AddressFamily family, int pathMtu, int optionBytes) {
     /** TCP header without options, bytes (RFC 9293). */
     public static final int TCP_HEADER_BYTES = 20;
-    /** The timestamp option as every segment carries it: 10 bytes padded to 12 (RFC 7323 appendix A). */
-    public static final int TIMESTAMP_OPTION_BYTES = 12;
     /** Largest IPv4 datagram, bytes: the 16-bit total length. */
     public static final int MAX_IPV4_DATAGRAM_BYTES = 65535;
 
-    /** @throws IllegalArgumentException if the MTU leaves no room for payload, or the options are negative */
+    /**
+     * @throws IllegalArgumentException if the options are outside 0..40 bytes or the MTU leaves no room
+     *     for payload; the message names the value and the allowed range
+     */
     public TcpMss {
         Objects.requireNonNull(family, "family");
         if (optionBytes < 0 || optionBytes > 40) {
@@ -40,18 +39,6 @@ public record TcpMss(AddressFamily family, int pathMtu, int optionBytes) {
             throw new IllegalArgumentException("MTU " + pathMtu + " bytes leaves no room for TCP payload over IPv"
                     + family.label() + " with " + optionBytes + " option bytes; allowed: " + min + " bytes or more");
         }
-    }
-
-    /**
-     * @param family the connection's address family
-     * @param pathMtu the MTU of the path (on loopback: of the loopback interface), bytes
-     * @param timestamps whether the connection uses TCP timestamps ({@code net.ipv4.tcp_timestamps}
-     *     non-zero on both ends; it also governs IPv6)
-     * @return the MSS those give
-     * @throws IllegalArgumentException if the MTU leaves no room for payload
-     */
-    public static TcpMss derive(AddressFamily family, int pathMtu, boolean timestamps) {
-        return new TcpMss(family, pathMtu, timestamps ? TIMESTAMP_OPTION_BYTES : 0);
     }
 
     /** @return the MSS in bytes: {@code min(MTU, 65535 for IPv4) − IP header − 20 − options} */

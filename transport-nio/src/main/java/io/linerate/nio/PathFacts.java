@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * Facts of the path a transfer takes that the JDK does not offer as socket options, read from the
  * network namespace this JVM runs in: the MTU of the interface an address belongs to, and whether
  * TCP timestamps are on ({@code /proc/sys/net/ipv4/tcp_timestamps}, which also governs IPv6).
- * From them comes the TCP MSS ({@link TcpMss}); the JDK has no {@code TCP_MAXSEG}.
+ * From them comes the TCP MSS ({@link TcpMss}, by {@link TcpMssDerivation}); the JDK has no {@code TCP_MAXSEG}.
  */
 public final class PathFacts {
     private static final Logger LOG = LoggerFactory.getLogger(PathFacts.class);
@@ -85,7 +85,7 @@ public final class PathFacts {
             return Optional.empty();
         }
         try {
-            return Optional.of(TcpMss.derive(family, mtu.getAsInt(), timestamps.get()));
+            return Optional.of(TcpMssDerivation.derive(family, mtu.getAsInt(), timestamps.get()));
         } catch (IllegalArgumentException e) {
             LOG.debug("no TCP MSS over {}: {}", local, e.getMessage());
             return Optional.empty(); // an MTU too small for TCP: no MSS to report

@@ -153,7 +153,7 @@ class OutputFormatsGoldenTest {
                 .window(0, 1_020_000_000L).windowBytesSent(10_000_000)
                 .windowBytesReceived(9_999_000).intervals(intervals)
                 .options(new AppliedOptions(0x20, 0x00, 65536, 131072, 0, 131072, true, true,
-                        Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))))
+                        Optional.of(new TcpMss(AddressFamily.IPV4, 65536, 12))))
                 .senderCpuNanos(1_000_000).receiverCpuNanos(2_000_000).senderAllocatedBytes(-1)
                 .receiverAllocatedBytes(48)
                 .invalidReasons(List.of("receiver counted 9999000 bytes but the sender sent 10000000"))

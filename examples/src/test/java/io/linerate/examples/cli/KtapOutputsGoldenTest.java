@@ -124,7 +124,7 @@ class KtapOutputsGoldenTest {
                 new SizeLatency(1, histogram(400, 600, 800, 1000, 1200), 1_000_000, 1.5),
                 new SizeLatency(64, histogram(2000), 1_000, 2.25)));
         return new PingPongResult(PINGPONG_SPEC, report, new AppliedOptions(0, 0, 0, 2_626_560, 0, 131_072, true, true,
-                Optional.of(TcpMss.derive(AddressFamily.IPV4, 65536, true))), List.of(), 0);
+                Optional.of(new TcpMss(AddressFamily.IPV4, 65536, 12))), List.of(), 0);
     }
 
     @ParameterizedTest
@@ -268,7 +268,7 @@ class KtapOutputsGoldenTest {
                 .window(0, 250_000_000L).windowBytesSent(131_072).windowBytesReceived(0)
                 .intervals(List.of(new IntervalSample(0, 250_000_000L, 0, 0, 0, false)))
                 .options(new AppliedOptions(0x20, 0x20, 0, 2_626_560, 0, 131_072, true, true,
-                        Optional.of(TcpMss.derive(AddressFamily.IPV6, 65536, true))))
+                        Optional.of(new TcpMss(AddressFamily.IPV6, 65536, 12))))
                 .senderCpuNanos(1_000_000).receiverCpuNanos(2_000_000).senderAllocatedBytes(0)
                 .receiverAllocatedBytes(0)
                 .invalidReasons(List.of("no payload byte arrived in the measured window")).build();
