@@ -19,9 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The modules' layering and the packages docs/api.md lists: core depends on no other module, the
- * shared native layer and the regression module on core alone, the transports on core and the
- * native layer, nothing on the command line; a module's
+ * The modules' layering and the packages docs/api.md lists: core and netns depend on no other
+ * module, the shared native layer and the regression module on core alone, the transports on core
+ * and the native layer, the loopback suite on core and netns, test-support on netns, nothing on
+ * the command line; a module's
  * {@code internal} packages are its own; the command line imports only the API and SPI packages;
  * and every library package is listed as one or the other, or is internal.
  */
@@ -33,6 +34,8 @@ class ArchitectureTest {
     private static final String REGRESSION = "io.linerate.regression..";
     private static final String EXAMPLES = "io.linerate.examples..";
     private static final String TESTSUPPORT = "io.linerate.testsupport..";
+    private static final String NETNS = "io.linerate.netns..";
+    private static final String SUITE = "io.linerate.suite..";
     private static final Pattern LISTED = Pattern.compile("`(io\\.linerate(?:\\.[a-z0-9]+)+)`");
 
     private static JavaClasses linerate;
@@ -70,24 +73,39 @@ class ArchitectureTest {
     @Test
     void coreDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+    }
+
+    @Test
+    void namespacesDependOnNoOtherModuleAndTestSupportOnNamespacesAlone() {
+        noClasses().that().resideInAPackage(NETNS).should().dependOnClassesThat()
+                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT, SUITE).check(linerate);
+        noClasses().that().resideInAPackage(TESTSUPPORT).should().dependOnClassesThat()
+                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, SUITE).check(linerate);
+    }
+
+    @Test
+    void theSuiteRunsOnAnyTransportThroughCoreAndNamespaces() {
+        noClasses().that().resideInAPackage(SUITE).should().dependOnClassesThat()
+                .resideInAnyPackage(NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT)
+                .because("the loopback suite takes a Transport through core's SPI").check(linerate);
     }
 
     @Test
     void theTransportsAndTheGateDependOnCoreAloneAndNotOnEachOther() {
         noClasses().that().resideInAPackage(JNI).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
         noClasses().that().resideInAPackage(NIO).should().dependOnClassesThat()
-                .resideInAnyPackage(AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
         noClasses().that().resideInAPackage(AFPACKET).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
         noClasses().that().resideInAPackage(REGRESSION).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, AFPACKET, JNI, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
     }
 
     @Test
     void aModulesInternalPackagesAreItsOwn() {
-        for (String module : new String[] {"core", "nio", "afpacket", "jni", "regression"}) {
+        for (String module : new String[] {"core", "nio", "afpacket", "jni", "regression", "netns", "suite"}) {
             String root = "io.linerate." + module + "..";
             noClasses().that().resideOutsideOfPackage(root).should().dependOnClassesThat()
                     .resideInAPackage("io.linerate." + module + "..internal..")
@@ -117,7 +135,8 @@ class ArchitectureTest {
         Set<String> packages = linerate.stream().map(JavaClass::getPackageName)
                 .filter(p -> !p.startsWith("io.linerate.examples") && !p.contains(".internal"))
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(packages).as("the library's packages").contains("io.linerate.core", "io.linerate.nio");
+        assertThat(packages).as("the library's packages").contains("io.linerate.core", "io.linerate.nio", "io.linerate.netns",
+                "io.linerate.suite");
         Set<String> unlisted = new TreeSet<>(packages);
         unlisted.removeAll(api);
         unlisted.removeAll(spi);

@@ -1,11 +1,15 @@
 package io.linerate.examples.cli;
 
+import static io.linerate.testsupport.NamespaceLeftovers.awaitEmpty;
+import static io.linerate.testsupport.NamespaceLeftovers.goneOrZombie;
+import static io.linerate.testsupport.NamespaceLeftovers.netLink;
+import static io.linerate.testsupport.NamespaceLeftovers.processesIn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.live.LiveCounters;
 import io.linerate.netns.NetworkNamespace;
+import io.linerate.testsupport.ChildOutput;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,12 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -74,13 +75,7 @@ class NetnsCleanupTest {
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8));
             // the suite's header line comes from the child JVM, so the child runs inside the namespace by now
-            String header = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (IOException e) {
-                    return null;
-                }
-            }).get(60, TimeUnit.SECONDS);
+            String header = ChildOutput.lineWithin(out, Duration.ofSeconds(60));
             assertThat(header).startsWith("# linerate ").contains(" loopback: ").endsWith("loopback MTU 1280");
             started = parent.descendants().toList();
             String own = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
@@ -98,47 +93,10 @@ class NetnsCleanupTest {
         }
         // 128 + the signal: SIGKILL 9 ends the JVM at once, SIGINT 2 after its shutdown hooks
         assertThat(parent.exitValue()).isEqualTo(signal.equals("KILL") ? 137 : 130);
-        long deadline = System.nanoTime() + IO_TIMEOUT.toNanos();
-        while (!processesIn(inode).isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50); // polling a condition under a bound, not ordering threads
-        }
-        assertThat(processesIn(inode)).isEmpty();
+        assertThat(awaitEmpty(List.of(inode), IO_TIMEOUT)).isEmpty();
         for (ProcessHandle p : started) {
             assertThat(goneOrZombie(p.pid())).as("process %d %s", p.pid(), p.info().commandLine().orElse("")).isTrue();
         }
         assertThat(NetworkNamespace.list()).isEqualTo(named);
-    }
-
-    private static String netLink(long pid) {
-        try {
-            return Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns", "net")).toString();
-        } catch (IOException gone) {
-            return "";
-        }
-    }
-
-    /** @return pids of the live processes whose network namespace has this inode (a zombie has none) */
-    private static List<Long> processesIn(long inode) throws IOException {
-        String link = "net:[" + inode + "]";
-        List<Long> pids = new ArrayList<>();
-        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            for (Path p : procs.filter(p -> p.getFileName().toString().matches("[0-9]+")).toList()) {
-                long pid = Long.parseLong(p.getFileName().toString());
-                if (netLink(pid).equals(link)) {
-                    pids.add(pid);
-                }
-            }
-        }
-        return pids;
-    }
-
-    /** @return whether the process has exited (a zombie not yet reaped by its new parent has too) */
-    private static boolean goneOrZombie(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
-        } catch (IOException gone) {
-            return true;
-        }
     }
 }

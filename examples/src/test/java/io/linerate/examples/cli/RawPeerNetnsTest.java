@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.linerate.core.Transports;
 import io.linerate.netns.NamespaceProcess;
 import io.linerate.netns.NetworkNamespace;
+import io.linerate.testsupport.ChildOutput;
 import io.linerate.testsupport.TwoHosts;
 import io.linerate.testsupport.TwoHostsOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,19 +75,13 @@ class RawPeerNetnsTest {
         }
         NamespaceProcess agent = hosts.startAgent(java(List.of("serve", "--bind", TwoHosts.IPV4_B, "--port", "0",
                 "--secret-file", secret.toString())));
-        drain(agent.process().getErrorStream());
+        ChildOutput.drain(agent.process().getErrorStream());
         BufferedReader out = new BufferedReader(new InputStreamReader(agent.process().getInputStream(), StandardCharsets.UTF_8));
-        String banner = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
+        String banner = ChildOutput.lineWithin(out, Duration.ofSeconds(60));
         Matcher m = Pattern.compile(" port (\\d+)").matcher(String.valueOf(banner));
         assertThat(m.find()).as("the agent's banner: " + banner).isTrue();
         port = Integer.parseInt(m.group(1));
-        drain(agent.process().getInputStream());
+        ChildOutput.drain(agent.process().getInputStream());
     }
 
     @AfterAll
@@ -234,17 +227,5 @@ class RawPeerNetnsTest {
     private static void check(TwoHosts.Host host, List<String> command) throws IOException {
         NetworkNamespace.Result r = hosts.exec(host, command, T);
         assertThat(r.exitCode()).as(String.join(" ", command) + ": " + r.stderr()).isZero();
-    }
-
-    private static void drain(InputStream in) {
-        Thread t = new Thread(() -> {
-            try {
-                in.transferTo(java.io.OutputStream.nullOutputStream());
-            } catch (IOException ignored) {
-                // the child ended
-            }
-        }, "drain");
-        t.setDaemon(true);
-        t.start();
     }
 }
