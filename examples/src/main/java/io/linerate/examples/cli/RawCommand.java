@@ -172,6 +172,32 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
 
     private int run(PrintWriter out) throws TransferException {
         OutputFormat fmt = output.format();
+        checkOptions();
+        RawTransferSpec spec = spec();
+        progress = new RawProgress(spec);
+        if (peer != null) {
+            return runRemote(out, fmt, spec);
+        }
+        Transport transport = Transports.select(transportName, spec);
+        KtapDocument doc = fmt == OutputFormat.ktap ? RunWriter.ktap(out) : null;
+        if (fmt == OutputFormat.text) {
+            out.println(String.format(Locale.ROOT, "# linerate %s raw on %s: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
+                    + "warm-up %d ms, duration %d ms", Linerate.version(), transport.name(), tx == null ? "(not sent here)" : tx,
+                    rx == null ? "(not received here)" : rx, RawFormat.etherTypeList(spec), spec.frameSize(),
+                    spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
+                    spec.warmup().toMillis(), spec.duration().toMillis()));
+        }
+        MeasurementResult result = measure(out, fmt, transport, spec);
+        switch (fmt) {
+            case json -> RunWriter.printJson(out, ResultJson.of(result));
+            case ktap -> writeKtap(doc, result);
+            case text -> writeText(out, result);
+        }
+        return result.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** @throws IllegalArgumentException naming the options that do not go together, or a --tx-mode not known */
+    private void checkOptions() {
         if (!txMode.equals("ring") && !txMode.equals("sendmmsg")) {
             throw new IllegalArgumentException("--tx-mode '" + txMode + "' is not known; allowed: ring, sendmmsg");
         }
@@ -200,6 +226,13 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
             throw new IllegalArgumentException("--unpaced applies when --tx and --rx both run here; with one end here the "
                     + "sender has no receiver credit to be paced by");
         }
+    }
+
+    /**
+     * @return the spec the options give
+     * @throws IllegalArgumentException naming a value out of its range, as {@link RawTransferSpec.Builder#build()} does
+     */
+    private RawTransferSpec spec() {
         RawTransferSpec.Builder b = (tx == null ? RawTransferSpec.rxOnly(rx) : rx == null ? RawTransferSpec.txOnly(tx)
                 : RawTransferSpec.builder(tx, rx))
                 .etherTypes(etherTypes)
@@ -224,21 +257,12 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
         if (peer != null) {
             b.endpoint(Endpoint.parse(peer)).peerInterface(peerInterface);
         }
-        RawTransferSpec spec = b.build();
-        progress = new RawProgress(spec);
-        if (peer != null) {
-            return runRemote(out, fmt, spec);
-        }
-        Transport transport = Transports.select(transportName, spec);
-        KtapDocument doc = fmt == OutputFormat.ktap ? RunWriter.ktap(out) : null;
-        if (fmt == OutputFormat.text) {
-            out.println(String.format(Locale.ROOT, "# linerate %s raw on %s: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
-                    + "warm-up %d ms, duration %d ms", Linerate.version(), transport.name(), tx == null ? "(not sent here)" : tx,
-                    rx == null ? "(not received here)" : rx, RawFormat.etherTypeList(spec), spec.frameSize(),
-                    spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
-                    spec.warmup().toMillis(), spec.duration().toMillis()));
-        }
-        MeasurementResult result;
+        return b.build();
+    }
+
+    /** Opens and runs the spec on the transport, printing interval lines as they come (not with --json). */
+    private static MeasurementResult measure(PrintWriter out, OutputFormat fmt, Transport transport, RawTransferSpec spec)
+            throws TransferException {
         try (Measurement m = transport.open(spec, Clock.system())) {
             if (m instanceof RawMeasurement raw && fmt != OutputFormat.json) {
                 raw.onInterval(i -> {
@@ -246,41 +270,41 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
                     out.flush();
                 });
             }
-            result = m.run();
+            return m.run();
         }
-        switch (fmt) {
-            case json -> RunWriter.printJson(out, ResultJson.of(result));
-            case ktap -> {
-                if (result instanceof RawResult r) {
-                    for (RawStreamResult s : r.streams()) {
-                        doc.diagnostic(RawFormat.streamLine(s));
-                    }
-                    r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
-                    r.lossUnknown().ifPresent(doc::diagnostic);
-                }
-                endKtap(doc, result);
+    }
+
+    /** Each stream's line and the counters' notes as diagnostics, then the metrics and the verdict. */
+    private static void writeKtap(KtapDocument doc, MeasurementResult result) {
+        if (result instanceof RawResult r) {
+            for (RawStreamResult s : r.streams()) {
+                doc.diagnostic(RawFormat.streamLine(s));
             }
-            case text -> {
-                out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
-                if (result instanceof RawResult r) {
-                    for (RawStreamResult s : r.streams()) {
-                        out.println(RawFormat.streamLine(s));
-                    }
-                    out.println(RawFormat.cpuLine(r));
-                    r.sender().ifPresent(x -> out.println(RawFormat.pacingLine(x.pacing())));
-                    r.txNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES,
-                            NicCounter.TX_DROPPED)));
-                    r.rxNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES,
-                            NicCounter.RX_DROPPED)));
-                    r.counterNotes().forEach(n -> out.println("# counters: " + n));
-                    r.lossUnknown().ifPresent(n -> out.println("# " + n));
-                } else {
-                    result.metrics().forEach(m -> out.println(RawFormat.metricLine(m)));
-                }
-                out.println(result.valid() ? "VALID" : "INVALID: " + String.join("; ", result.invalidReasons()));
-            }
+            r.counterNotes().forEach(n -> doc.diagnostic("counters: " + n));
+            r.lossUnknown().ifPresent(doc::diagnostic);
         }
-        return result.valid() ? Linerate.OK : Linerate.FAILED;
+        endKtap(doc, result);
+    }
+
+    /** Each stream's line, CPU, pacing and interface counters, then VALID or INVALID with the reasons. */
+    private static void writeText(PrintWriter out, MeasurementResult result) {
+        out.println("- - - - - - - - - - - - - - - - - - - - - - - - -");
+        if (result instanceof RawResult r) {
+            for (RawStreamResult s : r.streams()) {
+                out.println(RawFormat.streamLine(s));
+            }
+            out.println(RawFormat.cpuLine(r));
+            r.sender().ifPresent(x -> out.println(RawFormat.pacingLine(x.pacing())));
+            r.txNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.TX_PACKETS, NicCounter.TX_BYTES,
+                    NicCounter.TX_DROPPED)));
+            r.rxNic().ifPresent(d -> out.println(RawFormat.nicLine(d, NicCounter.RX_PACKETS, NicCounter.RX_BYTES,
+                    NicCounter.RX_DROPPED)));
+            r.counterNotes().forEach(n -> out.println("# counters: " + n));
+            r.lossUnknown().ifPresent(n -> out.println("# " + n));
+        } else {
+            result.metrics().forEach(m -> out.println(RawFormat.metricLine(m)));
+        }
+        out.println(result.valid() ? "VALID" : "INVALID: " + String.join("; ", result.invalidReasons()));
     }
 
     @Override
