@@ -3,8 +3,11 @@ package io.linerate.testsupport;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +15,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Reading a child process's output in a test without ever hanging on it: a line within a bound,
- * and the rest thrown away on a daemon thread so the child never blocks on a full pipe.
+ * every line into a queue, or the rest thrown away, on daemon threads so the child never blocks on
+ * a full pipe.
  */
 public final class ChildOutput {
     private ChildOutput() {}
@@ -55,5 +59,29 @@ public final class ChildOutput {
         }, "drain");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Reads a pipe line by line (UTF-8) to its end on a daemon thread, offering each line to the
+     * queue; a line that finds the queue full is dropped.
+     *
+     * @param in the child's standard output or error
+     * @param into where the lines go
+     * @param threadName the reading thread's name
+     * @return the started thread
+     */
+    public static Thread collectLines(InputStream in, BlockingQueue<String> into, String threadName) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String l; (l = r.readLine()) != null; ) {
+                    into.offer(l);
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        }, threadName);
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 }

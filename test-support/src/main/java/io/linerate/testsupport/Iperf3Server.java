@@ -1,10 +1,6 @@
 package io.linerate.testsupport;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -23,17 +19,7 @@ public final class Iperf3Server implements AutoCloseable {
     private Iperf3Server(int port, Process process) {
         this.port = port;
         this.process = process;
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    lines.offer(l);
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        }, "iperf3-server-output");
-        t.setDaemon(true);
-        t.start();
+        ChildOutput.collectLines(process.getInputStream(), lines, "iperf3-server-output");
     }
 
     /** @return the path of the iperf3 binary, or null when it is not installed */

@@ -1,10 +1,7 @@
 package io.linerate.testsupport;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,18 +22,7 @@ public final class IperfBinary implements AutoCloseable {
 
     private IperfBinary(Process process) {
         this.process = process;
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    lines.offer(l);
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        }, "iperf2-output");
-        t.setDaemon(true);
-        t.start();
-        this.reader = t;
+        this.reader = ChildOutput.collectLines(process.getInputStream(), lines, "iperf2-output");
     }
 
     /** @return the path of the iperf (2) binary, or null when it is not installed */
