@@ -7,6 +7,17 @@ import org.junit.jupiter.api.Test;
 
 class TcpMssTest {
     @Test
+    void anMssReadFromTheSocketsIsTheSendersAndSaysSo() {
+        TcpMss m = TcpMss.read(AddressFamily.IPV4, 1348, 1336, "TCP_MAXSEG");
+        assertThat(m.bytes()).isEqualTo(1348);
+        assertThat(m.read()).hasValue(new TcpMss.Read(1348, 1336, "TCP_MAXSEG"));
+        assertThat(m.derivation()).isEqualTo("read: TCP_MAXSEG 1348 at the sender, 1336 at the receiver");
+        assertThat(TcpMss.derive(AddressFamily.IPV4, 1400, true).read()).isEmpty();
+        assertThatThrownBy(() -> TcpMss.read(AddressFamily.IPV4, 0, 1336, "TCP_MAXSEG"))
+                .hasMessage("an MSS read as 0 B at the sender and 1336 B at the receiver is out of range; allowed: 1 byte or more");
+    }
+
+    @Test
     void theNamespaceLoopbackWithTimestamps() {
         // loopback MTU 1280 with TCP timestamps, as `ss -ti` shows in such a namespace:
         // IPv6 1280 - 40 - 20 - 12 = 1208, IPv4 1280 - 20 - 20 - 12 = 1228

@@ -196,8 +196,9 @@ public final class ResultJson {
      * {@code traffic_class_requested, traffic_class_applied, sndbuf_requested, sndbuf_applied}
      * (bytes), {@code rcvbuf_requested, rcvbuf_applied} (bytes), {@code nodelay_requested,
      * nodelay_applied}, and for TCP {@code tcp_mss} (bytes) and {@code tcp_mss_source}, how it was
-     * derived ({@code tcp_mss} null and the source {@code unknown: ...} where the path MTU could not
-     * be read).
+     * derived or read ({@code tcp_mss} null and the source {@code unknown: ...} where the path MTU could not
+     * be read); where it was read from the sockets, {@code tcp_mss} is the sender's and
+     * {@code tcp_mss_receiver} (bytes) the receiver's.
      *
      * @param o the options
      * @param tcp whether the transport is TCP, which alone has an MSS
@@ -217,6 +218,7 @@ public final class ResultJson {
             if (o.tcpMss().isPresent()) {
                 opts.put("tcp_mss", o.tcpMss().get().bytes());
                 opts.put("tcp_mss_source", o.tcpMss().get().derivation());
+                o.tcpMss().get().read().ifPresent(r -> opts.put("tcp_mss_receiver", r.receiverBytes()));
             } else {
                 opts.putNull("tcp_mss");
                 opts.put("tcp_mss_source", "unknown: the path MTU could not be read");
