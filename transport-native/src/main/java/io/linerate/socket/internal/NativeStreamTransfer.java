@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A TCP stream between two native sockets of this JVM on core's {@link StreamEngine}; both ends
  * are open once constructed. The send and receive loops move bytes between the sockets and
- * direct buffers allocated when the transfer opens, by address, so they allocate nothing.
+ * direct buffers allocated when the transfer opens, by address, so they allocate nothing. The
+ * result carries the sender's {@code TCP_INFO} ({@link RetransmitWindow}).
  */
 public final class NativeStreamTransfer implements Transfer {
     /** Size of the receiver's read buffer, bytes, as the nio transport's. */
@@ -35,6 +36,7 @@ public final class NativeStreamTransfer implements Transfer {
     private final TcpEnds ends;
     private final ByteBuffer sendBuffer;
     private final ByteBuffer receiveBuffer;
+    private final RetransmitWindow retransmits;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -44,6 +46,7 @@ public final class NativeStreamTransfer implements Transfer {
         this.ends = ends;
         this.sendBuffer = ByteBuffer.allocateDirect(spec.payloadBytes());
         this.receiveBuffer = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
+        this.retransmits = new RetransmitWindow(ends.sender);
     }
 
     /**
@@ -72,7 +75,12 @@ public final class NativeStreamTransfer implements Transfer {
             throw new IllegalStateException("a transfer runs once; open a new one");
         }
         StreamEngine engine = new StreamEngine(spec, clock, this::send, this::receive);
-        return engine.run(ends.options, listener);
+        TransferResult r = engine.run(ends.options, listener);
+        try {
+            return r.withTcp(retransmits.stats(ends.receiver), ends.readOptions());
+        } catch (NativeSocketException e) {
+            throw new TransferException("the transfer ran, but TCP_INFO cannot be read after it: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -88,6 +96,7 @@ public final class NativeStreamTransfer implements Transfer {
         try {
             int n;
             while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
+                retransmits.observe(ctx.phase());
                 int off = 0;
                 long progressAt = System.nanoTime();
                 while (off < n) {

@@ -52,7 +52,7 @@ final class TcpEnds implements AutoCloseable {
             rx = listener.accept(timeout);
             AppliedOptions options = new AppliedOptions(spec.trafficClass(), tx.trafficClass(), spec.sendBufferBytes(),
                     tx.sendBuffer(), spec.receiveBufferBytes(), rx.receiveBuffer(), spec.noDelay(), tx.noDelay(),
-                    Optional.of(TcpMss.read(spec.family(), tx.maxSegment(), rx.maxSegment(), "TCP_MAXSEG")));
+                    Optional.of(mss(tx, rx)));
             return new TcpEnds(tx, rx, options);
         } catch (NativeSocketException e) {
             closeQuietly(tx);
@@ -75,6 +75,22 @@ final class TcpEnds implements AutoCloseable {
         } catch (NativeSocketException ignored) {
             // close(2) releases the descriptor even when it reports an error
         }
+    }
+
+    /**
+     * @return the options as applied, with the MSS read again from both ends ({@code TCP_MAXSEG}):
+     *     after a run, the MSS the connection settled on
+     * @throws NativeSocketException naming getsockopt(TCP_MAXSEG) when it fails
+     */
+    AppliedOptions readOptions() throws NativeSocketException {
+        AppliedOptions o = options;
+        return new AppliedOptions(o.trafficClassRequested(), o.trafficClassApplied(), o.sendBufferRequested(),
+                o.sendBufferApplied(), o.receiveBufferRequested(), o.receiveBufferApplied(), o.noDelayRequested(),
+                o.noDelayApplied(), Optional.of(mss(sender, receiver)));
+    }
+
+    private static TcpMss mss(NativeSocket tx, NativeSocket rx) throws NativeSocketException {
+        return TcpMss.read(tx.family(), tx.maxSegment(), rx.maxSegment(), "TCP_MAXSEG");
     }
 
     /** Closes both sockets; the first error is thrown after both were closed. */
