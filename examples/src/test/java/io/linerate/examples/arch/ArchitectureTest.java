@@ -30,6 +30,7 @@ class ArchitectureTest {
     private static final String NIO = "io.linerate.nio..";
     private static final String AFPACKET = "io.linerate.afpacket..";
     private static final String JNI = "io.linerate.jni..";
+    private static final String SOCKET = "io.linerate.socket..";
     private static final String REGRESSION = "io.linerate.regression..";
     private static final String EXAMPLES = "io.linerate.examples..";
     private static final String TESTSUPPORT = "io.linerate.testsupport..";
@@ -70,7 +71,15 @@ class ArchitectureTest {
     @Test
     void coreDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+    }
+
+    @Test
+    void theNativeSocketTransportDependsOnCoreAndTheNativeLayerAloneAndNothingOnIt() {
+        noClasses().that().resideInAPackage(SOCKET).should().dependOnClassesThat()
+                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+        noClasses().that().resideInAnyPackage(JNI, NIO, AFPACKET, REGRESSION).should().dependOnClassesThat()
+                .resideInAPackage(SOCKET).check(linerate);
     }
 
     @Test
@@ -87,7 +96,7 @@ class ArchitectureTest {
 
     @Test
     void aModulesInternalPackagesAreItsOwn() {
-        for (String module : new String[] {"core", "nio", "afpacket", "jni", "regression"}) {
+        for (String module : new String[] {"core", "nio", "afpacket", "jni", "socket", "regression"}) {
             String root = "io.linerate." + module + "..";
             noClasses().that().resideOutsideOfPackage(root).should().dependOnClassesThat()
                     .resideInAPackage("io.linerate." + module + "..internal..")
