@@ -35,6 +35,16 @@ class NativeStreamCommandTest {
     }
 
     @Test
+    void theTextSummaryShowsTheSendersRetransmitsAndCwnd() {
+        Run r = linerate("stream", "--transport", "native", "--bytes", "1M", "--warmup", "0s");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("# applied: ") && l.contains("(read: TCP_MAXSEG "));
+        assertThat(r.lines()).anyMatch(l -> l.matches("# tcp_info \\(sender\\): retr \\d+ in the window, \\d+ in total; "
+                + "cwnd \\d+ B; rtt \\d+ us, rttvar \\d+ us; pacing .*; delivery .*"));
+    }
+
+    @Test
     void theTransportsCommandListsItAvailable() {
         assertThat(linerate("transports").lines()).contains("native\tavailable");
     }
