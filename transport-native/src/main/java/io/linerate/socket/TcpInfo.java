@@ -3,7 +3,8 @@ package io.linerate.socket;
 /**
  * A copy of the fields of the kernel's {@code struct tcp_info} (Linux {@code <linux/tcp.h>},
  * read with {@code getsockopt(fd, IPPROTO_TCP, TCP_INFO)}, tcp(7)) that linerate reports. Each
- * component names the {@code tcpi_} field it copies.
+ * component names the {@code tcpi_} field it copies; a field the kernel did not write (an older
+ * kernel's shorter structure) is -1.
  *
  * @param totalRetrans {@code tcpi_total_retrans}: segments retransmitted over the connection's life
  * @param sndCwnd {@code tcpi_snd_cwnd}: the congestion window, in segments of {@code tcpi_snd_mss}
@@ -19,8 +20,11 @@ package io.linerate.socket;
 public record TcpInfo(long totalRetrans, long sndCwnd, long sndMss, long rcvMss, long rttMicros, long rttVarMicros,
                       long pacingRate, long bytesAcked, long deliveryRate) {
 
-    /** @return the congestion window in bytes, {@code tcpi_snd_cwnd × tcpi_snd_mss}, as iperf3 computes its {@code Cwnd} */
+    /**
+     * @return the congestion window in bytes, {@code tcpi_snd_cwnd × tcpi_snd_mss}, as iperf3
+     *     computes its {@code Cwnd}; -1 when either is unknown
+     */
     public long cwndBytes() {
-        return sndCwnd * sndMss;
+        return sndCwnd < 0 || sndMss < 0 ? -1 : sndCwnd * sndMss;
     }
 }

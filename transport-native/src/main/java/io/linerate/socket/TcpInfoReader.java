@@ -9,7 +9,8 @@ import java.nio.ByteOrder;
  * A reused holder of one {@code struct tcp_info} (Linux {@code <linux/tcp.h>}): {@link #read}
  * copies the kernel's current values into its direct buffer, and the getters decode them, without
  * allocating, so a sampling loop can call both as often as it likes. Not thread-safe: one reader
- * per thread. {@link #snapshot()} copies the values into a {@link TcpInfo}.
+ * per thread. {@link #snapshot()} copies the values into a {@link TcpInfo}. A field beyond what the
+ * kernel wrote (an older kernel's shorter structure), or any before the first read, is -1.
  */
 public final class TcpInfoReader {
     /** Bytes offered to the kernel; it writes {@code min(this, its sizeof(struct tcp_info))}. */

@@ -54,7 +54,8 @@ final class RetransmitWindow {
         long total = reader.totalRetrans();
         long e = end < 0 ? total : end;
         long s = start < 0 ? e : start;
-        return new TcpStats(e - s, total, reader.sndCwnd() * reader.sndMss(), reader.rttMicros(), reader.rttVarMicros(),
+        long cwnd = reader.sndCwnd() < 0 || reader.sndMss() < 0 ? -1 : reader.sndCwnd() * reader.sndMss();
+        return new TcpStats(e - s, total, cwnd, reader.rttMicros(), reader.rttVarMicros(),
                 reader.pacingRate(), reader.deliveryRate(), reader.sndMss(), receiverMss);
     }
 }
