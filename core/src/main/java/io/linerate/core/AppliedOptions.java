@@ -16,7 +16,8 @@ import java.util.Optional;
  * @param receiveBufferApplied the receiver's SO_RCVBUF read back, bytes
  * @param noDelayRequested TCP_NODELAY asked for
  * @param noDelayApplied TCP_NODELAY read back (false for UDP)
- * @param tcpMss the sender's MSS (TCP_MAXSEG) for TCP, derived from the path MTU and the TCP
+ * @param tcpMss the sender's MSS (TCP_MAXSEG) for TCP, read from both ends' sockets where the
+ *     transport can ask the kernel (the native transport), else derived from the path MTU and the TCP
  *     options in use (see {@link TcpMss}); empty for other protocols or where the MTU cannot be read
  */
 public record AppliedOptions(int trafficClassRequested, int trafficClassApplied,

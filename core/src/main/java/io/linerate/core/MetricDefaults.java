@@ -54,9 +54,14 @@ import java.util.regex.Pattern;
  * one preempted or one lucky round trip sets it, so two identical runs differ by a factor; kperf's
  * policies give such figures no regression key either. The mean and the percentiles below 100
  * gate.</li>
+ * <li>a count of retransmitted TCP segments (a name word {@code retrans}, such as
+ * {@code tcp4_retransmits}, and the unit {@value #SEGMENTS}) has kperf's policy
+ * {@code {"name":...,"summarize":"max"}}: no {@code regression} key, so it only reports.</li>
  * </ul>
  */
 public final class MetricDefaults {
+    /** Unit of a count of TCP segments, such as retransmits. */
+    public static final String SEGMENTS = "segments";
     /** Relative tolerance of default policies: 5 %. */
     public static final double RELATIVE_TOLERANCE = 0.05;
     /** Absolute tolerance of a loss in percent, in percentage points: 1. */
@@ -126,6 +131,14 @@ public final class MetricDefaults {
         List<String> words = words(name);
         return hasWord(name, List.of("jitter")) || words.contains("cpu") || words.stream().anyMatch(ONE_RUN_SPREAD::contains)
                 || hasWord(name, LATENCY) && words.stream().anyMatch(ONE_RUN_EXTREME::contains);
+    }
+
+    /**
+     * @return whether the metric counts retransmitted TCP segments, whose default policy is kperf's
+     *     report-only {@code {"name":...,"summarize":"max"}} (class description)
+     */
+    public static boolean isRetransmitCount(String name, String unit) {
+        return unit != null && unit.strip().equalsIgnoreCase(SEGMENTS) && hasWord(name, List.of("retrans"));
     }
 
     private static boolean hasWord(String name, List<String> stems) {

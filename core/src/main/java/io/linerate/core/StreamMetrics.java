@@ -53,6 +53,14 @@ public final class StreamMetrics {
         return marker + "_sent_mbps";
     }
 
+    /**
+     * @return {@code <marker>_retransmits}, the TCP segments the sender retransmitted in the measured
+     *     window ({@code tcpi_total_retrans}), unit {@link MetricDefaults#SEGMENTS}
+     */
+    public static String retransmits(String marker) {
+        return marker + "_retransmits";
+    }
+
     /** @return {@code <marker>_lost_pct}, the receiver's UDP loss in % */
     public static String lost(String marker) {
         return marker + "_lost_pct";

@@ -44,6 +44,8 @@ import java.util.OptionalDouble;
  * @param instructions instructions the two measuring threads retired, or why they were not counted
  * @param interrupted whether the run was stopped before its bound by an interrupt of its thread
  *     ({@link Transfer#run(IntervalListener)}): the window ends at the reading after the interrupt
+ * @param tcp what the kernel's {@code TCP_INFO} said of the sending socket, where the transport
+ *     reads it (the native transport); empty otherwise
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
@@ -52,7 +54,8 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              long senderCpuNanos, long receiverCpuNanos,
                              long senderAllocatedBytes, long receiverAllocatedBytes,
                              List<String> invalidReasons, Optional<FullLogSummary> fullLog,
-                             long processCpuNanos, InstructionCount instructions, boolean interrupted)
+                             long processCpuNanos, InstructionCount instructions, boolean interrupted,
+                             Optional<TcpStats> tcp)
         implements MeasurementResult {
 
     public TransferResult {
@@ -61,6 +64,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         Objects.requireNonNull(instructions, "instructions");
         Objects.requireNonNull(udp, "udp");
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(tcp, "tcp");
         intervals = List.copyOf(intervals);
         invalidReasons = List.copyOf(invalidReasons);
     }
@@ -99,6 +103,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         private long processCpuNanos = -1;
         private InstructionCount instructions = InstructionCount.unavailable(CpuCounters.NO_PROVIDER);
         private boolean interrupted;
+        private Optional<TcpStats> tcp = Optional.empty();
 
         private Builder(TransferSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -227,12 +232,32 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
          * @return the result
          * @throws NullPointerException when the options were not set
          */
+        /** @param v the sending socket's {@code TCP_INFO} figures @return this */
+        public Builder tcp(TcpStats v) {
+            tcp = Optional.of(v);
+            return this;
+        }
+
         public TransferResult build() {
             return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                     windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
                     senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos,
-                    instructions, interrupted);
+                    instructions, interrupted, tcp);
         }
+    }
+
+    /**
+     * @param stats the sending socket's {@code TCP_INFO} figures
+     * @param readOptions the options as read from the sockets at the end of the run, such as an MSS
+     *     read once the connection settled (the kernel bounds the MSS by half the peer's largest
+     *     window until that has grown)
+     * @return this result with both
+     */
+    public TransferResult withTcp(TcpStats stats, AppliedOptions readOptions) {
+        return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
+                windowBytesSent, windowBytesReceived, udp, intervals, readOptions, senderCpuNanos, receiverCpuNanos,
+                senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos, instructions,
+                interrupted, Optional.of(stats));
     }
 
     /** @return the CPU cost per KiB of payload: {@link ServiceDemand#of} this result */

@@ -12,6 +12,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MetricDefaultsTest {
 
     @Test
+    void aCountOfRetransmittedSegmentsGetsKperfsReportOnlyPolicy() {
+        // kperf's line for its tcp.retransmits, docs/metrics.md section 3: no regression key
+        assertThat(MetricJson.defaultPolicy("tcp.retransmits", "segments", Better.LOWER, false))
+                .isEqualTo("{\"name\":\"tcp.retransmits\",\"summarize\":\"max\"}");
+        assertThat(MetricDefaults.isRetransmitCount("tcp4_retransmits", "segments")).isTrue();
+        // a rate of retransmits keeps the gating default
+        assertThat(MetricDefaults.isRetransmitCount("tcp_retrans_rate", "1/s")).isFalse();
+        assertThat(MetricJson.defaultPolicy("tcp_retrans_rate", "1/s", Better.LOWER, false)).contains("\"regression\"");
+    }
+
+    @Test
     void namesAreSplitAtSeparatorsAndCamelCase() {
         assertThat(MetricDefaults.words("tcp_retrans_rate")).containsExactly("tcp", "retrans", "rate");
         assertThat(MetricDefaults.words("eth0.rx-drop:rate/total")).containsExactly("eth0", "rx", "drop", "rate", "total");

@@ -8,6 +8,17 @@ import org.junit.jupiter.api.Test;
 /** The MSS a transport found, read back: bytes and derivation from the record's own fields. */
 class TcpMssTest {
     @Test
+    void anMssReadFromTheSocketsIsTheSendersAndSaysSo() {
+        TcpMss m = TcpMss.read(AddressFamily.IPV4, 1348, 1336, "TCP_MAXSEG");
+        assertThat(m.bytes()).isEqualTo(1348);
+        assertThat(m.read()).hasValue(new TcpMss.Read(1348, 1336, "TCP_MAXSEG"));
+        assertThat(m.derivation()).isEqualTo("read: TCP_MAXSEG 1348 at the sender, 1336 at the receiver");
+        assertThat(new TcpMss(AddressFamily.IPV4, 1400, 12).read()).isEmpty();
+        assertThatThrownBy(() -> TcpMss.read(AddressFamily.IPV4, 0, 1336, "TCP_MAXSEG"))
+                .hasMessage("an MSS read as 0 B at the sender and 1336 B at the receiver is out of range; allowed: 1 byte or more");
+    }
+
+    @Test
     void bytesAreTheMtuLessTheHeadersAndOptions() {
         // 1500 - 20 - 20 - 12 = 1448 over IPv4; 9000 - 40 - 20 = 8940 over IPv6
         assertThat(new TcpMss(AddressFamily.IPV4, 1500, 12).bytes()).isEqualTo(1448);

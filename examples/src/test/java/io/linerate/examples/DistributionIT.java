@@ -102,9 +102,12 @@ class DistributionIT {
                     .isNotNull();
             assertThat(jar.getEntry("META-INF/native/linux-x86_64/liblinerate-afpacket.so")).as("AF_PACKET's library")
                     .isNotNull();
+            assertThat(jar.getEntry("META-INF/native/linux-x86_64/liblinerate-socket.so")).as("the native sockets' library")
+                    .isNotNull();
             // one file per service, each line of every module's file in it
             assertThat(services(jar, "io.linerate.core.spi.Transport"))
-                    .contains("io.linerate.nio.NioTransport", "io.linerate.afpacket.AfPacketTransport");
+                    .contains("io.linerate.nio.NioTransport", "io.linerate.afpacket.AfPacketTransport",
+                            "io.linerate.socket.NativeTransport");
             assertThat(services(jar, "io.linerate.core.spi.cost.CpuCounterProvider"))
                     .containsExactly("io.linerate.jni.PerfEventCounters");
         }

@@ -25,6 +25,7 @@ public final class Errno {
     public static final int ENODEV = 19;
     public static final int EINVAL = 22;
     public static final int ENOSPC = 28;
+    public static final int EPIPE = 32;
     public static final int ERANGE = 34;
     public static final int ENOSYS = 38;
     public static final int EMSGSIZE = 90;
@@ -32,8 +33,13 @@ public final class Errno {
     public static final int EOPNOTSUPP = 95;
     public static final int EAFNOSUPPORT = 97;
     public static final int ENETDOWN = 100;
+    public static final int EADDRINUSE = 98;
+    public static final int ECONNRESET = 104;
     public static final int ENOBUFS = 105;
+    public static final int ENOTCONN = 107;
     public static final int ETIMEDOUT = 110;
+    public static final int ECONNREFUSED = 111;
+    public static final int EINPROGRESS = 115;
 
     private static final Map<Integer, String[]> TABLE = Map.ofEntries(
             Map.entry(EPERM, new String[] {"EPERM", "Operation not permitted"}),
@@ -51,6 +57,7 @@ public final class Errno {
             Map.entry(ENODEV, new String[] {"ENODEV", "No such device"}),
             Map.entry(EINVAL, new String[] {"EINVAL", "Invalid argument"}),
             Map.entry(ENOSPC, new String[] {"ENOSPC", "No space left on device"}),
+            Map.entry(EPIPE, new String[] {"EPIPE", "Broken pipe"}),
             Map.entry(ERANGE, new String[] {"ERANGE", "Numerical result out of range"}),
             Map.entry(ENOSYS, new String[] {"ENOSYS", "Function not implemented"}),
             Map.entry(EMSGSIZE, new String[] {"EMSGSIZE", "Message too long"}),
@@ -58,8 +65,13 @@ public final class Errno {
             Map.entry(EOPNOTSUPP, new String[] {"EOPNOTSUPP", "Operation not supported"}),
             Map.entry(EAFNOSUPPORT, new String[] {"EAFNOSUPPORT", "Address family not supported by protocol"}),
             Map.entry(ENETDOWN, new String[] {"ENETDOWN", "Network is down"}),
+            Map.entry(EADDRINUSE, new String[] {"EADDRINUSE", "Address already in use"}),
+            Map.entry(ECONNRESET, new String[] {"ECONNRESET", "Connection reset by peer"}),
             Map.entry(ENOBUFS, new String[] {"ENOBUFS", "No buffer space available"}),
-            Map.entry(ETIMEDOUT, new String[] {"ETIMEDOUT", "Connection timed out"}));
+            Map.entry(ENOTCONN, new String[] {"ENOTCONN", "Transport endpoint is not connected"}),
+            Map.entry(ETIMEDOUT, new String[] {"ETIMEDOUT", "Connection timed out"}),
+            Map.entry(ECONNREFUSED, new String[] {"ECONNREFUSED", "Connection refused"}),
+            Map.entry(EINPROGRESS, new String[] {"EINPROGRESS", "Operation now in progress"}));
 
     private Errno() {}
 

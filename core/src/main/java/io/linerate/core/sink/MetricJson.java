@@ -51,7 +51,9 @@ public final class MetricJson {
      * The default policy of {@link MetricDefaults}: {@code {"name","regression":{"better","compare":"p50",
      * "relative_tolerance":0.05},"summarize":"distribution"}}; for a loss in percent
      * ({@link MetricDefaults#isLossPercent}) relative tolerance 0 and
-     * {@code "absolute_tolerance":1} (percentage points); then {@code "advisory":true} when advisory.
+     * {@code "absolute_tolerance":1} (percentage points); then {@code "advisory":true} when advisory. A
+     * count of retransmitted segments ({@link MetricDefaults#isRetransmitCount}) gets kperf's
+     * report-only {@code {"name","summarize":"max"}} instead.
      *
      * @param name the metric's name
      * @param unit its unit; empty when unknown
@@ -60,6 +62,9 @@ public final class MetricJson {
      * @return the policy object on one line
      */
     public static String defaultPolicy(String name, String unit, Better better, boolean advisory) {
+        if (MetricDefaults.isRetransmitCount(name, unit)) {
+            return JsonObject.create().put("name", name).put("summarize", "max").toJson();
+        }
         boolean loss = MetricDefaults.isLossPercent(name, unit);
         JsonObject n = JsonObject.create();
         n.put("name", name);

@@ -5,6 +5,7 @@ import io.linerate.core.AppliedOptions;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.ServiceDemand;
+import io.linerate.core.TcpStats;
 import io.linerate.core.TransferResult;
 import io.linerate.core.UdpStats;
 import io.linerate.core.fulllog.FullLogSummary;
@@ -71,7 +72,8 @@ public final class ResultJson {
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
-     * {@code significant_digits}), then {@code options} ({@link #options}), {@code cpu_ns,
+     * {@code significant_digits}), then {@code options} ({@link #options}), {@code tcp_info} where the
+     * transport read the sender's {@code TCP_INFO} ({@link #tcpInfo}), {@code cpu_ns,
      * window_allocated_bytes, valid, reasons}, {@code interrupted} (only when true), {@code intervals}. Loss and jitter of no datagrams are
      * {@code null}, never 0: {@code lost} and {@code lost_percent} when the window sent none,
      * {@code jitter_ms} when none of them arrived (in an interval: when none arrived in it).
@@ -98,6 +100,7 @@ public final class ResultJson {
         n.put("sender_bits_per_second", r.senderBitsPerSecond());
         r.udp().ifPresent(u -> udp(n, u));
         n.put("options", options(r.options(), r.spec().protocol() == Protocol.TCP));
+        r.tcp().ifPresent(t -> n.put("tcp_info", tcpInfo(t)));
         cost(n, r);
         n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
                 .put("receiver", r.receiverAllocatedBytes()));
@@ -109,6 +112,22 @@ public final class ResultJson {
         }
         n.putObjects("intervals", intervals(r));
         return n;
+    }
+
+    /**
+     * The sending socket's {@code TCP_INFO} figures ({@link TcpStats}), named as Linux
+     * {@code <linux/tcp.h>} names the fields they come from: {@code retransmits_window},
+     * {@code tcpi_total_retrans} (segments), {@code cwnd_bytes} ({@code tcpi_snd_cwnd × tcpi_snd_mss}),
+     * {@code tcpi_rtt}, {@code tcpi_rttvar} (µs), {@code tcpi_pacing_rate}, {@code tcpi_delivery_rate}
+     * (bytes/s, -1 when unlimited or not given), {@code tcpi_snd_mss} of the sender and
+     * {@code tcpi_rcv_mss} of the receiver (bytes).
+     */
+    private static JsonObject tcpInfo(TcpStats t) {
+        return JsonObject.create().put("source", "TCP_INFO of the sending socket")
+                .put("retransmits_window", t.windowRetransmits()).put("tcpi_total_retrans", t.totalRetransmits())
+                .put("cwnd_bytes", t.cwndBytes()).put("tcpi_rtt", t.rttMicros()).put("tcpi_rttvar", t.rttVarMicros())
+                .put("tcpi_pacing_rate", t.pacingRate()).put("tcpi_delivery_rate", t.deliveryRate())
+                .put("tcpi_snd_mss", t.senderMss()).put("tcpi_rcv_mss", t.receiverMss());
     }
 
     /** Puts a UDP transfer's datagram counts, loss, jitter and one-way delay into {@code n}. */
@@ -196,8 +215,9 @@ public final class ResultJson {
      * {@code traffic_class_requested, traffic_class_applied, sndbuf_requested, sndbuf_applied}
      * (bytes), {@code rcvbuf_requested, rcvbuf_applied} (bytes), {@code nodelay_requested,
      * nodelay_applied}, and for TCP {@code tcp_mss} (bytes) and {@code tcp_mss_source}, how it was
-     * derived ({@code tcp_mss} null and the source {@code unknown: ...} where the path MTU could not
-     * be read).
+     * derived or read ({@code tcp_mss} null and the source {@code unknown: ...} where the path MTU could not
+     * be read); where it was read from the sockets, {@code tcp_mss} is the sender's and
+     * {@code tcp_mss_receiver} (bytes) the receiver's.
      *
      * @param o the options
      * @param tcp whether the transport is TCP, which alone has an MSS
@@ -217,6 +237,7 @@ public final class ResultJson {
             if (o.tcpMss().isPresent()) {
                 opts.put("tcp_mss", o.tcpMss().get().bytes());
                 opts.put("tcp_mss_source", o.tcpMss().get().derivation());
+                o.tcpMss().get().read().ifPresent(r -> opts.put("tcp_mss_receiver", r.receiverBytes()));
             } else {
                 opts.putNull("tcp_mss");
                 opts.put("tcp_mss_source", "unknown: the path MTU could not be read");

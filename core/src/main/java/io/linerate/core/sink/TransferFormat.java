@@ -4,6 +4,7 @@ import io.linerate.core.AppliedOptions;
 import io.linerate.core.Better;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Metric;
+import io.linerate.core.MetricDefaults;
 import io.linerate.core.StreamMetrics;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
@@ -91,7 +92,10 @@ public final class TransferFormat {
      * when the window sent no datagram, jitter when none of its datagrams arrived: a metric of 0
      * there would read as a perfect run. Goodput is absent too when the sender sent nothing in the
      * window (a window too short for one paced message): 0 Mbit/s there measures nothing, while a
-     * window whose data was sent and lost does report 0 Mbit/s and its loss. Last,
+     * window whose data was sent and lost does report 0 Mbit/s and its loss. Where the transport
+     * read {@code TCP_INFO} ({@link TransferResult#tcp()}), {@code <marker>_retransmits}: segments the
+     * sender retransmitted in the window ({@link io.linerate.core.MetricDefaults#SEGMENTS}, lower is
+     * better, report-only with kperf's policy {@code "summarize":"max"}). Last,
      * {@code <marker>_cpu_us_per_kb}: service demand, both measuring threads' CPU time per KiB
      * received ({@link io.linerate.core.ServiceDemand#threadsUsPerKiB()}, µs/KiB, lower is better),
      * absent when nothing was received or the JVM cannot read thread CPU time; and
@@ -116,6 +120,8 @@ public final class TransferFormat {
             u.lossPercent().ifPresent(l -> out.add(
                     Metric.of(StreamMetrics.lost(marker), l, "%", timeSeconds, Better.LOWER)));
         });
+        r.tcp().ifPresent(t -> out.add(Metric.of(StreamMetrics.retransmits(marker), t.windowRetransmits(),
+                MetricDefaults.SEGMENTS, timeSeconds, Better.LOWER).asAdvisory()));
         r.serviceDemand().threadsUsPerKiB().ifPresent(d -> out.add(
                 Metric.of(StreamMetrics.cpu(marker), d, SERVICE_DEMAND_UNIT, timeSeconds, Better.LOWER)));
         r.instructions().perByte(r.bytesReceived()).ifPresent(i -> out.add(

@@ -31,6 +31,7 @@ class ArchitectureTest {
     private static final String NIO = "io.linerate.nio..";
     private static final String AFPACKET = "io.linerate.afpacket..";
     private static final String JNI = "io.linerate.jni..";
+    private static final String SOCKET = "io.linerate.socket..";
     private static final String REGRESSION = "io.linerate.regression..";
     private static final String EXAMPLES = "io.linerate.examples..";
     private static final String TESTSUPPORT = "io.linerate.testsupport..";
@@ -73,22 +74,30 @@ class ArchitectureTest {
     @Test
     void coreDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+                .resideInAnyPackage(NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
     }
 
     @Test
     void namespacesDependOnNoOtherModuleAndTestSupportOnNamespacesAlone() {
         noClasses().that().resideInAPackage(NETNS).should().dependOnClassesThat()
-                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT, SUITE).check(linerate);
+                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT, SUITE).check(linerate);
         noClasses().that().resideInAPackage(TESTSUPPORT).should().dependOnClassesThat()
-                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, SUITE).check(linerate);
+                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, SUITE).check(linerate);
     }
 
     @Test
     void theSuiteRunsOnAnyTransportThroughCoreAndNamespaces() {
         noClasses().that().resideInAPackage(SUITE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, REGRESSION, EXAMPLES, TESTSUPPORT)
+                .resideInAnyPackage(NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT)
                 .because("the loopback suite takes a Transport through core's SPI").check(linerate);
+    }
+
+    @Test
+    void theNativeSocketTransportDependsOnCoreAndTheNativeLayerAloneAndNothingOnIt() {
+        noClasses().that().resideInAPackage(SOCKET).should().dependOnClassesThat()
+                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+        noClasses().that().resideInAnyPackage(JNI, NIO, AFPACKET, REGRESSION, NETNS, SUITE).should().dependOnClassesThat()
+                .resideInAPackage(SOCKET).check(linerate);
     }
 
     @Test
@@ -105,7 +114,7 @@ class ArchitectureTest {
 
     @Test
     void aModulesInternalPackagesAreItsOwn() {
-        for (String module : new String[] {"core", "nio", "afpacket", "jni", "regression", "netns", "suite"}) {
+        for (String module : new String[] {"core", "nio", "afpacket", "jni", "socket", "regression", "netns", "suite"}) {
             String root = "io.linerate." + module + "..";
             noClasses().that().resideOutsideOfPackage(root).should().dependOnClassesThat()
                     .resideInAPackage("io.linerate." + module + "..internal..")

@@ -1,0 +1,51 @@
+package io.linerate.examples.cli;
+
+import static io.linerate.examples.cli.LinerateCliTest.linerate;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.linerate.examples.cli.LinerateCliTest.Run;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code linerate stream --transport native}: the MSS as read and the sender's TCP_INFO. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NativeStreamCommandTest {
+
+    @Test
+    void aNativeStreamReadsTheMssAndReportsRetransmits() throws Exception {
+        Run r = linerate("stream", "--transport", "native", "--bytes", "10M", "--warmup", "0s", "--json");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode root = new ObjectMapper().readTree(r.out());
+        JsonNode d = root.get("detail");
+        // --bytes 10M is 1024-based: 10 x 1048576
+        assertThat(d.get("bytes_received").asLong()).isEqualTo(d.get("bytes_sent").asLong()).isEqualTo(10_485_760L);
+        assertThat(d.get("options").get("tcp_mss_source").asText()).startsWith("read: TCP_MAXSEG ");
+        JsonNode tcp = d.get("tcp_info");
+        assertThat(tcp.get("retransmits_window").asLong()).isNotNegative()
+                .isLessThanOrEqualTo(tcp.get("tcpi_total_retrans").asLong());
+        assertThat(tcp.get("tcpi_snd_mss").asLong()).isEqualTo(d.get("options").get("tcp_mss").asLong());
+        assertThat(root.get("metrics")).anySatisfy(m -> {
+            assertThat(m.get("name").asText()).isEqualTo("tcp4_retransmits");
+            assertThat(m.get("unit").asText()).isEqualTo("segments");
+        });
+    }
+
+    @Test
+    void theTextSummaryShowsTheSendersRetransmitsAndCwnd() {
+        Run r = linerate("stream", "--transport", "native", "--bytes", "1M", "--warmup", "0s");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("# applied: ") && l.contains("(read: TCP_MAXSEG "));
+        assertThat(r.lines()).anyMatch(l -> l.matches("# tcp_info \\(sender\\): retr \\d+ in the window, \\d+ in total; "
+                + "cwnd \\d+ B; rtt \\d+ us, rttvar \\d+ us; pacing .*; delivery .*"));
+    }
+
+    @Test
+    void theTransportsCommandListsItAvailable() {
+        assertThat(linerate("transports").lines()).contains("native\tavailable");
+    }
+}

@@ -1,0 +1,239 @@
+/*
+ * linerate transport-native: the JNI functions of io.linerate.socket.internal.Sockets, on plain
+ * socket descriptors. Every function takes primitives and direct-buffer addresses and returns a
+ * non-negative result or -errno (linerate_jni.h). Sockets are opened non-blocking; every wait is
+ * a poll(2) with the caller's timeout, and a wait that runs out returns -EAGAIN (send, recv) or
+ * -ETIMEDOUT (accept, connect). Nothing here allocates.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <linux/tcp.h>
+#include <poll.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "linerate_jni.h"
+#include "io_linerate_socket_internal_Sockets.h"
+
+/* Fills a sockaddr of the family (4 = IPv4, 6 = IPv6) from the 4 or 16 address bytes at addr. */
+static socklen_t fill_addr(struct sockaddr_storage *ss, jint family, jlong addr, jint port) {
+    memset(ss, 0, sizeof *ss);
+    if (family == 6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((uint16_t)port);
+        memcpy(&a->sin6_addr, LINERATE_PTR(addr), 16);
+        return sizeof *a;
+    }
+    struct sockaddr_in *a = (struct sockaddr_in *)ss;
+    a->sin_family = AF_INET;
+    a->sin_port = htons((uint16_t)port);
+    memcpy(&a->sin_addr, LINERATE_PTR(addr), 4);
+    return sizeof *a;
+}
+
+/* poll(2) for one event; 1 when ready, 0 when timeoutMs ran out, -errno otherwise. */
+static int wait_for(int fd, short events, int timeout_ms) {
+    struct pollfd p = {.fd = fd, .events = events, .revents = 0};
+    int r;
+    do {
+        r = poll(&p, 1, timeout_ms);
+    } while (r < 0 && errno == EINTR);
+    return r < 0 ? linerate_neg_errno() : r;
+}
+
+LINERATE_EXPORT JNIEXPORT jlong JNICALL Java_io_linerate_socket_internal_Sockets_address(JNIEnv *env, jclass cls, jobject buf) {
+    (void)cls;
+    return (jlong)(uintptr_t)(*env)->GetDirectBufferAddress(env, buf);
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_tcpSocket(JNIEnv *env, jclass cls, jint family) {
+    (void)env;
+    (void)cls;
+    int fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+    return fd < 0 ? linerate_neg_errno() : fd;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bindListen(JNIEnv *env, jclass cls, jint fd,
+        jint family, jlong addr, jint port, jint backlog) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t len = fill_addr(&ss, family, addr, port);
+    if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, backlog) < 0) {
+        return linerate_neg_errno();
+    }
+    return 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_localPort(JNIEnv *env, jclass cls, jint fd) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0) {
+        return linerate_neg_errno();
+    }
+    return ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+                                    : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_accept(JNIEnv *env, jclass cls, jint fd, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        int c = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (c >= 0) {
+            return c;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLIN, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -ETIMEDOUT : r;
+        }
+    }
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_connect(JNIEnv *env, jclass cls, jint fd,
+        jint family, jlong addr, jint port, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t len = fill_addr(&ss, family, addr, port);
+    if (connect(fd, (struct sockaddr *)&ss, len) == 0) {
+        return 0;
+    }
+    if (errno != EINPROGRESS) {
+        return linerate_neg_errno();
+    }
+    int r = wait_for(fd, POLLOUT, timeoutMs);
+    if (r <= 0) {
+        return r == 0 ? -ETIMEDOUT : r;
+    }
+    int err = 0;
+    socklen_t el = sizeof err;
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0) {
+        return linerate_neg_errno();
+    }
+    return err == 0 ? 0 : -err;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_send(JNIEnv *env, jclass cls, jint fd,
+        jlong addr, jint len, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        ssize_t n = send(fd, LINERATE_PTR(addr), (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLOUT, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -EAGAIN : r;
+        }
+    }
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recv(JNIEnv *env, jclass cls, jint fd,
+        jlong addr, jint len, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        ssize_t n = recv(fd, LINERATE_PTR(addr), (size_t)len, MSG_DONTWAIT);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLIN, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -EAGAIN : r;
+        }
+    }
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_shutdown(JNIEnv *env, jclass cls, jint fd, jint how) {
+    (void)env;
+    (void)cls;
+    return shutdown(fd, how) < 0 ? linerate_neg_errno() : 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_close(JNIEnv *env, jclass cls, jint fd) {
+    (void)env;
+    (void)cls;
+    return close(fd) < 0 ? linerate_neg_errno() : 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_setInt(JNIEnv *env, jclass cls, jint fd,
+        jint level, jint name, jint value) {
+    (void)env;
+    (void)cls;
+    int v = value;
+    return setsockopt(fd, level, name, &v, sizeof v) < 0 ? linerate_neg_errno() : 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_getInt(JNIEnv *env, jclass cls, jint fd,
+        jint level, jint name) {
+    (void)env;
+    (void)cls;
+    int v = 0;
+    socklen_t len = sizeof v;
+    if (getsockopt(fd, level, name, &v, &len) < 0) {
+        return linerate_neg_errno();
+    }
+    return v < 0 ? -ERANGE : v;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_tcpInfo(JNIEnv *env, jclass cls, jint fd,
+        jlong out, jint capacity) {
+    (void)env;
+    (void)cls;
+    socklen_t len = (socklen_t)capacity;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, LINERATE_PTR(out), &len) < 0) {
+        return linerate_neg_errno();
+    }
+    return (jint)len;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_layout(JNIEnv *env, jclass cls, jlong out, jint capacity) {
+    (void)env;
+    (void)cls;
+    /* the order of io.linerate.socket.internal.Layout.FIELDS */
+    const jint values[] = {
+        (jint)offsetof(struct tcp_info, tcpi_snd_mss),
+        (jint)offsetof(struct tcp_info, tcpi_rcv_mss),
+        (jint)offsetof(struct tcp_info, tcpi_rtt),
+        (jint)offsetof(struct tcp_info, tcpi_rttvar),
+        (jint)offsetof(struct tcp_info, tcpi_snd_cwnd),
+        (jint)offsetof(struct tcp_info, tcpi_total_retrans),
+        (jint)offsetof(struct tcp_info, tcpi_pacing_rate),
+        (jint)offsetof(struct tcp_info, tcpi_bytes_acked),
+        (jint)offsetof(struct tcp_info, tcpi_delivery_rate),
+        (jint)sizeof(((struct tcp_info *)0)->tcpi_pacing_rate),
+        (jint)sizeof(((struct tcp_info *)0)->tcpi_delivery_rate),
+        (jint)SOL_SOCKET,
+        (jint)SO_SNDBUF,
+        (jint)SO_RCVBUF,
+        (jint)SO_REUSEADDR,
+        (jint)IPPROTO_TCP,
+        (jint)TCP_NODELAY,
+        (jint)TCP_MAXSEG,
+        (jint)IPPROTO_IP,
+        (jint)IP_TOS,
+        (jint)IPPROTO_IPV6,
+        (jint)IPV6_TCLASS,
+        (jint)SHUT_WR,
+    };
+    return linerate_layout_write(out, capacity, values, LINERATE_COUNT(values));
+}

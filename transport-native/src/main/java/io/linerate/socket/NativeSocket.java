@@ -1,0 +1,292 @@
+package io.linerate.socket;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.jni.Errno;
+import io.linerate.socket.internal.Layout;
+import io.linerate.socket.internal.Sockets;
+import java.lang.ref.Reference;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * One TCP socket descriptor of {@code liblinerate-socket.so}, non-blocking, with every wait bounded
+ * by a poll(2) timeout. Data moves between the socket and native memory given as an address and a
+ * length ({@link #address(ByteBuffer)} of a direct buffer), so the send and receive paths neither
+ * allocate nor copy through Java arrays. Every failure is a {@link NativeSocketException} naming
+ * the call, the errno's name and its text. Not thread-safe except that one thread may send while
+ * another receives.
+ */
+public final class NativeSocket implements AutoCloseable {
+    /** What {@link #send} and {@link #receive} return when their wait ran out with nothing moved. */
+    public static final int WAIT_RAN_OUT = -1;
+
+    private final int fd;
+    private final AddressFamily family;
+    private volatile boolean closed;
+
+    private NativeSocket(int fd, AddressFamily family) {
+        this.fd = fd;
+        this.family = family;
+    }
+
+    /**
+     * @return why {@code liblinerate-socket.so} cannot be loaded on this host (not Linux, another
+     *     architecture, no library), or empty when it can
+     */
+    public static Optional<String> unavailabilityCause() {
+        return Optional.ofNullable(Sockets.LIBRARY.tryLoad());
+    }
+
+    /**
+     * @param family IPv4 or IPv6
+     * @return a new non-blocking TCP socket
+     * @throws NativeSocketException naming {@code socket(2)} and the errno
+     * @throws UnsatisfiedLinkError naming the cause when the library cannot be loaded
+     */
+    public static NativeSocket tcp(AddressFamily family) throws NativeSocketException {
+        Sockets.LIBRARY.ensureLoaded();
+        int fd = Sockets.tcpSocket(familyNumber(family));
+        if (fd < 0) {
+            throw NativeSocketException.of("socket(IPv" + family.label() + ", SOCK_STREAM)", fd);
+        }
+        return new NativeSocket(fd, family);
+    }
+
+    /**
+     * @param direct a direct buffer
+     * @return its native address, for {@link #send} and {@link #receive}
+     * @throws IllegalArgumentException if the buffer is not direct
+     */
+    public static long address(ByteBuffer direct) {
+        if (!direct.isDirect()) {
+            throw new IllegalArgumentException("a heap buffer has no native address; allocate it with ByteBuffer.allocateDirect");
+        }
+        Sockets.LIBRARY.ensureLoaded();
+        return Sockets.address(direct);
+    }
+
+    /** @return the descriptor number */
+    public int fd() {
+        return fd;
+    }
+
+    /** @return the address family */
+    public AddressFamily family() {
+        return family;
+    }
+
+    /**
+     * bind(2) and listen(2).
+     *
+     * @param address a local address of this socket's family
+     * @param port 0..65535; 0 lets the kernel choose
+     * @param backlog listen(2)'s backlog, at least 1
+     * @throws NativeSocketException naming the call and the errno (EADDRINUSE for a port in use)
+     * @throws IllegalArgumentException for a port or backlog out of range or an address of another family
+     */
+    public void bindAndListen(InetAddress address, int port, int backlog) throws NativeSocketException {
+        if (port < 0 || port > 65535 || backlog < 1) {
+            throw new IllegalArgumentException("port " + port + " or backlog " + backlog + " out of range; allowed: port 0..65535, backlog 1 or more");
+        }
+        ByteBuffer a = addressBytes(address);
+        int r;
+        try {
+            r = Sockets.bindListen(fd, familyNumber(family), Sockets.address(a), port, backlog);
+        } finally {
+            Reference.reachabilityFence(a);
+        }
+        check(r, "bind+listen(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
+    }
+
+    /** @return the local port, getsockname(2) @throws NativeSocketException naming the errno */
+    public int localPort() throws NativeSocketException {
+        return check(Sockets.localPort(fd), "getsockname(fd " + fd + ")");
+    }
+
+    /**
+     * Accepts one connection on a listening socket.
+     *
+     * @param timeoutMillis how long to wait for it, ms
+     * @return the connected socket, non-blocking
+     * @throws NativeSocketException naming accept4(2) and the errno, or, when the wait ran out, what waited and how long
+     */
+    public NativeSocket accept(int timeoutMillis) throws NativeSocketException {
+        int c = Sockets.accept(fd, timeoutMillis);
+        if (c == -Errno.ETIMEDOUT) {
+            throw NativeSocketException.timedOut("accept(fd " + fd + ") for a connection", timeoutMillis);
+        }
+        check(c, "accept4(fd " + fd + ")");
+        return new NativeSocket(c, family);
+    }
+
+    /**
+     * connect(2), waiting for the handshake to complete.
+     *
+     * @throws NativeSocketException naming the call and the errno (ECONNREFUSED, ...), or, when the
+     *     wait ran out, what waited and how long
+     */
+    public void connect(InetAddress address, int port, int timeoutMillis) throws NativeSocketException {
+        ByteBuffer a = addressBytes(address);
+        int r;
+        try {
+            r = Sockets.connect(fd, familyNumber(family), Sockets.address(a), port, timeoutMillis);
+        } finally {
+            Reference.reachabilityFence(a);
+        }
+        String call = "connect(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")";
+        if (r == -Errno.ETIMEDOUT) {
+            throw NativeSocketException.timedOut(call, timeoutMillis);
+        }
+        check(r, call);
+    }
+
+    /**
+     * send(2) of up to {@code length} bytes at {@code address}, waiting up to {@code pollMillis}
+     * for room in the send buffer. Allocates nothing.
+     *
+     * @return bytes sent, or {@link #WAIT_RAN_OUT}
+     * @throws NativeSocketException naming send(2) and the errno (EPIPE, ECONNRESET, EBADF, ...)
+     */
+    public int send(long address, int length, int pollMillis) throws NativeSocketException {
+        int n = Sockets.send(fd, address, length, pollMillis);
+        if (n >= 0) {
+            return n;
+        }
+        if (n == -Errno.EAGAIN) {
+            return WAIT_RAN_OUT;
+        }
+        throw NativeSocketException.of("send(fd " + fd + ")", n);
+    }
+
+    /**
+     * recv(2) of up to {@code length} bytes to {@code address}, waiting up to {@code pollMillis}
+     * for data. Allocates nothing.
+     *
+     * @return bytes read, 0 at the end of the stream, or {@link #WAIT_RAN_OUT}
+     * @throws NativeSocketException naming recv(2) and the errno
+     */
+    public int receive(long address, int length, int pollMillis) throws NativeSocketException {
+        int n = Sockets.recv(fd, address, length, pollMillis);
+        if (n >= 0) {
+            return n;
+        }
+        if (n == -Errno.EAGAIN) {
+            return WAIT_RAN_OUT;
+        }
+        throw NativeSocketException.of("recv(fd " + fd + ")", n);
+    }
+
+    /** shutdown(SHUT_WR): the peer reads the end of the stream. @throws NativeSocketException naming the errno */
+    public void shutdownOutput() throws NativeSocketException {
+        check(Sockets.shutdown(fd, Layout.SHUT_WR), "shutdown(fd " + fd + ", SHUT_WR)");
+    }
+
+    /** setsockopt(SOL_SOCKET, SO_SNDBUF), bytes; the kernel doubles it (socket(7)). */
+    public void sendBuffer(int bytes) throws NativeSocketException {
+        set(Layout.SOL_SOCKET, Layout.SO_SNDBUF, bytes, "SO_SNDBUF");
+    }
+
+    /** @return getsockopt(SO_SNDBUF): the send buffer in bytes as the kernel holds it (twice what was set) */
+    public int sendBuffer() throws NativeSocketException {
+        return get(Layout.SOL_SOCKET, Layout.SO_SNDBUF, "SO_SNDBUF");
+    }
+
+    /** setsockopt(SOL_SOCKET, SO_RCVBUF), bytes; set it on a listening socket for window scaling. */
+    public void receiveBuffer(int bytes) throws NativeSocketException {
+        set(Layout.SOL_SOCKET, Layout.SO_RCVBUF, bytes, "SO_RCVBUF");
+    }
+
+    /** @return getsockopt(SO_RCVBUF): the receive buffer in bytes as the kernel holds it */
+    public int receiveBuffer() throws NativeSocketException {
+        return get(Layout.SOL_SOCKET, Layout.SO_RCVBUF, "SO_RCVBUF");
+    }
+
+    /** setsockopt(IPPROTO_TCP, TCP_NODELAY). */
+    public void noDelay(boolean on) throws NativeSocketException {
+        set(Layout.IPPROTO_TCP, Layout.TCP_NODELAY, on ? 1 : 0, "TCP_NODELAY");
+    }
+
+    /** @return getsockopt(TCP_NODELAY) */
+    public boolean noDelay() throws NativeSocketException {
+        return get(Layout.IPPROTO_TCP, Layout.TCP_NODELAY, "TCP_NODELAY") != 0;
+    }
+
+    /** IP_TOS (IPv4) or IPV6_TCLASS (IPv6): the traffic class byte, 0..255. */
+    public void trafficClass(int value) throws NativeSocketException {
+        if (family == AddressFamily.IPV6) {
+            set(Layout.IPPROTO_IPV6, Layout.IPV6_TCLASS, value, "IPV6_TCLASS");
+        } else {
+            set(Layout.IPPROTO_IP, Layout.IP_TOS, value, "IP_TOS");
+        }
+    }
+
+    /** @return IP_TOS or IPV6_TCLASS read back */
+    public int trafficClass() throws NativeSocketException {
+        return family == AddressFamily.IPV6 ? get(Layout.IPPROTO_IPV6, Layout.IPV6_TCLASS, "IPV6_TCLASS")
+                : get(Layout.IPPROTO_IP, Layout.IP_TOS, "IP_TOS");
+    }
+
+    /**
+     * setsockopt(TCP_MAXSEG): before connect or listen, bounds the MSS this end announces and uses
+     * (tcp(7)), bytes.
+     */
+    public void maxSegment(int bytes) throws NativeSocketException {
+        set(Layout.IPPROTO_TCP, Layout.TCP_MAXSEG, bytes, "TCP_MAXSEG");
+    }
+
+    /**
+     * @return getsockopt(TCP_MAXSEG): on a connected socket, the MSS this end sends with, bytes
+     *     (tcp(7); the kernel's {@code tcp_current_mss}, options excluded)
+     */
+    public int maxSegment() throws NativeSocketException {
+        return get(Layout.IPPROTO_TCP, Layout.TCP_MAXSEG, "TCP_MAXSEG");
+    }
+
+    /** close(2); later calls do nothing. @throws NativeSocketException naming the errno (the descriptor is released all the same) */
+    @Override
+    public void close() throws NativeSocketException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        check(Sockets.close(fd), "close(fd " + fd + ")");
+    }
+
+    @Override
+    public String toString() {
+        return "TCP socket fd " + fd + (closed ? " (closed)" : "");
+    }
+
+    private void set(int level, int name, int value, String what) throws NativeSocketException {
+        check(Sockets.setInt(fd, level, name, value), "setsockopt(fd " + fd + ", " + what + ", " + value + ")");
+    }
+
+    private int get(int level, int name, String what) throws NativeSocketException {
+        return check(Sockets.getInt(fd, level, name), "getsockopt(fd " + fd + ", " + what + ")");
+    }
+
+    private static int check(int result, String call) throws NativeSocketException {
+        if (result < 0) {
+            throw NativeSocketException.of(call, result);
+        }
+        return result;
+    }
+
+    /** @return the address's bytes in a direct buffer, to keep reachable until the call that reads them returned */
+    private ByteBuffer addressBytes(InetAddress address) {
+        byte[] raw = address.getAddress();
+        int want = family == AddressFamily.IPV6 ? 16 : 4;
+        if (raw.length != want) {
+            throw new IllegalArgumentException("address " + address.getHostAddress() + " is not an IPv" + family.label()
+                    + " address; this socket is IPv" + family.label());
+        }
+        ByteBuffer b = ByteBuffer.allocateDirect(16);
+        b.put(raw);
+        return b;
+    }
+
+    private static int familyNumber(AddressFamily family) {
+        return family == AddressFamily.IPV6 ? 6 : 4;
+    }
+}

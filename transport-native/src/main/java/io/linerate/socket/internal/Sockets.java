@@ -1,0 +1,65 @@
+package io.linerate.socket.internal;
+
+import io.linerate.jni.NativeLibrary;
+import java.lang.invoke.MethodHandles;
+import java.nio.ByteBuffer;
+
+/**
+ * The JNI functions of {@code src/main/c/socket.c}, on plain socket descriptors. Every function
+ * takes primitives and direct-buffer addresses and returns a non-negative result or {@code -errno}
+ * ({@link io.linerate.jni.Errno}). Sockets are non-blocking; each wait is a poll(2) bounded by the
+ * caller's timeout in ms. Load the library with {@code LIBRARY.ensureLoaded()} before the first call.
+ */
+public final class Sockets {
+    /** {@code liblinerate-socket.so}, packed in this module's jar. */
+    public static final NativeLibrary LIBRARY =
+            NativeLibrary.of("linerate-socket", "the native socket transport runs on Linux sockets only", MethodHandles.lookup());
+
+    private Sockets() {}
+
+    /** @return the address of a direct buffer */
+    public static native long address(ByteBuffer directBuffer);
+
+    /** socket(AF_INET or AF_INET6 for family 4 or 6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC): fd or -errno. */
+    public static native int tcpSocket(int family);
+
+    /** bind(2) to the 4 or 16 address bytes at {@code addr} and {@code port}, then listen(2): 0 or -errno. */
+    public static native int bindListen(int fd, int family, long addr, int port, int backlog);
+
+    /** @return the socket's local port (getsockname(2)), or -errno */
+    public static native int localPort(int fd);
+
+    /** accept4(2), polling up to {@code timeoutMs}: the new fd (non-blocking), -ETIMEDOUT, or -errno. */
+    public static native int accept(int fd, int timeoutMs);
+
+    /** connect(2), polling up to {@code timeoutMs} for it to complete: 0, -ETIMEDOUT, or -errno (SO_ERROR). */
+    public static native int connect(int fd, int family, long addr, int port, int timeoutMs);
+
+    /** send(2) of {@code len} bytes at {@code addr}, polling up to {@code timeoutMs}: bytes sent, -EAGAIN when the wait ran out, or -errno. */
+    public static native int send(int fd, long addr, int len, int timeoutMs);
+
+    /** recv(2) into {@code len} bytes at {@code addr}, polling up to {@code timeoutMs}: bytes read (0 at the end of the stream), -EAGAIN when the wait ran out, or -errno. */
+    public static native int recv(int fd, long addr, int len, int timeoutMs);
+
+    /** shutdown(2): 0 or -errno. */
+    public static native int shutdown(int fd, int how);
+
+    /** close(2): 0 or -errno. */
+    public static native int close(int fd);
+
+    /** setsockopt(2) of an int option: 0 or -errno. */
+    public static native int setInt(int fd, int level, int name, int value);
+
+    /** getsockopt(2) of an int option: the value (non-negative), or -errno. */
+    public static native int getInt(int fd, int level, int name);
+
+    /** getsockopt(TCP_INFO) into {@code capacity} bytes at {@code out}: the length the kernel wrote, or -errno. */
+    public static native int tcpInfo(int fd, long out, int capacity);
+
+    /**
+     * Writes the sizes, offsets and constants listed by {@link Layout} as 32-bit ints at {@code out}.
+     *
+     * @return how many were written, or -ENOSPC if {@code capacity} ints do not suffice
+     */
+    public static native int layout(long out, int capacity);
+}
