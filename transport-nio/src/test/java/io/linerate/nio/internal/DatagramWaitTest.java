@@ -2,6 +2,7 @@ package io.linerate.nio.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linerate.nio.Allocations;
 import java.nio.channels.Selector;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,32 @@ class DatagramWaitTest {
             assertThat(w.polling(T + 3 * DatagramWait.LINGER_NANOS)).isTrue();
             assertThat(w.polling(T + 4 * DatagramWait.LINGER_NANOS - 1)).isTrue();
             assertThat(w.polling(T + 4 * DatagramWait.LINGER_NANOS)).isFalse();
+        }
+    }
+
+    @Test
+    void itsWaitsAllocateNothingOnceWarm() throws Exception {
+        try (Selector s = Selector.open()) {
+            DatagramWait w = new DatagramWait(s);
+            cycle(w); // the first loads and links what the waits reach
+            long before = Allocations.ofThisThread();
+            cycle(w);
+            cycle(w);
+            assertThat(Allocations.ofThisThread() - before).as("heap bytes of two cycles of waits").isZero();
+        }
+    }
+
+    /** Polls as while datagrams flow, then lingers until the waits go back to the selector, and selects. */
+    private static void cycle(DatagramWait w) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            w.read();
+            w.await(1);
+        }
+        while (w.polling(System.nanoTime())) {
+            w.await(1);
+        }
+        for (int i = 0; i < 3; i++) {
+            w.await(1);
         }
     }
 }
