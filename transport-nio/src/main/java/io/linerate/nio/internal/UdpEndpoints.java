@@ -120,20 +120,23 @@ final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
     }
 
     /**
-     * Accounts datagrams on a connected non-blocking channel until told to stop.
+     * Accounts datagrams on a connected non-blocking channel until told to stop, reading until the
+     * socket is empty and then waiting as {@link DatagramWait} does.
      *
      * @param receiverSelector a selector {@code receiver} is registered with for OP_READ
      */
     static void receiveLoop(DatagramChannel receiver, Selector receiverSelector, ReceiverContext ctx)
             throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
+        DatagramWait wait = new DatagramWait(receiverSelector);
         while (!ctx.stopRequested()) {
             buf.clear();
             int r = receiver.read(buf);
             if (r > 0) {
                 ctx.datagram(buf, r);
+                wait.read();
             } else {
-                Waits.select(receiverSelector, Waits.POLL_MILLIS);
+                wait.await(Waits.POLL_MILLIS);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.linerate.nio.iperf2;
 
+import io.linerate.nio.internal.DatagramWait;
 import io.linerate.nio.peer.SamePortListener;
 import io.linerate.nio.peer.ServedStart;
 import io.linerate.nio.peer.ServedSummary;
@@ -81,6 +82,7 @@ final class Iperf2UdpServer {
         SocketAddress lastAllowed = null;
         try (Selector sel = Selector.open()) {
             udp.register(sel, SelectionKey.OP_READ);
+            DatagramWait wait = new DatagramWait(sel);
             while (!ports.isClosed()) {
                 buf.clear();
                 SocketAddress src = udp.receive(buf);
@@ -90,10 +92,10 @@ final class Iperf2UdpServer {
                     sweep(now);
                 }
                 if (src == null) {
-                    sel.selectedKeys().clear();
-                    sel.select(TICK_MILLIS);
+                    wait.await(TICK_MILLIS);
                     continue;
                 }
+                wait.read();
                 buf.flip();
                 if (!src.equals(lastAllowed)) {
                     if (!(src instanceof InetSocketAddress isa) || !config.allowFrom().allows(isa.getAddress())) {

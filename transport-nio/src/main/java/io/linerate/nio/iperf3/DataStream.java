@@ -5,6 +5,7 @@ import io.linerate.core.PacingWait;
 import io.linerate.core.spi.Pacer;
 import io.linerate.core.spi.Rfc3550Jitter;
 import io.linerate.core.spi.SequenceTracker;
+import io.linerate.nio.internal.DatagramWait;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -313,6 +314,7 @@ final class DataStream implements Runnable, Closeable {
     private void receiveUdp() throws IOException {
         int header = Iperf3DatagramHeader.bytes(counters64);
         long lastData = startNanos;
+        DatagramWait wait = new DatagramWait(udpSelector);
         while (true) {
             buf.clear();
             int n = datagrams.read(buf);
@@ -327,6 +329,7 @@ final class DataStream implements Runnable, Closeable {
                 tracker.onArrival(Iperf3DatagramHeader.index(buf, counters64));
                 jitter.onArrival(Iperf3DatagramHeader.sendMicros(buf) * 1000L, (epochMicrosBase * 1000L) + now);
                 seen.publish(tracker, jitter, now, false);
+                wait.read();
                 continue;
             }
             if (n > 0) {
@@ -341,8 +344,7 @@ final class DataStream implements Runnable, Closeable {
                 throw new SocketTimeoutException("no datagram from the server for " + ioTimeoutNanos / 1_000_000
                         + " ms (the I/O timeout)");
             }
-            udpSelector.selectedKeys().clear();
-            udpSelector.select(POLL_MILLIS);
+            wait.await(POLL_MILLIS);
         }
     }
 

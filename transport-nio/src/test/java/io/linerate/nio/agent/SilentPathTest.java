@@ -50,6 +50,8 @@ class SilentPathTest {
     private static final Duration BOUND = Duration.ofSeconds(60);
     private static final Duration DURATION = Duration.ofSeconds(120);
     private static final Duration T = Duration.ofSeconds(30);
+    /** An iperf 2 UDP sender's test: it hears nothing from the server before its end, so it runs its duration. */
+    private static final Duration IPERF2_DURATION = Duration.ofSeconds(10);
 
     @TempDir
     static Path dir;
@@ -183,6 +185,104 @@ class SilentPathTest {
         }
     }
 
+    /**
+     * linerate's iperf 2 client sending UDP to a real {@code iperf -s -u}: iperf 2 has no control
+     * connection and its server says nothing before the final datagram, so a sender cannot hear
+     * silence. As {@code iperf -c -u} does, it sends for its duration into the black hole; then
+     * its final datagram's re-sends are bounded by the I/O timeout, and the run is invalid with
+     * what it sent: the server's report never came.
+     */
+    @org.junit.jupiter.api.Test
+    void anIperf2ClientSendingUdpIntoABlackHoleEndsAtItsDurationAndIsInvalidWithoutTheReport() throws Exception {
+        NamespaceProcess server = hosts.start(hosts.b(), List.of("iperf", "-s", "-u", "-p", "5001", "-B", TwoHosts.IPV4_B));
+        try {
+            await(() -> listeningUdp(5001), "iperf -s -u to listen in " + hosts.b().name());
+            long before = rxPackets(hosts.b());
+            NamespaceProcess client = hosts.start(hosts.a(), TwoHosts.javaCommand(Client.class.getName(), List.of(
+                    TwoHosts.IPV4_B, "5001", "-", "iperf2", "forward")));
+            CompletableFuture<String> out = collect(client.process());
+            try {
+                await(() -> rxPackets(hosts.b()) - before > 1000, "the stream's packets at " + hosts.b().name());
+                blackHole(true);
+
+                // its duration, then at most the I/O timeout for the report; the rest is margin for a slow host
+                Duration bound = IPERF2_DURATION.plus(IO).plus(T);
+                assertThat(client.process().waitFor(bound.toSeconds(), TimeUnit.SECONDS))
+                        .as("the client ended within %s", bound).isTrue();
+                String said = out.get(T.toSeconds(), TimeUnit.SECONDS);
+                assertThat(client.process().exitValue()).as(said).isEqualTo(3);
+                assertThat(said).startsWith("invalid").contains("sent no report");
+                long sent = Long.parseLong(said.replaceAll("(?s).*sent (\\d+) bytes.*", "$1"));
+                assertThat(sent).as(said).isPositive();
+            } finally {
+                client.close();
+                blackHole(false);
+            }
+        } finally {
+            server.close();
+        }
+    }
+
+    /**
+     * linerate's iperf 2 server receiving UDP from a real {@code iperf -c -u} whose datagrams stop
+     * arriving: the server ends the test within its I/O timeout of silence (5 s), recorded with the
+     * bytes it had counted and why it ended, while the client sends for two minutes.
+     */
+    @org.junit.jupiter.api.Test
+    void linerateIperf2ServerEndsAUdpTestWhoseClientWentSilent() throws Exception {
+        NamespaceProcess server = hosts.start(hosts.b(), TwoHosts.javaCommand(
+                io.linerate.nio.interop.IperfTwoHostsPeer.class.getName(), List.of("serve", TwoHosts.IPV4_B, "198.18.0.0/24")));
+        try {
+            java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    server.process().getInputStream(), StandardCharsets.UTF_8));
+            String listening = readLine(lines);
+            assertThat(listening).startsWith("listening ");
+            String port2 = listening.split(" ")[2];
+            long before = rxPackets(hosts.b());
+            NamespaceProcess client = hosts.start(hosts.a(), List.of("iperf", "-c", TwoHosts.IPV4_B, "-p", port2,
+                    "-u", "-b", "50M", "-l", "1400", "-t", "120"));
+            try {
+                await(() -> rxPackets(hosts.b()) - before > 1000, "the stream's packets at " + hosts.b().name());
+                blackHole(true);
+                // the server answers once the test ended, or says it did not within 15 s: the I/O timeout and 10 s more
+                server.process().getOutputStream().write("iperf2-test 1\n".getBytes(StandardCharsets.UTF_8));
+                server.process().getOutputStream().flush();
+                com.fasterxml.jackson.databind.JsonNode test = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(readLine(lines));
+
+                assertThat(test.has("error")).as(test.toString()).isFalse();
+                assertThat(test.get("udp").asBoolean()).isTrue();
+                assertThat(test.get("end").asText()).as(test.toString()).startsWith("silent for the I/O timeout of 5000 ms");
+                assertThat(test.get("bytes").asLong()).as("the bytes counted before the silence: " + test).isPositive();
+                assertThat(test.has("report")).as("no report for a test cut short").isFalse();
+            } finally {
+                client.close();
+                blackHole(false);
+            }
+        } finally {
+            server.close();
+        }
+    }
+
+    /** @return the next line of {@code in}, waiting at most {@link #T} */
+    private static String readLine(java.io.BufferedReader in) throws Exception {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return in.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(T.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private static boolean listeningUdp(int port) {
+        try {
+            return hosts.exec(hosts.b(), List.of("ss", "-Hlun"), T).stdout().contains(":" + port + " ");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static boolean listening(int port) {
         try {
             return hosts.exec(hosts.b(), List.of("ss", "-Htln"), T).stdout().contains(":" + port + " ");
@@ -247,8 +347,9 @@ class SilentPathTest {
     }
 
     /**
-     * The client, in a JVM of its own in host A: {@code HOST PORT SECRET_FILE tcp|udp|iperf3 forward|reverse}
-     * ({@code iperf3}: linerate's iperf3 client sending UDP to an iperf3 server; no secret). Runs a 50 Mbit/s stream of {@link #DURATION} with an I/O timeout of {@link #IO}; prints {@code ok}
+     * The client, in a JVM of its own in host A: {@code HOST PORT SECRET_FILE tcp|udp|iperf3|iperf2 forward|reverse}
+     * ({@code iperf3}, {@code iperf2}: linerate's iperf3 or iperf 2 client sending UDP to that server; no secret;
+     * iperf 2's test lasts {@link #IPERF2_DURATION}). Runs a 50 Mbit/s stream of {@link #DURATION} with an I/O timeout of {@link #IO}; prints {@code ok}
      * and exits 0, or prints {@code failed MESSAGE} and exits 3.
      */
     public static final class Client {
@@ -257,11 +358,17 @@ class SilentPathTest {
 
         public static void main(String[] args) throws Exception {
             boolean iperf3 = args[3].equals("iperf3");
+            boolean iperf2 = args[3].equals("iperf2");
             TransferSpec spec = TransferSpec.builder()
                     .protocol(args[3].equals("tcp") ? Protocol.TCP : Protocol.UDP).family(AddressFamily.IPV4)
-                    .payloadBytes(1400).rateBitsPerSecond(50_000_000).duration(DURATION).warmup(Duration.ofMillis(500))
+                    .payloadBytes(1400).rateBitsPerSecond(50_000_000).duration(iperf2 ? IPERF2_DURATION : DURATION)
+                    .warmup(iperf2 ? Duration.ZERO : Duration.ofMillis(500))
                     .interval(Duration.ofMillis(500)).ioTimeout(IO)
                     .endpoint(Endpoint.remote(args[0], Integer.parseInt(args[1]))).build();
+            if (iperf2) {
+                iperf2(args, spec);
+                return;
+            }
             if (iperf3) {
                 try {
                     io.linerate.nio.iperf3.Iperf3Client.run(args[0], Integer.parseInt(args[1]), spec,
@@ -284,6 +391,23 @@ class SilentPathTest {
                 System.out.flush();
                 System.exit(3);
             }
+        }
+
+        /** linerate's iperf 2 client: prints {@code ok}, or {@code invalid REASONS, sent B bytes} and exits 3. */
+        private static void iperf2(String[] args, TransferSpec spec) throws Exception {
+            try {
+                io.linerate.nio.iperf2.Iperf2Result r = io.linerate.nio.iperf2.Iperf2Client.run(args[0],
+                        Integer.parseInt(args[1]), spec, io.linerate.nio.iperf2.Iperf2HeaderVariant.SEQ64);
+                if (r.invalidReasons().isEmpty()) {
+                    System.out.println("ok");
+                    return;
+                }
+                System.out.println("invalid " + String.join("; ", r.invalidReasons()) + ", sent " + r.local().bytes() + " bytes");
+            } catch (io.linerate.nio.iperf2.Iperf2Exception e) {
+                System.out.println("failed " + e.getMessage());
+            }
+            System.out.flush();
+            System.exit(3);
         }
     }
 }
