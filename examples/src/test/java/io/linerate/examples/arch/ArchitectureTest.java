@@ -1,5 +1,8 @@
 package io.linerate.examples.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,13 +23,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The modules' layering and the packages docs/api.md lists: core depends on no other module, the
- * transports and the regression module on core alone, nothing on the command line; a module's
+ * transports and the regression module on core alone, the peers on core and transport-nio (which
+ * knows them only through core's SPI), nothing on the command line; a module's
  * {@code internal} packages are its own; the command line imports only the API and SPI packages;
  * and every library package is listed as one or the other, or is internal.
  */
 class ArchitectureTest {
     private static final String CORE = "io.linerate.core..";
     private static final String NIO = "io.linerate.nio..";
+    private static final String PEERS = "io.linerate.peers..";
     private static final String AFPACKET = "io.linerate.afpacket..";
     private static final String REGRESSION = "io.linerate.regression..";
     private static final String EXAMPLES = "io.linerate.examples..";
@@ -68,22 +73,31 @@ class ArchitectureTest {
     @Test
     void coreDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, PEERS, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
     }
 
     @Test
     void theTransportsAndTheGateDependOnCoreAloneAndNotOnEachOther() {
         noClasses().that().resideInAPackage(NIO).should().dependOnClassesThat()
-                .resideInAnyPackage(AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(PEERS, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
         noClasses().that().resideInAPackage(AFPACKET).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, PEERS, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
         noClasses().that().resideInAPackage(REGRESSION).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, EXAMPLES, TESTSUPPORT).check(linerate);
+                .resideInAnyPackage(NIO, PEERS, AFPACKET, EXAMPLES, TESTSUPPORT).check(linerate);
+    }
+
+    @Test
+    void thePeersDependOnCoreAndOnTransportNioThroughItsApiAndSpi() {
+        noClasses().that().resideInAPackage(PEERS).should().dependOnClassesThat()
+                .resideInAnyPackage(AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT).check(linerate);
+        noClasses().that().resideInAPackage(PEERS).should().dependOnClassesThat(resideInAPackage(NIO)
+                        .and(not(resideInAnyPackage("io.linerate.nio", "io.linerate.nio.spi", "io.linerate.nio.latency"))))
+                .because("the peers run on transport-nio's API and its SPI package (docs/api.md)").check(linerate);
     }
 
     @Test
     void aModulesInternalPackagesAreItsOwn() {
-        for (String module : new String[] {"core", "nio", "afpacket", "regression"}) {
+        for (String module : new String[] {"core", "nio", "peers", "afpacket", "regression"}) {
             String root = "io.linerate." + module + "..";
             noClasses().that().resideOutsideOfPackage(root).should().dependOnClassesThat()
                     .resideInAPackage("io.linerate." + module + "..internal..")
@@ -113,7 +127,7 @@ class ArchitectureTest {
         Set<String> packages = linerate.stream().map(JavaClass::getPackageName)
                 .filter(p -> !p.startsWith("io.linerate.examples") && !p.contains(".internal"))
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(packages).as("the library's packages").contains("io.linerate.core", "io.linerate.nio");
+        assertThat(packages).as("the library's packages").contains("io.linerate.core", "io.linerate.nio", "io.linerate.peers.agent.client");
         Set<String> unlisted = new TreeSet<>(packages);
         unlisted.removeAll(api);
         unlisted.removeAll(spi);
