@@ -3,9 +3,11 @@ package io.linerate.peers.iperf3;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.time.Duration;
 
@@ -19,6 +21,47 @@ final class DataConnect {
     private static final int MAX_DATAGRAMS_BEFORE_REPLY = 64;
 
     private DataConnect() {}
+
+    /** Connects a TCP stream ({@link #tcp}) for a {@link DataStream}. */
+    static DataStream tcpStream(int id, InetSocketAddress to, byte[] cookie, boolean sender, int payload, long budgetBytes,
+                                long budgetMessages, Pace pace, Duration ioTimeout, int sndbuf, int rcvbuf, boolean noDelay,
+                                int trafficClass) throws IOException {
+        BoundedChannel ch = tcp(to, cookie, ioTimeout, sndbuf, rcvbuf, noDelay, trafficClass);
+        try {
+            return new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, pace, ioTimeout);
+        } catch (RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens a UDP stream for a {@link DataStream}: sends iperf3's connect message and waits for the
+     * server's reply ({@link #udpHandshake}).
+     */
+    static DataStream udpStream(int id, InetSocketAddress to, boolean sender, boolean counters64, int payload, long budgetBytes,
+                                long budgetMessages, Pace pace, Duration ioTimeout, int sndbuf, int rcvbuf, int trafficClass)
+            throws IOException {
+        DatagramChannel ch = DatagramChannel.open(to.getAddress() instanceof java.net.Inet6Address
+                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
+        Selector sel = null;
+        try {
+            udpOptions(ch, sndbuf, rcvbuf, trafficClass);
+            ch.configureBlocking(false);
+            ch.connect(to);
+            sel = Selector.open();
+            ch.register(sel, SelectionKey.OP_READ);
+            udpHandshake(ch, sel, ioTimeout);
+            return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes,
+                    budgetMessages, pace, ioTimeout);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            if (sel != null) {
+                sel.close();
+            }
+            throw e;
+        }
+    }
 
     /**
      * Connects a TCP data connection, applies the options and sends the cookie on it.

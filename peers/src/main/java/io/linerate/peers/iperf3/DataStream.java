@@ -7,10 +7,8 @@ import io.linerate.core.spi.Rfc3550Jitter;
 import io.linerate.core.spi.SequenceTracker;
 import java.io.Closeable;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketTimeoutException;
-import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
@@ -69,7 +67,7 @@ final class DataStream implements Runnable, Closeable {
     /** For a TCP sender after the session: whether the server read all it was sent (null: unknown). */
     Boolean serverReadAll;
 
-    private DataStream(int id, boolean udp, boolean sender, boolean counters64, BoundedChannel tcp,
+    DataStream(int id, boolean udp, boolean sender, boolean counters64, BoundedChannel tcp,
                        DatagramChannel datagrams, Selector udpSelector, int payload, long budgetBytes,
                        long budgetMessages, Pace pace, Duration ioTimeout) {
         this.id = id;
@@ -87,44 +85,6 @@ final class DataStream implements Runnable, Closeable {
         this.ioTimeoutNanos = ioTimeout.toNanos();
         this.epochMicrosBase = System.currentTimeMillis() * 1000L - System.nanoTime() / 1000L;
         buf.limit(sender ? payload : buf.capacity());
-    }
-
-    /** Connects a TCP stream and sends the cookie on it. */
-    static DataStream tcp(int id, InetSocketAddress to, byte[] cookie, boolean sender, int payload, long budgetBytes,
-                          long budgetMessages, Pace pace, Duration ioTimeout, int sndbuf, int rcvbuf, boolean noDelay,
-                          int trafficClass) throws IOException {
-        BoundedChannel ch = DataConnect.tcp(to, cookie, ioTimeout, sndbuf, rcvbuf, noDelay, trafficClass);
-        try {
-            return new DataStream(id, false, sender, false, ch, null, null, payload, budgetBytes, budgetMessages, pace, ioTimeout);
-        } catch (RuntimeException e) {
-            ch.close();
-            throw e;
-        }
-    }
-
-    /** Opens a UDP stream: sends iperf3's connect message and waits for the server's reply. */
-    static DataStream udp(int id, InetSocketAddress to, boolean sender, boolean counters64, int payload, long budgetBytes,
-                          long budgetMessages, Pace pace, Duration ioTimeout, int sndbuf, int rcvbuf, int trafficClass)
-            throws IOException {
-        DatagramChannel ch = DatagramChannel.open(to.getAddress() instanceof java.net.Inet6Address
-                ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET);
-        Selector sel = null;
-        try {
-            DataConnect.udpOptions(ch, sndbuf, rcvbuf, trafficClass);
-            ch.configureBlocking(false);
-            ch.connect(to);
-            sel = Selector.open();
-            ch.register(sel, SelectionKey.OP_READ);
-            DataConnect.udpHandshake(ch, sel, ioTimeout);
-            return new DataStream(id, true, sender, counters64, null, ch, sel, payload, budgetBytes,
-                    budgetMessages, pace, ioTimeout);
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            if (sel != null) {
-                sel.close();
-            }
-            throw e;
-        }
     }
 
     /**

@@ -207,9 +207,9 @@ public final class Iperf3Client {
                         spec.pacingTimer().toNanos());
                 try {
                     streams.add(udp
-                            ? DataStream.udp(id, to, send, options.udpCounters64Bit(), spec.payloadBytes(), bytes, msgs, pace,
+                            ? DataConnect.udpStream(id, to, send, options.udpCounters64Bit(), spec.payloadBytes(), bytes, msgs, pace,
                                     spec.ioTimeout(), spec.sendBufferBytes(), spec.receiveBufferBytes(), spec.trafficClass())
-                            : DataStream.tcp(id, to, cookie, send, spec.payloadBytes(), bytes, msgs, pace, spec.ioTimeout(),
+                            : DataConnect.tcpStream(id, to, cookie, send, spec.payloadBytes(), bytes, msgs, pace, spec.ioTimeout(),
                                     spec.sendBufferBytes(), spec.receiveBufferBytes(), spec.noDelay(), spec.trafficClass()));
                 } catch (IOException e) {
                     throw new Iperf3Exception("iperf3 server " + control.server() + ": opening " + spec.protocol().label()

@@ -83,14 +83,9 @@ final class AgentStreams {
         }
         LOG.info("session {}: {} {} stream x{}, {}", session.peer(), a.direction(), spec.protocol().label(), n, spec);
         AgentServed served = new AgentServed(session.listener(), session.order(), spec, n, sending);
-        List<StreamEnd> ends = new ArrayList<>();
+        List<StreamEnd> ends = ends(spec, channels, sending);
         long[] peerSent = new long[n];
         java.util.Arrays.fill(peerSent, -1);
-        for (int i = 0; i < n; i++) {
-            TransferSpec s = ParallelEnds.streamSpec(spec, i, n);
-            ends.add(sending ? StreamEnd.sender(s, Clock.system(), channels.get(i).sendLoop())
-                    : StreamEnd.receiver(s, Clock.system(), channels.get(i).receiveLoop()));
-        }
         if (awaitStart) {
             awaitStart(session, c, handshake);
         }
@@ -114,16 +109,36 @@ final class AgentStreams {
             stopped(session, c, run, failure, ended, spec, sending);
             return;
         }
+        sendResult(c, run, channels);
+        served.done(run.counters(), sentOf(peerSent));
+        LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
+    }
+
+    /** @return one end per channel, stream {@code i} with its share of the spec ({@link ParallelEnds#streamSpec}) */
+    private static List<StreamEnd> ends(TransferSpec spec, List<PeerChannel> channels, boolean sending) {
+        int n = channels.size();
+        List<StreamEnd> ends = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            TransferSpec s = ParallelEnds.streamSpec(spec, i, n);
+            ends.add(sending ? StreamEnd.sender(s, Clock.system(), channels.get(i).sendLoop())
+                    : StreamEnd.receiver(s, Clock.system(), channels.get(i).receiveLoop()));
+        }
+        return ends;
+    }
+
+    /**
+     * Sends the ends' counts and applied socket options as the {@code result} message: one object
+     * per stream in {@code ends}, the first also as {@code end} for a client of one stream.
+     */
+    private static void sendResult(Control c, ParallelEnds run, List<PeerChannel> channels) throws IOException {
         List<EndCounters> counters = run.counters();
         var result = Control.message("result");
         ArrayNode all = result.putArray("ends");
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < channels.size(); i++) {
             all.add(EndJson.write(counters.get(i), channels.get(i).options()));
         }
         result.set("end", all.get(0));
         c.send(result);
-        served.done(counters, sentOf(peerSent));
-        LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
     }
 
     /**
