@@ -1,8 +1,8 @@
 package io.linerate.peers.iperf2;
 
+import io.linerate.peers.internal.SamePortListener;
+import io.linerate.peers.internal.ServedIntervals;
 import io.linerate.peers.server.PeerServer;
-import io.linerate.peers.server.SamePortListener;
-import io.linerate.peers.server.ServedIntervals;
 import io.linerate.peers.server.ServedStart;
 import io.linerate.peers.server.ServedSummary;
 import io.linerate.peers.server.ServedTestListener;

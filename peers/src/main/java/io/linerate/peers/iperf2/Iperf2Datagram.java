@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
  * follows it. All methods read and write at absolute offsets, leaving position and limit alone,
  * and allocate nothing: they are pure functions over the buffer's bytes.
  */
-public final class Iperf2Datagram {
+final class Iperf2Datagram {
     /** Bytes of the client header after the datagram header. */
     public static final int CLIENT_HEADER_BYTES = 24;
 

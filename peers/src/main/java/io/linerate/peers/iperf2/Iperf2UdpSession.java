@@ -2,7 +2,7 @@ package io.linerate.peers.iperf2;
 
 import io.linerate.core.spi.Rfc3550Jitter;
 import io.linerate.core.spi.SequenceTracker;
-import io.linerate.peers.server.ServedIntervals;
+import io.linerate.peers.internal.ServedIntervals;
 import io.linerate.peers.server.ServedSummary;
 import io.linerate.peers.server.ServedTestListener;
 import java.net.InetSocketAddress;

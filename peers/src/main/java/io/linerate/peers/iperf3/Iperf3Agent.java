@@ -1,7 +1,7 @@
 package io.linerate.peers.iperf3;
 
+import io.linerate.peers.internal.SamePortListener;
 import io.linerate.peers.server.PeerServer;
-import io.linerate.peers.server.SamePortListener;
 import io.linerate.peers.server.ServedTestListener;
 import java.io.IOException;
 import java.net.InetAddress;

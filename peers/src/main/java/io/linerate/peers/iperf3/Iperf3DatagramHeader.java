@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * first datagram carries sequence number 1. Reads and writes at absolute positions from 0, so the
  * buffer's position and limit are left alone; allocation-free.
  */
-public final class Iperf3DatagramHeader {
+final class Iperf3DatagramHeader {
     /** Header bytes with a 32-bit sequence number. */
     public static final int BYTES_32 = 12;
     /** Header bytes with a 64-bit sequence number. */

@@ -1,6 +1,6 @@
 package io.linerate.peers.iperf3;
 
-import io.linerate.peers.server.ServedIntervals;
+import io.linerate.peers.internal.ServedIntervals;
 import io.linerate.peers.server.ServedSummary;
 import io.linerate.peers.server.ServedTestListener;
 import java.util.List;

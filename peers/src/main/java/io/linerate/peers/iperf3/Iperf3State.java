@@ -5,7 +5,7 @@ package io.linerate.peers.iperf3;
  * whichever side moves the test on (iperf3's {@code iperf_api.h}). The server sends most of them;
  * the client sends {@link #TEST_END}, {@link #IPERF_DONE} and {@link #CLIENT_TERMINATE}.
  */
-public final class Iperf3State {
+final class Iperf3State {
     /** Server: streams are up, timers start. */
     public static final byte TEST_START = 1;
     /** Server: data may flow. */

@@ -67,7 +67,7 @@ record Iperf3TestParams(boolean udp, long seconds, long omitSeconds, long bytes,
     private static Duration interval(JsonNode j) throws Iperf3Exception {
         JsonNode n = j.get("interval");
         if (n == null || (n.isNumber() && n.asDouble() == 0)) {
-            return io.linerate.peers.server.ServedIntervals.DEFAULT_INTERVAL;
+            return io.linerate.peers.internal.ServedIntervals.DEFAULT_INTERVAL;
         }
         if (!n.isNumber() || n.asDouble() < 0 || n.asDouble() > 86_400) {
             throw new Iperf3Exception("parameter 'interval' is " + n + "; expected seconds, 0..86400");

@@ -20,7 +20,7 @@ import java.util.random.RandomGenerator;
  *       servers, in the server's host order, so both orders are accepted).</li>
  * </ul>
  */
-public final class Iperf3Wire {
+final class Iperf3Wire {
     /** Cookie bytes on the wire: 36 characters and a NUL. */
     public static final int COOKIE_BYTES = 37;
     /** Bytes of a JSON object's length prefix. */

@@ -60,7 +60,7 @@ public record RawEndReport(boolean sender, String interfaceName, List<StreamCoun
      * @param metrics the end's result's metrics
      * @return the end's report
      */
-    public static RawEndReport of(RawEndCounts end, List<String> invalidReasons, List<Metric> metrics) {
+    static RawEndReport of(RawEndCounts end, List<String> invalidReasons, List<Metric> metrics) {
         List<StreamCounts> streams = new ArrayList<>();
         for (RawEndCounts.StreamCounts s : end.streams()) {
             streams.add(new StreamCounts(s.etherType(), s.windowFrames(), s.windowBytes(), s.totalFrames(), s.ringDrops()));
@@ -93,7 +93,7 @@ public record RawEndReport(boolean sender, String interfaceName, List<StreamCoun
     }
 
     /** Reads the agent's {@code result} message (the agent's raw end writes it); its metrics get host {@code remote}. */
-    public static RawEndReport ofAgent(JsonNode result) throws IOException {
+    static RawEndReport ofAgent(JsonNode result) throws IOException {
         List<String> reasons = new ArrayList<>();
         result.path("invalid_reasons").forEach(r -> reasons.add(r.asText()));
         List<Metric> metrics = new ArrayList<>();
@@ -109,7 +109,7 @@ public record RawEndReport(boolean sender, String interfaceName, List<StreamCoun
     }
 
     /** @return the end as its side of the joined result's JSON */
-    public JsonObject json() {
+    JsonObject json() {
         List<JsonObject> s = new ArrayList<>();
         for (StreamCounts c : streams) {
             s.add(JsonObject.create().put("ethertype", String.format(java.util.Locale.ROOT, "0x%04x", c.etherType()))

@@ -1,5 +1,6 @@
-package io.linerate.peers.server;
+package io.linerate.peers.internal;
 
+import io.linerate.peers.server.PeerServerConfig;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.Inet6Address;

@@ -1,8 +1,10 @@
-package io.linerate.peers.server;
+package io.linerate.peers.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.IntervalSample;
+import io.linerate.peers.server.ServedInterval;
+import io.linerate.peers.server.ServedTestListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,11 @@
-package io.linerate.peers.server;
+package io.linerate.peers.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.peers.agent.server.AgentLimits;
 import io.linerate.peers.iperf2.Iperf2ServerConfig;
+import io.linerate.peers.server.AllowFrom;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

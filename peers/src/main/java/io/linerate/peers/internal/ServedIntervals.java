@@ -1,6 +1,8 @@
-package io.linerate.peers.server;
+package io.linerate.peers.internal;
 
 import io.linerate.core.IntervalSample;
+import io.linerate.peers.server.ServedInterval;
+import io.linerate.peers.server.ServedTestListener;
 import java.time.Duration;
 import java.util.OptionalDouble;
 

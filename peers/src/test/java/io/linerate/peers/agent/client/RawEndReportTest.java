@@ -1,4 +1,4 @@
-package io.linerate.peers.agent.server;
+package io.linerate.peers.agent.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
 import io.linerate.core.RawEndCounts;
-import io.linerate.peers.agent.client.RawEndReport;
-import io.linerate.peers.agent.client.RemoteRawResult;
 import io.linerate.peers.agent.internal.wire.Control;
 import java.util.List;
 import java.util.Map;
