@@ -3,6 +3,7 @@ package io.linerate.peers.iperf3;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.peers.internal.KeepAlive;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -37,7 +38,7 @@ final class ControlConnection implements Closeable {
         try {
             ch.channel().setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
             // the control connection is silent during the test: keepalive fails it on a black-holed path
-            io.linerate.nio.internal.KeepAlive.forSilence(ch.channel(), timeout);
+            KeepAlive.forSilence(ch.channel(), timeout);
             ch.writeFully(ByteBuffer.wrap(cookie));
         } catch (IOException e) {
             // a busy server may close before reading the cookie: its ACCESS_DENIED may still be there to read

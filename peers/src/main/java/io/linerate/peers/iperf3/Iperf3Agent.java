@@ -1,5 +1,6 @@
 package io.linerate.peers.iperf3;
 
+import io.linerate.peers.internal.KeepAlive;
 import io.linerate.peers.internal.SamePortListener;
 import io.linerate.peers.server.PeerServer;
 import io.linerate.peers.server.ServedTestListener;
@@ -163,7 +164,7 @@ public final class Iperf3Agent implements PeerServer {
             }
             // the control connection is silent during the test: keepalive fails it on a black-holed path,
             // which ends a UDP sender here that would otherwise send into it to the test's end
-            io.linerate.nio.internal.KeepAlive.forSilence(ch.channel(), config.ioTimeout());
+            KeepAlive.forSilence(ch.channel(), config.ioTimeout());
             Iperf3ServerSession session = new Iperf3ServerSession(this, ch, from, key, started.incrementAndGet());
             sessions.add(session);
             handedOver = true;

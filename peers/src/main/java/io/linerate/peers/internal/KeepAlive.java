@@ -1,4 +1,4 @@
-package io.linerate.nio.internal;
+package io.linerate.peers.internal;
 
 import java.io.IOException;
 import java.net.StandardSocketOptions;
