@@ -99,10 +99,13 @@ public final class Iperf3Agent implements PeerServer {
         return ports.address();
     }
 
-    /** @return tests running now */
+    /**
+     * @return tests running now: a test that released its connections counts no more, though its
+     *     thread may not have left the list yet
+     */
     @Override
     public int activeSessions() {
-        return sessions.size();
+        return (int) sessions.stream().filter(s -> !s.hasEnded()).count();
     }
 
     /** @return tests started since the server started */

@@ -110,6 +110,11 @@ final class Iperf3ServerSession {
         }
     }
 
+    /** @return whether the test ended and released what it held */
+    boolean hasEnded() {
+        return ended.getCount() == 0;
+    }
+
     void awaitEnd(long millis) throws InterruptedException {
         ended.await(Math.max(1, millis), TimeUnit.MILLISECONDS);
     }
