@@ -11,17 +11,29 @@ import io.linerate.core.Iperf2Peer;
 import io.linerate.core.Iperf3Peer;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.RrSpec;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
 import io.linerate.nio.NioTransport;
 import io.linerate.peers.agent.client.AgentStream;
 import io.linerate.peers.iperf2.Iperf2Stream;
 import io.linerate.peers.iperf3.Iperf3Stream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** A stream spec whose endpoint names its peer is selected and opened by the nio transport, with nothing connected yet. */
+/**
+ * A spec whose endpoint is a peer on another host is selected and opened by the nio transport
+ * through the peers' protocols, with nothing connected yet; what a peer cannot run is refused with
+ * its reason.
+ */
 class NioTransportPeersTest {
     private static final Endpoint.Remote AT = Endpoint.remote("127.0.0.1", 1);
+
+    private static final Endpoint PEER = Endpoint.parse("198.18.0.2:7001");
 
     private static Measurement open(MeasurementSpec spec) throws Exception {
         return Transports.select(null, spec).open(spec, Clock.system());
@@ -61,5 +73,38 @@ class NioTransportPeersTest {
         Measurement m = open(TransferSpec.builder().endpoint(Iperf2Peer.at(AT)).build());
         m.close();
         assertThatThrownBy(m::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    static Stream<MeasurementSpec> remoteSpecs() {
+        return Stream.of(PingPongSpec.builder().endpoint(PEER).build(),
+                PingPongSpec.builder().protocol(PingPongProtocol.UDP).endpoint(PEER).build(),
+                RrSpec.builder().endpoint(PEER).build());
+    }
+
+    @ParameterizedTest
+    @MethodSource("remoteSpecs")
+    void aRemotePeerIsTakenForEveryLatencyPatternTheAgentServes(MeasurementSpec spec) {
+        assertThat(new NioTransport().unsupportedReason(spec)).isEmpty();
+    }
+
+    @Test
+    void aRemotePingPongOverAPipeIsRefusedWithTheReason() {
+        PingPongSpec pipe = PingPongSpec.builder().protocol(PingPongProtocol.PIPE).endpoint(PEER).build();
+        String reason = "ping-pong over pipe does not cross hosts: remote peer 198.18.0.2:7001 echoes tcp and udp";
+        assertThat(new NioTransport().unsupportedReason(pipe)).contains(reason);
+        assertThatThrownBy(() -> new NioTransport().open(pipe, Clock.system()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(reason);
+    }
+
+    @Test
+    void aRemoteStreamIsSupportedButOnlyForADuration() {
+        TransferSpec timed = TransferSpec.builder().endpoint(Endpoint.parse("198.18.0.2:7001")).build();
+        TransferSpec counted = timed.toBuilder().bound(Bound.bytes(1000)).build();
+
+        assertThat(new NioTransport().unsupportedReason(timed)).isEmpty();
+        assertThat(new NioTransport().unsupportedReason(counted)).contains("a stream with remote peer 198.18.0.2:7001"
+                + " is bounded by a duration, not 1000 bytes: the two ends agree on when to stop by time");
+        assertThatThrownBy(() -> new NioTransport().open(counted, Clock.system()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bounded by a duration");
     }
 }
