@@ -55,7 +55,7 @@ import java.util.Optional;
  * side sends only then, so that nothing sent first only overflows a socket buffer nobody reads yet
  * (in reverse that lost a fifth to a half of a first interval at 100 Mbit/s; forward, into an agent
  * that had not run a stream yet, on a loaded host, most of a first second). This end asks for it
- * with {@value Control#Control.GO} in the request, and an agent that knows it confirms in its {@code ready}: in
+ * with {@value Control#GO} in the request, and an agent that knows it confirms in its {@code ready}: in
  * reverse it waits for this end's {@code go}; forward this end waits for the agent's, at most the
  * I/O timeout.
  */
@@ -322,7 +322,7 @@ public final class RemoteStreamTransfer implements Transfer {
 
     /**
      * This thread was interrupted while the ends ran: every end here closes its window, and the
-     * agent is asked to close its own ({@value #Control.STOP}); returns once the ends here stopped, or after
+     * agent is asked to close its own ({@value Control#STOP}); returns once the ends here stopped, or after
      * two I/O timeouts.
      */
     private void stopOnInterrupt(ParallelEnds run) {
