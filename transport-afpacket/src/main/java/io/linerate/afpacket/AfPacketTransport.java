@@ -94,7 +94,7 @@ public final class AfPacketTransport implements Transport {
 
     /**
      * @return why the spec cannot run here: another pattern, or a remote endpoint (the peer's agent
-     *     drives the far interface, through {@code io.linerate.nio.agent.RemoteRaw}, which opens this
+     *     drives the far interface, through {@code io.linerate.peers.agent.client.RemoteRaw}, which opens this
      *     host's end here with a loopback endpoint); empty for a raw-frame spec whose interfaces this
      *     JVM drives
      */
@@ -105,7 +105,7 @@ public final class AfPacketTransport implements Transport {
         }
         if (raw.endpoint() instanceof Endpoint.Remote peer) {
             return Optional.of("remote peer " + peer + ": the afpacket transport drives this host's interfaces only;"
-                    + " a run with the peer's agent at the far end goes through io.linerate.nio.agent.RemoteRaw"
+                    + " a run with the peer's agent at the far end goes through io.linerate.peers.agent.client.RemoteRaw"
                     + " (linerate raw --peer), which runs this host's end here");
         }
         return Optional.empty();

@@ -1,8 +1,8 @@
 package io.linerate.examples.cli;
 
 import io.linerate.core.Endpoint;
-import io.linerate.nio.agent.RemoteOptions;
-import io.linerate.nio.agent.SecretFile;
+import io.linerate.peers.agent.client.RemoteOptions;
+import io.linerate.peers.agent.client.SecretFile;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;

@@ -3,7 +3,7 @@ package io.linerate.examples.cli;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
-import io.linerate.nio.iperf3.Iperf3Options;
+import io.linerate.peers.iperf3.Iperf3Options;
 import java.math.BigDecimal;
 import java.net.Inet6Address;
 import java.net.InetAddress;

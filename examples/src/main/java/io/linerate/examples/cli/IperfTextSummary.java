@@ -3,10 +3,10 @@ package io.linerate.examples.cli;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
 import io.linerate.core.Protocol;
-import io.linerate.nio.iperf2.Iperf2Result;
-import io.linerate.nio.iperf2.Iperf2ServerReport;
-import io.linerate.nio.iperf3.Iperf3BidirResult;
-import io.linerate.nio.iperf3.Iperf3Result;
+import io.linerate.peers.iperf2.Iperf2Result;
+import io.linerate.peers.iperf2.Iperf2ServerReport;
+import io.linerate.peers.iperf3.Iperf3BidirResult;
+import io.linerate.peers.iperf3.Iperf3Result;
 import java.io.PrintWriter;
 import java.util.Locale;
 

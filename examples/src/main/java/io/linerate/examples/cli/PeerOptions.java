@@ -7,9 +7,9 @@ import io.linerate.core.Iperf2UdpHeader;
 import io.linerate.core.Iperf3Peer;
 import io.linerate.core.PeerDirection;
 import io.linerate.core.PeerSecret;
-import io.linerate.nio.agent.RemoteOptions;
-import io.linerate.nio.agent.SecretFile;
-import io.linerate.nio.iperf2.Iperf2HeaderVariant;
+import io.linerate.peers.agent.client.RemoteOptions;
+import io.linerate.peers.agent.client.SecretFile;
+import io.linerate.peers.iperf2.Iperf2HeaderVariant;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

@@ -3,12 +3,12 @@ package io.linerate.examples.cli;
 import io.linerate.core.AgentPeer;
 import io.linerate.core.Iperf2Peer;
 import io.linerate.core.Iperf3Peer;
-import io.linerate.core.PeerDirection;
 import io.linerate.core.MeasurementResult;
+import io.linerate.core.PeerDirection;
 import io.linerate.core.TransferSpec;
-import io.linerate.nio.iperf2.Iperf2Result;
-import io.linerate.nio.iperf3.Iperf3BidirResult;
-import io.linerate.nio.iperf3.Iperf3Result;
+import io.linerate.peers.iperf2.Iperf2Result;
+import io.linerate.peers.iperf3.Iperf3BidirResult;
+import io.linerate.peers.iperf3.Iperf3Result;
 import java.util.List;
 
 /**

@@ -1,6 +1,5 @@
 package io.linerate.examples.cli;
 
-import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
 import io.linerate.core.Measurement;
@@ -14,9 +13,9 @@ import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.spi.Transport;
 import io.linerate.nio.NioTransport;
-import io.linerate.nio.agent.RemoteLatency;
-import io.linerate.nio.agent.RemoteOptions;
 import io.linerate.nio.latency.RrResult;
+import io.linerate.peers.agent.client.RemoteLatency;
+import io.linerate.peers.agent.client.RemoteOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;

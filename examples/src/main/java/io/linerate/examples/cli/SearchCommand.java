@@ -13,7 +13,7 @@ import io.linerate.core.search.SearchSpec;
 import io.linerate.core.search.UdpStreamTrial;
 import io.linerate.core.sink.JsonObject;
 import io.linerate.core.sink.KtapDocument;
-import io.linerate.nio.agent.RemoteUdpTrial;
+import io.linerate.peers.agent.client.RemoteUdpTrial;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;

@@ -1,15 +1,15 @@
 package io.linerate.examples.cli;
 
-import io.linerate.nio.agent.AgentConfig;
-import io.linerate.nio.agent.AgentLimits;
-import io.linerate.nio.agent.SecretFile;
-import io.linerate.nio.iperf2.Iperf2ServerConfig;
-import io.linerate.nio.iperf3.Iperf3ServerConfig;
-import io.linerate.nio.peer.AllowFrom;
-import io.linerate.nio.peer.PeerServer;
-import io.linerate.nio.peer.PeerServerConfig;
-import io.linerate.nio.peer.PeerServerSettings;
-import io.linerate.nio.peer.ServedTestListener;
+import io.linerate.peers.agent.client.SecretFile;
+import io.linerate.peers.agent.server.AgentConfig;
+import io.linerate.peers.agent.server.AgentLimits;
+import io.linerate.peers.iperf2.Iperf2ServerConfig;
+import io.linerate.peers.iperf3.Iperf3ServerConfig;
+import io.linerate.peers.server.AllowFrom;
+import io.linerate.peers.server.PeerServer;
+import io.linerate.peers.server.PeerServerConfig;
+import io.linerate.peers.server.PeerServerSettings;
+import io.linerate.peers.server.ServedTestListener;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,11 +1,11 @@
 package io.linerate.examples.cli;
 
-import io.linerate.nio.agent.AgentConfig;
-import io.linerate.nio.iperf2.Iperf2ServerConfig;
-import io.linerate.nio.iperf3.Iperf3ServerConfig;
-import io.linerate.nio.peer.AllowFrom;
-import io.linerate.nio.peer.PeerServer;
-import io.linerate.nio.peer.PeerServerConfig;
+import io.linerate.peers.agent.server.AgentConfig;
+import io.linerate.peers.iperf2.Iperf2ServerConfig;
+import io.linerate.peers.iperf3.Iperf3ServerConfig;
+import io.linerate.peers.server.AllowFrom;
+import io.linerate.peers.server.PeerServer;
+import io.linerate.peers.server.PeerServerConfig;
 import java.time.Duration;
 
 /** The server {@code linerate serve} runs: the agent, or one for iperf3's or iperf 2's clients; what sets them apart in the command. */

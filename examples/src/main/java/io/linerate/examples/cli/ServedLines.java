@@ -2,10 +2,10 @@ package io.linerate.examples.cli;
 
 import io.linerate.core.IntervalSample;
 import io.linerate.core.sink.TransferFormat;
-import io.linerate.nio.peer.ServedInterval;
-import io.linerate.nio.peer.ServedStart;
-import io.linerate.nio.peer.ServedSummary;
-import io.linerate.nio.peer.ServedTestListener;
+import io.linerate.peers.server.ServedInterval;
+import io.linerate.peers.server.ServedStart;
+import io.linerate.peers.server.ServedSummary;
+import io.linerate.peers.server.ServedTestListener;
 import java.io.PrintWriter;
 import java.util.Locale;
 

@@ -1,5 +1,8 @@
 package io.linerate.examples.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,14 +24,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The modules' layering and the packages docs/api.md lists: core and netns depend on no other
  * module, the shared native layer and the regression module on core alone, the transports on core
- * and the native layer, the loopback suite on core and netns, test-support on netns, nothing on
- * the command line; a module's
+ * and the native layer, the peers on core and transport-nio's API and SPI (transport-nio knows them
+ * only through core's SPI), the loopback suite on core and netns, test-support on netns, nothing
+ * on the command line; a module's
  * {@code internal} packages are its own; the command line imports only the API and SPI packages;
  * and every library package is listed as one or the other, or is internal.
  */
 class ArchitectureTest {
     private static final String CORE = "io.linerate.core..";
     private static final String NIO = "io.linerate.nio..";
+    private static final String PEERS = "io.linerate.peers..";
     private static final String AFPACKET = "io.linerate.afpacket..";
     private static final String JNI = "io.linerate.jni..";
     private static final String SOCKET = "io.linerate.socket..";
@@ -74,47 +79,56 @@ class ArchitectureTest {
     @Test
     void coreDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+                .resideInAnyPackage(NIO, PEERS, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
     }
 
     @Test
     void namespacesDependOnNoOtherModuleAndTestSupportOnNamespacesAlone() {
         noClasses().that().resideInAPackage(NETNS).should().dependOnClassesThat()
-                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT, SUITE).check(linerate);
+                .resideInAnyPackage(CORE, NIO, PEERS, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT, SUITE).check(linerate);
         noClasses().that().resideInAPackage(TESTSUPPORT).should().dependOnClassesThat()
-                .resideInAnyPackage(CORE, NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, SUITE).check(linerate);
+                .resideInAnyPackage(CORE, NIO, PEERS, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, SUITE).check(linerate);
     }
 
     @Test
     void theSuiteRunsOnAnyTransportThroughCoreAndNamespaces() {
         noClasses().that().resideInAPackage(SUITE).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT)
+                .resideInAnyPackage(NIO, PEERS, AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT)
                 .because("the loopback suite takes a Transport through core's SPI").check(linerate);
     }
 
     @Test
     void theNativeSocketTransportDependsOnCoreAndTheNativeLayerAloneAndNothingOnIt() {
         noClasses().that().resideInAPackage(SOCKET).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
-        noClasses().that().resideInAnyPackage(JNI, NIO, AFPACKET, REGRESSION, NETNS, SUITE).should().dependOnClassesThat()
+                .resideInAnyPackage(NIO, PEERS, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+        noClasses().that().resideInAnyPackage(JNI, NIO, PEERS, AFPACKET, REGRESSION, NETNS, SUITE).should().dependOnClassesThat()
                 .resideInAPackage(SOCKET).check(linerate);
     }
 
     @Test
     void theTransportsAndTheGateDependOnCoreAloneAndNotOnEachOther() {
         noClasses().that().resideInAPackage(JNI).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+                .resideInAnyPackage(NIO, PEERS, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
         noClasses().that().resideInAPackage(NIO).should().dependOnClassesThat()
-                .resideInAnyPackage(AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+                .resideInAnyPackage(PEERS, AFPACKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
         noClasses().that().resideInAPackage(AFPACKET).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+                .resideInAnyPackage(NIO, PEERS, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
         noClasses().that().resideInAPackage(REGRESSION).should().dependOnClassesThat()
-                .resideInAnyPackage(NIO, AFPACKET, JNI, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+                .resideInAnyPackage(NIO, PEERS, AFPACKET, JNI, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+    }
+
+    @Test
+    void thePeersDependOnCoreAndOnTransportNioThroughItsApiAndSpi() {
+        noClasses().that().resideInAPackage(PEERS).should().dependOnClassesThat()
+                .resideInAnyPackage(AFPACKET, JNI, SOCKET, REGRESSION, EXAMPLES, TESTSUPPORT, NETNS, SUITE).check(linerate);
+        noClasses().that().resideInAPackage(PEERS).should().dependOnClassesThat(resideInAPackage(NIO)
+                        .and(not(resideInAnyPackage("io.linerate.nio", "io.linerate.nio.spi", "io.linerate.nio.latency"))))
+                .because("the peers run on transport-nio's API and its SPI package (docs/api.md)").check(linerate);
     }
 
     @Test
     void aModulesInternalPackagesAreItsOwn() {
-        for (String module : new String[] {"core", "nio", "afpacket", "jni", "socket", "regression", "netns", "suite"}) {
+        for (String module : new String[] {"core", "nio", "peers", "afpacket", "jni", "socket", "regression", "netns", "suite"}) {
             String root = "io.linerate." + module + "..";
             noClasses().that().resideOutsideOfPackage(root).should().dependOnClassesThat()
                     .resideInAPackage("io.linerate." + module + "..internal..")
@@ -145,7 +159,7 @@ class ArchitectureTest {
                 .filter(p -> !p.startsWith("io.linerate.examples") && !p.contains(".internal"))
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(packages).as("the library's packages").contains("io.linerate.core", "io.linerate.nio", "io.linerate.netns",
-                "io.linerate.suite");
+                "io.linerate.suite", "io.linerate.peers.agent.client");
         Set<String> unlisted = new TreeSet<>(packages);
         unlisted.removeAll(api);
         unlisted.removeAll(spi);

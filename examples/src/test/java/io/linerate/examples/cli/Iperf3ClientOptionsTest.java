@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
+import io.linerate.core.Iperf3Peer;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.Iperf3Peer;
-import io.linerate.nio.iperf3.Iperf3Options;
-import io.linerate.nio.iperf3.Iperf3Stream;
+import io.linerate.peers.iperf3.Iperf3Options;
+import io.linerate.peers.iperf3.Iperf3Stream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.agent.AgentLimits;
-import io.linerate.nio.iperf3.Iperf3Agent;
-import io.linerate.nio.iperf3.Iperf3ServerConfig;
-import io.linerate.nio.peer.AllowFrom;
+import io.linerate.peers.agent.server.AgentLimits;
+import io.linerate.peers.iperf3.Iperf3Agent;
+import io.linerate.peers.iperf3.Iperf3ServerConfig;
+import io.linerate.peers.server.AllowFrom;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@code stream --peer-protocol iperf3 --bidir} against linerate's own iperf3 server in this JVM
  * (it speaks iperf3's bidirectional test as {@code iperf3 -s} does; the tests against the real
- * {@code iperf3 -s} are transport-nio's Iperf3ClientTest and IperfTwoHostsTest).
+ * {@code iperf3 -s} are the peers module's Iperf3ClientTest and IperfTwoHostsTest).
  */
 @Timeout(60)
 class Iperf3StreamCommandTest {

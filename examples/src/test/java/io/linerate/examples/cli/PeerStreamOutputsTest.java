@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.linerate.nio.agent.Agent;
-import io.linerate.nio.agent.AgentConfig;
-import io.linerate.nio.agent.AgentLimits;
+import io.linerate.peers.agent.server.Agent;
+import io.linerate.peers.agent.server.AgentConfig;
+import io.linerate.peers.agent.server.AgentLimits;
 import io.linerate.testsupport.Iperf3Server;
 import io.linerate.testsupport.IperfBinary;
 import io.linerate.testsupport.PeerTool;

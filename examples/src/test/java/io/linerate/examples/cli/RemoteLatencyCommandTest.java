@@ -2,9 +2,9 @@ package io.linerate.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.linerate.nio.agent.Agent;
-import io.linerate.nio.agent.AgentConfig;
-import io.linerate.nio.agent.AgentLimits;
+import io.linerate.peers.agent.server.Agent;
+import io.linerate.peers.agent.server.AgentConfig;
+import io.linerate.peers.agent.server.AgentLimits;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

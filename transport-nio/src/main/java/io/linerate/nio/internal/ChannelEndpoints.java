@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <C> the channel type
  */
-abstract class ChannelEndpoints<C extends NetworkChannel> implements NioStreamTransfer.Endpoints {
+public abstract class ChannelEndpoints<C extends NetworkChannel> implements NioStreamTransfer.Endpoints {
     private static final Logger LOG = LoggerFactory.getLogger(ChannelEndpoints.class);
     final TransferSpec spec;
     final C sender;
@@ -68,7 +68,7 @@ abstract class ChannelEndpoints<C extends NetworkChannel> implements NioStreamTr
     }
 
     /** Closes what a failed setup opened; the failure that is already on its way wins. */
-    static void closeQuietly(List<AutoCloseable> opened) {
+    public static void closeQuietly(List<AutoCloseable> opened) {
         try {
             NioStreamTransfer.closeAll(opened);
         } catch (IOException e) {

@@ -9,6 +9,7 @@ import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.StreamEngine;
+import io.linerate.nio.spi.RunOnce;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ public final class NioStreamTransfer implements Transfer {
     }
 
     /** Closes every resource, keeping the first failure; never throws for a null entry. */
-    static void closeAll(List<? extends AutoCloseable> resources) throws IOException {
+    public static void closeAll(List<? extends AutoCloseable> resources) throws IOException {
         IOException first = null;
         for (AutoCloseable c : new ArrayList<>(resources)) {
             if (c == null) {

@@ -23,11 +23,11 @@ public final class SocketBuffers {
         return LINUX ? 2 * jdk : jdk;
     }
 
-    static int send(NetworkChannel ch) throws IOException {
+    public static int send(NetworkChannel ch) throws IOException {
         return applied(ch, StandardSocketOptions.SO_SNDBUF);
     }
 
-    static int receive(NetworkChannel ch) throws IOException {
+    public static int receive(NetworkChannel ch) throws IOException {
         return applied(ch, StandardSocketOptions.SO_RCVBUF);
     }
 }

@@ -23,7 +23,7 @@ import java.util.Locale;
  * SO_RCVBUF for window scaling, IP_TOS/IPV6_TCLASS, TCP_NODELAY) are set before it, and read back
  * after it (DESIGN rule 9). Both ends are non-blocking; waits go through a selector with a bound.
  */
-final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
+public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
     /** Size of the receiver's read buffer, bytes. */
     static final int RECEIVE_BUFFER_BYTES = 256 * 1024;
 
@@ -128,7 +128,7 @@ final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
      * @param senderSelector a selector {@code sender} is registered with for OP_WRITE
      * @throws IOException when a write fails or makes no progress for the I/O timeout
      */
-    static void sendLoop(SocketChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes)
+    public static void sendLoop(SocketChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes)
             throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(payloadBytes);
         Stall stall = new Stall("TCP sender", ctx.ioTimeoutNanos());
@@ -171,7 +171,7 @@ final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
      *
      * @param receiverSelector a selector {@code receiver} is registered with for OP_READ
      */
-    static void receiveLoop(SocketChannel receiver, Selector receiverSelector, ReceiverContext ctx) throws IOException {
+    public static void receiveLoop(SocketChannel receiver, Selector receiverSelector, ReceiverContext ctx) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
         while (!ctx.stopRequested()) {
             buf.clear();

@@ -6,6 +6,7 @@ import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
+import io.linerate.nio.spi.DatagramWait;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
@@ -22,7 +23,7 @@ import java.util.List;
  * Every datagram carries a {@link DatagramHeader}. The kernel fragments datagrams larger than the
  * path MTU (Linux's default IP_PMTUDISC_WANT), which is what the {@code *_frag} markers measure.
  */
-final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
+public final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
     /** Largest datagram a receive can hold, bytes. */
     static final int RECEIVE_BUFFER_BYTES = 65536;
 
@@ -88,7 +89,7 @@ final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
      * @throws IOException when a send fails (such as ICMP port unreachable from a peer that is
      *     gone) or makes no progress for the I/O timeout
      */
-    static void sendLoop(DatagramChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes,
+    public static void sendLoop(DatagramChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes,
                          int streamId) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(payloadBytes);
         Clock clock = ctx.clock();
@@ -125,7 +126,7 @@ final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
      *
      * @param receiverSelector a selector {@code receiver} is registered with for OP_READ
      */
-    static void receiveLoop(DatagramChannel receiver, Selector receiverSelector, ReceiverContext ctx)
+    public static void receiveLoop(DatagramChannel receiver, Selector receiverSelector, ReceiverContext ctx)
             throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
         DatagramWait wait = new DatagramWait(receiverSelector);

@@ -1,11 +1,10 @@
 package io.linerate.nio.latency;
 
-import io.linerate.core.PingPongSpec;
-
 import io.linerate.core.Clock;
+import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.latency.internal.PingPongRunner;
+import io.linerate.nio.spi.PingPongRunner;
 
 /**
  * A ping-pong as sfnt-pingpong and sockperf's ping-pong run it, with the client and an echo server

@@ -4,7 +4,7 @@ import io.linerate.core.Clock;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.latency.internal.RrRunner;
+import io.linerate.nio.spi.RrRunner;
 
 /**
  * Request/response over TCP on loopback as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr

@@ -1,5 +1,6 @@
 package io.linerate.nio.internal;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,14 +1,13 @@
 package io.linerate.nio.latency;
 
-import io.linerate.core.PingPongSpec;
-import io.linerate.core.PingPongProtocol;
-import io.linerate.core.Muxer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
+import io.linerate.core.Muxer;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
@@ -17,7 +16,7 @@ import io.linerate.core.latency.LatencyStats;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
 import io.linerate.nio.PathFacts;
-import io.linerate.nio.latency.internal.PingPongRunner;
+import io.linerate.nio.spi.PingPongRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

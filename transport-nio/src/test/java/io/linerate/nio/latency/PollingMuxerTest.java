@@ -1,26 +1,24 @@
 package io.linerate.nio.latency;
 
-import io.linerate.core.PingPongSpec;
-import io.linerate.core.RrSpec;
-import io.linerate.core.PingPongProtocol;
-import io.linerate.core.Muxer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
+import io.linerate.core.Muxer;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.latency.internal.PingPongRunner;
-import io.linerate.nio.latency.internal.RrFlow;
+import io.linerate.nio.spi.PingPongRunner;
+import io.linerate.nio.spi.RrFlow;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,77 @@
+package io.linerate.peers.agent.client;
+
+import io.linerate.core.AgentPeer;
+import io.linerate.core.Bound;
+import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementSpec;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.PeerProtocol;
+import io.linerate.core.spi.Transport;
+import io.linerate.peers.internal.OnNio;
+import java.util.Optional;
+
+/**
+ * linerate's agent as a {@link PeerProtocol}: a stream with {@link AgentPeer} (its secret, direction
+ * and streams) runs as an {@link AgentStream}; a stream with {@link Endpoint.Remote} as a
+ * {@link RemoteStreamTransfer} (forward, without a secret); a TCP or UDP ping-pong or a
+ * request/response run with {@link Endpoint.Remote} as a {@link RemoteLatency} (without a secret).
+ * Registered for {@link java.util.ServiceLoader}.
+ */
+public final class AgentProtocol implements PeerProtocol {
+    /** The name this protocol goes by in messages. */
+    public static final String NAME = "agent";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** @return true for {@link AgentPeer} and {@link Endpoint.Remote} */
+    @Override
+    public boolean reaches(Endpoint endpoint) {
+        return endpoint instanceof AgentPeer || endpoint instanceof Endpoint.Remote;
+    }
+
+    @Override
+    public Optional<String> unsupportedReason(MeasurementSpec m, Transport transport) {
+        Optional<String> onNio = OnNio.reason("linerate's agent", transport);
+        if (onNio.isPresent()) {
+            return onNio;
+        }
+        if (m instanceof TransferSpec stream && stream.endpoint() instanceof AgentPeer peer
+                && stream.bound().kind() != Bound.Kind.DURATION) {
+            return Optional.of("a stream with linerate's agent at " + peer + " is bounded by a duration, not "
+                    + stream.bound() + ": the two ends agree on when to stop by time");
+        }
+        if (m instanceof TransferSpec stream && stream.endpoint() instanceof Endpoint.Remote peer
+                && stream.bound().kind() != Bound.Kind.DURATION) {
+            return Optional.of("a stream with remote peer " + peer + " is bounded by a duration, not "
+                    + stream.bound() + ": the two ends agree on when to stop by time");
+        }
+        if (m instanceof PingPongSpec p && p.endpoint() instanceof Endpoint.Remote peer
+                && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
+            return Optional.of("ping-pong over " + p.protocol().label() + " does not cross hosts: remote peer " + peer
+                    + " echoes tcp and udp");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Measurement open(MeasurementSpec spec, Clock clock, Transport transport) throws TransferException {
+        unsupportedReason(spec, transport).ifPresent(r -> {
+            throw new IllegalArgumentException(r);
+        });
+        if (spec instanceof TransferSpec t && t.endpoint() instanceof AgentPeer) {
+            return AgentStream.open(t, clock);
+        }
+        if (spec instanceof TransferSpec t) {
+            return RemoteStreamTransfer.open(t, clock, RemoteOptions.defaults());
+        }
+        return RemoteLatency.of(spec, clock, RemoteOptions.defaults());
+    }
+}

@@ -1,0 +1,280 @@
+package io.linerate.peers.agent.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
+import io.linerate.core.Failures;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.MeasurementSpec;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.RrSpec;
+import io.linerate.core.TransferException;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.nio.latency.RrResult;
+import io.linerate.nio.spi.PingPongRunner;
+import io.linerate.nio.spi.RrRunner;
+import io.linerate.nio.spi.Sockets;
+import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.LatencySpecJson;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.NetworkChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A ping-pong or request/response run whose far end is a peer agent ({@link io.linerate.peers.agent.server.Agent}) at the spec's
+ * {@link Endpoint.Remote}: the agent runs the echo end or the server, this host the client ends,
+ * timed as in one JVM. {@link #run()} connects, authenticates, runs, collects the agent's counts
+ * and releases everything before it returns or throws. A ping-pong gives a
+ * {@link RemotePingPongResult}; request/response gives an {@link RrResult} whose server counts
+ * ({@link RrResult#accepts()}, {@link RrResult#served()}) are the agent's. When the agent stops
+ * mid-run, the error says so, with the counts of both ends so far.
+ */
+public final class RemoteLatency implements Measurement {
+    private final MeasurementSpec spec;
+    private final Clock clock;
+    private final RemoteOptions options;
+    private boolean ran;
+
+    private RemoteLatency(MeasurementSpec spec, Clock clock, RemoteOptions options) {
+        this.spec = spec;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /**
+     * @param spec a TCP or UDP {@link PingPongSpec} or an {@link RrSpec}, with a remote endpoint
+     * @param options the secret; {@link RemoteOptions#reverse()} does not apply and must be false
+     * @throws IllegalArgumentException for another pattern, a loopback endpoint, a ping-pong over a
+     *     protocol that does not cross hosts, or a reverse option
+     */
+    public static RemoteLatency of(MeasurementSpec spec, Clock clock, RemoteOptions options) {
+        if (!(spec instanceof PingPongSpec) && !(spec instanceof RrSpec)) {
+            throw new IllegalArgumentException("a remote latency run is ping-pong or request-response, not "
+                    + spec.pattern().label());
+        }
+        if (!(spec.endpoint() instanceof Endpoint.Remote)) {
+            throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not a remote peer");
+        }
+        if (spec instanceof PingPongSpec p && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
+            throw new IllegalArgumentException("ping-pong over " + p.protocol().label()
+                    + " does not cross hosts; with a remote peer: tcp, udp");
+        }
+        if (options.reverse()) {
+            throw new IllegalArgumentException("--reverse applies to streams only");
+        }
+        return new RemoteLatency(spec, clock, options);
+    }
+
+    @Override
+    public MeasurementSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public MeasurementResult run() throws TransferException {
+        if (ran) {
+            throw new IllegalStateException("this " + spec.pattern().label() + " measurement has already run; open another one");
+        }
+        ran = true;
+        Endpoint.Remote peer = (Endpoint.Remote) spec.endpoint();
+        long timeoutMillis = spec instanceof PingPongSpec p ? p.timeout().toMillis() : ((RrSpec) spec).timeout().toMillis();
+        int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutMillis));
+        InetAddress address = AgentClient.resolve(peer, spec instanceof PingPongSpec p ? p.family() : ((RrSpec) spec).family());
+        RunFacts facts = RunFacts.detect(version(), spec.toString());
+        try (Control c = AgentClient.connect(peer, address, timeout, options).control()) {
+            return spec instanceof PingPongSpec p ? pingPong(p, c, address, timeout, facts)
+                    : rr((RrSpec) spec, c, address, facts);
+        } catch (IOException e) {
+            throw new TransferException(spec.pattern().label() + " with the agent at " + peer + ": " + Failures.describe(e), e);
+        }
+    }
+
+    private RemotePingPongResult pingPong(PingPongSpec p, Control c, InetAddress address, int timeout, RunFacts facts)
+            throws IOException, TransferException {
+        boolean tcp = p.protocol() == PingPongProtocol.TCP;
+        ObjectNode req = Control.message("pingpong");
+        req.set("spec", LatencySpecJson.pingPong(p));
+        InetAddress local = c.socket().getLocalAddress();
+        NetworkChannel ch = null;
+        io.linerate.nio.spi.Endpoint end = null;
+        long[] trips = new long[1];
+        PingPongResultOrError outcome = new PingPongResultOrError();
+        try {
+            if (tcp) {
+                SocketChannel s = SocketChannel.open(Sockets.protocolFamily(p.family()));
+                ch = s;
+                Sockets.apply(s, p.sendBufferBytes(), p.receiveBufferBytes(), true, p.trafficClass(), true, p.noDelay());
+                s.bind(new InetSocketAddress(local, 0));
+                c.send(req);
+                int port = port(c.expect("ready"));
+                s.socket().connect(new InetSocketAddress(address, port), timeout);
+                end = io.linerate.nio.spi.Endpoint.open("linerate-pingpong-client", s, s, false,
+                        p.clientMuxer(), p.idleOf(p.clientMuxer()), p.timeout().toNanos());
+            } else {
+                DatagramChannel d = DatagramChannel.open(Sockets.protocolFamily(p.family()));
+                ch = d;
+                Sockets.apply(d, p.sendBufferBytes(), p.receiveBufferBytes(), true, p.trafficClass(), false, false);
+                d.bind(new InetSocketAddress(local, 0));
+                req.put("udp_port", d.socket().getLocalPort());
+                c.send(req);
+                d.connect(new InetSocketAddress(address, port(c.expect("ready"))));
+                end = io.linerate.nio.spi.Endpoint.open("linerate-pingpong-client", d, d, true,
+                        p.clientMuxer(), p.idleOf(p.clientMuxer()), p.timeout().toNanos());
+            }
+            AppliedOptions o = new AppliedOptions(p.trafficClass(), ch.getOption(StandardSocketOptions.IP_TOS),
+                    p.sendBufferBytes(), Sockets.appliedBuffer(ch, StandardSocketOptions.SO_SNDBUF),
+                    p.receiveBufferBytes(), Sockets.appliedBuffer(ch, StandardSocketOptions.SO_RCVBUF),
+                    p.noDelay(), tcp && ch.getOption(StandardSocketOptions.TCP_NODELAY),
+                    tcp ? io.linerate.nio.PathFacts.tcpMss(p.family(), local) : java.util.Optional.empty());
+            var e = end;
+            end = null;
+            try {
+                outcome.result = PingPongRunner.runAgainst(p, clock, facts, e, o, trips);
+            } catch (TransferException failed) {
+                outcome.failure = failed;
+            }
+            // the client's socket is closed: the agent's echo end reads no more
+            sendDone(c);
+            c.timeout(timeout + 1000);
+            JsonNode r = c.expect("result");
+            long echoes = r.path("echoes").asLong(-1);
+            long bytes = r.path("bytes").asLong(-1);
+            if (outcome.failure != null || r.hasNonNull("stopped")) {
+                throw new TransferException(String.format(Locale.ROOT, "%s%s; this host completed %d round trips, "
+                                + "the agent echoed %d times (%d bytes)",
+                        r.hasNonNull("stopped") ? r.get("stopped").asText() + ": " : "",
+                        outcome.failure == null ? "the sweep did not end" : outcome.failure.getMessage(),
+                        trips[0], echoes, bytes), outcome.failure);
+            }
+            return new RemotePingPongResult(outcome.result, echoes, bytes);
+        } catch (IOException e) {
+            if (outcome.failure != null) {
+                // the control connection failed after the sweep did: the sweep's reason comes first
+                throw new TransferException(outcome.failure.getMessage() + "; the agent's counts are unknown: "
+                        + Failures.describe(e) + "; this host completed " + trips[0] + " round trips", e);
+            }
+            throw e;
+        } finally {
+            if (end != null) {
+                end.close();
+            }
+            if (ch != null) {
+                ch.close();
+            }
+        }
+    }
+
+    /** Holds the outcome of the sweep while the agent's counts are read. */
+    private static final class PingPongResultOrError {
+        io.linerate.nio.latency.PingPongResult result;
+        TransferException failure;
+    }
+
+    private RrResult rr(RrSpec r, Control c, InetAddress address, RunFacts facts) throws IOException, TransferException {
+        ObjectNode req = Control.message("rr");
+        req.set("spec", LatencySpecJson.rr(r));
+        c.send(req);
+        InetSocketAddress server = new InetSocketAddress(address, port(c.expect("ready")));
+        int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, r.timeout().toMillis()));
+        boolean[] finished = {false};
+        try {
+            return runRr(r, c, server, timeout, facts, finished);
+        } catch (TransferException e) {
+            if (finished[0]) {
+                throw e;
+            }
+            // a flow failed first: the agent's counts, and whether it stopped, say why
+            String agent;
+            try {
+                sendDone(c);
+                c.timeout(timeout + 1000);
+                JsonNode m = c.expect("result");
+                agent = (m.hasNonNull("stopped") ? m.get("stopped").asText() + "; " : "") + "the agent accepted "
+                        + m.path("accepts").asLong(-1) + " connections and served " + m.path("served").asLong(-1)
+                        + " responses";
+            } catch (IOException unknown) {
+                agent = "the agent's counts are unknown: " + unknown.getMessage();
+            }
+            throw new TransferException(e.getMessage() + "; " + agent, e);
+        }
+    }
+
+    private RrResult runRr(RrSpec r, Control c, InetSocketAddress server, int timeout, RunFacts facts,
+                           boolean[] finished) throws TransferException {
+        return RrRunner.run(r, clock, facts, new RrRunner.ServerSide() {
+            @Override
+            public SocketAddress address() {
+                return server;
+            }
+
+            @Override
+            public Throwable failure() {
+                return null;
+            }
+
+            @Override
+            public long served() {
+                return -1;
+            }
+
+            @Override
+            public long[] finish() throws IOException, TransferException {
+                finished[0] = true;
+                sendDone(c);
+                c.timeout(timeout + 1000);
+                JsonNode m = c.expect("result");
+                long accepts = m.path("accepts").asLong(-1);
+                long served = m.path("served").asLong(-1);
+                if (m.hasNonNull("stopped")) {
+                    throw new TransferException(m.get("stopped").asText() + "; the agent accepted " + accepts
+                            + " connections and served " + served + " responses", null);
+                }
+                if (m.hasNonNull("failure")) {
+                    throw new TransferException(r.testName() + " server on the agent failed after " + served
+                            + " responses: " + m.get("failure").asText(), null);
+                }
+                return new long[] {accepts, served};
+            }
+        });
+    }
+
+    /** Says done; an agent that stopped first has sent its counts and closed, which are still read after this. */
+    private static void sendDone(Control c) {
+        try {
+            c.send(Control.message("done"));
+        } catch (IOException e) {
+            // the agent's counts, or its reason, are read next
+        }
+    }
+
+    private static int port(JsonNode ready) throws IOException {
+        int port = ready.path("port").asInt(0);
+        if (port < 1 || port > 65535) {
+            throw new IOException("the agent named data port " + port + "; allowed: 1..65535");
+        }
+        return port;
+    }
+
+    /** Nothing to release: {@link #run()} releases every socket and thread before it returns. */
+    @Override
+    public void close() {
+        ran = true;
+    }
+
+    private static String version() {
+        String v = RemoteLatency.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+}

@@ -1,0 +1,63 @@
+package io.linerate.peers.agent.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.linerate.core.Idle;
+import io.linerate.core.RrSpec;
+import io.linerate.nio.spi.RrServer;
+import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.LatencySpecJson;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's end of request/response: the server of an in-JVM run ({@link RrServer}) on an
+ * ephemeral port of the address the client reached, until the client says {@code done}; then it
+ * sends its own counts: {@code accepts} (connections) and {@code served} (responses written in
+ * full). When the agent stops first, the counts so far go back with {@code "stopped"} naming why.
+ */
+final class AgentRr {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRr.class);
+
+    private AgentRr() {}
+
+    static void serve(AgentSession session, Control c, JsonNode req) throws IOException {
+        RrSpec spec;
+        try {
+            spec = LatencySpecJson.rr(req.get("spec"));
+        } catch (IllegalArgumentException e) {
+            session.refuse(c, "spec refused: " + e.getMessage());
+            return;
+        }
+        Optional<String> over = session.config().limits().refusal("request/response", spec.warmup().plus(spec.duration()),
+                Math.max(spec.requestBytes(), spec.responseBytes()));
+        if (over.isPresent()) {
+            session.refuse(c, over.get());
+            return;
+        }
+        if (session.sameFamily(c, spec.family()) == null) {
+            return;
+        }
+        long handshake = session.config().handshakeTimeout().toMillis();
+        // the flows stop within two timeouts of the window's end (RrRunner), then the client says done
+        long waitMillis = spec.warmup().plus(spec.duration()).toMillis() + 3 * spec.timeout().toMillis() + 1000 + handshake;
+        session.deadline(waitMillis + handshake);
+        RrServer server = RrServer.open(spec.family(), session.socket().getLocalAddress(), spec.requestBytes(),
+                spec.responseBytes(), spec.noDelay(), spec.pollingIdle().map(Idle::newStrategy).orElse(null));
+        session.holds(server);
+        session.onAbort(session::wakeControlReader);
+        server.start();
+        c.send(Control.message("ready").put("port", ((InetSocketAddress) server.address()).getPort()));
+        LOG.info("session {}: {} server, {} B requests, {} B responses", session.peer(), spec.testName(),
+                spec.requestBytes(), spec.responseBytes());
+        String stopped = LatencyEnd.awaitDone(c, session, waitMillis);
+        // once the thread has stopped, every response written in full is counted
+        server.stop();
+        LatencyEnd.sendResult(c, Control.message("result").put("accepts", server.accepts()).put("served", server.served()),
+                server.failure(), stopped);
+        LOG.info("session {}: {} done, {} accepts, {} served", session.peer(), spec.testName(), server.accepts(),
+                server.served());
+    }
+}
