@@ -62,7 +62,10 @@ class DatagramWaitTest {
         }
     }
 
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
     private static long allocatedHere() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+        return THREADS.getCurrentThreadAllocatedBytes();
     }
 }
