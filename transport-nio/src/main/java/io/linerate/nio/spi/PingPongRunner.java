@@ -44,6 +44,8 @@ public final class PingPongRunner {
     private final long timeoutNanos;
     private final FullLog log;
     private long roundTrips;
+    /** Answers of the size being measured that carried an earlier round trip's number (skipped). */
+    private long staleAnswers;
 
     private PingPongRunner(PingPongSpec spec, Clock clock, Endpoint end, EchoServer server, FullLog log) {
         this.spec = spec;
@@ -179,7 +181,7 @@ public final class PingPongRunner {
         long serverAlloc0 = -1;
         long clientAlloc0 = -1;
         long sizeTrips = 0;
-        long stale = 0;
+        staleAnswers = 0;
         boolean datagram = spec.protocol().datagram();
         long now = clock.nanoTime();
         p.begin(now);
@@ -203,25 +205,9 @@ public final class PingPongRunner {
                     AnswerStamp.stamp(tx, size, roundTrips);
                 }
                 long start = clock.nanoTime();
-                int s = end.write(tx, deadline);
-                if (s == Endpoint.OK) {
-                    s = end.read(rx, deadline, true);
-                    // a duplicated or late answer is an earlier round trip's: this one waits for its own
-                    while (datagram && s == Endpoint.OK && !AnswerStamp.carries(rx, size, roundTrips)) {
-                        stale++;
-                        rx.clear();
-                        s = end.read(rx, deadline, true);
-                    }
-                }
+                int s = exchange(tx, rx, size, datagram, deadline);
                 long stop = clock.nanoTime();
-                if (s != Endpoint.OK) {
-                    throw failure(size, s, null);
-                }
-                if (rx.position() != size) {
-                    throw new TransferException(String.format(Locale.ROOT,
-                            "%s answer of %d bytes to a %d-byte message after %d round trips",
-                            spec.protocol().label(), rx.position(), size, roundTrips), null);
-                }
+                checkAnswer(s, rx, size);
                 if (log != null) {
                     log.record(roundTrips, size, warming ? DatagramHeader.WARMUP : DatagramHeader.WINDOW, start, stop);
                 }
@@ -253,8 +239,40 @@ public final class PingPongRunner {
         long serverAlloc1 = serverAllocated();
         results.add(new SizeLatency(size, h, p.measuredNanos(), Math.max(0, now - t0) / 1e9));
         counts.add(new PingPongResult.SizeCounts(size, sizeTrips, p.measuredIterations(),
-                between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1), stale));
+                between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1), staleAnswers));
         return interrupted;
+    }
+
+    /**
+     * One message and its answer, both bounded by {@code deadline}. A duplicated or late datagram
+     * answer carries an earlier round trip's number: it is skipped and counted in
+     * {@link #staleAnswers}, and this round trip waits for its own.
+     *
+     * @return {@link Endpoint#OK} or the endpoint's failure code
+     */
+    private int exchange(ByteBuffer tx, ByteBuffer rx, int size, boolean datagram, long deadline) throws IOException {
+        int s = end.write(tx, deadline);
+        if (s == Endpoint.OK) {
+            s = end.read(rx, deadline, true);
+            while (datagram && s == Endpoint.OK && !AnswerStamp.carries(rx, size, roundTrips)) {
+                staleAnswers++;
+                rx.clear();
+                s = end.read(rx, deadline, true);
+            }
+        }
+        return s;
+    }
+
+    /** @throws TransferException if the round trip failed or the answer is not the message's size */
+    private void checkAnswer(int s, ByteBuffer rx, int size) throws TransferException {
+        if (s != Endpoint.OK) {
+            throw failure(size, s, null);
+        }
+        if (rx.position() != size) {
+            throw new TransferException(String.format(Locale.ROOT,
+                    "%s answer of %d bytes to a %d-byte message after %d round trips",
+                    spec.protocol().label(), rx.position(), size, roundTrips), null);
+        }
     }
 
     private static List<String> staleNotes(List<PingPongResult.SizeCounts> counts) {
