@@ -1,50 +1,20 @@
 package io.linerate.peers.iperf2;
 
-import io.linerate.core.Clock;
-import io.linerate.core.Endpoint;
 import io.linerate.core.Iperf2Peer;
-import io.linerate.core.Measurement;
-import io.linerate.core.MeasurementSpec;
-import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
-import io.linerate.core.spi.Transport;
-import io.linerate.peers.internal.OnNio;
-import java.util.Optional;
+import io.linerate.peers.internal.StreamServerProtocol;
 
 /**
  * An iperf 2 server as a {@link PeerProtocol}: a stream with {@link Iperf2Peer} runs as an
  * {@link Iperf2Stream}, whose result holds both ends' metrics. Registered for
  * {@link java.util.ServiceLoader}.
  */
-public final class Iperf2Protocol implements PeerProtocol {
+public final class Iperf2Protocol extends StreamServerProtocol {
     /** The name this protocol goes by in messages. */
     public static final String NAME = "iperf2";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    /** @return true for {@link Iperf2Peer} */
-    @Override
-    public boolean reaches(Endpoint endpoint) {
-        return endpoint instanceof Iperf2Peer;
-    }
-
-    @Override
-    public Optional<String> unsupportedReason(MeasurementSpec spec, Transport transport) {
-        return OnNio.reason("an iperf 2 server", transport);
-    }
-
-    /** @throws IllegalArgumentException for a spec that is no {@link TransferSpec}, or is unsupported */
-    @Override
-    public Measurement open(MeasurementSpec spec, Clock clock, Transport transport) {
-        unsupportedReason(spec, transport).ifPresent(r -> {
-            throw new IllegalArgumentException(r);
-        });
-        if (!(spec instanceof TransferSpec t)) {
-            throw new IllegalArgumentException("an iperf 2 server runs streams, not " + spec.pattern().label());
-        }
-        return Iperf2Stream.open(t);
+    /** For {@link java.util.ServiceLoader}. */
+    public Iperf2Protocol() {
+        super(NAME, "an iperf 2 server", Iperf2Peer.class, Iperf2Stream::open);
     }
 }
