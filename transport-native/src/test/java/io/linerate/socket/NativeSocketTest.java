@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.testsupport.OpenFds;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Set;

@@ -14,6 +14,7 @@ import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
+import io.linerate.testsupport.OpenFds;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
-import io.linerate.peers.OpenFds;
+import io.linerate.testsupport.OpenFds;
 import java.io.DataInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -7,7 +7,7 @@ import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.sink.ResultJson;
-import io.linerate.peers.OpenFds;
+import io.linerate.testsupport.OpenFds;
 import io.linerate.testsupport.Iperf3Server;
 import io.linerate.testsupport.PeerTool;
 import java.io.InputStream;
