@@ -24,13 +24,16 @@ final class BoundedChannel implements Closeable {
     /** The key's interest set, as last set by a wait. */
     private int interest;
     private final long timeoutMillis;
+    /** The other end, for messages: "the server" on a client's channel, "the client" on a server's. */
+    private final String farEnd;
     private volatile boolean cancelled;
 
-    private BoundedChannel(SocketChannel channel, Selector selector, long timeoutMillis) throws IOException {
+    private BoundedChannel(SocketChannel channel, Selector selector, long timeoutMillis, String farEnd) throws IOException {
         this.channel = channel;
         this.selector = selector;
         this.key = channel.register(selector, 0);
         this.timeoutMillis = timeoutMillis;
+        this.farEnd = farEnd;
     }
 
     /**
@@ -45,7 +48,7 @@ final class BoundedChannel implements Closeable {
         try {
             ch.configureBlocking(false);
             sel = Selector.open();
-            BoundedChannel c = new BoundedChannel(ch, sel, Math.max(1, timeout.toMillis()));
+            BoundedChannel c = new BoundedChannel(ch, sel, Math.max(1, timeout.toMillis()), "the server");
             if (!ch.connect(to)) {
                 c.await(SelectionKey.OP_CONNECT, "connect to " + to);
                 ch.finishConnect();
@@ -72,7 +75,7 @@ final class BoundedChannel implements Closeable {
         try {
             accepted.configureBlocking(false);
             sel = Selector.open();
-            return new BoundedChannel(accepted, sel, Math.max(1, timeout.toMillis()));
+            return new BoundedChannel(accepted, sel, Math.max(1, timeout.toMillis()), "the client");
         } catch (IOException | RuntimeException e) {
             accepted.close();
             if (sel != null) {
@@ -127,7 +130,7 @@ final class BoundedChannel implements Closeable {
         while (b.hasRemaining()) {
             int n = channel.read(b);
             if (n < 0) {
-                throw new java.io.EOFException("the server closed the connection");
+                throw new java.io.EOFException(farEnd + " closed the connection");
             }
             if (n == 0) {
                 await(SelectionKey.OP_READ, "read");
