@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -117,6 +118,10 @@ final class StreamCommand implements Callable<Integer> {
 
     /** Options that shape a stream whose both ends run here, and would be silently lost with {@code --peer}. */
     private static final List<String> LOCAL_ONLY = List.of("--transport", "--port", "--full-log");
+    private static final Map<String, String> LOCAL_ONLY_WHY = Map.of(
+            "--transport", "this end of a peer's stream runs on the nio transport",
+            "--port", "the peer picks its data port",
+            "--full-log", "no receiver in this JVM writes a full log");
 
     private void refuseLocalOnlyWithPeer() {
         if (peer.peer == null) {
@@ -126,9 +131,8 @@ final class StreamCommand implements Callable<Integer> {
                 .filter(o -> command.commandLine().getParseResult().hasMatchedOption(o)).toList();
         if (!given.isEmpty()) {
             throw new IllegalArgumentException(String.join(", ", given) + (given.size() == 1 ? " applies" : " apply")
-                    + " to a stream whose both ends run in this JVM; with --peer the peer picks its data port and "
-                    + "the nio transport runs this end, and no receiver here writes a --full-log: leave "
-                    + (given.size() == 1 ? "it" : "them") + " out");
+                    + " to a stream whose both ends run in this JVM; with --peer, leave " + (given.size() == 1 ? "it" : "them")
+                    + " out (" + String.join("; ", given.stream().map(LOCAL_ONLY_WHY::get).toList()) + ")");
         }
     }
 
