@@ -62,7 +62,7 @@ class PeerProtocolsTest {
         PeerProtocol iperf3 = PeerProtocols.of(spec.endpoint()).orElseThrow();
         assertThat(iperf3.unsupportedReason(spec, new NioTransport())).isEmpty();
         assertThat(iperf3.unsupportedReason(spec, ELSEWHERE)).hasValue(
-                "this host's ends with an iperf3 server run on the nio transport, not elsewhere");
+                "this host's ends with an iperf3 server are the JDK's sockets and run on the nio transport, not elsewhere");
         assertThatThrownBy(() -> iperf3.open(spec, Clock.system(), ELSEWHERE)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not elsewhere");
     }

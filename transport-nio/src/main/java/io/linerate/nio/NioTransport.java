@@ -13,7 +13,9 @@ import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
 import io.linerate.core.spi.PeerProtocols;
 import io.linerate.core.spi.Transport;
+import io.linerate.core.spi.ends.PeerEnds;
 import io.linerate.nio.internal.LatencyMeasurement;
+import io.linerate.nio.internal.NioPeerEnds;
 import io.linerate.nio.internal.NioStreamTransfer;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -22,8 +24,8 @@ import java.util.Set;
 /**
  * Java NIO: TCP and UDP streams ({@link TransferSpec}, opened as a {@link io.linerate.core.Transfer}),
  * ping-pong over TCP, UDP, Unix stream sockets or pipes ({@link PingPongSpec}, whose run gives a
- * {@link io.linerate.nio.latency.PingPongResult}) and TCP request/response ({@link RrSpec}, giving
- * an {@link io.linerate.nio.latency.RrResult}), with both ends in this JVM over the loopback address
+ * {@link io.linerate.core.latency.PingPongResult}) and TCP request/response ({@link RrSpec}, giving
+ * an {@link io.linerate.core.latency.RrResult}), with both ends in this JVM over the loopback address
  * of the spec's family (127.0.0.1 or ::1) of the network namespace the JVM runs in. A spec whose
  * endpoint is a peer on another host ({@link Endpoint.Remote}, {@link io.linerate.core.AgentPeer},
  * {@link io.linerate.core.Iperf3Peer}, {@link io.linerate.core.Iperf2Peer}) opens through the
@@ -34,10 +36,20 @@ import java.util.Set;
 public final class NioTransport implements Transport {
     /** The name this transport is found by. */
     public static final String NAME = "nio";
+    private static final PeerEnds ENDS = new NioPeerEnds(NAME);
 
     @Override
     public String name() {
         return NAME;
+    }
+
+    /**
+     * @return the ends the peers run on this transport: JDK sockets with the stream engine's loops and
+     *     the latency runners, as client and as server (linerate's agent)
+     */
+    @Override
+    public Optional<PeerEnds> peerEnds() {
+        return Optional.of(ENDS);
     }
 
     /** @return {@link Pattern#STREAM}, {@link Pattern#PING_PONG} and {@link Pattern#REQUEST_RESPONSE} */

@@ -11,6 +11,7 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
+import io.linerate.core.spi.ends.PeerEnds;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
@@ -46,6 +47,15 @@ public interface Transport {
      */
     default Set<Pattern> patterns() {
         return EnumSet.of(Pattern.STREAM);
+    }
+
+    /**
+     * @return this host's ends of a measurement whose other end runs on a peer, on this transport's
+     *     sockets: what the agent's ends run on, as client and as server. The default is empty: peers
+     *     cannot run on this transport.
+     */
+    default Optional<PeerEnds> peerEnds() {
+        return Optional.empty();
     }
 
     /**

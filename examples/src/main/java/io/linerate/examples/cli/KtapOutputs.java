@@ -1,16 +1,16 @@
 package io.linerate.examples.cli;
 
 import io.linerate.core.IntervalSample;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.RrSpec;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
-import io.linerate.core.MeasurementResult;
-import io.linerate.core.RrSpec;
 import io.linerate.core.latency.LatencyReport;
+import io.linerate.core.latency.PingPongResult;
+import io.linerate.core.latency.RrResult;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.TransferFormat;
-import io.linerate.nio.latency.PingPongResult;
-import io.linerate.nio.latency.RrResult;
-import io.linerate.core.PingPongSpec;
 import java.io.PrintWriter;
 import java.util.List;
 

@@ -88,6 +88,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "for linerate's clients optional beside --secret-file.")
     String allowFrom;
 
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "The transport linerate's agent runs its ends of streams, ping-pongs and request/response "
+                    + "on (default: " + AgentConfig.DEFAULT_TRANSPORT + "); one that offers ends for peers. Raw frames take "
+                    + "the transport that runs them; --iperf3 and --iperf2 serve on the JDK's sockets.")
+    String transport;
+
     @Option(names = {"-q", "--quiet"},
             description = "Print no interval lines or summaries of the tests served, and log no line per test: only the line "
                     + "saying where the server listens, and warnings and errors.")
@@ -121,12 +127,17 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--secret-file does not apply to " + kind.option + ": " + kind.tool
                     + " clients cannot answer its challenge; use --allow-from CIDR[,CIDR...]");
         }
+        if (kind != ServedKind.AGENT && transport != null) {
+            throw new IllegalArgumentException("--transport does not apply to " + kind.option + ": its server's ends "
+                    + "are the JDK's sockets; --transport picks the ends of linerate's agent");
+        }
         boolean portGiven = command.commandLine().getParseResult().hasMatchedOption("--port");
         PeerServerSettings settings = new PeerServerSettings(address, portGiven ? port : kind.defaultPort,
                 allowFrom == null ? AllowFrom.anyone() : AllowFrom.parse(allowFrom),
                 new AgentLimits(maxSessions, maxDuration, maxRate, maxPayload, maxStreams), kind.ioTimeout);
         return switch (kind) {
-            case AGENT -> AgentConfig.of(settings, secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)));
+            case AGENT -> AgentConfig.of(settings, secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)))
+                    .withTransport(transport == null ? AgentConfig.DEFAULT_TRANSPORT : transport);
             case IPERF3 -> Iperf3ServerConfig.of(settings);
             case IPERF2 -> Iperf2ServerConfig.of(settings);
         };

@@ -6,11 +6,11 @@ import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import io.linerate.nio.spi.RunOnce;
+import io.linerate.core.spi.RunOnce;
 
 /**
- * A stream whose spec names an iperf 2 server ({@link Iperf2Peer}), as {@link io.linerate.nio.NioTransport}
- * opens it: run, it is one forward test of {@link Iperf2Client}, giving an {@link Iperf2Result} with
+ * A stream whose spec names an iperf 2 server ({@link Iperf2Peer}), as a transport opens it
+ * through its peer protocol: run, it is one forward test of {@link Iperf2Client}, giving an {@link Iperf2Result} with
  * linerate's metrics and, for UDP, the server's report. Nothing is connected before
  * {@link #run(IntervalListener)}; the client closes its socket on every path.
  */

@@ -1,6 +1,6 @@
 package io.linerate.peers.iperf2;
 
-import io.linerate.nio.spi.DatagramWait;
+import io.linerate.core.spi.DatagramWait;
 import io.linerate.peers.internal.SamePortListener;
 import io.linerate.peers.server.ServedStart;
 import io.linerate.peers.server.ServedSummary;

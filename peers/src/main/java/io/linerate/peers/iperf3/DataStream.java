@@ -2,10 +2,10 @@ package io.linerate.peers.iperf3;
 
 import io.linerate.core.Clock;
 import io.linerate.core.PacingWait;
+import io.linerate.core.spi.DatagramWait;
 import io.linerate.core.spi.Pacer;
 import io.linerate.core.spi.Rfc3550Jitter;
 import io.linerate.core.spi.SequenceTracker;
-import io.linerate.nio.spi.DatagramWait;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.PortUnreachableException;

@@ -7,11 +7,11 @@ import io.linerate.core.MeasurementResult;
 import io.linerate.core.PeerDirection;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import io.linerate.nio.spi.RunOnce;
+import io.linerate.core.spi.RunOnce;
 
 /**
- * A stream whose spec names an iperf3 server ({@link Iperf3Peer}), as {@link io.linerate.nio.NioTransport}
- * opens it: run, it is one test of {@link Iperf3Client}, giving an {@link Iperf3Result} or, both
+ * A stream whose spec names an iperf3 server ({@link Iperf3Peer}), as a transport opens it
+ * through its peer protocol: run, it is one test of {@link Iperf3Client}, giving an {@link Iperf3Result} or, both
  * directions at once, an {@link Iperf3BidirResult}, each with linerate's metrics and the server's.
  * Nothing is connected before {@link #run(IntervalListener)}; the client closes every socket of the
  * test on every path.

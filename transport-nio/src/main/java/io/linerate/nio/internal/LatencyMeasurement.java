@@ -9,8 +9,6 @@ import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.nio.NioTransport;
-import io.linerate.nio.spi.PingPongRunner;
-import io.linerate.nio.spi.RrRunner;
 import java.util.Objects;
 
 /**
@@ -50,8 +48,8 @@ public final class LatencyMeasurement implements Measurement {
     }
 
     /**
-     * @return a {@link io.linerate.nio.latency.PingPongResult} for a ping-pong spec, an
-     *     {@link io.linerate.nio.latency.RrResult} for a request/response spec
+     * @return a {@link io.linerate.core.latency.PingPongResult} for a ping-pong spec, an
+     *     {@link io.linerate.core.latency.RrResult} for a request/response spec
      */
     @Override
     public MeasurementResult run() throws TransferException {

@@ -3,8 +3,9 @@ package io.linerate.nio.latency;
 import io.linerate.core.Clock;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.spi.PingPongRunner;
+import io.linerate.nio.internal.PingPongRunner;
 
 /**
  * A ping-pong as sfnt-pingpong and sockperf's ping-pong run it, with the client and an echo server

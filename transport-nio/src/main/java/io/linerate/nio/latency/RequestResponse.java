@@ -3,8 +3,9 @@ package io.linerate.nio.latency;
 import io.linerate.core.Clock;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.RrResult;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.spi.RrRunner;
+import io.linerate.nio.internal.RrRunner;
 
 /**
  * Request/response over TCP on loopback as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr

@@ -1,16 +1,16 @@
 package io.linerate.nio.latency;
 
-import io.linerate.core.PingPongSpec;
-import io.linerate.core.PingPongProtocol;
-import io.linerate.core.Muxer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.Clock;
+import io.linerate.core.Muxer;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
 import java.nio.file.Files;

@@ -13,7 +13,7 @@ import io.linerate.core.live.CounterType;
 import io.linerate.core.live.CountersFileReader;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.live.ProcessCounters;
-import io.linerate.nio.spi.PingPongRunner;
+import io.linerate.nio.internal.PingPongRunner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

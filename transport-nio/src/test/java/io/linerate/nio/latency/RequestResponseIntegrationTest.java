@@ -1,14 +1,14 @@
 package io.linerate.nio.latency;
 
-import io.linerate.core.RrSpec;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
+import io.linerate.core.RrSpec;
 import io.linerate.core.latency.LatencyStats;
 import io.linerate.core.latency.RrReport;
+import io.linerate.core.latency.RrResult;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.nio.PathFacts;
 import java.time.Duration;

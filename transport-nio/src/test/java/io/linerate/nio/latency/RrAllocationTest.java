@@ -1,13 +1,13 @@
 package io.linerate.nio.latency;
 
-import io.linerate.core.RrSpec;
-import io.linerate.core.Muxer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
+import io.linerate.core.Muxer;
+import io.linerate.core.RrSpec;
+import io.linerate.core.latency.RrResult;
 import io.linerate.core.latency.RunFacts;
 import java.time.Duration;
 import java.util.Optional;

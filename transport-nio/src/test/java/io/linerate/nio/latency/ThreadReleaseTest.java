@@ -12,7 +12,7 @@ import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.spi.PingPongRunner;
+import io.linerate.nio.internal.PingPongRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -12,7 +12,8 @@ import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
 import io.linerate.core.spi.Transport;
-import io.linerate.peers.internal.OnNio;
+import io.linerate.core.spi.ends.PeerEnds;
+import io.linerate.peers.internal.PeerEndsLookup;
 import java.util.Optional;
 
 /**
@@ -39,9 +40,9 @@ public final class AgentProtocol implements PeerProtocol {
 
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m, Transport transport) {
-        Optional<String> onNio = OnNio.reason("linerate's agent", transport);
-        if (onNio.isPresent()) {
-            return onNio;
+        Optional<String> noEnds = PeerEndsLookup.reason("linerate's agent", transport);
+        if (noEnds.isPresent()) {
+            return noEnds;
         }
         if (m instanceof TransferSpec stream && stream.endpoint() instanceof AgentPeer peer
                 && stream.bound().kind() != Bound.Kind.DURATION) {
@@ -66,12 +67,13 @@ public final class AgentProtocol implements PeerProtocol {
         unsupportedReason(spec, transport).ifPresent(r -> {
             throw new IllegalArgumentException(r);
         });
+        PeerEnds ends = transport.peerEnds().orElseThrow();
         if (spec instanceof TransferSpec t && t.endpoint() instanceof AgentPeer) {
-            return AgentStream.open(t, clock);
+            return AgentStream.open(t, clock, ends);
         }
         if (spec instanceof TransferSpec t) {
-            return RemoteStreamTransfer.open(t, clock, RemoteOptions.defaults());
+            return RemoteStreamTransfer.open(t, clock, RemoteOptions.defaults(), ends);
         }
-        return RemoteLatency.of(spec, clock, RemoteOptions.defaults());
+        return RemoteLatency.of(spec, clock, RemoteOptions.defaults(), ends);
     }
 }

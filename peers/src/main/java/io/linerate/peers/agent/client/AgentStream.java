@@ -9,12 +9,14 @@ import io.linerate.core.PeerDirection;
 import io.linerate.core.PeerSecret;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
-import io.linerate.nio.spi.RunOnce;
+import io.linerate.core.spi.RunOnce;
+import io.linerate.core.spi.ends.PeerEnds;
+import io.linerate.peers.internal.PeerEndsLookup;
 import java.util.Optional;
 
 /**
- * A stream whose spec names linerate's agent ({@link AgentPeer}), as {@link io.linerate.nio.NioTransport}
- * opens it: run, it connects to the agent and runs this host's ends against the agent's, giving a
+ * A stream whose spec names linerate's agent ({@link AgentPeer}), as a transport opens it
+ * through its peer protocol: run, it connects to the agent and runs this host's ends against the agent's, giving a
  * {@link RemoteStreamResult} (one stream), a {@link RemoteParallelResult} (several) or a
  * {@link RemoteBidirResult} (both directions at once), each with both ends' metrics. Nothing is
  * connected before {@link #run(IntervalListener)}, so the agent's handshake timeout does not run
@@ -24,12 +26,14 @@ public final class AgentStream implements Measurement {
     private final TransferSpec spec;
     private final AgentPeer peer;
     private final Clock clock;
+    private final PeerEnds ends;
     private final RunOnce life = new RunOnce("stream");
 
-    private AgentStream(TransferSpec spec, AgentPeer peer, Clock clock) {
+    private AgentStream(TransferSpec spec, AgentPeer peer, Clock clock, PeerEnds ends) {
         this.spec = spec;
         this.peer = peer;
         this.clock = clock;
+        this.ends = ends;
     }
 
     /**
@@ -39,10 +43,19 @@ public final class AgentStream implements Measurement {
      * @throws IllegalArgumentException when the endpoint is no {@link AgentPeer}
      */
     public static AgentStream open(TransferSpec spec, Clock clock) {
+        return open(spec, clock, PeerEndsLookup.defaults());
+    }
+
+    /**
+     * As {@link #open(TransferSpec, Clock)}, with this host's data sockets on {@code ends}.
+     *
+     * @param ends the ends of the transport this host's data sockets run on
+     */
+    public static AgentStream open(TransferSpec spec, Clock clock, PeerEnds ends) {
         if (!(spec.endpoint() instanceof AgentPeer peer)) {
             throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not linerate's agent");
         }
-        return new AgentStream(spec, peer, clock);
+        return new AgentStream(spec, peer, clock, java.util.Objects.requireNonNull(ends, "ends"));
     }
 
     @Override
@@ -67,13 +80,13 @@ public final class AgentStream implements Measurement {
         TransferSpec at = spec.toBuilder().endpoint(peer.address()).build();
         Optional<byte[]> secret = peer.secret().map(PeerSecret::bytes);
         if (peer.direction() == PeerDirection.BOTH) {
-            return RemoteBidir.run(at, clock, secret, s -> listener.onInterval(0, PeerDirection.FORWARD, s),
+            return RemoteBidir.run(at, clock, secret, ends, s -> listener.onInterval(0, PeerDirection.FORWARD, s),
                     s -> listener.onInterval(0, PeerDirection.REVERSE, s));
         }
         boolean reverse = peer.direction() == PeerDirection.REVERSE;
         PeerDirection d = peer.direction();
         try (RemoteStreamTransfer t = RemoteStreamTransfer.open(at, clock,
-                new RemoteOptions(secret, reverse, peer.streams()))) {
+                new RemoteOptions(secret, reverse, peer.streams()), ends)) {
             if (peer.streams() == 1) {
                 return t.runBothEnds(s -> listener.onInterval(0, d, s));
             }

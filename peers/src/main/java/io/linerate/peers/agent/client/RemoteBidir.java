@@ -5,6 +5,8 @@ import io.linerate.core.Failures;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.ends.PeerEnds;
+import io.linerate.peers.internal.PeerEndsLookup;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -29,8 +31,19 @@ public final class RemoteBidir {
      */
     public static RemoteBidirResult run(TransferSpec spec, Clock clock, Optional<byte[]> secret,
                                         IntervalListener forward, IntervalListener reverse) throws TransferException {
-        try (RemoteStreamTransfer f = open(spec, clock, secret, false);
-             RemoteStreamTransfer r = open(spec, clock, secret, true)) {
+        return run(spec, clock, secret, PeerEndsLookup.defaults(), forward, reverse);
+    }
+
+    /**
+     * As {@link #run(TransferSpec, Clock, Optional, IntervalListener, IntervalListener)}, with this
+     * host's data sockets on {@code ends}.
+     *
+     * @param ends the ends of the transport this host's data sockets run on
+     */
+    public static RemoteBidirResult run(TransferSpec spec, Clock clock, Optional<byte[]> secret, PeerEnds ends,
+                                        IntervalListener forward, IntervalListener reverse) throws TransferException {
+        try (RemoteStreamTransfer f = open(spec, clock, secret, false, ends);
+             RemoteStreamTransfer r = open(spec, clock, secret, true, ends)) {
             AtomicReference<Object> back = new AtomicReference<>();
             Thread t = new Thread(() -> {
                 try {
@@ -65,10 +78,10 @@ public final class RemoteBidir {
         }
     }
 
-    private static RemoteStreamTransfer open(TransferSpec spec, Clock clock, Optional<byte[]> secret, boolean reverse)
-            throws TransferException {
+    private static RemoteStreamTransfer open(TransferSpec spec, Clock clock, Optional<byte[]> secret, boolean reverse,
+                                             PeerEnds ends) throws TransferException {
         try {
-            return RemoteStreamTransfer.open(spec, clock, new RemoteOptions(secret, reverse));
+            return RemoteStreamTransfer.open(spec, clock, new RemoteOptions(secret, reverse), ends);
         } catch (TransferException e) {
             throw new TransferException((reverse ? "reverse" : "forward") + " direction: " + Failures.describe(e), e,
                     e.isUsageError());

@@ -13,21 +13,19 @@ import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.PingPongResult;
+import io.linerate.core.latency.RrResult;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.nio.latency.RrResult;
-import io.linerate.nio.spi.PingPongRunner;
-import io.linerate.nio.spi.RrRunner;
-import io.linerate.nio.spi.Sockets;
+import io.linerate.core.spi.ends.PeerEnds;
+import io.linerate.core.spi.ends.PingPongClient;
+import io.linerate.core.spi.ends.RrServerSide;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
+import io.linerate.peers.internal.PeerEndsLookup;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.channels.DatagramChannel;
-import java.nio.channels.NetworkChannel;
-import java.nio.channels.SocketChannel;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,12 +43,24 @@ public final class RemoteLatency implements Measurement {
     private final MeasurementSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
+    private final PeerEnds ends;
     private boolean ran;
 
-    private RemoteLatency(MeasurementSpec spec, Clock clock, RemoteOptions options) {
+    private RemoteLatency(MeasurementSpec spec, Clock clock, RemoteOptions options, PeerEnds ends) {
         this.spec = spec;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.options = Objects.requireNonNull(options, "options");
+        this.ends = Objects.requireNonNull(ends, "ends");
+    }
+
+    /**
+     * As {@link #of(MeasurementSpec, Clock, RemoteOptions)}, with this host's ends on {@code ends}.
+     *
+     * @param ends the ends of the transport this host's client ends run on
+     */
+    public static RemoteLatency of(MeasurementSpec spec, Clock clock, RemoteOptions options, PeerEnds ends) {
+        RemoteLatency checked = of(spec, clock, options);
+        return new RemoteLatency(checked.spec, checked.clock, checked.options, ends);
     }
 
     /**
@@ -74,7 +84,7 @@ public final class RemoteLatency implements Measurement {
         if (options.reverse()) {
             throw new IllegalArgumentException("--reverse applies to streams only");
         }
-        return new RemoteLatency(spec, clock, options);
+        return new RemoteLatency(spec, clock, options, PeerEndsLookup.defaults());
     }
 
     @Override
@@ -103,45 +113,21 @@ public final class RemoteLatency implements Measurement {
 
     private RemotePingPongResult pingPong(PingPongSpec p, Control c, InetAddress address, int timeout, RunFacts facts)
             throws IOException, TransferException {
-        boolean tcp = p.protocol() == PingPongProtocol.TCP;
         ObjectNode req = Control.message("pingpong");
         req.set("spec", LatencySpecJson.pingPong(p));
         InetAddress local = c.socket().getLocalAddress();
-        NetworkChannel ch = null;
-        io.linerate.nio.spi.Endpoint end = null;
         long[] trips = new long[1];
         PingPongResultOrError outcome = new PingPongResultOrError();
-        try {
-            if (tcp) {
-                SocketChannel s = SocketChannel.open(Sockets.protocolFamily(p.family()));
-                ch = s;
-                Sockets.apply(s, p.sendBufferBytes(), p.receiveBufferBytes(), true, p.trafficClass(), true, p.noDelay());
-                s.bind(new InetSocketAddress(local, 0));
-                c.send(req);
-                int port = port(c.expect("ready"));
-                s.socket().connect(new InetSocketAddress(address, port), timeout);
-                end = io.linerate.nio.spi.Endpoint.open("linerate-pingpong-client", s, s, false,
-                        p.clientMuxer(), p.idleOf(p.clientMuxer()), p.timeout().toNanos());
-            } else {
-                DatagramChannel d = DatagramChannel.open(Sockets.protocolFamily(p.family()));
-                ch = d;
-                Sockets.apply(d, p.sendBufferBytes(), p.receiveBufferBytes(), true, p.trafficClass(), false, false);
-                d.bind(new InetSocketAddress(local, 0));
-                req.put("udp_port", d.socket().getLocalPort());
-                c.send(req);
-                d.connect(new InetSocketAddress(address, port(c.expect("ready"))));
-                end = io.linerate.nio.spi.Endpoint.open("linerate-pingpong-client", d, d, true,
-                        p.clientMuxer(), p.idleOf(p.clientMuxer()), p.timeout().toNanos());
+        try (PingPongClient client = ends.pingPongClient(p, local)) {
+            if (p.protocol() == PingPongProtocol.UDP) {
+                // the agent's echo end connects its UDP socket to this one
+                req.put("udp_port", client.localPort());
             }
-            AppliedOptions o = new AppliedOptions(p.trafficClass(), ch.getOption(StandardSocketOptions.IP_TOS),
-                    p.sendBufferBytes(), Sockets.appliedBuffer(ch, StandardSocketOptions.SO_SNDBUF),
-                    p.receiveBufferBytes(), Sockets.appliedBuffer(ch, StandardSocketOptions.SO_RCVBUF),
-                    p.noDelay(), tcp && ch.getOption(StandardSocketOptions.TCP_NODELAY),
-                    tcp ? io.linerate.nio.PathFacts.tcpMss(p.family(), local) : java.util.Optional.empty());
-            var e = end;
-            end = null;
+            c.send(req);
+            client.connect(new InetSocketAddress(address, port(c.expect("ready"))), timeout);
+            AppliedOptions o = client.options();
             try {
-                outcome.result = PingPongRunner.runAgainst(p, clock, facts, e, o, trips);
+                outcome.result = client.run(clock, facts, o, trips);
             } catch (TransferException failed) {
                 outcome.failure = failed;
             }
@@ -166,19 +152,12 @@ public final class RemoteLatency implements Measurement {
                         + Failures.describe(e) + "; this host completed " + trips[0] + " round trips", e);
             }
             throw e;
-        } finally {
-            if (end != null) {
-                end.close();
-            }
-            if (ch != null) {
-                ch.close();
-            }
         }
     }
 
     /** Holds the outcome of the sweep while the agent's counts are read. */
     private static final class PingPongResultOrError {
-        io.linerate.nio.latency.PingPongResult result;
+        PingPongResult result;
         TransferException failure;
     }
 
@@ -213,7 +192,7 @@ public final class RemoteLatency implements Measurement {
 
     private RrResult runRr(RrSpec r, Control c, InetSocketAddress server, int timeout, RunFacts facts,
                            boolean[] finished) throws TransferException {
-        return RrRunner.run(r, clock, facts, new RrRunner.ServerSide() {
+        return ends.runRr(r, clock, facts, new RrServerSide() {
             @Override
             public SocketAddress address() {
                 return server;

@@ -4,8 +4,8 @@ import io.linerate.core.MeasurementResult;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Metric;
 import io.linerate.core.PingPongProtocol;
+import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.sink.JsonObject;
-import io.linerate.nio.latency.PingPongResult;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -14,16 +14,18 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.RunOnce;
+import io.linerate.core.spi.ends.PeerEnds;
+import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.engine.EndCounters;
 import io.linerate.core.spi.engine.StreamEnd;
-import io.linerate.nio.spi.PeerChannel;
-import io.linerate.nio.spi.RunOnce;
 import io.linerate.peers.agent.internal.wire.AgentGo;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.ControlBeats;
 import io.linerate.peers.agent.internal.wire.EndJson;
 import io.linerate.peers.agent.internal.wire.ParallelEnds;
 import io.linerate.peers.agent.internal.wire.SpecJson;
+import io.linerate.peers.internal.PeerEndsLookup;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -64,14 +66,14 @@ public final class RemoteStreamTransfer implements Transfer {
     private final Clock clock;
     private final RemoteOptions options;
     private final Control control;
-    private final List<PeerChannel> data;
+    private final List<StreamChannel> data;
     private final String clockComparison;
     private final ControlBeats beats;
     private final boolean go;
     private final RunOnce life = new RunOnce("transfer");
 
     private RemoteStreamTransfer(TransferSpec spec, Clock clock, RemoteOptions options, Control control,
-                                 List<PeerChannel> data, String clockComparison, ControlBeats beats, boolean go) {
+                                 List<StreamChannel> data, String clockComparison, ControlBeats beats, boolean go) {
         this.go = go;
         this.clockComparison = clockComparison;
         this.beats = beats;
@@ -91,6 +93,16 @@ public final class RemoteStreamTransfer implements Transfer {
      */
     public static RemoteStreamTransfer open(TransferSpec spec, Clock clock, RemoteOptions options)
             throws TransferException {
+        return open(spec, clock, options, PeerEndsLookup.defaults());
+    }
+
+    /**
+     * As {@link #open(TransferSpec, Clock, RemoteOptions)}, with this host's data sockets on {@code ends}.
+     *
+     * @param ends the ends of the transport this host's data sockets run on
+     */
+    public static RemoteStreamTransfer open(TransferSpec spec, Clock clock, RemoteOptions options, PeerEnds ends)
+            throws TransferException {
         if (!(spec.endpoint() instanceof Endpoint.Remote peer)) {
             throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not a remote peer");
         }
@@ -98,7 +110,7 @@ public final class RemoteStreamTransfer implements Transfer {
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, spec.ioTimeout().toMillis()));
         int n = options.streams();
         Control c = null;
-        List<PeerChannel> chs = new ArrayList<>();
+        List<StreamChannel> chs = new ArrayList<>();
         String clockComparison;
         boolean sending = !options.reverse();
         try {
@@ -117,7 +129,7 @@ public final class RemoteStreamTransfer implements Transfer {
             if (spec.protocol() == Protocol.UDP) {
                 ArrayNode ports = req.putArray("udp_ports");
                 for (int i = 0; i < n; i++) {
-                    PeerChannel ch = PeerChannel.bindUdp(ParallelEnds.streamSpec(spec, i, n), local, sending);
+                    StreamChannel ch = ends.bindUdp(ParallelEnds.streamSpec(spec, i, n), local, sending);
                     chs.add(ch);
                     ports.add(ch.localPort());
                 }
@@ -144,7 +156,7 @@ public final class RemoteStreamTransfer implements Transfer {
                 if (spec.protocol() == Protocol.UDP) {
                     chs.get(i).connectUdp(far);
                 } else {
-                    chs.add(PeerChannel.connectTcp(ParallelEnds.streamSpec(spec, i, n), far, sending));
+                    chs.add(ends.connectTcp(ParallelEnds.streamSpec(spec, i, n), far, sending));
                 }
             }
             // an agent that beats expects this end's beats from now on, and gives up on their silence
@@ -275,7 +287,7 @@ public final class RemoteStreamTransfer implements Transfer {
         List<EndCounters> local = run.counters();
         try {
             List<AppliedOptions> localOptions = new ArrayList<>();
-            for (PeerChannel ch : data) {
+            for (StreamChannel ch : data) {
                 localOptions.add(ch.options());
             }
             if (sending && spec.protocol() == Protocol.UDP) {

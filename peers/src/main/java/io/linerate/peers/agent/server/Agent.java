@@ -1,6 +1,8 @@
 package io.linerate.peers.agent.server;
 
+import io.linerate.core.spi.ends.PeerEnds;
 import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.internal.PeerEndsLookup;
 import io.linerate.peers.server.PeerServer;
 import io.linerate.peers.server.ServedTestListener;
 import java.io.IOException;
@@ -39,9 +41,11 @@ public final class Agent implements PeerServer {
     /** Sessions past their handshake: the ones {@link AgentLimits#maxSessions()} bounds. */
     private final AtomicInteger admitted = new AtomicInteger();
     private final ServedTestListener listener;
+    private final PeerEnds ends;
 
-    private Agent(AgentConfig config, ServerSocket server, ServedTestListener listener) {
+    private Agent(AgentConfig config, ServerSocket server, ServedTestListener listener, PeerEnds ends) {
         this.config = config;
+        this.ends = ends;
         this.server = server;
         this.listener = listener;
         this.acceptor = new Thread(this::acceptLoop, "linerate-agent-accept");
@@ -64,8 +68,11 @@ public final class Agent implements PeerServer {
      *     runs several, at the spec's interval; warm-up ones omitted) and its summary: the window
      *     counts the agent sends its client
      * @throws IOException when the port cannot be bound; the message names address and port
+     * @throws IllegalArgumentException when the config's transport is not on the class path or offers
+     *     no ends for peers; the message names those that do
      */
     public static Agent start(AgentConfig config, ServedTestListener listener) throws IOException {
+        PeerEnds ends = PeerEndsLookup.named(config.transport());
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -75,7 +82,7 @@ public final class Agent implements PeerServer {
             throw new IOException("cannot listen on " + config.bind().getHostAddress() + " port " + config.port()
                     + ": " + e.getMessage(), e);
         }
-        Agent a = new Agent(config, s, java.util.Objects.requireNonNull(listener, "listener"));
+        Agent a = new Agent(config, s, java.util.Objects.requireNonNull(listener, "listener"), ends);
         a.acceptor.start();
         LOG.info("agent listening on {} port {}{}", config.bind().getHostAddress(), a.address().getPort(),
                 config.secret().isPresent() ? " (shared secret required)" : "");
@@ -164,7 +171,7 @@ public final class Agent implements PeerServer {
                 refuseBusy(s);
                 continue;
             }
-            AgentSession session = new AgentSession(config, s, this::admit, this::ended, listener, served.incrementAndGet());
+            AgentSession session = new AgentSession(config, ends, s, this::admit, this::ended, listener, served.incrementAndGet());
             sessions.add(session);
             if (closed.get()) {
                 session.abort();

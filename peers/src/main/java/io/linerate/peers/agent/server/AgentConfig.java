@@ -1,6 +1,7 @@
 package io.linerate.peers.agent.server;
 
 import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.internal.PeerEndsLookup;
 import io.linerate.peers.server.AllowFrom;
 import io.linerate.peers.server.PeerServerConfig;
 import io.linerate.peers.server.PeerServerSettings;
@@ -22,20 +23,30 @@ import java.util.Optional;
  * @param secret the shared secret; required unless {@code bind} is a loopback address
  * @param limits what a session may ask for
  * @param handshakeTimeout bound on every control read before a stream starts
+ * @param transport the transport the agent's ends of streams, ping-pongs and request/response runs
+ *     use ({@link io.linerate.core.spi.Transport#peerEnds()}); {@value #DEFAULT_TRANSPORT} unless given.
+ *     Raw frames take the transport that runs their spec.
  */
 public record AgentConfig(InetAddress bind, int port, AllowFrom allowFrom, Optional<byte[]> secret, AgentLimits limits,
-                          Duration handshakeTimeout) implements PeerServerConfig {
+                          Duration handshakeTimeout, String transport) implements PeerServerConfig {
     /** The control port when none is given. */
     public static final int DEFAULT_PORT = Control.DEFAULT_PORT;
     /** Default bound on a control read before a stream starts. */
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Control.DEFAULT_HANDSHAKE_TIMEOUT;
+    /** The transport of the agent's ends when none is given. */
+    public static final String DEFAULT_TRANSPORT = PeerEndsLookup.DEFAULT_TRANSPORT;
 
     /**
-     * @throws IllegalArgumentException for a port out of range, an empty secret, or a non-loopback
-     *     bind address without a secret
+     * @throws IllegalArgumentException for a port out of range, an empty secret, a non-loopback
+     *     bind address without a secret, or a blank transport name
      */
     public AgentConfig {
         Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(transport, "transport");
+        if (transport.isBlank()) {
+            throw new IllegalArgumentException("the agent's transport name is blank; allowed: a transport's name, "
+                    + "such as " + DEFAULT_TRANSPORT);
+        }
         Objects.requireNonNull(allowFrom, "allowFrom");
         Objects.requireNonNull(secret, "secret");
         Objects.requireNonNull(limits, "limits");
@@ -56,6 +67,12 @@ public record AgentConfig(InetAddress bind, int port, AllowFrom allowFrom, Optio
         }
     }
 
+    /** An agent whose ends run on the {@value #DEFAULT_TRANSPORT} transport. */
+    public AgentConfig(InetAddress bind, int port, AllowFrom allowFrom, Optional<byte[]> secret, AgentLimits limits,
+                       Duration handshakeTimeout) {
+        this(bind, port, allowFrom, secret, limits, handshakeTimeout, DEFAULT_TRANSPORT);
+    }
+
     /** An agent that serves every client address ({@link AllowFrom#anyone()}). */
     public AgentConfig(InetAddress bind, int port, Optional<byte[]> secret, AgentLimits limits, Duration handshakeTimeout) {
         this(bind, port, AllowFrom.anyone(), secret, limits, handshakeTimeout);
@@ -69,6 +86,15 @@ public record AgentConfig(InetAddress bind, int port, AllowFrom allowFrom, Optio
      */
     public static AgentConfig of(PeerServerSettings s, Optional<byte[]> secret) {
         return new AgentConfig(s.bind(), s.port(), s.allowFrom(), secret, s.limits(), s.ioTimeout());
+    }
+
+    /**
+     * @param name the transport the agent's ends run on; {@link Agent#start} refuses one that offers
+     *     no ends for peers
+     * @return this config with that transport
+     */
+    public AgentConfig withTransport(String name) {
+        return new AgentConfig(bind, port, allowFrom, secret, limits, handshakeTimeout, name);
     }
 
     /** @return {@link #handshakeTimeout()}: a stream's own reads are bounded by its spec's I/O timeout */

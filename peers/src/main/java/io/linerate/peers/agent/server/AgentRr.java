@@ -3,7 +3,7 @@ package io.linerate.peers.agent.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.Idle;
 import io.linerate.core.RrSpec;
-import io.linerate.nio.spi.RrServer;
+import io.linerate.core.spi.ends.RrServerEnd;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
 import java.io.IOException;
@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's end of request/response: the server of an in-JVM run ({@link RrServer}) on an
+ * The agent's end of request/response: the server of an in-JVM run ({@link RrServerEnd}) on an
  * ephemeral port of the address the client reached, until the client says {@code done}; then it
  * sends its own counts: {@code accepts} (connections) and {@code served} (responses written in
  * full). When the agent stops first, the counts so far go back with {@code "stopped"} naming why.
@@ -44,8 +44,7 @@ final class AgentRr {
         // the flows stop within two timeouts of the window's end (RrRunner), then the client says done
         long waitMillis = spec.warmup().plus(spec.duration()).toMillis() + 3 * spec.timeout().toMillis() + 1000 + handshake;
         session.deadline(waitMillis + handshake);
-        RrServer server = RrServer.open(spec.family(), session.socket().getLocalAddress(), spec.requestBytes(),
-                spec.responseBytes(), spec.noDelay(), spec.pollingIdle().map(Idle::newStrategy).orElse(null));
+        RrServerEnd server = session.ends().rrServer(spec, session.socket().getLocalAddress());
         session.holds(server);
         session.onAbort(session::wakeControlReader);
         server.start();

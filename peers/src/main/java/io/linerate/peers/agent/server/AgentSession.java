@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Failures;
 import io.linerate.core.TransferException;
+import io.linerate.core.spi.ends.PeerEnds;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.Hmac;
 import io.linerate.peers.agent.internal.wire.HostClock;
@@ -30,6 +31,7 @@ final class AgentSession {
     static final String STOPPING = "the agent is stopping (SIGTERM, SIGINT or close) and ended the run early";
 
     private final AgentConfig config;
+    private final PeerEnds ends;
     private final Socket socket;
     private final Consumer<AgentSession> onEnd;
     private final Supplier<String> admit;
@@ -48,15 +50,17 @@ final class AgentSession {
     private final io.linerate.peers.server.ServedTestListener listener;
 
     /**
+     * @param ends the ends the session runs its data path on
      * @param admit counts the session against the agent's limit once its handshake is over; returns why
      *     it is refused, or null
      * @param onEnd run when the session ends
      * @param listener receives what the session's stream reports
      * @param order the session's place in its agent's accept order, from 1; the number its test is reported by
      */
-    AgentSession(AgentConfig config, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd,
+    AgentSession(AgentConfig config, PeerEnds ends, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd,
                  io.linerate.peers.server.ServedTestListener listener, long order) {
         this.config = config;
+        this.ends = ends;
         this.listener = listener;
         this.admit = admit;
         this.socket = socket;
@@ -156,6 +160,11 @@ final class AgentSession {
 
     AgentConfig config() {
         return config;
+    }
+
+    /** @return the ends the session's streams, echo end and request/response server run on */
+    PeerEnds ends() {
+        return ends;
     }
 
     io.linerate.peers.server.ServedTestListener listener() {

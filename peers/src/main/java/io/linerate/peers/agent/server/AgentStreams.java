@@ -6,9 +6,10 @@ import io.linerate.core.Clock;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.ends.StreamChannel;
+import io.linerate.core.spi.ends.StreamListener;
 import io.linerate.core.spi.engine.EndCounters;
 import io.linerate.core.spi.engine.StreamEnd;
-import io.linerate.nio.spi.PeerChannel;
 import io.linerate.peers.agent.internal.wire.AgentGo;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.ControlBeats;
@@ -74,7 +75,7 @@ final class AgentStreams {
         boolean beating = req.path(ControlBeats.FIELD).asLong(0) > 0;
         boolean goAsked = req.path(Control.GO).asBoolean(false);
         boolean go = sending && goAsked;
-        List<PeerChannel> channels = connect(session, c, req, spec, n, sending, opened, beating, goAsked);
+        List<StreamChannel> channels = connect(session, c, req, spec, n, sending, opened, beating, goAsked);
         if (channels == null) {
             return;
         }
@@ -115,7 +116,7 @@ final class AgentStreams {
     }
 
     /** @return one end per channel, stream {@code i} with its share of the spec ({@link ParallelEnds#streamSpec}) */
-    private static List<StreamEnd> ends(TransferSpec spec, List<PeerChannel> channels, boolean sending) {
+    private static List<StreamEnd> ends(TransferSpec spec, List<StreamChannel> channels, boolean sending) {
         int n = channels.size();
         List<StreamEnd> ends = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -130,7 +131,7 @@ final class AgentStreams {
      * Sends the ends' counts and applied socket options as the {@code result} message: one object
      * per stream in {@code ends}, the first also as {@code end} for a client of one stream.
      */
-    private static void sendResult(Control c, ParallelEnds run, List<PeerChannel> channels) throws IOException {
+    private static void sendResult(Control c, ParallelEnds run, List<StreamChannel> channels) throws IOException {
         List<EndCounters> counters = run.counters();
         var result = Control.message("result");
         ArrayNode all = result.putArray("ends");
@@ -283,12 +284,12 @@ final class AgentStreams {
     }
 
     /** @return the data channels, connected; null when the request was refused (the client was told) */
-    private static List<PeerChannel> connect(AgentSession session, Control c, JsonNode req, TransferSpec spec, int n,
+    private static List<StreamChannel> connect(AgentSession session, Control c, JsonNode req, TransferSpec spec, int n,
                                              boolean sending, List<AutoCloseable> opened, boolean beating,
                                              boolean goAsked) throws IOException {
         InetAddress local = c.socket().getLocalAddress();
         InetAddress client = c.socket().getInetAddress();
-        List<PeerChannel> channels = new ArrayList<>();
+        List<StreamChannel> channels = new ArrayList<>();
         var ready = Control.message("ready");
         if (beating) {
             ready.put(ControlBeats.FIELD, ControlBeats.intervalMillis(spec.ioTimeout().toMillis()));
@@ -298,16 +299,16 @@ final class AgentStreams {
         }
         ArrayNode ports = ready.putArray("ports");
         if (spec.protocol() == Protocol.TCP) {
-            List<PeerChannel.Listener> listeners = new ArrayList<>();
+            List<StreamListener> listeners = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                PeerChannel.Listener l = PeerChannel.listenTcp(ParallelEnds.streamSpec(spec, i, n), local, sending);
+                StreamListener l = session.ends().listenTcp(ParallelEnds.streamSpec(spec, i, n), local, sending);
                 opened.add(l);
                 listeners.add(l);
                 ports.add(l.port());
             }
             c.send(ready.put("port", listeners.get(0).port()));
-            for (PeerChannel.Listener l : listeners) {
-                PeerChannel ch = l.accept(client);
+            for (StreamListener l : listeners) {
+                StreamChannel ch = l.accept(client);
                 opened.add(ch);
                 channels.add(ch);
             }
@@ -326,7 +327,7 @@ final class AgentStreams {
             return null;
         }
         for (int i = 0; i < n; i++) {
-            PeerChannel ch = PeerChannel.bindUdp(ParallelEnds.streamSpec(spec, i, n), local, sending);
+            StreamChannel ch = session.ends().bindUdp(ParallelEnds.streamSpec(spec, i, n), local, sending);
             opened.add(ch);
             ch.connectUdp(new InetSocketAddress(client, clientPorts.get(i)));
             channels.add(ch);

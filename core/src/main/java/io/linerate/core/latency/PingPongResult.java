@@ -1,0 +1,165 @@
+package io.linerate.core.latency;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Metric;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.fulllog.FullLogSummary;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a ping-pong sweep measured.
+ *
+ * @param spec what was asked for
+ * @param report the per-size statistics and their output formats
+ * @param options socket options as requested and as read back from the client's socket (all 0
+ *     for pipes; no traffic class or TCP_NODELAY for Unix sockets)
+ * @param sizes per-size counts, in the order run
+ * @param startEpochMillis when the run started, ms since the epoch, for raw logs
+ * @param fullLog what the full log wrote, when the spec asked for one
+ * @param interrupted whether an interrupt of the client's thread stopped the sweep early: the
+ *     sizes hold what was measured until then, the last one cut short
+ */
+public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
+                             long startEpochMillis, Optional<FullLogSummary> fullLog, boolean interrupted)
+        implements MeasurementResult {
+    /** Copies the list. */
+    public PingPongResult {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(report, "report");
+        Objects.requireNonNull(options, "options");
+        sizes = List.copyOf(sizes);
+        Objects.requireNonNull(fullLog, "fullLog");
+    }
+
+    /** A result of a whole sweep. */
+    public PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
+                          long startEpochMillis, Optional<FullLogSummary> fullLog) {
+        this(spec, report, options, sizes, startEpochMillis, fullLog, false);
+    }
+
+    /** A result of a whole sweep without a full log. */
+    public PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
+                          long startEpochMillis) {
+        this(spec, report, options, sizes, startEpochMillis, Optional.empty());
+    }
+
+    /**
+     * Counts of one size.
+     *
+     * @param sizeBytes message size, bytes
+     * @param roundTrips round trips completed, warm-up included
+     * @param measured round trips in the measured part (the samples of the statistics)
+     * @param clientAllocatedBytes heap bytes the client thread allocated in the measured part, -1
+     *     when the JVM does not count them
+     * @param serverAllocatedBytes heap bytes the echo server's thread allocated in the measured part, -1
+     *     when unknown
+     * @param staleAnswers datagram answers skipped because they carried an earlier round trip's number
+     *     (a duplicated datagram, or one that came after its round trip timed out); 0 for a stream
+     */
+    public record SizeCounts(int sizeBytes, long roundTrips, long measured, long clientAllocatedBytes,
+                             long serverAllocatedBytes, long staleAnswers) {}
+
+    /** @return round trips completed over all sizes, warm-up included */
+    public long roundTrips() {
+        return sizes.stream().mapToLong(SizeCounts::roundTrips).sum();
+    }
+
+    /**
+     * @param facts the run facts to state instead (a command line states the options as typed)
+     * @return this result with the report's facts replaced
+     */
+    public PingPongResult withFacts(RunFacts facts) {
+        LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes());
+        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted);
+    }
+
+    /**
+     * @return one reason per message size of which no round trip was measured (its statistics do
+     *     not exist); empty when every size has samples
+     */
+    @Override
+    public List<String> invalidReasons() {
+        List<String> out = new ArrayList<>();
+        for (SizeLatency s : report.sizes()) {
+            if (s.roundTrips().count() == 0) {
+                out.add("no round trip of " + s.sizeBytes() + "-byte messages was measured");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @return {@link LatencyReport#metrics} labelled with {@link #labels()}: per size latency mean,
+     *     min, p50, the percentile, max and standard deviation in ns, each stamped with the seconds
+     *     from the start of the run to the end of its size's measured part
+     */
+    @Override
+    public List<Metric> metrics() {
+        return report.metrics(labels());
+    }
+
+    /**
+     * The metrics' labels: {@code protocol} and the client's {@code muxer}, and the client's
+     * {@code idle} strategy only when it is not its muxer's own, so that a series measured before
+     * idle strategies existed keeps its key.
+     *
+     * @return the labels, in that order
+     */
+    public Map<String, String> labels() {
+        Map<String, String> l = new LinkedHashMap<>();
+        l.put("protocol", spec.protocol().label());
+        l.put("muxer", spec.clientMuxer().label());
+        spec.idleOf(spec.clientMuxer()).filter(i -> !spec.clientMuxer().defaultIdle().equals(Optional.of(i)))
+                .ifPresent(i -> l.put("idle", i.label()));
+        return l;
+    }
+
+    /**
+     * @return the report's JSON ({@link ResultJson#latency}) with {@code protocol}, {@code muxer},
+     *     {@code serv_muxer}, the socket options in the schema of every result that reports them
+     *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end and
+     *     {@code full_log} with a full log
+     */
+    @Override
+    public JsonObject detailJson() {
+        JsonObject j = ResultJson.latency(report)
+                .put("protocol", spec.protocol().label())
+                .put("muxer", spec.clientMuxer().label())
+                .put("serv_muxer", spec.serverMuxer().label())
+                .put("options", ResultJson.options(options, spec.protocol() == PingPongProtocol.TCP));
+        spec.idleOf(spec.clientMuxer()).ifPresent(i -> j.put("idle", i.label()));
+        spec.idleOf(spec.serverMuxer()).ifPresent(i -> j.put("serv_idle", i.label()));
+        fullLog.ifPresent(l -> j.put("full_log", ResultJson.fullLog(l)));
+        return j;
+    }
+
+    /** @return one line saying which options were applied, for a {@code #} header line */
+    public String appliedDescription() {
+        PingPongProtocol protocol = spec.protocol();
+        AppliedOptions o = options;
+        if (protocol == PingPongProtocol.PIPE) {
+            return "pipe: no socket options";
+        }
+        String buffers = String.format(Locale.ROOT, "sndbuf %d B (requested %d), rcvbuf %d B (requested %d)",
+                o.sendBufferApplied(), o.sendBufferRequested(), o.receiveBufferApplied(), o.receiveBufferRequested());
+        if (!protocol.ip()) {
+            return buffers + ", no traffic class or TCP_NODELAY on Unix sockets";
+        }
+        String tc = String.format(Locale.ROOT, "tclass 0x%02x (requested 0x%02x)", o.trafficClassApplied(),
+                o.trafficClassRequested());
+        return protocol == PingPongProtocol.TCP
+                ? tc + ", " + buffers + ", nodelay " + o.noDelayApplied() + " (requested " + o.noDelayRequested() + "), "
+                        + o.tcpMss().map(m -> "mss " + m.bytes() + " B (" + m.derivation() + ")").orElse("mss unknown")
+                : tc + ", " + buffers;
+    }
+}

@@ -1,0 +1,97 @@
+package io.linerate.core.latency;
+
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.Metric;
+import io.linerate.core.RrSpec;
+import io.linerate.core.sink.JsonObject;
+import io.linerate.core.sink.ResultJson;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a request/response run measured.
+ *
+ * @param spec what was asked for
+ * @param report rates and latency over the measured window, with their output formats
+ * @param completed transactions completed over the whole run (warm-up and the tail after the
+ *     window included), counted by the flows
+ * @param accepts connections the server accepted over the whole run
+ * @param served responses the server sent over the whole run
+ * @param flowAllocatedBytes per flow, heap bytes its thread allocated over its transactions in
+ *     the measured window (from the end of its first to the end of its first after it), -1 when
+ *     the JVM does not count them; 0 in steady state for rr (crr opens a socket per transaction)
+ * @param interrupted whether an interrupt of the coordinating thread closed the window before its
+ *     duration: the rates and latency cover the shorter window
+ */
+public record RrResult(RrSpec spec, RrReport report, long completed, long accepts, long served,
+                       List<Long> flowAllocatedBytes, boolean interrupted) implements MeasurementResult {
+    /** Copies the list. */
+    public RrResult {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(report, "report");
+        flowAllocatedBytes = List.copyOf(flowAllocatedBytes);
+    }
+
+    /** A result without allocation counts. */
+    public RrResult(RrSpec spec, RrReport report, long completed, long accepts, long served) {
+        this(spec, report, completed, accepts, served, List.of());
+    }
+
+    /** A result of a run to its end. */
+    public RrResult(RrSpec spec, RrReport report, long completed, long accepts, long served,
+                    List<Long> flowAllocatedBytes) {
+        this(spec, report, completed, accepts, served, flowAllocatedBytes, false);
+    }
+
+    /**
+     * @param facts the run facts to state instead (a command line states the options as typed)
+     * @return this result with the report's facts replaced
+     */
+    public RrResult withFacts(RunFacts facts) {
+        RrReport r = new RrReport(facts, report.test(), report.flowTransactions(), report.windowNanos(),
+                report.latency(), report.percentile(), report.notes());
+        return new RrResult(spec, r, completed, accepts, served, flowAllocatedBytes, interrupted);
+    }
+
+    /**
+     * @return why the rates and latency do not exist: a measured window of no length, or one in
+     *     which no transaction completed; empty otherwise
+     */
+    @Override
+    public List<String> invalidReasons() {
+        List<String> out = new ArrayList<>();
+        if (report.windowNanos() == 0) {
+            out.add("the measured window has no length, so there is no rate");
+        }
+        if (report.transactions() == 0) {
+            out.add("no transaction completed in the measured window");
+        }
+        return out;
+    }
+
+    /**
+     * @return {@link RrReport#metrics} (transactions/s in total and per flow, latency p50, the
+     *     percentile and mean in ns), stamped with the measured window's length in seconds
+     */
+    @Override
+    public List<Metric> metrics() {
+        return report.metrics(report.windowNanos() / 1e9);
+    }
+
+    /**
+     * @return the report's JSON ({@link ResultJson#rr}) with {@code request_bytes},
+     *     {@code response_bytes}, {@code rate} (the target in transactions/s, 0 for closed loop),
+     *     {@code muxer} and, for a polling muxer, {@code idle}
+     */
+    @Override
+    public JsonObject detailJson() {
+        JsonObject j = ResultJson.rr(report)
+                .put("request_bytes", spec.requestBytes())
+                .put("response_bytes", spec.responseBytes())
+                .put("rate", spec.rate())
+                .put("muxer", spec.muxer().label());
+        spec.pollingIdle().ifPresent(i -> j.put("idle", i.label()));
+        return j;
+    }
+}

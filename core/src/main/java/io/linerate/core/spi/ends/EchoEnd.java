@@ -1,0 +1,62 @@
+package io.linerate.core.spi.ends;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+/**
+ * The echo end of a ping-pong with a client on another host: it answers each message with one of
+ * the same size, on its own thread, until closed. Set up in this order: {@link #localPort} (to tell
+ * the client), then {@link #accept} (TCP) or {@link #connectUdp} (UDP), then {@link #start}.
+ * Closing it stops the thread within the spec's I/O timeout and releases its sockets; its counts
+ * stay readable.
+ */
+public interface EchoEnd extends AutoCloseable {
+
+    /**
+     * @return the port the client connects or sends to, 1..65535
+     * @throws IOException when the socket is closed
+     */
+    int localPort() throws IOException;
+
+    /**
+     * Accepts the client's one TCP connection and closes the listener.
+     *
+     * @param from the client's address: a connection from any other is refused
+     * @param timeoutMillis the longest wait, ms (at least 1)
+     * @throws IOException when no connection came in time, or it came from another address
+     * @throws IllegalStateException on a UDP echo end
+     */
+    void accept(InetAddress from, long timeoutMillis) throws IOException;
+
+    /**
+     * Connects the UDP socket to the client's, so that it answers only the client.
+     *
+     * @param client the client's UDP socket
+     * @throws IOException when the socket cannot be connected
+     * @throws IllegalStateException on a TCP echo end
+     */
+    void connectUdp(InetSocketAddress client) throws IOException;
+
+    /**
+     * Starts answering on the end's own thread.
+     *
+     * @param maxSize the largest message answered, bytes
+     * @throws IOException when the connected socket cannot be set up for answering
+     * @throws IllegalStateException before {@link #accept} or {@link #connectUdp}, or when started twice
+     */
+    void start(int maxSize) throws IOException;
+
+    /** @return the messages answered so far */
+    long answered();
+
+    /** @return the bytes answered so far */
+    long answeredBytes();
+
+    /** @return why the echo thread stopped before it was closed, or null */
+    Throwable failure();
+
+    /** Stops answering and releases the sockets and the thread; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,44 @@
+package io.linerate.core.spi.ends;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.spi.engine.StreamEngine;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+/**
+ * One end's data socket of a stream whose other end runs on a peer: a connected TCP socket, or a UDP
+ * socket that {@link #connectUdp} joins to the peer's. Options that must precede connect (SO_SNDBUF,
+ * SO_RCVBUF, IP_TOS/IPV6_TCLASS, TCP_NODELAY) are set before it and read back after it.
+ */
+public interface StreamChannel extends Closeable {
+
+    /**
+     * Connects this UDP socket to the peer's, so that it only sees the peer's datagrams.
+     *
+     * @param peer the peer's UDP socket
+     * @throws IOException when the socket cannot be connected
+     * @throws UnsupportedOperationException on a TCP socket
+     */
+    void connectUdp(InetSocketAddress peer) throws IOException;
+
+    /**
+     * @return the local port of this socket, 1..65535
+     * @throws IOException when the socket is closed
+     */
+    int localPort() throws IOException;
+
+    /** @return this end's send loop on this socket, for {@link io.linerate.core.spi.engine.StreamEnd} */
+    StreamEngine.SendLoop sendLoop();
+
+    /** @return this end's receive loop on this socket, for {@link io.linerate.core.spi.engine.StreamEnd} */
+    StreamEngine.ReceiveLoop receiveLoop();
+
+    /**
+     * @return this socket's options as requested and as the kernel applied them: the sending side's
+     *     traffic class, SO_SNDBUF and TCP_NODELAY, the receiving side's SO_RCVBUF (the other figures
+     *     read 0 or false), and for TCP the MSS on this end's path
+     * @throws IOException when the socket is closed
+     */
+    AppliedOptions options() throws IOException;
+}

@@ -1,0 +1,109 @@
+package io.linerate.nio.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Locale;
+
+/**
+ * The ping-pong echo server on its own daemon thread: reads what arrives (a datagram, or whatever
+ * part of the stream is there) and writes it back, until the client closes, or it is stopped.
+ * Waiting for the next message is unbounded by design (the client may be between sizes); every
+ * write is bounded by the timeout. Allocation-free per message.
+ */
+public final class EchoServer implements AutoCloseable {
+    private final Endpoint end;
+    private final long timeoutNanos;
+    private final long answerLimit;
+    private final Thread thread;
+    private final int bufferBytes;
+    private volatile long answered;
+    private volatile long answeredBytes;
+    private volatile Throwable failure;
+
+    /**
+     * @param end the server's end of the link
+     * @param bufferBytes at least the largest message
+     * @param timeoutNanos bound of each write
+     * @param answerLimit answers to give before reading on without answering (a server that stops
+     *     answering, for tests); negative for no limit
+     */
+    public EchoServer(Endpoint end, int bufferBytes, long timeoutNanos, long answerLimit) {
+        this.end = end;
+        this.bufferBytes = bufferBytes;
+        this.timeoutNanos = timeoutNanos;
+        this.answerLimit = answerLimit;
+        this.thread = new Thread(this::serve, "linerate-pingpong-echo");
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts the thread. */
+    public void start() {
+        thread.start();
+    }
+
+    /** @return the server thread, for its allocation counter */
+    public Thread thread() {
+        return thread;
+    }
+
+    /** @return messages (or stream parts) echoed so far */
+    public long answered() {
+        return answered;
+    }
+
+    /** @return bytes echoed so far */
+    public long answeredBytes() {
+        return answeredBytes;
+    }
+
+    /** @return why the server ended early, or null */
+    public Throwable failure() {
+        return failure;
+    }
+
+    private void serve() {
+        ByteBuffer buf = ByteBuffer.allocateDirect(bufferBytes);
+        long n = 0;
+        long bytes = 0;
+        try {
+            while (true) {
+                buf.clear();
+                int s = end.read(buf, Endpoint.NO_DEADLINE, false);
+                if (s != Endpoint.OK) {
+                    return;
+                }
+                if (answerLimit >= 0 && n >= answerLimit) {
+                    continue;
+                }
+                buf.flip();
+                int size = buf.remaining();
+                s = end.write(buf, System.nanoTime() + timeoutNanos);
+                if (s == Endpoint.TIMEOUT) {
+                    throw new IOException(String.format(Locale.ROOT,
+                            "echo server could not send its answer within the timeout of %d ms after %d answers",
+                            timeoutNanos / 1_000_000L, n));
+                }
+                if (s != Endpoint.OK) {
+                    return;
+                }
+                bytes += size;
+                answeredBytes = bytes;
+                answered = ++n;
+            }
+        } catch (Throwable e) {
+            failure = e;
+        }
+    }
+
+    /** Stops the server, closes its end and waits for the thread (bounded by the timeout). */
+    @Override
+    public void close() {
+        end.requestStop();
+        try {
+            thread.join(Math.max(100, timeoutNanos / 1_000_000L));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        end.close();
+    }
+}
