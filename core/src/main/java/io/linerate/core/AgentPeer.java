@@ -4,8 +4,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A stream's far end on linerate's agent ({@code linerate serve}) at {@code address}: this host
- * runs one end, the agent the other, and the result holds both ends' counts. Build it with
+ * A far end on linerate's agent ({@code linerate serve}) at {@code address}: this host runs one
+ * end, the agent the other, and the result holds both ends' counts. A stream uses every component;
+ * a ping-pong, a request/response run or a raw-frame run uses the address and the secret alone, and
+ * leaves the direction forward and the streams 1, which those specs check. Build it with
  * {@link #builder(Endpoint.Remote)}.
  *
  * @param address the agent's control address
@@ -36,6 +38,23 @@ public record AgentPeer(Endpoint.Remote address, Optional<PeerSecret> secret, Pe
         if (direction == PeerDirection.BOTH && streams != 1) {
             throw new IllegalArgumentException("parallel streams " + streams + " both ways at once is out of range; "
                     + "allowed: 1 (the agent runs one stream each way)");
+        }
+    }
+
+    /**
+     * Checks the endpoint of a spec that is no stream: an {@link AgentPeer} there names the agent and
+     * its secret only, as the spec itself says who sends.
+     *
+     * @param endpoint the spec's endpoint
+     * @param pattern the spec's pattern, for the message
+     * @throws IllegalArgumentException naming the value when {@code endpoint} is an {@link AgentPeer}
+     *     whose direction is not forward or whose streams are not 1
+     */
+    static void checkAddressAndSecretOnly(Endpoint endpoint, Pattern pattern) {
+        if (endpoint instanceof AgentPeer a && (a.direction != PeerDirection.FORWARD || a.streams != 1)) {
+            throw new IllegalArgumentException("linerate's agent at " + a.address + " with direction "
+                    + a.direction.name().toLowerCase(java.util.Locale.ROOT) + " and " + a.streams + " streams: a "
+                    + pattern.label() + " run takes the agent's address and secret only; allowed: direction forward, 1 stream");
         }
     }
 

@@ -33,7 +33,8 @@ import java.util.Optional;
  * @param fullLog the file to write every round trip's entry to (see
  *     {@link io.linerate.core.fulllog.FullLog}), or empty for none
  * @param endpoint where the echo server runs: {@link Endpoint#loopback()} (in this JVM, the
- *     default) or a remote peer
+ *     default) or linerate's agent: {@link AgentPeer} (its address and secret; direction forward,
+ *     1 stream) or {@link Endpoint.Remote} (an agent that asks no secret)
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
@@ -53,6 +54,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(idle, "idle");
         Objects.requireNonNull(fullLog, "fullLog");
         Objects.requireNonNull(endpoint, "endpoint");
+        AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.PING_PONG);
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
                     + "spin and backoff only; the client waits with " + clientMuxer.label() + " and the server with "

@@ -21,9 +21,11 @@ import java.util.Optional;
  * (the raw result's {@code lossUnknown()}). Start the RX-only end first and let it listen longer than
  * the sender sends: it counts only what arrives while it listens.
  *
- * <p>With a {@linkplain Endpoint.Remote remote endpoint}, a one-ended spec names this host's end and
- * {@code peerInterface} the peer's: a TX-only spec sends here to the peer's agent receiving on
- * {@code peerInterface}, an RX-only spec receives here what the agent sends from it. The
+ * <p>With linerate's agent as the endpoint ({@link AgentPeer}, its address and secret, direction
+ * forward and 1 stream; or {@link Endpoint.Remote}, an agent that asks no secret), a one-ended spec
+ * names this host's end and {@code peerInterface} the peer's: a TX-only spec sends here to the
+ * peer's agent receiving on {@code peerInterface}, an RX-only spec receives here what the agent
+ * sends from it. The
  * destination MAC of a TX-only spec with a remote endpoint may be left out: the agent tells it (the
  * address of {@code peerInterface}).
  *
@@ -50,7 +52,8 @@ import java.util.Optional;
  * @param idle how the loops wait when they have nothing to do; empty for the default (the sender
  *     yields, the receiver sleeps in poll(2))
  * @param endpoint where the far end runs: {@link Endpoint#loopback()} (both interfaces driven by
- *     this JVM, the default) or a remote peer whose agent drives the other end
+ *     this JVM, the default) or a peer whose agent drives the other end ({@link AgentPeer} or
+ *     {@link Endpoint.Remote})
  * @param peerInterface the peer's interface, the agent's end of a run with a remote endpoint;
  *     present exactly then
  * @param unpaced whether the sender runs free of the receiver's credit (for benchmarks). By
@@ -125,7 +128,8 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
         sourceMac = checkMac(sourceMac, "source");
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(peerInterface, "peerInterface");
-        boolean remote = endpoint instanceof Endpoint.Remote;
+        AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.RAW_FRAMES);
+        boolean remote = !(endpoint instanceof Endpoint.Loopback);
         if (remote && peerInterface.isEmpty()) {
             throw new IllegalArgumentException("remote peer " + endpoint + " has no interface named; allowed: the peer's "
                     + "interface, on which its agent receives (this host sends) or from which it sends (this host receives)");

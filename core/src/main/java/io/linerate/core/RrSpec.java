@@ -33,7 +33,8 @@ import java.util.Optional;
  * @param idle how the polling muxers wait between polls; empty for the muxer's own
  *     ({@link Muxer#defaultIdle()}); only with a polling muxer
  * @param endpoint where the server runs: {@link Endpoint#loopback()} (in this JVM, the default) or
- *     a remote peer
+ *     linerate's agent: {@link AgentPeer} (its address and secret; direction forward, 1 stream) or
+ *     {@link Endpoint.Remote} (an agent that asks no secret)
  */
 public record RrSpec(AddressFamily family, int flows, int requestBytes, int responseBytes, Duration duration,
                      Duration warmup, boolean crr, long rate, boolean noDelay, Duration timeout, double percentile,
@@ -52,6 +53,7 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
         Objects.requireNonNull(muxer, "muxer");
         Objects.requireNonNull(idle, "idle");
         Objects.requireNonNull(endpoint, "endpoint");
+        AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.REQUEST_RESPONSE);
         if (muxer == Muxer.BLOCKING) {
             throw new IllegalArgumentException("muxer blocking is not available for request/response: one server thread "
                     + "serves every connection; allowed: selector, spin, backoff");

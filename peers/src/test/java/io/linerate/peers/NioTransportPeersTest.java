@@ -11,12 +11,15 @@ import io.linerate.core.Iperf2Peer;
 import io.linerate.core.Iperf3Peer;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
+import io.linerate.core.PeerSecret;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.RawTransferSpec;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
 import io.linerate.nio.NioTransport;
+import io.linerate.peers.agent.client.AgentProtocol;
 import io.linerate.peers.agent.client.AgentStream;
 import io.linerate.peers.iperf2.Iperf2Stream;
 import io.linerate.peers.iperf3.Iperf3Stream;
@@ -75,16 +78,38 @@ class NioTransportPeersTest {
         assertThatThrownBy(m::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
 
+    private static final AgentPeer AGENT = AgentPeer.builder(Endpoint.parse("198.18.0.2:7001"))
+            .secret(PeerSecret.of(new byte[] {1, 2, 3})).build();
+
     static Stream<MeasurementSpec> remoteSpecs() {
         return Stream.of(PingPongSpec.builder().endpoint(PEER).build(),
                 PingPongSpec.builder().protocol(PingPongProtocol.UDP).endpoint(PEER).build(),
-                RrSpec.builder().endpoint(PEER).build());
+                RrSpec.builder().endpoint(PEER).build(),
+                PingPongSpec.builder().endpoint(AGENT).build(),
+                PingPongSpec.builder().protocol(PingPongProtocol.UDP).endpoint(AGENT).build(),
+                RrSpec.builder().endpoint(AGENT).build());
+    }
+
+    @Test
+    void aRawSpecWithTheAgentRunsOnATransportOfRawFramesNotOnNio() {
+        RawTransferSpec raw = RawTransferSpec.txOnly("lrt0a").peerInterface("eth1").endpoint(AGENT).build();
+        String reason = "this host's end of raw frames with linerate's agent runs on a transport that runs raw-frames, not nio";
+        assertThat(new AgentProtocol().unsupportedReason(raw, new NioTransport())).contains(reason);
+        assertThatThrownBy(() -> new AgentProtocol().open(raw, Clock.system(), new NioTransport()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(reason);
     }
 
     @ParameterizedTest
     @MethodSource("remoteSpecs")
     void aRemotePeerIsTakenForEveryLatencyPatternTheAgentServes(MeasurementSpec spec) {
         assertThat(new NioTransport().unsupportedReason(spec)).isEmpty();
+    }
+
+    @Test
+    void anAgentPingPongOverAPipeIsRefusedWithTheReason() {
+        PingPongSpec pipe = PingPongSpec.builder().protocol(PingPongProtocol.PIPE).endpoint(AGENT).build();
+        assertThat(new NioTransport().unsupportedReason(pipe))
+                .contains("ping-pong over pipe does not cross hosts: remote peer 198.18.0.2:7001 echoes tcp and udp");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
+import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Pattern;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.RawTransferSpec;
@@ -93,16 +94,19 @@ class AfPacketTransportTest {
     }
 
     @Test
-    void aRemoteEndpointOrAnotherPatternIsRefusedWithAReason() {
+    void aPeerWithoutItsProtocolOnTheClassPathOrAnotherPatternIsRefusedWithAReason() {
         AfPacketTransport t = transport(LINUX, List.of(DOCKER_DEFAULT), Optional.empty());
         RawTransferSpec local = RawTransferSpec.builder("lrt0a", "lrt0b").build();
         RawTransferSpec remote = RawTransferSpec.txOnly("lrt0a").endpoint(Endpoint.remote("198.18.0.2", 7001))
                 .peerInterface("eth1").build();
         assertThat(t.unsupportedReason(local)).isEmpty();
-        assertThat(t.unsupportedReason(remote)).hasValueSatisfying(r -> assertThat(r)
-                .startsWith("remote peer 198.18.0.2:7001: the afpacket transport drives this host's interfaces only;"));
+        // this module's tests have no peer protocol on the class path (linerate-peers is not a dependency)
+        String missing = "no peer protocol on the class path reaches Remote 198.18.0.2:7001: add linerate-peers";
+        assertThat(t.unsupportedReason(remote)).contains(missing);
+        assertThatThrownBy(() -> t.open((MeasurementSpec) remote, Clock.system()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(missing);
         assertThatThrownBy(() -> t.open(remote, Clock.system())).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("remote peer 198.18.0.2:7001");
+                .hasMessageStartingWith("peer 198.18.0.2:7001: this host's interfaces alone run as a RawMeasurement");
         assertThat(t.unsupportedReason(PingPongSpec.builder().build())).contains("the afpacket transport runs raw-frames, not ping-pong");
         assertThat(Transports.byName("afpacket").unsupportedReason(remote)).isPresent();
     }

@@ -1,5 +1,6 @@
 package io.linerate.nio;
 
+import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
@@ -75,9 +76,9 @@ public final class NioTransport implements Transport {
             }
         }
         if (!(m instanceof TransferSpec) && !(m.endpoint() instanceof Endpoint.Loopback)
-                && !(m.endpoint() instanceof Endpoint.Remote)) {
-            return Optional.of("a " + m.pattern().label() + " spec reaches linerate's agent by Endpoint.remote, not "
-                    + m.endpoint().getClass().getSimpleName() + " " + m.endpoint());
+                && !(m.endpoint() instanceof Endpoint.Remote) && !(m.endpoint() instanceof AgentPeer)) {
+            return Optional.of("a " + m.pattern().label() + " spec reaches linerate's agent by AgentPeer or "
+                    + "Endpoint.remote, not " + m.endpoint().getClass().getSimpleName() + " " + m.endpoint());
         }
         if (m instanceof TransferSpec spec && spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
             return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());

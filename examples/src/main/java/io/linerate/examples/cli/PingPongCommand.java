@@ -17,9 +17,6 @@ import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.spi.Transport;
-import io.linerate.nio.NioTransport;
-import io.linerate.peers.agent.client.RemoteLatency;
-import io.linerate.peers.agent.client.RemoteOptions;
 import io.linerate.peers.agent.client.RemotePingPongResult;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -195,12 +192,10 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
     private int run(PrintWriter out, OutputFormat fmt, PingPongSpec spec) throws TransferException, IOException {
         RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                 command.commandLine().getParseResult().originalArgs()));
-        RemoteOptions remote = peer.options();
         Transport transport = Transports.select(transportName, spec);
         progress = new SizeSweepProgress(spec.policy());
         MeasurementResult result;
-        try (Measurement m = peer.peer != null && transport.name().equals(NioTransport.NAME)
-                ? RemoteLatency.of(spec, Clock.system(), remote) : transport.open(spec, Clock.system())) {
+        try (Measurement m = transport.open(spec, Clock.system())) {
             result = m.run();
         }
         // the table, the raw logs and the applied options are nio's ping-pong's own; any other

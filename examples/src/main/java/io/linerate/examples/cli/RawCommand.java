@@ -5,7 +5,6 @@ import io.linerate.afpacket.RawMeasurement;
 import io.linerate.afpacket.RawResult;
 import io.linerate.afpacket.RawStreamResult;
 import io.linerate.core.Clock;
-import io.linerate.core.Endpoint;
 import io.linerate.core.Idle;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
@@ -15,16 +14,12 @@ import io.linerate.core.Transports;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.spi.Transport;
-import io.linerate.peers.agent.client.RemoteOptions;
-import io.linerate.peers.agent.client.RemoteRaw;
 import io.linerate.peers.agent.client.RemoteRawResult;
-import io.linerate.peers.agent.client.SecretFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,8 +33,11 @@ import picocli.CommandLine;
  * stream per ethertype, optionally steered to RX queues by Flow Director rules. A run is valid
  * only when every frame sent in the measured window arrived. The transport is picked by
  * {@link Transports#select} ({@code --transport}, or the first available that runs raw frames:
- * afpacket) and run through {@link Transport#open}, as every pattern is; {@code --json} writes the
- * result's {@link ResultJson#of} object and {@code --ktap} a KTAP document of its metrics.
+ * afpacket) and run through {@link Transport#open}, as every pattern is; with {@code --peer} the
+ * spec's endpoint is linerate's agent ({@link io.linerate.core.AgentPeer}, with its secret), which
+ * the transport hands to the agent's protocol, and the result holds both ends' counts
+ * ({@link RemoteRawResult}). {@code --json} writes the result's {@link ResultJson#of} object and
+ * {@code --ktap} a KTAP document of its metrics.
  */
 @Command(name = "raw", mixinStandardHelpOptions = true, footer = Converters.UNITS_FOOTER,
         description = {"Sends raw Ethernet frames from --tx to --rx through AF_PACKET (needs CAP_NET_RAW), one stream "
@@ -175,25 +173,38 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
         checkOptions();
         RawTransferSpec spec = spec();
         progress = new RawProgress(spec);
-        if (peer != null) {
-            return runRemote(out, fmt, spec);
-        }
         Transport transport = Transports.select(transportName, spec);
         KtapDocument doc = fmt == OutputFormat.ktap ? RunWriter.ktap(out) : null;
         if (fmt == OutputFormat.text) {
-            out.println(String.format(Locale.ROOT, "# linerate %s raw on %s: %s -> %s, ethertypes %s, %d-byte frames, rate %s, "
-                    + "warm-up %d ms, duration %d ms", Linerate.version(), transport.name(), tx == null ? "(not sent here)" : tx,
-                    rx == null ? "(not received here)" : rx, RawFormat.etherTypeList(spec), spec.frameSize(),
-                    spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
-                    spec.warmup().toMillis(), spec.duration().toMillis()));
+            out.println(header(spec, transport));
         }
         MeasurementResult result = measure(out, fmt, transport, spec);
+        if (result instanceof RemoteRawResult both) {
+            writeBothEnds(out, fmt, doc, spec, both);
+            return result.valid() ? Linerate.OK : Linerate.FAILED;
+        }
         switch (fmt) {
             case json -> RunWriter.printJson(out, ResultJson.of(result));
             case ktap -> writeKtap(doc, result);
             case text -> writeText(out, result);
         }
         return result.valid() ? Linerate.OK : Linerate.FAILED;
+    }
+
+    /** @return the text output's first line: the transport and this host's interfaces, or the agent and both ends' */
+    private String header(RawTransferSpec spec, Transport transport) {
+        String shape = ", ethertypes %s, %d-byte frames, rate %s, warm-up %d ms, duration %d ms";
+        Object[] run = {RawFormat.etherTypeList(spec), spec.frameSize(),
+                spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
+                spec.warmup().toMillis(), spec.duration().toMillis()};
+        if (spec.endpoint().remoteAddress().isPresent()) {
+            return String.format(Locale.ROOT, "# linerate %s raw with the agent at %s: %s -> %s", Linerate.version(),
+                    spec.endpoint(), tx != null ? tx + " (local)" : peerInterface + " (remote)",
+                    rx != null ? rx + " (local)" : peerInterface + " (remote)") + String.format(Locale.ROOT, shape, run);
+        }
+        return String.format(Locale.ROOT, "# linerate %s raw on %s: %s -> %s", Linerate.version(), transport.name(),
+                tx == null ? "(not sent here)" : tx, rx == null ? "(not received here)" : rx)
+                + String.format(Locale.ROOT, shape, run);
     }
 
     /** @throws IllegalArgumentException naming the options that do not go together, or a --tx-mode not known */
@@ -255,7 +266,7 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
             b.sourceMac(RawTransferSpec.parseMac(srcMac));
         }
         if (peer != null) {
-            b.endpoint(Endpoint.parse(peer)).peerInterface(peerInterface);
+            b.endpoint(AgentPeerOptions.agent(peer, secretFile)).peerInterface(peerInterface);
         }
         return b.build();
     }
@@ -312,23 +323,9 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
         return progress;
     }
 
-    /** Runs this host's end against the agent's ({@link RemoteRaw}) and writes both ends' counts. */
-    private int runRemote(PrintWriter out, OutputFormat fmt, RawTransferSpec spec) throws TransferException {
-        RemoteOptions options = new RemoteOptions(secretFile == null ? Optional.empty() : Optional.of(SecretFile.read(secretFile)),
-                false);
-        KtapDocument doc = fmt == OutputFormat.ktap ? RunWriter.ktap(out) : null;
-        if (fmt == OutputFormat.text) {
-            out.println(String.format(Locale.ROOT, "# linerate %s raw with the agent at %s: %s -> %s, ethertypes %s, "
-                    + "%d-byte frames, rate %s, warm-up %d ms, duration %d ms", Linerate.version(), spec.endpoint(),
-                    tx != null ? tx + " (local)" : peerInterface + " (remote)", rx != null ? rx + " (local)" : peerInterface + " (remote)",
-                    RawFormat.etherTypeList(spec), spec.frameSize(),
-                    spec.rateBitsPerSecond() == 0 ? "unlimited" : spec.rateBitsPerSecond() + " bit/s",
-                    spec.warmup().toMillis(), spec.duration().toMillis()));
-        }
-        RemoteRawResult result;
-        try (RemoteRaw m = RemoteRaw.of(spec, Clock.system(), options)) {
-            result = m.run();
-        }
+    /** Writes both ends' counts of a run with the agent: each stream, each end, the clocks, then the verdict. */
+    private static void writeBothEnds(PrintWriter out, OutputFormat fmt, KtapDocument doc, RawTransferSpec spec,
+                                      RemoteRawResult result) {
         List<String> lines = new java.util.ArrayList<>();
         for (int e : spec.etherTypes()) {
             lines.add(RawFormat.remoteStreamLine(result, e));
@@ -349,7 +346,6 @@ public final class RawCommand implements Callable<Integer>, ReportsProgress {
                 out.println(result.valid() ? "VALID" : "INVALID: " + String.join("; ", result.invalidReasons()));
             }
         }
-        return result.valid() ? Linerate.OK : Linerate.FAILED;
     }
 
     /** Ends a raw run's KTAP test: its metrics, then ok, or not ok with the reasons it is invalid ({@link KtapOutputs#result}). */

@@ -13,9 +13,6 @@ import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.MetricJson;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.spi.Transport;
-import io.linerate.nio.NioTransport;
-import io.linerate.peers.agent.client.RemoteLatency;
-import io.linerate.peers.agent.client.RemoteOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -125,17 +122,15 @@ public final class RrCommand implements Callable<Integer> {
                 .build();
         RunFacts facts = RunFacts.detect(Linerate.version(), String.join(" ",
                 command.commandLine().getParseResult().originalArgs()));
-        RemoteOptions remote = peer.options();
         Transport transport = Transports.select(transportName, spec);
-        return Repeats.run(command, fmt, repeat.runs(), out -> run(out, fmt, spec, facts, remote, transport));
+        return Repeats.run(command, fmt, repeat.runs(), out -> run(out, fmt, spec, facts, transport));
     }
 
     /** Runs the transactions once, writing to {@code out}; @return the exit code */
-    private int run(PrintWriter out, OutputFormat fmt, RrSpec spec, RunFacts facts, RemoteOptions remote,
-                    Transport transport) throws TransferException {
+    private int run(PrintWriter out, OutputFormat fmt, RrSpec spec, RunFacts facts, Transport transport)
+            throws TransferException {
         MeasurementResult result;
-        try (Measurement m = peer.peer != null && transport.name().equals(NioTransport.NAME)
-                ? RemoteLatency.of(spec, Clock.system(), remote) : transport.open(spec, Clock.system())) {
+        try (Measurement m = transport.open(spec, Clock.system())) {
             result = m.run();
         }
         MeasurementResult written = result instanceof RrResult r ? r.withFacts(facts) : result;
@@ -143,7 +138,7 @@ public final class RrCommand implements Callable<Integer> {
             case text -> {
                 if (written instanceof RrResult r) {
                     r.report().writeText(out);
-                    if (peer.peer != null) {
+                    if (spec.endpoint().remoteAddress().isPresent()) {
                         out.println("# remote: the agent at " + spec.endpoint() + " accepted " + r.accepts()
                                 + " connections and served " + r.served() + " responses; " + r.completed()
                                 + " transactions completed here (warm-up included: the total above counts the measured ones)");

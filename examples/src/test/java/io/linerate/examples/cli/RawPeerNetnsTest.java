@@ -46,6 +46,7 @@ class RawPeerNetnsTest {
     private static final Duration T = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MAIN = Linerate.class.getName();
+    private static final String SECRET_TEXT = "raw frames share this";
 
     @TempDir
     static Path dir;
@@ -60,7 +61,7 @@ class RawPeerNetnsTest {
         Assumptions.assumeTrue(why.isEmpty(), () -> "skipped: " + why.orElse(""));
         Optional<String> noRaw = Transports.byName("afpacket").unavailabilityCause();
         Assumptions.assumeTrue(noRaw.isEmpty(), () -> "skipped: " + noRaw.orElse(""));
-        secret = Files.writeString(dir.resolve("secret"), "raw frames share this\n");
+        secret = Files.writeString(dir.resolve("secret"), SECRET_TEXT + "\n");
         hosts = TwoHosts.create(options);
         // made inside A with its peer inside B: the pair exists only in the two namespaces
         check(hosts.a(), List.of("ip", "link", "add", TX_IF, "type", "veth", "peer", "name", RX_IF,
@@ -111,6 +112,8 @@ class RawPeerNetnsTest {
         long sentByInterface = counter(sender, senderIf, "tx_packets") - before[0];
         long receivedByInterface = counter(receiver, receiverIf, "rx_packets") - before[1];
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isIn(0, 1);
+        // the spec carries the agent's secret (AgentPeer); no output shows it
+        assertThat(r.stdout() + r.stderr()).doesNotContain(SECRET_TEXT);
         JsonNode result = JSON.readTree(r.stdout().strip().lines().reduce((x, y) -> y).orElseThrow());
         return new Run(r, result, sentByInterface, receivedByInterface);
     }
@@ -192,6 +195,8 @@ class RawPeerNetnsTest {
                 TwoHosts.IPV4_B + ":" + port, "--peer-interface", RX_IF, "--secret-file", secret.toString(),
                 "--frame-size", "200", "--rate", "5M", "--warmup", "100ms", "--duration", "300ms", "--no-hw-timestamps")), T);
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isIn(0, 1);
+        // the spec carries the agent's secret (AgentPeer); no output shows it
+        assertThat(r.stdout() + r.stderr()).doesNotContain(SECRET_TEXT);
         assertThat(r.stdout()).contains("raw with the agent at " + TwoHosts.IPV4_B + ":" + port + ": " + TX_IF + " (local) -> "
                         + RX_IF + " (remote)")
                 .contains("stream ethertype 0x88b5: tx ").contains("(local), rx ").contains("(remote), lost ")

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,6 +53,34 @@ class RemoteLatencyCommandTest {
             assertThat(code).as(err.toString()).isZero();
             // one flow: one connection
             assertThat(out.toString()).contains("accepted 1 connections and served");
+        }
+    }
+
+    @Test
+    void theSecretAppearsInNoOutputOfPingpongOrRr(@TempDir Path dir) throws Exception {
+        Path secret = Files.write(dir.resolve("secret"), SECRET);
+        String secretText = new String(SECRET, StandardCharsets.US_ASCII);
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(SECRET),
+                AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+            String at = "127.0.0.1:" + agent.address().getPort();
+            for (String format : new String[] {"text", "json", "ktap"}) {
+                StringWriter out = new StringWriter();
+                StringWriter err = new StringWriter();
+                int pingpong = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "pingpong", "--peer", at,
+                        "--secret-file", secret.toString(), "--format", format, "--sizes", "16", "--minms", "20",
+                        "--maxms", "200", "--miniter", "10", "--maxiter", "50", "--warmupms", "0", "--warmupiter", "0");
+                int rr = Linerate.execute(new PrintWriter(out), new PrintWriter(err), "rr", "--peer", at,
+                        "--secret-file", secret.toString(), "--format", format, "--duration", "200ms", "--warmup", "50ms");
+
+                assertThat(List.of(pingpong, rr)).as(format + ": " + err).containsOnly(0);
+                // no format shows the secret; the text names the agent by its address alone
+                assertThat(out.toString()).as(format).isNotEmpty().doesNotContain(secretText);
+                if (format.equals("text")) {
+                    assertThat(out.toString()).contains("# remote: the agent at " + at + " echoed",
+                            "# remote: the agent at " + at + " accepted 1 connections");
+                }
+                assertThat(err.toString()).as(format).doesNotContain(secretText);
+            }
         }
     }
 

@@ -6,8 +6,11 @@ import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
+import io.linerate.core.Pattern;
+import io.linerate.core.PeerSecret;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.RawTransferSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
@@ -20,8 +23,11 @@ import java.util.Optional;
  * linerate's agent as a {@link PeerProtocol}: a stream with {@link AgentPeer} (its secret, direction
  * and streams) runs as an {@link AgentStream}; a stream with {@link Endpoint.Remote} as a
  * {@link RemoteStreamTransfer} (forward, without a secret); a TCP or UDP ping-pong or a
- * request/response run with {@link Endpoint.Remote} as a {@link RemoteLatency} (without a secret).
- * Registered for {@link java.util.ServiceLoader}.
+ * request/response run as a {@link RemoteLatency}, and a raw-frame run as a {@link RemoteRaw}, each
+ * with the {@link AgentPeer}'s secret (none with {@link Endpoint.Remote}). Streams, ping-pong and
+ * request/response run this host's ends on the nio transport; a raw-frame run its one end on the
+ * transport it was selected with, which runs raw frames (afpacket). Registered for
+ * {@link java.util.ServiceLoader}.
  */
 public final class AgentProtocol implements PeerProtocol {
     /** The name this protocol goes by in messages. */
@@ -40,6 +46,11 @@ public final class AgentProtocol implements PeerProtocol {
 
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m, Transport transport) {
+        if (m instanceof RawTransferSpec) {
+            return transport.patterns().contains(Pattern.RAW_FRAMES) ? Optional.empty()
+                    : Optional.of("this host's end of raw frames with linerate's agent runs on a transport that runs "
+                            + Pattern.RAW_FRAMES.label() + ", not " + transport.name());
+        }
         Optional<String> noEnds = PeerEndsLookup.reason("linerate's agent", transport);
         if (noEnds.isPresent()) {
             return noEnds;
@@ -54,10 +65,9 @@ public final class AgentProtocol implements PeerProtocol {
             return Optional.of("a stream with remote peer " + peer + " is bounded by a duration, not "
                     + stream.bound() + ": the two ends agree on when to stop by time");
         }
-        if (m instanceof PingPongSpec p && p.endpoint() instanceof Endpoint.Remote peer
-                && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
-            return Optional.of("ping-pong over " + p.protocol().label() + " does not cross hosts: remote peer " + peer
-                    + " echoes tcp and udp");
+        if (m instanceof PingPongSpec p && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
+            return Optional.of("ping-pong over " + p.protocol().label() + " does not cross hosts: remote peer "
+                    + p.endpoint() + " echoes tcp and udp");
         }
         return Optional.empty();
     }
@@ -67,6 +77,9 @@ public final class AgentProtocol implements PeerProtocol {
         unsupportedReason(spec, transport).ifPresent(r -> {
             throw new IllegalArgumentException(r);
         });
+        if (spec instanceof RawTransferSpec raw) {
+            return RemoteRaw.of(raw, clock, secretOf(spec), Optional.of(transport));
+        }
         PeerEnds ends = transport.peerEnds().orElseThrow();
         if (spec instanceof TransferSpec t && t.endpoint() instanceof AgentPeer) {
             return AgentStream.open(t, clock, ends);
@@ -74,6 +87,13 @@ public final class AgentProtocol implements PeerProtocol {
         if (spec instanceof TransferSpec t) {
             return RemoteStreamTransfer.open(t, clock, RemoteOptions.defaults(), ends);
         }
-        return RemoteLatency.of(spec, clock, RemoteOptions.defaults(), ends);
+        return RemoteLatency.of(spec, clock, secretOf(spec), ends);
+    }
+
+    /** @return the {@link AgentPeer}'s secret, forward; none for {@link Endpoint.Remote} */
+    private static RemoteOptions secretOf(MeasurementSpec spec) {
+        Optional<byte[]> secret = spec.endpoint() instanceof AgentPeer peer ? peer.secret().map(PeerSecret::bytes)
+                : Optional.empty();
+        return new RemoteOptions(secret, false);
     }
 }

@@ -2,6 +2,7 @@ package io.linerate.peers.agent.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.AgentPeer;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
@@ -32,7 +33,7 @@ import java.util.Optional;
 
 /**
  * A ping-pong or request/response run whose far end is a peer agent ({@link io.linerate.peers.agent.server.Agent}) at the spec's
- * {@link Endpoint.Remote}: the agent runs the echo end or the server, this host the client ends,
+ * {@link AgentPeer} or {@link Endpoint.Remote}: the agent runs the echo end or the server, this host the client ends,
  * timed as in one JVM. {@link #run()} connects, authenticates, runs, collects the agent's counts
  * and releases everything before it returns or throws. A ping-pong gives a
  * {@link RemotePingPongResult}; request/response gives an {@link RrResult} whose server counts
@@ -64,8 +65,10 @@ public final class RemoteLatency implements Measurement {
     }
 
     /**
-     * @param spec a TCP or UDP {@link PingPongSpec} or an {@link RrSpec}, with a remote endpoint
-     * @param options the secret; {@link RemoteOptions#reverse()} does not apply and must be false
+     * @param spec a TCP or UDP {@link PingPongSpec} or an {@link RrSpec}, whose endpoint is linerate's
+     *     agent ({@link AgentPeer} or {@link Endpoint.Remote})
+     * @param options the secret ({@link AgentProtocol} takes it from the {@link AgentPeer});
+     *     {@link RemoteOptions#reverse()} does not apply and must be false
      * @throws IllegalArgumentException for another pattern, a loopback endpoint, a ping-pong over a
      *     protocol that does not cross hosts, or a reverse option
      */
@@ -74,8 +77,8 @@ public final class RemoteLatency implements Measurement {
             throw new IllegalArgumentException("a remote latency run is ping-pong or request-response, not "
                     + spec.pattern().label());
         }
-        if (!(spec.endpoint() instanceof Endpoint.Remote)) {
-            throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not a remote peer");
+        if (!(spec.endpoint() instanceof Endpoint.Remote) && !(spec.endpoint() instanceof AgentPeer)) {
+            throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not linerate's agent");
         }
         if (spec instanceof PingPongSpec p && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
             throw new IllegalArgumentException("ping-pong over " + p.protocol().label()
@@ -98,7 +101,7 @@ public final class RemoteLatency implements Measurement {
             throw new IllegalStateException("this " + spec.pattern().label() + " measurement has already run; open another one");
         }
         ran = true;
-        Endpoint.Remote peer = (Endpoint.Remote) spec.endpoint();
+        Endpoint.Remote peer = spec.endpoint().remoteAddress().orElseThrow();
         long timeoutMillis = spec instanceof PingPongSpec p ? p.timeout().toMillis() : ((RrSpec) spec).timeout().toMillis();
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutMillis));
         InetAddress address = AgentClient.resolve(peer, spec instanceof PingPongSpec p ? p.family() : ((RrSpec) spec).family());

@@ -2,6 +2,7 @@ package io.linerate.peers.agent.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Failures;
@@ -30,8 +31,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A raw-frame run whose far end is a peer agent ({@link io.linerate.peers.agent.server.Agent}) at the spec's
- * {@link Endpoint.Remote}: this host runs the spec's one end (TX-only or RX-only) through
- * {@link Transports#select} (the afpacket transport, found at run time), the agent runs the other
+ * {@link AgentPeer} or {@link Endpoint.Remote}: this host runs the spec's one end (TX-only or RX-only)
+ * on the transport the spec was selected with ({@link AgentProtocol}: the afpacket transport), or
+ * else through {@link Transports#select}, and the agent runs the other
  * on the spec's {@link RawTransferSpec#peerInterface()}. Ordering makes the counts comparable: the
  * receiving end is open (its rings and its interface counters' baseline) before the first frame is
  * sent, and it listens {@value #START_ALLOWANCE_MS} ms plus the drain timeout longer than the sender
@@ -46,28 +48,44 @@ public final class RemoteRaw implements Measurement {
     private final RawTransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
+    private final Optional<Transport> local;
     private boolean ran;
 
-    private RemoteRaw(RawTransferSpec spec, Clock clock, RemoteOptions options) {
+    private RemoteRaw(RawTransferSpec spec, Clock clock, RemoteOptions options, Optional<Transport> local) {
         this.spec = spec;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.options = Objects.requireNonNull(options, "options");
+        this.local = Objects.requireNonNull(local, "local");
     }
 
     /**
-     * @param spec a one-ended raw spec with a remote endpoint and the peer's interface
+     * A run whose end on this host takes the first available transport that runs it ({@link Transports#select}).
+     *
+     * @param spec a one-ended raw spec whose endpoint is linerate's agent ({@link AgentPeer} or
+     *     {@link Endpoint.Remote}), with the peer's interface
      * @param options the secret; {@link RemoteOptions#reverse()} does not apply (the spec's end says who sends)
-     * @throws IllegalArgumentException for a loopback endpoint or a reverse option
+     * @throws IllegalArgumentException for another endpoint or a reverse option
      */
     public static RemoteRaw of(RawTransferSpec spec, Clock clock, RemoteOptions options) {
-        if (!(spec.endpoint() instanceof Endpoint.Remote)) {
-            throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not a remote peer");
+        return of(spec, clock, options, Optional.empty());
+    }
+
+    /**
+     * @param spec a one-ended raw spec whose endpoint is linerate's agent ({@link AgentPeer} or
+     *     {@link Endpoint.Remote}), with the peer's interface
+     * @param options the secret; {@link RemoteOptions#reverse()} does not apply (the spec's end says who sends)
+     * @param local the transport this host's end runs on; empty for the first available that runs it
+     * @throws IllegalArgumentException for another endpoint or a reverse option
+     */
+    public static RemoteRaw of(RawTransferSpec spec, Clock clock, RemoteOptions options, Optional<Transport> local) {
+        if (!(spec.endpoint() instanceof Endpoint.Remote) && !(spec.endpoint() instanceof AgentPeer)) {
+            throw new IllegalArgumentException("the spec's endpoint is " + spec.endpoint() + ", not linerate's agent");
         }
         if (options.reverse()) {
             throw new IllegalArgumentException("a raw run's direction is its spec's: a TX-only spec sends to the peer, "
                     + "an RX-only spec receives from it; --reverse does not apply");
         }
-        return new RemoteRaw(spec, clock, options);
+        return new RemoteRaw(spec, clock, options, local);
     }
 
     @Override
@@ -87,7 +105,7 @@ public final class RemoteRaw implements Measurement {
             throw new IllegalStateException("this raw measurement has already run; open another one");
         }
         ran = true;
-        Endpoint.Remote peer = (Endpoint.Remote) spec.endpoint();
+        Endpoint.Remote peer = spec.endpoint().remoteAddress().orElseThrow();
         InetAddress address;
         try {
             address = InetAddress.getByName(peer.host());
@@ -126,7 +144,7 @@ public final class RemoteRaw implements Measurement {
         }
         RawTransferSpec localEnd = local(spec, Optional.of(dst), spec.duration());
         MeasurementResult mine;
-        try (Measurement m = Transports.select(null, localEnd).open(localEnd, clock)) {
+        try (Measurement m = transportOf(localEnd).open(localEnd, clock)) {
             mine = m.run();
         }
         c.timeout(timeoutAfter(agentEnd.warmup().plus(agentEnd.duration()).plus(agentEnd.drainTimeout())));
@@ -147,7 +165,7 @@ public final class RemoteRaw implements Measurement {
                     .sourceMac(spec.sourceMac().get()).steer(false).build();
         }
         RawTransferSpec localEnd = local(spec, spec.destinationMac(), listening(spec));
-        Transport t = Transports.select(null, localEnd);
+        Transport t = transportOf(localEnd);
         ObjectNode req = Control.message("raw");
         req.set("spec", RawSpecJson.node(agentEnd));
         c.send(req);
@@ -217,6 +235,11 @@ public final class RemoteRaw implements Measurement {
                 () -> new TransferException("this host's result has no " + end + " end's counts", null));
         RawEndReport local = RawEndReport.of(counts, mine.invalidReasons(), mine.metrics());
         return new RemoteRawResult(spec, mine, local, RawEndReport.ofAgent(agentResult), clockComparison);
+    }
+
+    /** @return the transport of this host's end: the one given, or the first available that runs it */
+    private Transport transportOf(RawTransferSpec localEnd) {
+        return local.orElseGet(() -> Transports.select(null, localEnd));
     }
 
     /** @return how long a receiving end listens: the sender's duration, its drain timeout and the start allowance */

@@ -3,14 +3,20 @@ package io.linerate.peers.agent.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
+import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.IntervalListener;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.MeasurementSpec;
+import io.linerate.core.PeerSecret;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.Transports;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.RrResult;
 import io.linerate.core.spi.engine.EndCounters;
@@ -39,7 +45,9 @@ import java.util.Optional;
  *       {@code forward} and {@code reverse}, each such an object. With {@code forward-N} or
  *       {@code reverse-N}: N streams in one session, {@code streams} (each such an object) and
  *       {@code sum} ({@code local_bytes}, {@code remote_bytes}, for UDP {@code udp}).
- *   <li>{@code pingpong HOST PORT SECRET_FILE tcp|udp}: a ping-pong of 32 and 64 B over IPv4;
+ *   <li>{@code pingpong HOST PORT SECRET_FILE tcp|udp}: a ping-pong of 32 and 64 B over IPv4,
+ *       its spec's endpoint the agent with its secret ({@link AgentPeer}), run through
+ *       {@link Transports#select} as the {@code rr} one is;
  *       prints {@code round_trips}, {@code bytes} (of those round trips), {@code agent_echoes},
  *       {@code agent_echoed_bytes} and {@code invalid}.
  *   <li>{@code rr HOST PORT SECRET_FILE FLOWS}: request/response, 100 B requests and 200 B
@@ -130,18 +138,22 @@ public final class TwoHostsAgentPeer {
     private static final IterationPolicy SHORT = new IterationPolicy(Duration.ofMillis(50), Duration.ofMillis(300), 20,
             200, Duration.ZERO, 0);
 
+    /** Runs the spec on the one road: the transport {@link Transports#select} picks opens it through the agent's protocol. */
+    private static MeasurementResult run(MeasurementSpec spec) throws Exception {
+        try (Measurement m = Transports.select(null, spec).open(spec, Clock.system())) {
+            return m.run();
+        }
+    }
+
     private static ObjectNode latency(String[] args) throws Exception {
-        Endpoint peer = Endpoint.remote(args[1], Integer.parseInt(args[2]));
-        RemoteOptions options = new RemoteOptions(Optional.of(SecretFile.read(Path.of(args[3]))), false);
+        AgentPeer peer = AgentPeer.builder(Endpoint.remote(args[1], Integer.parseInt(args[2])))
+                .secret(PeerSecret.of(SecretFile.read(Path.of(args[3])))).build();
         ObjectNode out = JSON.createObjectNode();
         if (args[0].equals("pingpong")) {
             PingPongSpec spec = PingPongSpec.builder().protocol(args[4].equals("tcp") ? PingPongProtocol.TCP
                             : PingPongProtocol.UDP).sizes(List.of(32, 64)).policy(SHORT).timeout(Duration.ofSeconds(5))
                     .endpoint(peer).build();
-            RemotePingPongResult r;
-            try (RemoteLatency m = RemoteLatency.of(spec, Clock.system(), options)) {
-                r = (RemotePingPongResult) m.run();
-            }
+            RemotePingPongResult r = (RemotePingPongResult) run(spec);
             out.put("round_trips", r.local().roundTrips()).put("bytes", r.bytesSent())
                     .put("agent_echoes", r.agentEchoes()).put("agent_echoed_bytes", r.agentEchoedBytes());
             r.invalidReasons().forEach(out.putArray("invalid")::add);
@@ -149,10 +161,7 @@ public final class TwoHostsAgentPeer {
             RrSpec spec = RrSpec.builder().flows(Integer.parseInt(args[4])).requestBytes(100).responseBytes(200)
                     .warmup(Duration.ofMillis(100)).duration(Duration.ofMillis(500)).timeout(Duration.ofSeconds(5))
                     .endpoint(peer).build();
-            RrResult r;
-            try (RemoteLatency m = RemoteLatency.of(spec, Clock.system(), options)) {
-                r = (RrResult) m.run();
-            }
+            RrResult r = (RrResult) run(spec);
             out.put("completed", r.completed()).put("served", r.served()).put("accepts", r.accepts());
             r.report().notes().forEach(out.putArray("notes")::add);
             r.invalidReasons().forEach(out.putArray("invalid")::add);
