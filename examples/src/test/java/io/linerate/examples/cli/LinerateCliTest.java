@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -77,6 +79,12 @@ class LinerateCliTest {
         "loopback --family 5|unknown family '5'; allowed: 4, 6, both",
         "loopback --family 4 --markers tcp6|have none of family 4",
         "loopback --repeat 0|repeat 0 is out of range; allowed: 1..10000",
+        "loopback --markers ,|--markers names no marker (its value is empty or only commas); allowed: one or more of "
+                + "udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay, comma-separated",
+        "loopback --markers tcp4,udp4,tcp4|--markers names tcp4 twice; allowed: each marker once (--repeat N runs each N times)",
+        "loopback --markers tcp4,tcp6_nodelay --zero-loss|--zero-loss searches the zero-loss rate of udp markers, and the "
+                + "markers tcp4, tcp6_nodelay have none (TCP retransmits what it loses); allowed: --zero-loss with a udp "
+                + "marker in --markers, such as tcp4,tcp6_nodelay,udp4, or no --zero-loss",
         "loopback --frag-payload 70000|frag payload 70000 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "loopback --duration 1x|duration '1x' has unknown unit 'x'",
         "nosuchcommand|Unmatched argument at index 0: 'nosuchcommand'",
@@ -86,6 +94,27 @@ class LinerateCliTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aCountersDirWhoseParentIsMissingIsRefusedAndNotCreated(@TempDir Path tmp) {
+        Path typo = tmp.resolve("nosuch").resolve("counters");
+        Run r = linerate("stream", "--counters-dir", typo.toString(), "--duration", "100ms", "--warmup", "0s");
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains("--counters-dir " + typo + ": its parent " + typo.getParent() + " is not a directory; "
+                + "allowed: a directory that exists, or a new one in a directory that exists (linerate creates the last "
+                + "level only)");
+        assertThat(r.out()).isEmpty();
+        assertThat(tmp.resolve("nosuch")).doesNotExist();
+    }
+
+    @Test
+    void aMissingCountersDirInAnExistingParentIsCreated(@TempDir Path tmp) {
+        Path dir = tmp.resolve("counters");
+        Run r = linerate("stream", "--counters-dir", dir.toString(), "--duration", "100ms", "--warmup", "0s",
+                "--interval", "50ms");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(dir).isDirectory();
     }
 
     @Test
