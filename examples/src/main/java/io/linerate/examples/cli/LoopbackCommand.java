@@ -80,7 +80,8 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
     String family;
 
     @Option(names = "--markers", split = ",", paramLabel = "MARKER",
-            description = "Transfers to run: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay (default: all).")
+            description = "Transfers to run, each once: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay "
+                    + "(default: all).")
     List<String> markers;
 
     @Option(names = "--transport", paramLabel = "NAME",
@@ -95,7 +96,7 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
 
     @Option(names = "--zero-loss", description = "Also search each udp marker's zero-loss rate (RFC 2544's throughput, "
             + "NDR) after its transfer: prints ZPERF-RESULT <marker>_ndr_mbps beside <marker>_mbps, and with --ktap the "
-            + "metric <marker>_ndr_mbps in the marker's test.")
+            + "metric <marker>_ndr_mbps in the marker's test. Refused when --markers has no udp marker.")
     boolean zeroLoss;
 
     @Option(names = "--zero-loss-trial", defaultValue = "500ms", converter = Converters.DurationConverter.class,
