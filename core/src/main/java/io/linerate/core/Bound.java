@@ -44,7 +44,7 @@ public record Bound(Kind kind, long amount) {
             throw new IllegalArgumentException("duration is required");
         }
         if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("duration " + d.toMillis() + " ms is out of range; allowed: > 0");
+            throw new IllegalArgumentException("duration " + Units.text(d) + " is out of range; allowed: > 0");
         }
         if (d.compareTo(MAX_DURATION) > 0) {
             throw new IllegalArgumentException("duration " + d.toString().substring(2).toLowerCase(java.util.Locale.ROOT)

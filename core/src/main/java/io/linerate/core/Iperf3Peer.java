@@ -31,7 +31,7 @@ public record Iperf3Peer(Endpoint.Remote address, PeerDirection direction, int p
                     + MAX_PARALLEL);
         }
         if (tcpDrain.isNegative()) {
-            throw new IllegalArgumentException("TCP drain " + tcpDrain + " is out of range; allowed: 0 or more");
+            throw new IllegalArgumentException("TCP drain " + Units.text(tcpDrain) + " is out of range; allowed: 0 or more");
         }
     }
 

@@ -73,10 +73,10 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
             throw new IllegalArgumentException("response size " + responseBytes + " bytes is out of range; allowed: 1.." + max);
         }
         if (duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException("duration " + duration.toMillis() + " ms is out of range; allowed: > 0");
+            throw new IllegalArgumentException("duration " + Units.text(duration) + " is out of range; allowed: > 0");
         }
         if (warmup.isNegative()) {
-            throw new IllegalArgumentException("warmup " + warmup.toMillis() + " ms is out of range; allowed: >= 0");
+            throw new IllegalArgumentException("warmup " + Units.text(warmup) + " is out of range; allowed: 0 or more");
         }
         if (rate < 0 || rate > MAX_RATE) {
             throw new IllegalArgumentException("rate " + rate + " transactions/s is out of range; allowed: 0 (closed loop).."

@@ -45,18 +45,18 @@ final class TransferSpecRanges {
         }
         Duration warmup = spec.warmup();
         if (warmup.isNegative() || warmup.compareTo(Bound.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 day");
+            throw new IllegalArgumentException("warm-up " + Units.text(warmup) + " is out of range; allowed: 0 ms..1 day");
         }
         Duration interval = spec.interval();
         if (interval.compareTo(TransferSpec.MIN_INTERVAL) < 0 || interval.compareTo(Bound.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("interval " + interval.toMillis() + " ms is out of range; allowed: 10 ms..1 day");
+            throw new IllegalArgumentException("interval " + Units.text(interval) + " is out of range; allowed: 10 ms..1 day");
         }
         if (spec.port() < 0 || spec.port() > 65535) {
             throw new IllegalArgumentException("port " + spec.port() + " is out of range; allowed: 0 (ephemeral)..65535");
         }
         Duration ioTimeout = spec.ioTimeout();
         if (ioTimeout.toMillis() < 1 || ioTimeout.compareTo(TransferSpec.MAX_IO_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms..10 min");
+            throw new IllegalArgumentException("I/O timeout " + Units.text(ioTimeout) + " is out of range; allowed: 1 ms..10 min");
         }
         Duration pacingTimer = spec.pacingTimer();
         if (pacingTimer.isNegative() || pacingTimer.compareTo(TransferSpec.MAX_PACING_TIMER) > 0) {

@@ -160,6 +160,29 @@ public final class Units {
         return Duration.ofNanos(whole(n.multiply(BigDecimal.valueOf(nanosPerUnit)), text, "duration", "ns"));
     }
 
+    /**
+     * Writes a duration exactly, in the largest of ms, us and ns that holds it as a whole number,
+     * so that a value below a millisecond is not shown as 0 ms; {@link #duration(String)} reads it
+     * back.
+     *
+     * @param d any duration, negative too
+     * @return {@code 10 ms}, {@code 250 us}, {@code 1 ns}; a duration beyond {@link Long#MAX_VALUE}
+     *     ns in whole seconds, {@code 9223372037 s}, or as {@link Duration#toString()} when it has a fraction
+     */
+    public static String text(Duration d) {
+        Objects.requireNonNull(d, "d");
+        long nanos;
+        try {
+            nanos = d.toNanos();
+        } catch (ArithmeticException e) {
+            return d.getNano() == 0 ? d.getSeconds() + " s" : d.toString();
+        }
+        if (nanos % 1_000_000L == 0) {
+            return nanos / 1_000_000L + " ms";
+        }
+        return nanos % 1_000L == 0 ? nanos / 1_000L + " us" : nanos + " ns";
+    }
+
     private static long rate(String text, String unit, Pattern suffixes) {
         Matcher m = match(text, "rate", "a number of " + unit + " with an optional k, m, g or t suffix, such as 100M");
         Matcher s = suffix(suffixes, m, text, "rate", "k, m, g, t (decimal), optionally followed by " + unit);

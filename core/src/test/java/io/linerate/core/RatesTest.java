@@ -22,6 +22,31 @@ class RatesTest {
         assertThat(Rates.bitsPerSecond(1_000_000_000_000L, 100_000_000_000L)).hasValue(8.0e10);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        // 10^4 bit/s is 10 x 10^3: Kbits, not 0.01 Mbits
+        "10000|10.00 Kbits/sec",
+        "999|999.00 bits/sec",
+        "0|0.00 bits/sec",
+        "1000|1.00 Kbits/sec",
+        // 12,710,000 bit/s = 12.71 x 10^6
+        "12710000|12.71 Mbits/sec",
+        // 16,350,000,000 bit/s = 16.35 x 10^9
+        "16350000000|16.35 Gbits/sec",
+        // Gbits is the largest unit: 2.5 x 10^12 bit/s = 2500 x 10^9
+        "2500000000000|2500.00 Gbits/sec",
+        // 999,999 bit/s is 999.999 K, which rounds to 1000.00 K: written as 1.00 M
+        "999999|1.00 Mbits/sec",
+    })
+    void aRateIsWrittenInTheLargestUnitItReaches(double bitsPerSecond, String expected) {
+        assertThat(Rates.text(bitsPerSecond)).isEqualTo(expected);
+    }
+
+    @Test
+    void aRateWithoutAnIntervalIsNotApplicable() {
+        assertThat(Rates.text(java.util.OptionalDouble.empty())).isEqualTo("n/a Mbits/sec");
+    }
+
     @Test
     void manualClockMovesOnlyForward() {
         ManualClock c = new ManualClock(100);

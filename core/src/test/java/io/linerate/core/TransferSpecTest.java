@@ -76,6 +76,9 @@ class TransferSpecTest {
                 .hasMessage("traffic class 256 is out of range; allowed: 0..255");
         assertThatThrownBy(() -> TransferSpec.builder().interval(Duration.ofMillis(5)).build())
                 .hasMessage("interval 5 ms is out of range; allowed: 10 ms..1 day");
+        // 1 ns is below the 10 ms minimum, and named as given rather than truncated to 0 ms
+        assertThatThrownBy(() -> TransferSpec.builder().interval(Duration.ofNanos(1)).build())
+                .hasMessage("interval 1 ns is out of range; allowed: 10 ms..1 day");
         assertThatThrownBy(() -> TransferSpec.builder().warmup(Duration.ofMillis(-1)).build())
                 .hasMessage("warm-up -1 ms is out of range; allowed: 0 ms..1 day");
         assertThatThrownBy(() -> TransferSpec.builder().sendBufferBytes(-1).build())

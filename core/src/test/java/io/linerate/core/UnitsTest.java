@@ -186,4 +186,27 @@ class UnitsTest {
         // 2^63 ns is about 292 years; 300 years of hours is 2628000 h = 9.4608 x 10^18 ns
         assertThatThrownBy(() -> Units.duration("2628000h")).hasMessageContaining("too large");
     }
+
+    @ParameterizedTest
+    @CsvSource({
+        // whole ms stay in ms: 10 x 10^6 ns; 1500 x 10^6 ns
+        "10000000, 10 ms",
+        "1500000000, 1500 ms",
+        "0, 0 ms",
+        // below a ms: 999 x 10^3 ns is 999 us, 1 ns is 1 ns, not 0 ms
+        "999000, 999 us",
+        "1, 1 ns",
+        "1000001, 1000001 ns",
+        "-1000000000, -1000 ms",
+    })
+    void aDurationIsWrittenExactly(long nanos, String expected) {
+        assertThat(Units.text(Duration.ofNanos(nanos))).isEqualTo(expected);
+        assertThat(Units.duration(expected.replace("-", "")).toNanos()).isEqualTo(Math.abs(nanos));
+    }
+
+    @Test
+    void aDurationBeyondLongNanosIsWrittenInSeconds() {
+        // 10^10 s x 10^9 ns/s = 10^19 ns, above Long.MAX_VALUE (about 9.22 x 10^18)
+        assertThat(Units.text(Duration.ofSeconds(10_000_000_000L))).isEqualTo("10000000000 s");
+    }
 }

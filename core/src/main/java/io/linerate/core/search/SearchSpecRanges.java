@@ -1,6 +1,7 @@
 package io.linerate.core.search;
 
 import io.linerate.core.TransferSpec;
+import io.linerate.core.Units;
 import java.time.Duration;
 
 /** The range checks of a {@link SearchSpec}, apart from the spec's own shape. */
@@ -54,20 +55,20 @@ final class SearchSpecRanges {
 
     private static void checkTimes(Duration trial, Duration iv, Duration warmup) {
         if (trial.compareTo(SearchSpec.MIN_TRIAL) < 0 || trial.compareTo(SearchSpec.MAX_TRIAL) > 0) {
-            throw new IllegalArgumentException("trial " + trial.toMillis() + " ms is out of range; allowed: "
+            throw new IllegalArgumentException("trial " + Units.text(trial) + " is out of range; allowed: "
                     + SearchSpec.MIN_TRIAL.toMillis() + " ms..1 h");
         }
         int least = SearchSpec.MIN_INTERVALS_PER_TRIAL;
         Duration longest = trial.dividedBy(least);
         if (iv.compareTo(TransferSpec.MIN_INTERVAL) < 0 || iv.compareTo(longest) > 0) {
-            throw new IllegalArgumentException("interval " + iv.toMillis() + " ms is out of range for a trial of "
+            throw new IllegalArgumentException("interval " + Units.text(iv) + " is out of range for a trial of "
                     + trial.toMillis() + " ms, which must hold " + least + " reporting intervals; "
                     + "allowed: " + TransferSpec.MIN_INTERVAL.toMillis() + " ms.." + longest.toMillis() + " ms (the trial / "
                     + least + ")" + (iv.compareTo(longest) > 0 ? ", or a trial of "
                     + iv.multipliedBy(least).toMillis() + " ms or more" : ""));
         }
         if (warmup.isNegative() || warmup.compareTo(SearchSpec.MAX_TRIAL) > 0) {
-            throw new IllegalArgumentException("warm-up " + warmup.toMillis() + " ms is out of range; allowed: 0 ms..1 h");
+            throw new IllegalArgumentException("warm-up " + Units.text(warmup) + " is out of range; allowed: 0 ms..1 h");
         }
     }
 }

@@ -17,7 +17,8 @@ import java.util.OptionalDouble;
  * Turns a {@link TransferResult} into its outputs: iperf-style interval lines, a one-line text
  * summary and the metrics for {@link io.linerate.core.MetricSink}s; {@link ResultJson#transfer}
  * writes its JSON summary.
- * Numbers are formatted with {@link Locale#ROOT}; rates are decimal (1 Mbit/s = 10^6 bit/s).
+ * Numbers are formatted with {@link Locale#ROOT}; rates are decimal (1 Mbit/s = 10^6 bit/s) and
+ * written in the unit {@link Rates#text(double)} picks.
  */
 public final class TransferFormat {
     /** Unit of service demand: CPU microseconds per KiB (1024 bytes) of payload, netperf's unit. */
@@ -36,7 +37,7 @@ public final class TransferFormat {
      */
     public static String intervalLine(IntervalSample s, boolean udp) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%5.2f-%5.2f sec  %d Bytes  %s",
-                s.startNanos() / 1e9, s.endNanos() / 1e9, s.bytes(), mbits(s.bitsPerSecond())));
+                s.startNanos() / 1e9, s.endNanos() / 1e9, s.bytes(), rate(s.bitsPerSecond())));
         if (udp) {
             long total = s.datagrams() + s.lost();
             sb.append(String.format(Locale.ROOT, "  %s ms  %d/%d (%s)", millis(s.jitterNanos()), s.lost(), total,
@@ -63,7 +64,7 @@ public final class TransferFormat {
      */
     public static String summaryLine(String label, TransferResult r) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-13s %6d B  %10.2f s  %s  sent %d B  received %d B",
-                label, r.spec().payloadBytes(), r.measuredNanos() / 1e9, mbits(r.bitsPerSecond()),
+                label, r.spec().payloadBytes(), r.measuredNanos() / 1e9, rate(r.bitsPerSecond()),
                 r.bytesSent(), r.bytesReceived()));
         r.udp().ifPresent(u -> sb.append(String.format(Locale.ROOT,
                 "  datagrams %d of %d received  lost %s  reordered %d  duplicates %d  jitter %s ms",
@@ -133,7 +134,7 @@ public final class TransferFormat {
         return nanos.isPresent() ? String.format(Locale.ROOT, "%.3f", nanos.getAsDouble() / 1e6) : "n/a";
     }
 
-    private static String mbits(OptionalDouble bps) {
-        return bps.isPresent() ? String.format(Locale.ROOT, "%.2f Mbits/sec", bps.getAsDouble() / 1e6) : "n/a Mbits/sec";
+    private static String rate(OptionalDouble bps) {
+        return Rates.text(bps);
     }
 }

@@ -73,7 +73,7 @@ final class AgentTextSummary {
         var bps = Rates.bitsPerSecond(e.windowBytes(), window);
         return String.format(Locale.ROOT, "# %-6s %-8s %d B over the whole stream, %s over %s %.2f s window, cpu %d ms, %s us/KiB",
                 host, e.sender() ? "sent" : "received", e.bytes(),
-                bps.isPresent() ? String.format(Locale.ROOT, "%.2f Mbits/sec", bps.getAsDouble() / 1e6) : "n/a",
+                bps.isPresent() ? Rates.text(bps.getAsDouble()) : "n/a",
                 senderWindow ? "the sender's" : "its own", window / 1e9, e.cpuNanos() / 1_000_000,
                 RemoteStreamResult.serviceDemand(e).isPresent()
                         ? String.format(Locale.ROOT, "%.3f", RemoteStreamResult.serviceDemand(e).getAsDouble()) : "n/a");

@@ -4,12 +4,17 @@ import io.linerate.core.Units;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 
 /**
  * picocli converters: thin wrappers around {@link Units}, so that the command line and a library
- * user accept the same text; each error names the value and the form or range expected.
+ * user accept the same text; each error names the value and the form or range expected. A size,
+ * count or duration with a leading {@code -} is parsed as the negative of its magnitude and left to
+ * the option's own range check, which names the option's real range (a negative value is out of
+ * every one of them); only rates are refused here, since 0 (unlimited) is allowed for each of them.
  */
 final class Converters {
     private Converters() {}
@@ -22,7 +27,7 @@ final class Converters {
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            return parsed(() -> Units.duration(value));
+            return signed(value, v -> Units.duration(v), Duration::negated);
         }
     }
 
@@ -30,7 +35,7 @@ final class Converters {
     static final class MillisConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            return parsed(() -> Units.duration(value, TimeUnit.MILLISECONDS));
+            return signed(value, v -> Units.duration(v, TimeUnit.MILLISECONDS), Duration::negated);
         }
     }
 
@@ -54,10 +59,10 @@ final class Converters {
     static final class SizeConverter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
-            long v = parsed(() -> Units.bytes(value));
-            if (v > Integer.MAX_VALUE) {
+            long v = signed(value, Units::bytes, n -> -n);
+            if (v > Integer.MAX_VALUE || v < -Integer.MAX_VALUE) {
                 throw new CommandLine.TypeConversionException("size '" + value.strip() + "' is " + v
-                        + " bytes; allowed: 0.." + Integer.MAX_VALUE + " bytes (and the option's own range)");
+                        + " bytes; allowed: at most " + Integer.MAX_VALUE + " bytes, within the option's own range");
             }
             return (int) v;
         }
@@ -67,7 +72,7 @@ final class Converters {
     static final class ByteCountConverter implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
-            return parsed(() -> Units.bytes(value));
+            return signed(value, Units::bytes, n -> -n);
         }
     }
 
@@ -75,8 +80,21 @@ final class Converters {
     static final class CountConverter implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
-            return parsed(() -> Units.count(value));
+            return signed(value, Units::count, n -> -n);
         }
+    }
+
+    /**
+     * Parses {@code value}, or the text after its leading {@code -} and negates the result, so that
+     * the option's range check refuses a negative value with the option's real range.
+     */
+    private static <T> T signed(String value, Function<String, T> parse, UnaryOperator<T> negate) {
+        String v = value == null ? null : value.strip();
+        if (v != null && v.startsWith("-") && v.length() > 1) {
+            String magnitude = v.substring(1);
+            return negate.apply(parsed(() -> parse.apply(magnitude)));
+        }
+        return parsed(() -> parse.apply(value));
     }
 
     private static <T> T parsed(Supplier<T> parse) {

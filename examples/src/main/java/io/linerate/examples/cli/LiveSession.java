@@ -43,6 +43,9 @@ final class LiveSession implements CommandLine.IExecutionStrategy {
                 return next.execute(parseResult);
             }
             Path dir = leaf.matchedOptionValue(CountersOptions.NAME, null);
+            if (dir != null) {
+                CountersOptions.check(leaf.commandSpec().commandLine(), dir);
+            }
             live.directory(dir);
             try (LiveCounters.Hold hold = live.hold()) {
                 return next.execute(parseResult);

@@ -3,7 +3,6 @@ package io.linerate.examples.cli;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.MetricSink;
-import io.linerate.core.Transports;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.search.SearchSpec;
 import io.linerate.core.sink.JsonObject;
@@ -81,7 +80,8 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
     String family;
 
     @Option(names = "--markers", split = ",", paramLabel = "MARKER",
-            description = "Transfers to run: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay (default: all).")
+            description = "Transfers to run, each once: udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay "
+                    + "(default: all).")
     List<String> markers;
 
     @Option(names = "--transport", paramLabel = "NAME",
@@ -96,7 +96,7 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
 
     @Option(names = "--zero-loss", description = "Also search each udp marker's zero-loss rate (RFC 2544's throughput, "
             + "NDR) after its transfer: prints ZPERF-RESULT <marker>_ndr_mbps beside <marker>_mbps, and with --ktap the "
-            + "metric <marker>_ndr_mbps in the marker's test.")
+            + "metric <marker>_ndr_mbps in the marker's test. Refused when --markers has no udp marker.")
     boolean zeroLoss;
 
     @Option(names = "--zero-loss-trial", defaultValue = "500ms", converter = Converters.DurationConverter.class,
@@ -141,20 +141,18 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
         return runHere(config, fmt, out, zeroLossSearch);
     }
 
-    private List<Marker> selectedMarkers() {
-        List<AddressFamily> families = switch (family.toLowerCase(Locale.ROOT)) {
+    private List<AddressFamily> families() {
+        return switch (family.toLowerCase(Locale.ROOT)) {
             case "both", "all" -> List.of(AddressFamily.IPV4, AddressFamily.IPV6);
             case "4", "ipv4" -> List.of(AddressFamily.IPV4);
             case "6", "ipv6" -> List.of(AddressFamily.IPV6);
             default -> throw new IllegalArgumentException("unknown family '" + family + "'; allowed: 4, 6, both");
         };
-        List<Marker> chosen = markers == null ? List.of(Marker.values()) : markers.stream().map(Marker::parse).toList();
-        List<Marker> out = chosen.stream().filter(m -> families.contains(m.family())).distinct().toList();
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("markers " + chosen.stream().map(Marker::label).toList()
-                    + " have none of family " + family + "; allowed: markers ending in "
-                    + (families.size() == 1 ? families.get(0).label() : "4 or 6"));
-        }
+    }
+
+    private List<Marker> selectedMarkers() {
+        List<Marker> out = LoopbackMarkers.select(markers, families(), family);
+        LoopbackMarkers.checkZeroLoss(zeroLoss, out);
         return out;
     }
 
@@ -194,7 +192,7 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
     private int runHere(LoopbackSuite.Config config, OutputFormat fmt, PrintWriter out,
                         SearchSpec zeroLossSearch) {
         // before any output: a transport that is missing or cannot run the suite is bad usage
-        Transport transport = Transports.select(transportName, config.spec(config.markers().get(0)));
+        Transport transport = LoopbackMarkers.transport(transportName, config, families());
         Clock clock = Clock.system();
         long start = clock.nanoTime();
         List<MetricSink> sinks = new ArrayList<>();

@@ -83,7 +83,8 @@ final class ServeCommand implements Callable<Integer> {
     boolean iperf2;
 
     @Option(names = "--allow-from", paramLabel = "CIDR[,CIDR...]",
-            description = "The client addresses served, e.g. 198.18.0.0/15,2001:2::/48; others are closed before anything is "
+            description = "The client addresses served, e.g. 198.18.0.0/15,2001:2::/48, each a network address (198.18.0.5/24 "
+                    + "is refused: its host bits are set; give 198.18.0.0/24); others are closed before anything is "
                     + "read. With --iperf3 or --iperf2 required off loopback, as iperf clients cannot send the shared secret; "
                     + "for linerate's clients optional beside --secret-file.")
     String allowFrom;

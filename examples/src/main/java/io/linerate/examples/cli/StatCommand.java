@@ -1,5 +1,6 @@
 package io.linerate.examples.cli;
 
+import io.linerate.core.Units;
 import io.linerate.core.live.CountersFileReader;
 import io.linerate.core.live.CountersLayout;
 import io.linerate.core.live.LiveCounters;
@@ -56,7 +57,7 @@ final class StatCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
-            throw new IllegalArgumentException("--interval " + interval.toMillis() + " ms is out of range; allowed: 100ms to 1h");
+            throw new IllegalArgumentException("--interval " + Units.text(interval) + " is out of range; allowed: 100ms to 1h");
         }
         if (count != null && count < 1) {
             throw new IllegalArgumentException("--count " + count + " is out of range; allowed: 1 or more");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -41,7 +43,14 @@ class LinerateCliTest {
         "stream --protocol udp --payload 65508|payload 65508 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "stream --protocol udp --family 6 --payload 65528|payload 65528 bytes is out of range: UDP over IPv6 allows 32..65527 bytes",
         "stream --duration 0|duration 0 ms is out of range; allowed: > 0",
-        "stream --duration=-1s|duration '-1s' is negative; allowed: 0 or more, a number with unit ns, us, ms, s, m or h",
+        "stream --duration=-1s|duration -1000 ms is out of range; allowed: > 0",
+        "stream --payload=-1|payload -1 bytes is out of range: TCP allows 1..67108864 bytes",
+        "stream --messages=-3k|message count -3000 is out of range; allowed: > 0",
+        "stream --bytes=-1K|byte count -1024 is out of range; allowed: > 0",
+        "serve --max-payload=-1|max payload -1 bytes is out of range; allowed: 1 or more",
+        "pingpong --maxiter=-1|maxiter -1 is out of range; allowed: >= 1",
+        "stream --interval 1ns|interval 1 ns is out of range; allowed: 10 ms..1 day",
+        "loopback --interval 999us|interval 999 us is out of range; allowed: 10 ms..1 day",
         "stream --duration 2d|duration '2d' has unknown unit 'd'; allowed: ns, us, ms, s, m (minutes), h",
         "stream --rate=-5|rate '-5' is negative; allowed: 0 or more",
         "stream --rate 5X|rate '5X' has unknown suffix 'X'; allowed: k, m, g, t (decimal), optionally followed by bit/s",
@@ -51,7 +60,7 @@ class LinerateCliTest {
         "stream --pacing-timer 20ms|pacing timer 20000000 ns is out of range; allowed: 0 (a wake-up per message)..10000000 ns (10 ms)",
         "stream --payload abc|size 'abc' is not a number; allowed: bytes, such as 1220, 64K or 1.5M",
         "stream --payload 99999999999999999999|size '99999999999999999999' is too large",
-        "stream --payload 4G|size '4G' is 4294967296 bytes; allowed: 0..2147483647 bytes",
+        "stream --payload 4G|size '4G' is 4294967296 bytes; allowed: at most 2147483647 bytes, within the option's own range",
         "stream --bytes 2X|size '2X' has unknown suffix 'X'; allowed: K, M, G, T (1024-based)",
         "stream --bytes 1.1K|size '1.1K' is 1126.4 bytes, not a whole number of bytes",
         "stream --messages 1.5|count '1.5' is 1.5, not a whole number",
@@ -70,6 +79,12 @@ class LinerateCliTest {
         "loopback --family 5|unknown family '5'; allowed: 4, 6, both",
         "loopback --family 4 --markers tcp6|have none of family 4",
         "loopback --repeat 0|repeat 0 is out of range; allowed: 1..10000",
+        "loopback --markers ,|--markers names no marker (its value is empty or only commas); allowed: one or more of "
+                + "udp4, udp4_frag, tcp4, tcp4_nodelay, udp6, udp6_frag, tcp6, tcp6_nodelay, comma-separated",
+        "loopback --markers tcp4,udp4,tcp4|--markers names tcp4 twice; allowed: each marker once (--repeat N runs each N times)",
+        "loopback --markers tcp4,tcp6_nodelay --zero-loss|--zero-loss searches the zero-loss rate of udp markers, and the "
+                + "markers tcp4, tcp6_nodelay have none (TCP retransmits what it loses); allowed: --zero-loss with a udp "
+                + "marker in --markers, such as tcp4,tcp6_nodelay,udp4, or no --zero-loss",
         "loopback --frag-payload 70000|frag payload 70000 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "loopback --duration 1x|duration '1x' has unknown unit 'x'",
         "nosuchcommand|Unmatched argument at index 0: 'nosuchcommand'",
@@ -79,6 +94,27 @@ class LinerateCliTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aCountersDirWhoseParentIsMissingIsRefusedAndNotCreated(@TempDir Path tmp) {
+        Path typo = tmp.resolve("nosuch").resolve("counters");
+        Run r = linerate("stream", "--counters-dir", typo.toString(), "--duration", "100ms", "--warmup", "0s");
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains("--counters-dir " + typo + ": its parent " + typo.getParent() + " is not a directory; "
+                + "allowed: a directory that exists, or a new one in a directory that exists (linerate creates the last "
+                + "level only)");
+        assertThat(r.out()).isEmpty();
+        assertThat(tmp.resolve("nosuch")).doesNotExist();
+    }
+
+    @Test
+    void aMissingCountersDirInAnExistingParentIsCreated(@TempDir Path tmp) {
+        Path dir = tmp.resolve("counters");
+        Run r = linerate("stream", "--counters-dir", dir.toString(), "--duration", "100ms", "--warmup", "0s",
+                "--interval", "50ms");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(dir).isDirectory();
     }
 
     @Test
@@ -218,7 +254,7 @@ class LinerateCliTest {
     void streamTextPrintsIperfStyleIntervals() {
         Run r = linerate("stream", "--protocol", "udp", "--duration", "400ms", "--interval", "100ms", "--warmup", "100ms");
         assertThat(r.exit()).as(r.err()).isZero();
-        Pattern interval = Pattern.compile(" ?\\d+\\.\\d{2}- ?\\d+\\.\\d{2} sec  \\d+ Bytes  \\d+\\.\\d{2} Mbits/sec  "
+        Pattern interval = Pattern.compile(" ?\\d+\\.\\d{2}- ?\\d+\\.\\d{2} sec  \\d+ Bytes  \\d+\\.\\d{2} [KMG]?bits/sec  "
                 + "\\d+\\.\\d{3} ms  -?\\d+/\\d+ \\(.*\\)(  \\(omitted\\))?");
         List<String> intervals = r.lines().stream().filter(l -> l.contains(" sec  ")).toList();
         // How many intervals a loaded host fits into 500 ms varies; what always holds: every line has

@@ -74,7 +74,7 @@ class PeerStreamOutputsTest {
             List<String> t = lines(text.out());
             assertThat(t.get(0)).startsWith("# linerate ").contains("stream against iperf3 at " + peer + ": tcp4 ");
             // interval lines of what linerate sent, then the summary of both ends
-            assertThat(t).anyMatch(l -> l.matches(" ?\\d+\\.\\d\\d- ?\\d+\\.\\d\\d sec  \\d+ Bytes  .*Mbits/sec"));
+            assertThat(t).anyMatch(l -> l.matches(" ?\\d+\\.\\d\\d- ?\\d+\\.\\d\\d sec  \\d+ Bytes  .*bits/sec"));
             assertThat(t).contains("- - - - - - - - - - - - - - - - - - - - - - - - -");
             assertThat(t).anyMatch(l -> l.startsWith("local  sent ")).anyMatch(l -> l.startsWith("remote received "))
                     .anyMatch(l -> l.startsWith("local  tcp4_sent_mbps = ")).anyMatch(l -> l.startsWith("remote tcp4_mbps = "));

@@ -109,9 +109,34 @@ public final class AllowFrom {
                             + "'; allowed: 0.." + max + " for an " + (max == 32 ? "IPv4" : "IPv6") + " address");
                 }
                 prefix = Integer.parseInt(len);
+                byte[] net = masked(a, prefix);
+                if (!Arrays.equals(net, a)) {
+                    // as iproute2, which refuses "Invalid prefix for given prefix length"
+                    String network = address(net) + "/" + prefix;
+                    throw new IllegalArgumentException("--allow-from entry '" + p + "' has host bits set past its /"
+                            + prefix + " prefix; allowed: the network address, " + network + ", or " + host + "/" + max
+                            + " for the one host");
+                }
             }
             String text = (a.length == 4 ? ipv4(a) : host.toLowerCase(Locale.ROOT)) + "/" + prefix;
             return new Block(a, prefix, text);
+        }
+
+        private static byte[] masked(byte[] a, int prefix) {
+            byte[] n = a.clone();
+            for (int i = 0; i < n.length; i++) {
+                int bits = Math.max(0, Math.min(8, prefix - 8 * i));
+                n[i] = (byte) (n[i] & ((0xff << (8 - bits)) & 0xff));
+            }
+            return n;
+        }
+
+        private static String address(byte[] a) {
+            try {
+                return InetAddress.getByAddress(a).getHostAddress();
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         private static String ipv4(byte[] a) {

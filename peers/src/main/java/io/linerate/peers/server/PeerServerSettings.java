@@ -1,5 +1,6 @@
 package io.linerate.peers.server;
 
+import io.linerate.core.Units;
 import io.linerate.peers.agent.server.AgentLimits;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -32,7 +33,7 @@ public record PeerServerSettings(InetAddress bind, int port, AllowFrom allowFrom
             throw new IllegalArgumentException("port " + port + " is out of range; allowed: 0 (ephemeral)..65535");
         }
         if (ioTimeout.toMillis() < 1) {
-            throw new IllegalArgumentException("I/O timeout " + ioTimeout.toMillis() + " ms is out of range; allowed: 1 ms or more");
+            throw new IllegalArgumentException("I/O timeout " + Units.text(ioTimeout) + " is out of range; allowed: 1 ms or more");
         }
     }
 

@@ -60,4 +60,19 @@ class AllowFromTest {
                 .hasMessageContaining("numeric");
         assertThatThrownBy(() -> AllowFrom.parse("10.0.0.0/8,")).hasMessageContaining("empty entry");
     }
+
+    @Test
+    void aBlockWithHostBitsIsRefusedNamingItsNetwork() {
+        // 198.18.0.5/24: the low 8 bits (5) are host bits; the network is 198.18.0.0/24
+        assertThatThrownBy(() -> AllowFrom.parse("198.18.0.5/24")).hasMessage("--allow-from entry '198.18.0.5/24' "
+                + "has host bits set past its /24 prefix; allowed: the network address, 198.18.0.0/24, or "
+                + "198.18.0.5/32 for the one host");
+        // 198.19.0.0/15: the 15th bit is the low bit of 19 (0b0001001|1); the network is 198.18.0.0/15
+        assertThatThrownBy(() -> AllowFrom.parse("198.19.0.0/15")).hasMessageContaining("198.18.0.0/15");
+        // 2001:2::1/48: the last group is past the first three groups' 48 bits
+        assertThatThrownBy(() -> AllowFrom.parse("2001:2::1/48")).hasMessageContaining("'2001:2::1/48'")
+                .hasMessageContaining("2001:2:0:0:0:0:0:0/48").hasMessageContaining("2001:2::1/128");
+        // the network address itself, /32 and /0 of 0.0.0.0 are accepted
+        assertThat(AllowFrom.parse("198.18.0.0/24,198.18.0.5/32,0.0.0.0/0")).hasToString("198.18.0.0/24,198.18.0.5/32,0.0.0.0/0");
+    }
 }

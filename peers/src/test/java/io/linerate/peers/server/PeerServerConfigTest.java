@@ -40,9 +40,9 @@ class PeerServerConfigTest {
                 .hasMessage("port 65536 is out of range; allowed: 0 (ephemeral)..65535");
         assertThatThrownBy(() -> new Iperf2ServerConfig(lo, -1, AllowFrom.anyone(), AgentLimits.defaults(), IO))
                 .hasMessage("port -1 is out of range; allowed: 0 (ephemeral)..65535");
-        // 999 us truncates to 0 ms, under the 1 ms minimum
+        // 999 us is under the 1 ms minimum, and named as given, not truncated to 0 ms
         assertThatThrownBy(() -> new Iperf2ServerConfig(lo, 0, AllowFrom.anyone(), AgentLimits.defaults(),
-                Duration.ofNanos(999_000))).hasMessage("I/O timeout 0 ms is out of range; allowed: 1 ms or more");
+                Duration.ofNanos(999_000))).hasMessage("I/O timeout 999 us is out of range; allowed: 1 ms or more");
         assertThatThrownBy(() -> new Iperf3ServerConfig(lo, 0, null, AgentLimits.defaults(), IO))
                 .isInstanceOf(NullPointerException.class).hasMessage("allowFrom");
     }

@@ -8,12 +8,14 @@ import io.linerate.core.TransferException;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.Hmac;
 import io.linerate.peers.agent.internal.wire.HostClock;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.Base64;
 import java.util.Optional;
@@ -76,7 +78,7 @@ final class AgentClient {
             throw e;
         }
         try {
-            JsonNode hello = c.expect("hello");
+            JsonNode hello = hello(c, peer);
             if (hello.hasNonNull("nonce")) {
                 if (options.secret().isEmpty()) {
                     throw new TransferException("the agent at " + peer + " requires a shared secret: pass --secret-file",
@@ -96,5 +98,26 @@ final class AgentClient {
             c.close();
             throw e;
         }
+    }
+
+    /** The agent's first control message; a peer that sends none, or closes, may be another server. */
+    private static JsonNode hello(Control c, Endpoint.Remote peer) throws IOException {
+        try {
+            return c.expect("hello");
+        } catch (SocketTimeoutException e) {
+            SocketTimeoutException t = new SocketTimeoutException(e.getMessage() + notTheAgent(peer));
+            t.initCause(e);
+            throw t;
+        } catch (EOFException e) {
+            EOFException t = new EOFException(e.getMessage() + notTheAgent(peer));
+            t.initCause(e);
+            throw t;
+        }
+    }
+
+    private static String notTheAgent(Endpoint.Remote peer) {
+        return ": the peer at " + peer + " did not answer as linerate's agent (`linerate serve`), which greets each "
+                + "client first; it may be another server, such as iperf3 or iperf 2, which only "
+                + "`linerate stream --peer-protocol iperf3|iperf2` talks to";
     }
 }

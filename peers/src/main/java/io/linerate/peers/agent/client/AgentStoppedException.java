@@ -19,7 +19,9 @@ public final class AgentStoppedException extends TransferException {
     AgentStoppedException(String what, String agentReason, long localBytes, long remoteBytes, long remoteMessages,
                           Throwable cause) {
         super(String.format(java.util.Locale.ROOT, "%s: %s; counts at the stop: this host %d bytes, the agent %d bytes "
-                + "(%d writes or datagrams)", what, agentReason, localBytes, remoteBytes, remoteMessages), cause);
+                + "(%s)", what, agentReason, localBytes, remoteBytes, remoteMessages < 0
+                        ? "writes unknown: a TCP receiver counts bytes, not the sender's writes"
+                        : remoteMessages + " writes or datagrams"), cause);
         this.agentReason = agentReason;
         this.localBytes = localBytes;
         this.remoteBytes = remoteBytes;
@@ -41,7 +43,10 @@ public final class AgentStoppedException extends TransferException {
         return remoteBytes;
     }
 
-    /** @return writes or datagrams the agent's end sent, or distinct datagrams it received, before the stop */
+    /**
+     * @return writes or datagrams the agent's end sent, or distinct datagrams it received, before the
+     *     stop; -1 when unknown: the agent's end received TCP, which counts bytes, not writes
+     */
     public long remoteMessages() {
         return remoteMessages;
     }

@@ -1,5 +1,6 @@
 package io.linerate.peers.agent.server;
 
+import io.linerate.core.Units;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.internal.PeerEndsLookup;
 import io.linerate.peers.server.AllowFrom;
@@ -62,8 +63,8 @@ public record AgentConfig(InetAddress bind, int port, AllowFrom allowFrom, Optio
                     + "clients that hold it can start streams");
         }
         if (handshakeTimeout.toMillis() < 1) {
-            throw new IllegalArgumentException("handshake timeout " + handshakeTimeout.toMillis()
-                    + " ms is out of range; allowed: 1 ms or more");
+            throw new IllegalArgumentException("handshake timeout " + Units.text(handshakeTimeout)
+                    + " is out of range; allowed: 1 ms or more");
         }
     }
 

@@ -196,9 +196,14 @@ final class AgentStreams {
         if (!session.aborted()) {
             throw failure;
         }
-        // the client gets the counts so far and why, not only an error
-        c.send(Control.message("stopped").put("reason", AgentSession.STOPPING).put("sender", sending)
-                .put("bytes", run.bytesSoFar()).put("messages", run.messagesSoFar()));
+        // the client gets the counts so far and why, not only an error; a TCP receiver counts bytes,
+        // not the sender's writes, so its "messages" is left out: unknown, not 0
+        var stoppedMessage = Control.message("stopped").put("reason", AgentSession.STOPPING).put("sender", sending)
+                .put("bytes", run.bytesSoFar());
+        if (sending || spec.protocol() == Protocol.UDP) {
+            stoppedMessage.put("messages", run.messagesSoFar());
+        }
+        c.send(stoppedMessage);
         LOG.info("session {}: stopped by the agent after {} bytes", session.peer(), run.bytesSoFar());
     }
 

@@ -77,6 +77,10 @@ public class AgentStopTest {
         assertThat(e.localBytes()).isPositive();
         // the agent received only bytes this host sent
         assertThat(e.remoteBytes()).isPositive().isLessThanOrEqualTo(e.localBytes());
+        // a TCP receiver counts bytes, not the sender's writes: its count is unknown, not 0
+        assertThat(e.remoteMessages()).isEqualTo(-1);
+        assertThat(e.getMessage()).endsWith("the agent " + e.remoteBytes() + " bytes (writes unknown: a TCP receiver "
+                + "counts bytes, not the sender's writes)").doesNotContain("0 writes");
     }
 
     @Test
@@ -86,6 +90,10 @@ public class AgentStopTest {
         assertThat(e.remoteBytes()).isPositive();
         // this host received only bytes the agent sent
         assertThat(e.localBytes()).isLessThanOrEqualTo(e.remoteBytes());
+        // the agent's sender counts its writes
+        assertThat(e.remoteMessages()).isPositive();
+        assertThat(e.getMessage()).endsWith("the agent " + e.remoteBytes() + " bytes (" + e.remoteMessages()
+                + " writes or datagrams)");
     }
 
     @Test
