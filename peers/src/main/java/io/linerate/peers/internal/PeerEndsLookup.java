@@ -21,7 +21,7 @@ public final class PeerEndsLookup {
      */
     public static PeerEnds named(String name) {
         Transport t = Transports.byName(name);
-        return t.peerEnds().orElseThrow(() -> new IllegalArgumentException(missing("linerate's agent", t)));
+        return t.peerEnds().orElseThrow(() -> new IllegalArgumentException(missing("linerate's agent's ends", t)));
     }
 
     /** @return the ends of {@value #DEFAULT_TRANSPORT}; see {@link #named} */
@@ -35,14 +35,15 @@ public final class PeerEndsLookup {
      * @return why that transport cannot run this host's ends with the peer, or empty when it offers them
      */
     public static Optional<String> reason(String peer, Transport transport) {
-        return transport.peerEnds().isPresent() ? Optional.empty() : Optional.of(missing(peer, transport));
+        return transport.peerEnds().isPresent() ? Optional.empty()
+                : Optional.of(missing("this host's ends with " + peer, transport));
     }
 
-    private static String missing(String peer, Transport transport) {
+    private static String missing(String whose, Transport transport) {
         List<String> offering = Transports.all().stream().filter(t -> t.peerEnds().isPresent()).map(Transport::name)
                 .toList();
-        return "the " + transport.name() + " transport offers no ends for a peer's run, so this host's ends with "
-                + peer + " cannot run on it; transports that offer them: "
+        return "the " + transport.name() + " transport offers no ends for a peer's run, so " + whose
+                + " cannot run on it; transports that offer them: "
                 + (offering.isEmpty() ? "none on the class path (add linerate-transport-nio)" : String.join(", ", offering));
     }
 }
