@@ -78,7 +78,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
             throw new IllegalArgumentException("traffic class " + trafficClass + " is out of range; allowed: 0..255");
         }
         if (timeout.compareTo(java.time.Duration.ofMillis(1)) < 0 || timeout.compareTo(TransferSpec.MAX_IO_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("timeout " + timeout.toNanos() + " ns is out of range; allowed: 1 ms..10 min,"
+            throw new IllegalArgumentException("timeout " + Units.text(timeout) + " is out of range; allowed: 1 ms..10 min,"
                     + " as the stream's --io-timeout");
         }
         LatencyStats.checkPercentile(percentile);

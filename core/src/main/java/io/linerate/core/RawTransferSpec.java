@@ -202,8 +202,8 @@ public record RawTransferSpec(Optional<String> txInterface, Optional<String> rxI
     private static void checkDuration(String what, Duration d, Duration min, Duration max) {
         Objects.requireNonNull(d, what);
         if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw new IllegalArgumentException(what + " " + d.toMillis() + " ms is out of range; allowed: "
-                    + min.toMillis() + " ms.." + max.toMillis() + " ms");
+            throw new IllegalArgumentException(what + " " + Units.text(d) + " is out of range; allowed: "
+                    + Units.text(min) + ".." + Units.text(max));
         }
     }
 

@@ -83,7 +83,7 @@ public record RrSpec(AddressFamily family, int flows, int requestBytes, int resp
                     + MAX_RATE);
         }
         if (timeout.compareTo(java.time.Duration.ofMillis(1)) < 0 || timeout.compareTo(TransferSpec.MAX_IO_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("timeout " + timeout.toNanos() + " ns is out of range; allowed: 1 ms..10 min,"
+            throw new IllegalArgumentException("timeout " + Units.text(timeout) + " is out of range; allowed: 1 ms..10 min,"
                     + " as the stream's --io-timeout");
         }
         LatencyStats.checkPercentile(percentile);

@@ -40,6 +40,7 @@ class RrCommandTest {
         "rr --request-size 0|request size 0 bytes is out of range; allowed: 1..16777216",
         "rr --response-size 20000000|response size 20000000 bytes is out of range; allowed: 1..16777216",
         "rr --rate=-1|rate '-1' is negative; allowed: 0 or more",
+        "rr --timeout=-1s|timeout -1000 ms is out of range; allowed: 1 ms..10 min, as the stream's --io-timeout",
         "rr --rate 0.5|rate '0.5' is below 1 transactions/s",
         "rr --rate 2m|rate 2000000 transactions/s is out of range; allowed: 0 (closed loop)..1000000",
         "rr --duration 0|duration 0 ms is out of range; allowed: > 0",

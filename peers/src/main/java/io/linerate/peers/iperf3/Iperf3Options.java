@@ -27,7 +27,7 @@ public record Iperf3Options(boolean reverse, int parallel, boolean udpCounters64
             throw new IllegalArgumentException("parallel streams " + parallel + " is out of range; allowed: 1.." + MAX_PARALLEL);
         }
         if (tcpDrain.isNegative() || tcpDrain.compareTo(Duration.ofMinutes(1)) > 0) {
-            throw new IllegalArgumentException("TCP drain " + tcpDrain.toMillis() + " ms is out of range; allowed: 0 ms..1 min");
+            throw new IllegalArgumentException("TCP drain " + io.linerate.core.Units.text(tcpDrain) + " is out of range; allowed: 0 ms..1 min");
         }
     }
 
