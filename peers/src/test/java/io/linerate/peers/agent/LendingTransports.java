@@ -37,8 +37,26 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class LendingTransports {
     private LendingTransports() {}
 
+    /** A transport that runs no measurement of its own: no pattern, every spec refused. */
+    private abstract static class NoMeasurement implements Transport {
+        @Override
+        public Set<Pattern> patterns() {
+            return EnumSet.noneOf(Pattern.class);
+        }
+
+        @Override
+        public Optional<String> unsupportedReason(MeasurementSpec spec) {
+            return Optional.of("the " + name() + " transport runs no measurement");
+        }
+
+        @Override
+        public Measurement open(MeasurementSpec spec, Clock clock) {
+            throw new IllegalArgumentException(unsupportedReason(spec).orElseThrow());
+        }
+    }
+
     /** Offers the NIO transport's ends, writing down the kind of each end it opens. */
-    public static final class Lending implements Transport {
+    public static final class Lending extends NoMeasurement {
         /** The name it is found by. */
         public static final String NAME = "lending";
         /** The ends opened through any instance, by kind ("listenTcp", "echo", ...), in order. */
@@ -50,49 +68,19 @@ public final class LendingTransports {
         }
 
         @Override
-        public Set<Pattern> patterns() {
-            return EnumSet.noneOf(Pattern.class);
-        }
-
-        @Override
-        public Optional<String> unsupportedReason(MeasurementSpec spec) {
-            return Optional.of("the lending transport runs no measurement; it lends its ends to peers");
-        }
-
-        @Override
-        public Measurement open(MeasurementSpec spec, Clock clock) {
-            throw new IllegalArgumentException(unsupportedReason(spec).orElseThrow());
-        }
-
-        @Override
         public Optional<PeerEnds> peerEnds() {
             return Optional.of(new Recording(Transports.byName("nio").peerEnds().orElseThrow()));
         }
     }
 
     /** Offers no ends for peers. */
-    public static final class Endless implements Transport {
+    public static final class Endless extends NoMeasurement {
         /** The name it is found by. */
         public static final String NAME = "endless";
 
         @Override
         public String name() {
             return NAME;
-        }
-
-        @Override
-        public Set<Pattern> patterns() {
-            return EnumSet.noneOf(Pattern.class);
-        }
-
-        @Override
-        public Optional<String> unsupportedReason(MeasurementSpec spec) {
-            return Optional.of("the endless transport runs no measurement");
-        }
-
-        @Override
-        public Measurement open(MeasurementSpec spec, Clock clock) {
-            throw new IllegalArgumentException(unsupportedReason(spec).orElseThrow());
         }
     }
 
