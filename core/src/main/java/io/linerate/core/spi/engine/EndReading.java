@@ -5,20 +5,20 @@ import java.util.OptionalDouble;
 
 /**
  * One stream end's counters read together, then the clock ({@link StreamEnd}): payload bytes and
- * datagrams in all and of the measured window, datagrams missing, RFC 3550 jitter in ns (NaN before
- * two arrivals) and the clock reading in ns.
+ * datagrams in all and of the measured window, datagrams missing in all and of the window, RFC 3550
+ * jitter in ns (NaN before two arrivals) and the clock reading in ns.
  */
 record EndReading(long bytes, long windowBytes, long datagrams, long windowDatagrams, long missing,
-                  double jitterNanos, long nanos) implements WindowClock.Sampled<EndReading> {
+                  long windowMissing, double jitterNanos, long nanos) implements WindowClock.Sampled<EndReading> {
 
     /** @return this reading with no window traffic yet (the window opens here) */
     EndReading withoutWindow() {
-        return new EndReading(bytes, 0, datagrams, 0, missing, jitterNanos, nanos);
+        return new EndReading(bytes, 0, datagrams, 0, missing, 0, jitterNanos, nanos);
     }
 
     /** @return this reading stamped at clock reading {@code t} */
     EndReading at(long t) {
-        return new EndReading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitterNanos, t);
+        return new EndReading(bytes, windowBytes, datagrams, windowDatagrams, missing, windowMissing, jitterNanos, t);
     }
 
     /**
@@ -31,7 +31,8 @@ record EndReading(long bytes, long windowBytes, long datagrams, long windowDatag
     public IntervalSample since(EndReading from, long t0, boolean omitted) {
         long b = omitted ? bytes - from.bytes : windowBytes - from.windowBytes;
         long d = omitted ? datagrams - from.datagrams : windowDatagrams - from.windowDatagrams;
+        long lost = omitted ? missing - from.missing : windowMissing - from.windowMissing;
         OptionalDouble jitter = d > 0 && !Double.isNaN(jitterNanos) ? OptionalDouble.of(jitterNanos) : OptionalDouble.empty();
-        return new IntervalSample(from.nanos - t0, nanos - t0, b, d, missing - from.missing, jitter, omitted);
+        return new IntervalSample(from.nanos - t0, nanos - t0, b, d, lost, jitter, omitted);
     }
 }

@@ -15,6 +15,7 @@ import java.util.OptionalDouble;
  * @param datagrams datagrams the receiver counted
  * @param windowDatagrams datagrams of the window's traffic the receiver counted
  * @param missing datagrams the receiver counts as missing
+ * @param windowMissing of the window's datagrams, those the receiver counts as missing
  * @param sent bytes the sender sent
  * @param windowSent bytes the sender sent in the window
  * @param jitterNanos the receiver's RFC 3550 jitter in ns, NaN before two datagrams
@@ -23,7 +24,7 @@ import java.util.OptionalDouble;
  * @param nanos the clock reading taken after the counters
  */
 record Reading(long bytes, long windowReceived, long datagrams, long windowDatagrams, long missing,
-               long sent, long windowSent, double jitterNanos, long txAllocated, long rxAllocated,
+               long windowMissing, long sent, long windowSent, double jitterNanos, long txAllocated, long rxAllocated,
                long nanos) implements WindowClock.Sampled<Reading> {
 
     /**
@@ -42,6 +43,7 @@ record Reading(long bytes, long windowReceived, long datagrams, long windowDatag
         long windowDatagrams = rx.windowDatagrams();
         long windowUdpBytes = rx.windowBytes();
         long missing = rx.missing();
+        long windowMissing = rx.windowMissing();
         long sent = tx.bytes();
         long base = tx.windowBaseBytes();
         double jitter = rx.jitterNanos();
@@ -49,13 +51,13 @@ record Reading(long bytes, long windowReceived, long datagrams, long windowDatag
         long rxAlloc = receiver.allocatedBytes();
         long windowReceived = protocol == Protocol.UDP ? windowUdpBytes : base < 0 ? 0 : Math.max(0, bytes - base);
         long windowSent = base < 0 ? 0 : Math.max(0, sent - base);
-        return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, sent, windowSent, jitter,
-                txAlloc, rxAlloc, clock.nanoTime());
+        return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, windowMissing, sent, windowSent,
+                jitter, txAlloc, rxAlloc, clock.nanoTime());
     }
 
     /** @return these counters, as if read at {@code t} */
     Reading at(long t) {
-        return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, sent, windowSent,
+        return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, windowMissing, sent, windowSent,
                 jitterNanos, txAllocated, rxAllocated, t);
     }
 
@@ -68,12 +70,13 @@ record Reading(long bytes, long windowReceived, long datagrams, long windowDatag
     @Override
     public IntervalSample since(Reading from, long t0, boolean omitted) {
         // a warm-up interval counts every arrival; a window interval the window's traffic, so that
-        // the window's intervals add up to the window's total
+        // the window's intervals add up to the window's total; so does the loss
         long b = omitted ? bytes - from.bytes : windowReceived - from.windowReceived;
         long d = omitted ? datagrams - from.datagrams : windowDatagrams - from.windowDatagrams;
+        long lost = omitted ? missing - from.missing : windowMissing - from.windowMissing;
         // the jitter of an interval without datagrams does not exist: absent, never 0
         OptionalDouble jitter = d > 0 && !Double.isNaN(jitterNanos)
                 ? OptionalDouble.of(jitterNanos) : OptionalDouble.empty();
-        return new IntervalSample(from.nanos - t0, nanos - t0, b, d, missing - from.missing, jitter, omitted);
+        return new IntervalSample(from.nanos - t0, nanos - t0, b, d, lost, jitter, omitted);
     }
 }

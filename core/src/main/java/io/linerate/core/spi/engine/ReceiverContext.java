@@ -31,6 +31,10 @@ public final class ReceiverContext {
     private final AtomicLong windowBytes = new AtomicLong();
     private final AtomicLong windowDatagrams = new AtomicLong();
     private final AtomicLong missing = new AtomicLong();
+    private final AtomicLong windowMissing = new AtomicLong();
+    /** Lowest and highest sequence numbers of the window's datagrams that arrived; none yet: MAX, -1. */
+    private long windowLowest = Long.MAX_VALUE;
+    private long windowHighest = -1;
     /** The jitter estimate's bits; NaN until the estimator has its first difference (second datagram). */
     private final AtomicLong jitterBits = new AtomicLong(Double.doubleToRawLongBits(Double.NaN));
     private final AtomicLong lastDataNanos = new AtomicLong(Long.MIN_VALUE);
@@ -144,6 +148,11 @@ public final class ReceiverContext {
                 localWindowBytes += length;
                 windowBytes.lazySet(localWindowBytes);
                 windowDatagrams.lazySet(distinctByPhase[phase]);
+                // the window's datagrams hold one run of sequence numbers: those between its lowest and
+                // highest arrivals that have not arrived are the window's, never the warm-up's
+                windowLowest = Math.min(windowLowest, seq);
+                windowHighest = Math.max(windowHighest, seq);
+                windowMissing.lazySet(windowHighest - windowLowest + 1 - distinctByPhase[phase]);
             }
         }
         missing.lazySet(tracker.missingSoFar());
@@ -171,8 +180,19 @@ public final class ReceiverContext {
         return windowDatagrams.get();
     }
 
+    /** @return numbers below the highest arrival that have not arrived (yet), of every phase */
     long missing() {
         return missing.get();
+    }
+
+    /**
+     * @return of the window's datagrams, those not arrived (yet) whose numbers lie between the lowest
+     *     and highest window datagrams that did: loss inside the window as sequence gaps show it,
+     *     without the warm-up's datagrams lost before it, which a first window arrival would otherwise
+     *     reveal inside the window
+     */
+    long windowMissing() {
+        return windowMissing.get();
     }
 
     /** @return the RFC 3550 estimate, ns; NaN before the second datagram */

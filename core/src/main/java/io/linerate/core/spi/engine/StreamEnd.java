@@ -195,7 +195,7 @@ public final class StreamEnd {
             }
         }
         worker.start(Thread.currentThread());
-        EndReading first = new EndReading(0, 0, 0, 0, 0, Double.NaN, t0);
+        EndReading first = new EndReading(0, 0, 0, 0, 0, 0, Double.NaN, t0);
         if (!sending && !udp) {
             // the window starts with the data, not with this end: the sender may start a while later
             first = firstBytes(live, t0, io);
@@ -365,7 +365,7 @@ public final class StreamEnd {
             long bytes = tx.bytes();
             long messages = tx.messages();
             long base = tx.windowBaseBytes();
-            return new EndReading(bytes, base < 0 ? 0 : Math.max(0, bytes - base), messages, messages, 0, Double.NaN,
+            return new EndReading(bytes, base < 0 ? 0 : Math.max(0, bytes - base), messages, messages, 0, 0, Double.NaN,
                     clock.nanoTime());
         }
         boolean udp = spec.protocol() == Protocol.UDP;
@@ -374,8 +374,10 @@ public final class StreamEnd {
         long windowBytes = udp ? rx.windowBytes() : bytes;
         long windowDatagrams = udp ? rx.windowDatagrams() : datagrams;
         long missing = rx.missing();
+        long windowMissing = udp ? rx.windowMissing() : 0;
         double jitter = rx.jitterNanos();
-        return new EndReading(bytes, windowBytes, datagrams, windowDatagrams, missing, jitter, clock.nanoTime());
+        return new EndReading(bytes, windowBytes, datagrams, windowDatagrams, missing, windowMissing, jitter,
+                clock.nanoTime());
     }
 
     private EndCounters counters(List<IntervalSample> samples, EndReading start, EndReading end, long t0, boolean udp) {

@@ -147,7 +147,7 @@ public final class StreamEngine {
             tx.openWindow(t0); // before the first message leaves
         }
         sender.start(monitor);
-        Reading first = new Reading(0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
+        Reading first = new Reading(0, 0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
         // a duration-bound window lasts its duration from the reading that opened it
         WindowClock<Reading> window = new WindowClock<>(clock, first, t0, spec.warmup().toNanos(), spec.interval().toNanos(),
                 durationBound ? bound.amount() : -1, listener);

@@ -48,6 +48,26 @@ class ReceiverContextTest {
     }
 
     @Test
+    void theWarmUpsLossIsNotTheWindowsThoughTheFirstWindowArrivalRevealsIt() {
+        // warm-up sent 0..9, of which 7, 8 and 9 are lost: only the window's first arrival shows the gap
+        arrive(W, 0, 1, 2, 3, 4, 5, 6);
+        assertThat(rx.missing()).isZero();
+        arrive(M, 10, 11);
+        assertThat(rx.missing()).as("the whole stream's gaps: 7, 8, 9").isEqualTo(3);
+        assertThat(rx.windowMissing()).as("no window datagram is missing").isZero();
+        // window sent 10..19: 13 and 14 lost, 16 late
+        arrive(M, 12, 15, 17);
+        assertThat(rx.windowMissing()).as("13, 14, 16").isEqualTo(3);
+        arrive(M, 16, 18, 19);
+        assertThat(rx.windowMissing()).as("13, 14: 16 arrived late").isEqualTo(2);
+        // the window's loss by its gaps equals the sender's 10 window datagrams less the 8 received
+        assertThat(rx.windowMissing()).isEqualTo(10 - rx.distinct(M));
+        arrive(A, 20, 22);
+        assertThat(rx.windowMissing()).as("gaps after the window are not the window's").isEqualTo(2);
+        assertThat(rx.missing()).isEqualTo(3 + 2 + 1);
+    }
+
+    @Test
     void anUnknownPhaseIsForeign() {
         DatagramHeader.write(buf, spec.streamId(), 0, 0, DatagramHeader.PHASES);
         rx.datagram(buf, 100);
