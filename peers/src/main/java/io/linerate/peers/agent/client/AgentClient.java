@@ -100,7 +100,11 @@ final class AgentClient {
         }
     }
 
-    /** The agent's first control message; a peer that sends none, or closes, may be another server. */
+    /**
+     * The agent's first control message. A peer that sends none within the timeout may be another
+     * server, which waits for its own client's first words; one that closes before it may be an agent
+     * that is stopping or does not serve this address, or another server.
+     */
     private static JsonNode hello(Control c, Endpoint.Remote peer) throws IOException {
         try {
             return c.expect("hello");
@@ -109,7 +113,10 @@ final class AgentClient {
             t.initCause(e);
             throw t;
         } catch (EOFException e) {
-            EOFException t = new EOFException(e.getMessage() + notTheAgent(peer));
+            EOFException t = new EOFException(e.getMessage() + ": the peer at " + peer + " closed it before linerate's "
+                    + "agent's greeting, as an agent that is stopping, or that does not serve this address "
+                    + "(--allow-from), does; if it is no agent but another server, such as iperf3 or iperf 2, only "
+                    + "`linerate stream --peer-protocol iperf3|iperf2` talks to it");
             t.initCause(e);
             throw t;
         }

@@ -38,7 +38,7 @@ class AgentClientNotAnAgentTest {
     }
 
     @Test
-    void aPeerThatClosesAtOnceIsNamedAsPossiblyAnotherServer() throws Exception {
+    void aPeerThatClosesAtOnceIsNamedAsAStoppingOrRefusingAgentOrAnotherServer() throws Exception {
         try (ServerSocket closing = new ServerSocket(0, 1, LOOPBACK)) {
             CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> {
                 try (Socket s = closing.accept()) {
@@ -50,8 +50,10 @@ class AgentClientNotAnAgentTest {
             Endpoint.Remote peer = Endpoint.remote("127.0.0.1", closing.getLocalPort());
             assertThatThrownBy(() -> AgentClient.connect(peer, LOOPBACK, 30_000, NO_SECRET))
                     .isInstanceOf(EOFException.class)
-                    .hasMessageStartingWith("the peer closed the control connection: the peer at 127.0.0.1:"
-                            + closing.getLocalPort() + " did not answer as linerate's agent");
+                    .hasMessage("the peer closed the control connection: the peer at 127.0.0.1:" + closing.getLocalPort()
+                            + " closed it before linerate's agent's greeting, as an agent that is stopping, or that does "
+                            + "not serve this address (--allow-from), does; if it is no agent but another server, such as "
+                            + "iperf3 or iperf 2, only `linerate stream --peer-protocol iperf3|iperf2` talks to it");
             closed.join();
         }
     }
