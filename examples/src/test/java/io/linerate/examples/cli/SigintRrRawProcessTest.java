@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Ctrl-C in the middle of {@code rr} and {@code raw}, as a user gives it: SIGINT to a
  * {@code linerate} JVM that is measuring ends it with exit code 130 and one whole document,
- * marked interrupted, holding what was counted until then; in {@code rr}'s warm-up it says that
- * nothing was measured yet.
+ * marked interrupted, holding what was counted until then; in {@code rr}'s warm-up the document
+ * says that nothing was measured.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SigintRrRawProcessTest {
@@ -80,10 +80,27 @@ class SigintRrRawProcessTest {
     }
 
     @Test
-    void rrInItsWarmupSaysNothingWasMeasuredYet() throws Exception {
+    void rrInItsWarmupWritesAWholeDocumentSayingNothingWasMeasured() throws Exception {
         Process p = interruptedRr("60s", "--json");
-        assertThat(children.out(p)).isEmpty();
-        assertThat(children.err(p)).contains("interrupted").contains("nothing was measured yet");
+        String out = children.out(p);
+        assertThat(out.strip().lines()).as("one JSON line; stderr: %s", children.err(p)).hasSize(1);
+        JsonNode r = JSON.readTree(out);
+        assertThat(r.get("interrupted").asBoolean()).isTrue();
+        assertThat(r.get("valid").asBoolean()).as("a window of no length has no rate").isFalse();
+        JsonNode d = r.get("detail");
+        assertThat(d.get("transactions").asLong()).isZero();
+        assertThat(d.get("window_ns").asLong()).isZero();
+        assertThat(out).contains("interrupted in the warm-up: nothing was measured");
+    }
+
+    @Test
+    void rrInItsWarmupEndsItsKtapDocumentNotOkInterrupted() throws Exception {
+        Process p = interruptedRr("60s", "--ktap");
+        List<String> lines = children.out(p).lines().toList();
+        assertThat(lines).as("stderr: %s", children.err(p)).isNotEmpty();
+        assertThat(lines.subList(0, 2)).containsExactly("KTAP version 1", "1..1");
+        assertThat(lines).filteredOn(l -> l.startsWith("ok ") || l.startsWith("not ok ")).singleElement()
+                .asString().startsWith("not ok 1 ").endsWith(" # interrupted");
     }
 
     /** The veth's {@code tx_packets}: the raw run sends through it. */

@@ -40,7 +40,8 @@ import java.util.concurrent.locks.LockSupport;
  * requests that left late with the largest lateness.
  *
  * <p>An interrupt of the calling thread closes the window at once and the result says so
- * ({@link RrResult#interrupted()}); one in the warm-up ends the run with no result.
+ * ({@link RrResult#interrupted()}); one in the warm-up gives a result with a window of no length,
+ * marked interrupted, that says nothing was measured.
  */
 public final class RrRunner {
     private RrRunner() {}
@@ -119,29 +120,11 @@ public final class RrRunner {
         long open = t0 + spec.warmup().toNanos();
         long close = open + spec.duration().toNanos();
         startFlows(spec, clock, address, t0, open, close, flows);
-        if (waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec)) {
-            throw new TransferException(spec.testName() + ": interrupted in the warm-up: nothing was measured yet "
-                    + "(the measured window had not opened)", null);
-        }
-        // the window opens and closes in every flow, each flow then counts and records exactly the
-        // transactions it completes inside it; each end is a clock reading right after the switch
-        for (RrFlow f : flows) {
-            f.measuring(true);
-        }
-        long w0 = clock.nanoTime();
-        // an interrupt (SIGINT) closes the window early, and what it holds is the result
-        boolean interrupted = waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
-        for (RrFlow f : flows) {
-            f.measuring(false);
-        }
-        long w1 = clock.nanoTime();
-        if (interval > 0) {
-            if (!interrupted) {
-                finishDue(clock, close, flows, s, spec);
-                w1 = close;
-            }
-            w0 = open;
-        }
+        long[] window = window(spec, clock, flows, s, t0, open, close);
+        long w0 = window[0];
+        long w1 = window[1];
+        boolean interrupted = window[2] != 0;
+        boolean beforeWindow = window[2] == WARMUP_INTERRUPTED;
         stopAll(flows);
         checkFailures(flows, s, spec);
         List<Long> perFlow = new ArrayList<>();
@@ -155,7 +138,7 @@ public final class RrRunner {
             parts.add(f.windowLatency());
             completed += f.completed();
         }
-        if (inWindow == 0) {
+        if (inWindow == 0 && !interrupted) {
             throw new TransferException(String.format(Locale.ROOT,
                     "%s: no transaction completed in the measured window of %d ms%s", spec.testName(),
                     spec.duration().toMillis(), spec.rate() > 0 && interval > spec.duration().toNanos()
@@ -166,6 +149,9 @@ public final class RrRunner {
         }
         ExactRangeHistogram latency = LatencyHistograms.merge(parts);
         List<String> notes = notes(spec, flows, interval);
+        if (beforeWindow) {
+            notes.add(0, "interrupted in the warm-up: nothing was measured (the measured window had not opened)");
+        }
         RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
         if (spec.rate() > 0) {
             notes.add(openLoopNote(spec, report, flows));
@@ -182,6 +168,44 @@ public final class RrRunner {
             allocated.add(f.windowAllocatedBytes());
         }
         return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated, interrupted);
+    }
+
+    /** {@link #window}'s third element when an interrupt came in the warm-up. */
+    private static final long WARMUP_INTERRUPTED = 2;
+
+    /**
+     * Waits out the warm-up, then opens and closes the window in every flow, each flow then counting
+     * and recording exactly the transactions it completes inside it; each end is a clock reading
+     * right after the switch. An interrupt (SIGINT) closes the window early, and what it holds is the
+     * result; one in the warm-up leaves the window unopened, of no length.
+     *
+     * @return {window start, window end (ns, clock readings), 0 / 1 (interrupted in the window) /
+     *     {@link #WARMUP_INTERRUPTED}}
+     */
+    private static long[] window(RrSpec spec, Clock clock, List<RrFlow> flows, RrServerSide s, long t0, long open,
+                                 long close) throws TransferException {
+        if (waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec)) {
+            long now = clock.nanoTime();
+            return new long[] {now, now, WARMUP_INTERRUPTED};
+        }
+        for (RrFlow f : flows) {
+            f.measuring(true);
+        }
+        long w0 = clock.nanoTime();
+        boolean interrupted = waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
+        for (RrFlow f : flows) {
+            f.measuring(false);
+        }
+        long w1 = clock.nanoTime();
+        if (spec.flowIntervalNanos() > 0) {
+            // open loop: the window is the scheduled one, and the requests due in it are waited for
+            if (!interrupted) {
+                finishDue(clock, close, flows, s, spec);
+                w1 = close;
+            }
+            w0 = open;
+        }
+        return new long[] {w0, w1, interrupted ? 1 : 0};
     }
 
     /** Starts every flow, each open-loop flow's first request spread over one interval, and its window set. */
