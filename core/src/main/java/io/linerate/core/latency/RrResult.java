@@ -16,8 +16,9 @@ import java.util.Objects;
  * @param report rates and latency over the measured window, with their output formats
  * @param completed transactions completed over the whole run (warm-up and the tail after the
  *     window included), counted by the flows
- * @param accepts connections the server accepted over the whole run
- * @param served responses the server sent over the whole run
+ * @param accepts connections the server accepted over the whole run, as the server counts them (a
+ *     peer agent's count when the server ran there, {@link #remote()})
+ * @param served responses the server sent over the whole run, as the server counts them
  * @param flowAllocatedBytes per flow, heap bytes its thread allocated over its transactions in
  *     the measured window (from the end of its first to the end of its first after it), -1 when
  *     the JVM does not count them; 0 in steady state for rr (crr opens a socket per transaction)
@@ -82,7 +83,10 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
     /**
      * @return the report's JSON ({@link ResultJson#rr}) with {@code request_bytes},
      *     {@code response_bytes}, {@code rate} (the target in transactions/s, 0 for closed loop),
-     *     {@code muxer} and, for a polling muxer, {@code idle}
+     *     {@code muxer}, for a polling muxer {@code idle}, and {@code server}: the server's own
+     *     counts over the whole run, {@code {"accepts": connections, "served": responses,
+     *     "remote": whether they are a peer agent's (the spec's endpoint is remote) rather than
+     *     this JVM's server's}}
      */
     @Override
     public JsonObject detailJson() {
@@ -92,6 +96,12 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
                 .put("rate", spec.rate())
                 .put("muxer", spec.muxer().label());
         spec.pollingIdle().ifPresent(i -> j.put("idle", i.label()));
-        return j;
+        return j.put("server", JsonObject.create().put("accepts", accepts).put("served", served)
+                .put("remote", remote()));
+    }
+
+    /** @return whether the server ran on a peer agent (the spec's endpoint is remote), not in this JVM */
+    public boolean remote() {
+        return spec.endpoint().remoteAddress().isPresent();
     }
 }

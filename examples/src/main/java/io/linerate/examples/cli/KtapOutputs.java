@@ -11,6 +11,7 @@ import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RrResult;
 import io.linerate.core.sink.KtapDocument;
 import io.linerate.core.sink.TransferFormat;
+import io.linerate.peers.agent.client.RemotePingPongResult;
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -53,14 +54,18 @@ final class KtapOutputs {
 
     /**
      * {@code pingpong}'s document: for nio's ping-pong what the values are and the options applied,
-     * the histogram's precision and the notes; then the result's {@link MeasurementResult#metrics}
-     * (per size, labelled with the protocol and the client's muxer),
+     * the histogram's precision and the notes, and against a peer agent its own counts
+     * ({@code remote: the agent at HOST:PORT echoed N times, B bytes, ...}); then the result's
+     * {@link MeasurementResult#metrics} (per size, labelled with the protocol and the client's muxer),
      * {@code ok 1 pingpong_<protocol>} or {@code not ok 1 pingpong_<protocol> # invalid: reasons},
      * and the totals.
      */
     static void pingpong(PrintWriter out, PingPongSpec spec, MeasurementResult result) {
         KtapDocument doc = RunWriter.ktap(out);
-        if (result instanceof PingPongResult r) {
+        // against a peer agent, this host's sweep is the remote result's local one
+        PingPongResult r = result instanceof RemotePingPongResult remote ? remote.local()
+                : result instanceof PingPongResult p ? p : null;
+        if (r != null) {
             LatencyReport report = r.report();
             doc.diagnostic("linerate pingpong " + spec.protocol().label() + ": values are " + spec.mode().label()
                     + " in ns; applied: " + r.appliedDescription());
@@ -70,14 +75,19 @@ final class KtapOutputs {
             }
             r.fullLog().ifPresent(l -> doc.diagnostic(l.describe()));
         }
+        if (result instanceof RemotePingPongResult remote) {
+            doc.diagnostic("remote: the agent at " + spec.endpoint() + " echoed " + remote.agentEchoes() + " times, "
+                    + remote.agentEchoedBytes() + " bytes, for " + remote.local().roundTrips() + " round trips of "
+                    + remote.bytesSent() + " bytes timed on this host's clock, warm-up included");
+        }
         result.metrics().forEach(doc.metrics()::accept);
         result(doc, spec.testName(), result);
     }
 
     /**
-     * {@code rr}'s document: for nio's request/response the histogram's precision and the notes;
-     * then the result's {@link MeasurementResult#metrics} (stamped with the measured window's
-     * length), {@code ok 1 <test>} or {@code not ok 1 <test> # invalid: reasons}, and the totals.
+     * {@code rr}'s document: for nio's request/response the histogram's precision, the notes and
+     * the server's own counts ({@link #rrServer}); then the result's {@link MeasurementResult#metrics}
+     * (stamped with the measured window's length), {@code ok 1 <test>} or {@code not ok 1 <test> # invalid: reasons}, and the totals.
      */
     static void rr(PrintWriter out, RrSpec spec, MeasurementResult result) {
         KtapDocument doc = RunWriter.ktap(out);
@@ -86,9 +96,22 @@ final class KtapOutputs {
             for (String n : r.report().notes()) {
                 doc.diagnostic("note: " + n);
             }
+            doc.diagnostic(rrServer(r));
         }
         result.metrics().forEach(doc.metrics()::accept);
         result(doc, spec.testName(), result);
+    }
+
+    /**
+     * @return whose server counts a request/response result holds and the counts, with the
+     *     transactions the flows completed over the whole run: {@code remote: the agent at HOST:PORT
+     *     accepted N connections and served M responses; C transactions completed here, warm-up
+     *     included}, or {@code server: the server in this JVM accepted ...}
+     */
+    static String rrServer(RrResult r) {
+        return (r.remote() ? "remote: the agent at " + r.spec().endpoint() : "server: the server in this JVM")
+                + " accepted " + r.accepts() + " connections and served " + r.served() + " responses; " + r.completed()
+                + " transactions completed here, warm-up included";
     }
 
     /**

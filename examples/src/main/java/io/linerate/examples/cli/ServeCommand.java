@@ -34,7 +34,9 @@ import picocli.CommandLine.Spec;
                         + "is given; off loopback that requires --allow-from.",
                 "Each server prints, as `iperf3 -s` does, a line when a test starts, an interval line per second (per "
                         + "--interval of a linerate client's stream) with the bytes and bit/s received, for UDP also jitter and "
-                        + "lost/total datagrams, and summary lines when the test ends; --quiet prints none of them.",
+                        + "lost/total datagrams, and summary lines when the test ends (for a linerate ping-pong or rr, one line "
+                        + "of the agent's echoes and bytes echoed, or connections accepted and responses served); --quiet "
+                        + "prints none of them.",
                 "Exit codes: 130 stopped by Ctrl-C (SIGINT) and 143 by SIGTERM, as for any signal; 0 stopped from "
                         + "within the JVM; 1 the control port failed; 2 bad usage."})
 final class ServeCommand implements Callable<Integer> {

@@ -2,6 +2,7 @@ package io.linerate.examples.cli;
 
 import io.linerate.core.IntervalSample;
 import io.linerate.core.sink.TransferFormat;
+import io.linerate.peers.server.ServedCounts;
 import io.linerate.peers.server.ServedInterval;
 import io.linerate.peers.server.ServedStart;
 import io.linerate.peers.server.ServedSummary;
@@ -14,7 +15,9 @@ import java.util.Locale;
  * a test starts, an interval line per reporting interval
  * ({@code [  3]  1.00- 2.00 sec  1589248 Bytes  12.71 Mbits/sec}, for UDP data received followed by
  * jitter and lost/total datagrams), and summary lines at its end, each marked {@code receiver} or
- * {@code sender} as iperf3's are. The number in brackets is the test's on this server, followed by
+ * {@code sender} as iperf3's are; a linerate ping-pong or request/response test ends with one line
+ * of the agent's own counts and how it ended
+ * ({@code [  4]  2.31 sec  5120 echoes  163840 bytes echoed  done}). The number in brackets is the test's on this server, followed by
  * the stream's where a linerate client runs several. Bytes are exact, rates decimal
  * ({@link TransferFormat#intervalLine}). Lines of several tests at once interleave whole.
  */
@@ -46,7 +49,15 @@ final class ServedLines implements ServedTestListener {
                 + (ServedSummary.DONE.equals(s.end()) ? "" : "  (ended: " + s.end() + ")"));
     }
 
-    private void line(String text) {
+    @Override
+    public void onCounts(ServedCounts s) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "[%3d] %5.2f sec", s.test(), s.nanos() / 1e9));
+        s.counts().forEach((name, count) -> b.append("  ").append(count).append(' ').append(name));
+        b.append(ServedSummary.DONE.equals(s.end()) ? "  done" : "  (ended: " + s.end() + ")");
+        line(b.toString());
+    }
+
+        private void line(String text) {
         synchronized (out) {
             out.println(text);
             out.flush();

@@ -197,6 +197,9 @@ class KtapOutputsGoldenTest {
         GoldenFiles.assertMatches("ktap/rr.ktap", ktap);
         // every metric is stamped with the window's length, 800000000 ns = 0.8 s
         assertThat(ktap).contains("\"time\":0.8,").doesNotContain("\"time\":1");
+        // the in-JVM server's own counts, the result's: 2 connections, 2100 responses, 2100 transactions
+        assertThat(ktap).contains("\n# server: the server in this JVM accepted 2 connections and served 2100 responses; "
+                + "2100 transactions completed here, warm-up included\n");
         // 2000 transactions in 0.8 s = 2500/s; flow 0: 1500 / 0.8 = 1875/s, flow 1: 500 / 0.8 = 625/s;
         // latency {100, 200, 300, 400, 1000} ns: median (rank 3) 300, p99 (rank 5) 1000, mean 400
         assertThat(gateReads("rr.ktap", ktap)).containsExactly(
@@ -231,7 +234,18 @@ class KtapOutputsGoldenTest {
                 + "\"test\":\"tcp_rr\"},\"name\":\"transactions_per_second\",\"shape\":\"scalar\",\"time\":0.8,"
                 + "\"unit\":\"transactions/s\",\"value\":2500.0}")
                 .contains("\"detail\":{\"format\":\"linerate-rr\"")
-                .endsWith("\"request_bytes\":1,\"response_bytes\":1,\"rate\":0,\"muxer\":\"selector\"}}");
+                .endsWith("\"request_bytes\":1,\"response_bytes\":1,\"rate\":0,\"muxer\":\"selector\","
+                        + "\"server\":{\"accepts\":2,\"served\":2100,\"remote\":false}}}");
+    }
+
+    @org.junit.jupiter.api.Test
+    void rrAgainstAPeerSaysItsServerCountsAreTheAgents() {
+        RrResult local = rrResult();
+        RrSpec spec = RrSpec.builder().flows(2).endpoint(io.linerate.core.Endpoint.remote("198.18.0.2", 7001)).build();
+        RrResult r = new RrResult(spec, local.report(), 2100, 2, 2101);
+        assertThat(ResultJson.of(r).toJson()).endsWith("\"server\":{\"accepts\":2,\"served\":2101,\"remote\":true}}}");
+        assertThat(document(out -> KtapOutputs.rr(out, spec, r))).contains("\n# remote: the agent at 198.18.0.2:7001 "
+                + "accepted 2 connections and served 2101 responses; 2100 transactions completed here, warm-up included\n");
     }
 
     static ExactRangeHistogram histogram(long... nanos) {

@@ -3,7 +3,8 @@ package io.linerate.peers.server;
 /**
  * Receives what a {@link PeerServer} reports of each test it serves, as {@code iperf3 -s} prints it:
  * the test's start, an interval line per reporting interval and direction, and a summary per
- * direction at its end. Called from the server's own threads (a test's session or measuring
+ * direction at its end; a test without a data stream to count by intervals (linerate's ping-pong
+ * and request/response) reports its start and, at its end, its counts ({@link #onCounts}). Called from the server's own threads (a test's session or measuring
  * thread, never its per-packet loop), several tests at once: an implementation is thread-safe and
  * returns quickly.
  */
@@ -21,5 +22,15 @@ public interface ServedTestListener {
 
     /** @param summary the whole test in one direction, once it ended */
     default void onEnd(ServedSummary summary) {
+    }
+
+    /**
+     * Reported instead of {@link #onEnd} by a test without a data stream: linerate's ping-pong and
+     * request/response, whose server counts answers, not a stream's bytes. The iperf servers never
+     * call it.
+     *
+     * @param counts the server's own counts of the whole test, once it ended
+     */
+    default void onCounts(ServedCounts counts) {
     }
 }

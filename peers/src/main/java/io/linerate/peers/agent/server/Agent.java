@@ -66,7 +66,8 @@ public final class Agent implements PeerServer {
      *
      * @param listener receives each stream session's start, its interval lines (per stream when it
      *     runs several, at the spec's interval; warm-up ones omitted) and its summary: the window
-     *     counts the agent sends its client
+     *     counts the agent sends its client; and each ping-pong or request/response session's start
+     *     and, at its end, the agent's own counts ({@link ServedTestListener#onCounts})
      * @throws IOException when the port cannot be bound; the message names address and port
      * @throws IllegalArgumentException when the config's transport is not on the class path or offers
      *     no ends for peers; the message names those that do

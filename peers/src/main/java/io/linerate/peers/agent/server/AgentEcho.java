@@ -7,11 +7,14 @@ import io.linerate.core.spi.ends.EchoEnd;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
 import io.linerate.peers.agent.internal.wire.SpecJson;
+import io.linerate.peers.server.ServedCounts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * ({@link EchoEnd}) on a TCP connection the client opens or a connected UDP socket, until the
  * client says {@code done}; then it sends its own counts: {@code echoes} (reads answered: one per
  * datagram, one per arrival of a TCP stream) and {@code bytes} echoed. When the agent stops first,
- * the counts so far go back with {@code "stopped"} naming why.
+ * the counts so far go back with {@code "stopped"} naming why. The session's listener hears its
+ * start and, at its end, the same counts ({@link LatencyServed}).
  */
 final class AgentEcho {
     private static final Logger LOG = LoggerFactory.getLogger(AgentEcho.class);
@@ -71,10 +75,28 @@ final class AgentEcho {
         }
         echo.start(spec.maxSize());
         LOG.info("session {}: {} ping-pong echo, up to {} bytes", session.peer(), spec.protocol().label(), spec.maxSize());
-        String stopped = LatencyEnd.awaitDone(c, session, waitMillis);
+        LatencyServed served = LatencyServed.started(session, "linerate " + spec.protocol().label() + " ping-pong, up to "
+                + spec.maxSize() + " bytes");
+        String stopped;
+        try {
+            stopped = LatencyEnd.awaitDone(c, session, waitMillis);
+        } catch (IOException e) {
+            echo.close();
+            served.lost(counts(echo), e);
+            throw e;
+        }
         echo.close();
+        served.ended(counts(echo), echo.failure(), stopped);
         LatencyEnd.sendResult(c, Control.message("result").put("echoes", echo.answered()).put("bytes", echo.answeredBytes()),
                 echo.failure(), stopped);
         LOG.info("session {}: ping-pong done, {} echoes, {} bytes", session.peer(), echo.answered(), echo.answeredBytes());
+    }
+
+    /** @return the closed end's counts, as {@link ServedCounts} names them */
+    private static Map<String, Long> counts(EchoEnd echo) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put(ServedCounts.ECHOES, echo.answered());
+        counts.put(ServedCounts.BYTES_ECHOED, echo.answeredBytes());
+        return counts;
     }
 }

@@ -6,8 +6,11 @@ import io.linerate.core.RrSpec;
 import io.linerate.core.spi.ends.RrServerEnd;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
+import io.linerate.peers.server.ServedCounts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +20,7 @@ import org.slf4j.LoggerFactory;
  * ephemeral port of the address the client reached, until the client says {@code done}; then it
  * sends its own counts: {@code accepts} (connections) and {@code served} (responses written in
  * full). When the agent stops first, the counts so far go back with {@code "stopped"} naming why.
+ * The session's listener hears its start and, at its end, the same counts ({@link LatencyServed}).
  */
 final class AgentRr {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRr.class);
@@ -51,12 +55,30 @@ final class AgentRr {
         c.send(Control.message("ready").put("port", ((InetSocketAddress) server.address()).getPort()));
         LOG.info("session {}: {} server, {} B requests, {} B responses", session.peer(), spec.testName(),
                 spec.requestBytes(), spec.responseBytes());
-        String stopped = LatencyEnd.awaitDone(c, session, waitMillis);
+        LatencyServed served = LatencyServed.started(session, "linerate " + spec.testName() + ", " + spec.flows()
+                + " flow(s), " + spec.requestBytes() + " B requests, " + spec.responseBytes() + " B responses");
+        String stopped;
+        try {
+            stopped = LatencyEnd.awaitDone(c, session, waitMillis);
+        } catch (IOException e) {
+            server.stop();
+            served.lost(counts(server), e);
+            throw e;
+        }
         // once the thread has stopped, every response written in full is counted
         server.stop();
+        served.ended(counts(server), server.failure(), stopped);
         LatencyEnd.sendResult(c, Control.message("result").put("accepts", server.accepts()).put("served", server.served()),
                 server.failure(), stopped);
         LOG.info("session {}: {} done, {} accepts, {} served", session.peer(), spec.testName(), server.accepts(),
                 server.served());
+    }
+
+    /** @return the stopped server's counts, as {@link ServedCounts} names them */
+    private static Map<String, Long> counts(RrServerEnd server) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put(ServedCounts.ACCEPTS, server.accepts());
+        counts.put(ServedCounts.SERVED, server.served());
+        return counts;
     }
 }

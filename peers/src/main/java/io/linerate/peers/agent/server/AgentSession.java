@@ -54,7 +54,7 @@ final class AgentSession {
      * @param admit counts the session against the agent's limit once its handshake is over; returns why
      *     it is refused, or null
      * @param onEnd run when the session ends
-     * @param listener receives what the session's stream reports
+     * @param listener receives what the session's stream, ping-pong or request/response reports
      * @param order the session's place in its agent's accept order, from 1; the number its test is reported by
      */
     AgentSession(AgentConfig config, PeerEnds ends, Socket socket, Supplier<String> admit, Consumer<AgentSession> onEnd,
