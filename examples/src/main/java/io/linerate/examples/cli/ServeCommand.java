@@ -72,7 +72,7 @@ final class ServeCommand implements Callable<Integer> {
     int maxPayload;
 
     @Option(names = "--max-streams", defaultValue = "" + AgentLimits.DEFAULT_MAX_STREAMS, paramLabel = "N",
-            description = "Most data streams in one session (a client's --parallel), 1..128 (default: ${DEFAULT-VALUE}).")
+            description = "Most data streams in one session (a client's --parallel), and request/response flows (--flows), each a connection of its own, 1..128 (default: ${DEFAULT-VALUE}).")
     int maxStreams;
 
     @Option(names = "--iperf3",

@@ -1,7 +1,6 @@
 package io.linerate.peers.agent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.linerate.core.Idle;
 import io.linerate.core.RrSpec;
 import io.linerate.core.spi.ends.RrServerEnd;
 import io.linerate.peers.agent.internal.wire.Control;
@@ -10,6 +9,7 @@ import io.linerate.peers.server.ServedCounts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -37,6 +37,12 @@ final class AgentRr {
         }
         Optional<String> over = session.config().limits().refusal("request/response", spec.warmup().plus(spec.duration()),
                 Math.max(spec.requestBytes(), spec.responseBytes()));
+        if (over.isEmpty() && spec.flows() > session.config().limits().maxStreams()) {
+            // each flow holds a connection of its own to the agent, as each stream of a session does
+            over = Optional.of(String.format(Locale.ROOT, "%d request/response flows are out of range; this agent "
+                    + "allows 1..%d (--max-streams), one connection each", spec.flows(),
+                    session.config().limits().maxStreams()));
+        }
         if (over.isPresent()) {
             session.refuse(c, over.get());
             return;

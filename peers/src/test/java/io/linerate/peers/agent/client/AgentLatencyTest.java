@@ -1,6 +1,7 @@
 package io.linerate.peers.agent.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
@@ -96,6 +97,20 @@ class AgentLatencyTest {
         assertThat(r.completed()).isLessThanOrEqualTo(r.served());
         // one connection per flow, 2 flows
         assertThat(r.accepts()).isEqualTo(2);
+    }
+
+    @Test
+    void anAgentRefusesMoreRequestResponseFlowsThanItsMaxStreams() throws Exception {
+        try (Agent two = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
+                new AgentLimits(8, Duration.ofMinutes(10), 0, 1 << 20, 2), Duration.ofSeconds(5)))) {
+            RrSpec spec = RrSpec.builder().flows(3).warmup(Duration.ZERO).duration(Duration.ofMillis(200))
+                    .timeout(Duration.ofSeconds(5)).endpoint(Endpoint.remote("127.0.0.1", two.address().getPort())).build();
+            try (RemoteLatency m = RemoteLatency.of(spec, Clock.system(), RemoteOptions.defaults())) {
+                assertThatThrownBy(m::run).hasMessageContaining(
+                        "3 request/response flows are out of range; this agent allows 1..2 (--max-streams), one "
+                                + "connection each");
+            }
+        }
     }
 
     @Test
