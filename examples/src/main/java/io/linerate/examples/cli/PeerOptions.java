@@ -11,6 +11,8 @@ import io.linerate.peers.agent.client.RemoteOptions;
 import io.linerate.peers.agent.client.SecretFile;
 import io.linerate.peers.iperf2.Iperf2HeaderVariant;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /** {@code stream}'s options for running against a peer that is not in this JVM; a picocli mixin. */
@@ -63,6 +65,12 @@ final class PeerOptions {
                     + "server reads what is in flight (iperf3's server stops counting at TEST_END; default: ${DEFAULT-VALUE}).")
     Duration tcpDrain;
 
+    private static void addIf(List<String> to, boolean given, String option) {
+        if (given) {
+            to.add(option);
+        }
+    }
+
     /**
      * @param protocolGiven whether {@code --peer-protocol} was on the command line
      * @param warmupGiven whether {@code --warmup} was on the command line
@@ -92,10 +100,18 @@ final class PeerOptions {
             throw new IllegalArgumentException("--peer-protocol iperf2 runs one stream forward only: --reverse, --bidir, "
                     + "--parallel, --udp-counters-64bit, --tcp-drain and --secret-file do not apply");
         }
-        if (peer == null && (reverse || bidir || secretFile != null || parallel != 1 || udpCounters64Bit
-                || !tcpDrain.isZero())) {
-            throw new IllegalArgumentException("--reverse, --bidir, --secret-file, --parallel, --udp-counters-64bit and "
-                    + "--tcp-drain apply to a stream with --peer HOST:PORT only");
+        if (peer == null) {
+            List<String> given = new ArrayList<>();
+            addIf(given, reverse, "--reverse");
+            addIf(given, bidir, "--bidir");
+            addIf(given, secretFile != null, "--secret-file");
+            addIf(given, parallel != 1, "--parallel");
+            addIf(given, udpCounters64Bit, "--udp-counters-64bit");
+            addIf(given, !tcpDrain.isZero(), "--tcp-drain");
+            if (!given.isEmpty()) {
+                throw new IllegalArgumentException(String.join(", ", given) + (given.size() == 1 ? " applies" : " apply")
+                        + " to a stream with --peer HOST:PORT only; without --peer both ends run in this JVM");
+            }
         }
         if (bidir && reverse) {
             throw new IllegalArgumentException("--bidir runs both directions; --reverse picks one: give one of them");

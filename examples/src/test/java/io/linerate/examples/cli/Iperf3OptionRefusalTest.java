@@ -60,7 +60,7 @@ class Iperf3OptionRefusalTest {
         // -R and -P are --reverse and --parallel: without --peer or -c they are refused in linerate's words
         Run r = stream("-R");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("apply to a stream with --peer HOST:PORT only");
+        assertThat(r.err()).contains("--reverse applies to a stream with --peer HOST:PORT only");
     }
 
     @Test

@@ -178,13 +178,18 @@ class RemoteStreamCommandTest {
     }
 
     @Test
-    void reverseWithoutPeerIsBadUsage() {
+    void reverseWithoutPeerIsBadUsageNamingTheOptionsGiven() {
         StringWriter err = new StringWriter();
         int code = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "stream", "--reverse");
 
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--reverse, --bidir, --secret-file, --parallel, --udp-counters-64bit and "
-                + "--tcp-drain apply to a stream with --peer HOST:PORT only");
+        assertThat(err.toString()).contains("--reverse applies to a stream with --peer HOST:PORT only; without --peer "
+                + "both ends run in this JVM");
+        StringWriter two = new StringWriter();
+        code = Linerate.execute(new PrintWriter(new StringWriter()), new PrintWriter(two), "stream", "--parallel", "2",
+                "--bidir");
+        assertThat(code).isEqualTo(2);
+        assertThat(two.toString()).contains("--bidir, --parallel apply to a stream with --peer HOST:PORT only");
     }
 
     @Test
