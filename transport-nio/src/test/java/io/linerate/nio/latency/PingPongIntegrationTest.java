@@ -157,7 +157,7 @@ class PingPongIntegrationTest {
         assertThatThrownBy(() -> PingPongSpec.builder().percentile(0).build())
                 .hasMessageStartingWith("percentile 0 is out of range; allowed: (0, 100]");
         assertThatThrownBy(() -> PingPongSpec.builder().timeout(Duration.ZERO).build())
-                .hasMessage("timeout 0 ns is out of range; allowed: 1 ms..10 min, as the stream's --io-timeout");
+                .hasMessage("timeout 0 ms is out of range; allowed: 1 ms..10 min, as the stream's --io-timeout");
         assertThatThrownBy(() -> PingPongSpec.powersOfTwo(64, 8))
                 .hasMessage("minmsg 64 is above maxmsg 8; allowed: minmsg <= maxmsg");
         assertThat(PingPongSpec.powersOfTwo(1, 100)).containsExactly(1, 2, 4, 8, 16, 32, 64);
