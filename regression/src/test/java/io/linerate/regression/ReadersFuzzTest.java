@@ -1,6 +1,7 @@
 package io.linerate.regression;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.linerate.regression.internal.Iperf3Reader;
@@ -68,7 +69,13 @@ class ReadersFuzzTest {
             return;
         }
         for (Policy policy : p.filePolicies()) {
-            assertThat(policy.relativeTolerance()).isBetween(0.0, 1.0);
+            if (policy.reportOnly()) {
+                // a policy without a regression rule has no tolerance or direction: it only reports
+                assertThat(policy.compare()).isEqualTo(Policy.REPORTED);
+                assertThatThrownBy(policy::relativeTolerance).isInstanceOf(IllegalStateException.class);
+            } else {
+                assertThat(policy.relativeTolerance()).isBetween(0.0, 1.0);
+            }
             assertThat(policy.absoluteTolerance()).isNotNegative().isFinite();
             assertThat(policy.alpha()).isGreaterThan(0).isLessThan(1);
             assertThat(policy.minRuns()).isPositive();
