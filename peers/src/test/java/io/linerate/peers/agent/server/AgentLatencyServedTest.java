@@ -22,12 +22,12 @@ import io.linerate.peers.server.ServedTestListener;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -86,6 +86,23 @@ class AgentLatencyServedTest {
 
     private Endpoint peer() {
         return Endpoint.remote("127.0.0.1", agent.address().getPort());
+    }
+
+    /**
+     * Runs a spec the agent stops under, once the session is reported started.
+     *
+     * @return the client's error; the session's start report is taken, its counts are the next report
+     */
+    private TransferException stoppedUnder(MeasurementSpec spec) throws Exception {
+        Object outcome;
+        try {
+            outcome = run(spec);
+        } catch (TransferException e) {
+            outcome = e;
+        }
+        assertThat(outcome).isInstanceOf(TransferException.class);
+        nextStart();
+        return (TransferException) outcome;
     }
 
     private static Object run(MeasurementSpec spec) throws Exception {
@@ -170,19 +187,11 @@ class AgentLatencyServedTest {
                 .policy(new IterationPolicy(Duration.ofSeconds(20), Duration.ofSeconds(30), 1, Long.MAX_VALUE,
                         Duration.ZERO, 0))
                 .timeout(Duration.ofSeconds(5)).endpoint(peer()).build();
-        Object outcome;
-        try {
-            outcome = run(spec);
-        } catch (TransferException e) {
-            outcome = e;
-        }
-        assertThat(outcome).isInstanceOf(TransferException.class);
-
-        nextStart();
+        TransferException outcome = stoppedUnder(spec);
         ServedCounts counts = nextCounts();
         assertThat(counts.end()).isEqualTo(AgentSession.STOPPING);
         // the client's error names the agent's counts: the same ones
-        assertThat(((Exception) outcome).getMessage()).contains("the agent echoed "
+        assertThat(outcome.getMessage()).contains("the agent echoed "
                 + counts.counts().get(ServedCounts.ECHOES) + " times (" + counts.counts().get(ServedCounts.BYTES_ECHOED)
                 + " bytes)");
     }
@@ -193,18 +202,10 @@ class AgentLatencyServedTest {
         onStart = s -> CompletableFuture.runAsync(agent::close);
         RrSpec spec = RrSpec.builder().warmup(Duration.ZERO).duration(Duration.ofSeconds(30))
                 .timeout(Duration.ofSeconds(5)).endpoint(peer()).build();
-        Object outcome;
-        try {
-            outcome = run(spec);
-        } catch (TransferException e) {
-            outcome = e;
-        }
-        assertThat(outcome).isInstanceOf(TransferException.class);
-
-        nextStart();
+        TransferException outcome = stoppedUnder(spec);
         ServedCounts counts = nextCounts();
         assertThat(counts.end()).isEqualTo(AgentSession.STOPPING);
-        assertThat(((Exception) outcome).getMessage()).contains("the agent accepted "
+        assertThat(outcome.getMessage()).contains("the agent accepted "
                 + counts.counts().get(ServedCounts.ACCEPTS) + " connections and served "
                 + counts.counts().get(ServedCounts.SERVED) + " responses");
     }
