@@ -1,6 +1,7 @@
 package io.linerate.core;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -19,18 +20,36 @@ import java.util.OptionalDouble;
  *     and for a UDP interval in which no datagram arrived (the jitter of no datagrams is not 0,
  *     it does not exist)
  * @param omitted whether the interval lies in the warm-up and is left out of the summary
+ * @param tcp the sending socket's {@code TCP_INFO} over the interval, where the transport reads it
+ *     at every tick (the native transport's TCP streams); empty where it was not read
  */
 public record IntervalSample(long startNanos, long endNanos, long bytes, long datagrams, long lost,
-                             OptionalDouble jitterNanos, boolean omitted) {
+                             OptionalDouble jitterNanos, boolean omitted, Optional<TcpIntervalSample> tcp) {
 
-    /** @throws NullPointerException for a null jitter (use {@link OptionalDouble#empty()}) */
+    /** @throws NullPointerException for a null jitter or TCP sample (use the empty ones) */
     public IntervalSample {
         Objects.requireNonNull(jitterNanos, "jitterNanos");
+        Objects.requireNonNull(tcp, "tcp");
+    }
+
+    /** An interval without {@code TCP_INFO}. */
+    public IntervalSample(long startNanos, long endNanos, long bytes, long datagrams, long lost,
+                          OptionalDouble jitterNanos, boolean omitted) {
+        this(startNanos, endNanos, bytes, datagrams, lost, jitterNanos, omitted, Optional.empty());
     }
 
     /** A TCP interval, or any without jitter. */
     public IntervalSample(long startNanos, long endNanos, long bytes, long datagrams, long lost, boolean omitted) {
-        this(startNanos, endNanos, bytes, datagrams, lost, OptionalDouble.empty(), omitted);
+        this(startNanos, endNanos, bytes, datagrams, lost, OptionalDouble.empty(), omitted, Optional.empty());
+    }
+
+    /**
+     * @param figures the sending socket's {@code TCP_INFO} over this interval
+     * @return this interval with them
+     */
+    public IntervalSample withTcp(TcpIntervalSample figures) {
+        return new IntervalSample(startNanos, endNanos, bytes, datagrams, lost, jitterNanos, omitted,
+                Optional.of(figures));
     }
 
     /** @return interval length in ns */

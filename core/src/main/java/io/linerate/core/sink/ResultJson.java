@@ -5,6 +5,7 @@ import io.linerate.core.AppliedOptions;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.ServiceDemand;
+import io.linerate.core.TcpIntervalSample;
 import io.linerate.core.TcpStats;
 import io.linerate.core.TransferResult;
 import io.linerate.core.UdpStats;
@@ -74,7 +75,10 @@ public final class ResultJson {
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
      * {@code significant_digits}), then {@code options} ({@link #options}), {@code tcp_info} where the
      * transport read the sender's {@code TCP_INFO} ({@link #tcpInfo}), {@code cpu_ns,
-     * window_allocated_bytes, valid, reasons}, {@code interrupted} (only when true), {@code intervals}. Loss and jitter of no datagrams are
+     * window_allocated_bytes, valid, reasons}, {@code interrupted} (only when true), {@code intervals}
+     * ({@code start_s, end_s, bytes, bits_per_second}, for UDP {@code datagrams, lost, jitter_ms}, where the
+     * transport read {@code TCP_INFO} at each tick {@code retransmits, cwnd_bytes, tcpi_rtt, tcpi_rttvar,
+     * tcpi_pacing_rate, tcpi_delivery_rate}, then {@code omitted}). Loss and jitter of no datagrams are
      * {@code null}, never 0: {@code lost} and {@code lost_percent} when the window sent none,
      * {@code jitter_ms} when none of them arrived (in an interval: when none arrived in it).
      *
@@ -191,10 +195,25 @@ public final class ResultJson {
                 }
                 i.put("jitter_ms", toMillis(s.jitterNanos()));
             }
+            s.tcp().ifPresent(t -> tcpInterval(i, t));
             i.put("omitted", s.omitted());
             intervals.add(i);
         }
         return intervals;
+    }
+
+    /**
+     * Puts an interval's {@code TCP_INFO} figures ({@link TcpIntervalSample}) into its object, named
+     * as {@link #tcpInfo} names the run's: {@code retransmits} (segments retransmitted in the
+     * interval, the change of {@code tcpi_total_retrans}), {@code cwnd_bytes}, {@code tcpi_rtt},
+     * {@code tcpi_rttvar} (µs), {@code tcpi_pacing_rate} and {@code tcpi_delivery_rate} (bytes/s),
+     * each at the interval's end and -1 where the kernel did not give it. An interval whose socket
+     * was not read has none of these fields.
+     */
+    private static void tcpInterval(JsonObject i, TcpIntervalSample t) {
+        i.put("retransmits", t.retransmits()).put("cwnd_bytes", t.cwndBytes()).put("tcpi_rtt", t.rttMicros())
+                .put("tcpi_rttvar", t.rttVarMicros()).put("tcpi_pacing_rate", t.pacingRate())
+                .put("tcpi_delivery_rate", t.deliveryRate());
     }
 
     /**

@@ -33,7 +33,11 @@ public final class TransferFormat {
      * An interval line as iperf prints it: {@code " 0.00- 1.01 sec  1589248 Bytes  12.59 Mbits/sec"},
      * followed for UDP by jitter and lost/total ({@code "  0.012 ms  3/1000 (0.3%)"}), and by
      * {@code "  (omitted)"} for warm-up intervals. A zero-length interval prints {@code n/a} as rate;
-     * an interval without datagrams prints {@code n/a} as jitter and loss percentage.
+     * an interval without datagrams prints {@code n/a} as jitter and loss percentage. Where the
+     * transport read the sender's {@code TCP_INFO} at the interval's ticks ({@link IntervalSample#tcp()}),
+     * iperf3's two columns follow the rate: {@code "  Retr   3  Cwnd  404 KBytes"}, the segments
+     * retransmitted in the interval and the congestion window at its end ({@link #cwndText}); an
+     * interval without them is written as before.
      */
     public static String intervalLine(IntervalSample s, boolean udp) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%5.2f-%5.2f sec  %d Bytes  %s",
@@ -43,6 +47,8 @@ public final class TransferFormat {
             sb.append(String.format(Locale.ROOT, "  %s ms  %d/%d (%s)", millis(s.jitterNanos()), s.lost(), total,
                     total <= 0 ? "n/a" : String.format(Locale.ROOT, "%.2g%%", 100.0 * s.lost() / total)));
         }
+        s.tcp().ifPresent(t -> sb.append(String.format(Locale.ROOT, "  Retr %3d  Cwnd %s", t.retransmits(),
+                cwndText(t.cwndBytes()))));
         if (s.omitted()) {
             sb.append("  (omitted)");
         }
@@ -128,6 +134,30 @@ public final class TransferFormat {
         r.instructions().perByte(r.bytesReceived()).ifPresent(i -> out.add(
                 Metric.of(marker + "_instructions_per_byte", i, "instructions/B", timeSeconds, Better.LOWER)));
         return out;
+    }
+
+    /**
+     * A congestion window as iperf3's interval lines write it (its {@code unit_snprintf} with the
+     * adaptive byte format): divided by 1024 while at least 1024, up to GBytes, then {@code %4.2f}
+     * below 9.995, {@code %4.1f} below 99.95 and {@code %4.0f} above, and the unit
+     * ({@code Bytes, KBytes, MBytes, GBytes}): {@code " 404 KBytes"}, {@code "1.50 MBytes"}.
+     *
+     * @param bytes the window, bytes; -1 when the kernel did not give it
+     * @return the text; {@code "n/a"} for -1
+     */
+    public static String cwndText(long bytes) {
+        if (bytes < 0) {
+            return "n/a";
+        }
+        String[] units = {"Bytes", "KBytes", "MBytes", "GBytes"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        String format = v < 9.995 ? "%4.2f %s" : v < 99.95 ? "%4.1f %s" : "%4.0f %s";
+        return String.format(Locale.ROOT, format, v, units[u]);
     }
 
     private static String millis(OptionalDouble nanos) {

@@ -22,10 +22,11 @@ import java.util.OptionalDouble;
  * @param txAllocated bytes the sending thread allocated, -1 where not measured
  * @param rxAllocated bytes the receiving thread allocated, -1 where not measured
  * @param nanos the clock reading taken after the counters
+ * @param tcp the sending socket's {@code TCP_INFO}, read after the clock; {@link TcpReading#NONE} where not read
  */
 record Reading(long bytes, long windowReceived, long datagrams, long windowDatagrams, long missing,
                long windowMissing, long sent, long windowSent, double jitterNanos, long txAllocated, long rxAllocated,
-               long nanos) implements WindowClock.Sampled<Reading> {
+               long nanos, TcpReading tcp) implements WindowClock.Sampled<Reading> {
 
     /**
      * Reads every counter, then the clock. The window's traffic is what the sender sent after it
@@ -34,10 +35,14 @@ record Reading(long bytes, long windowReceived, long datagrams, long windowDatag
      * warm-up that arrive inside the window are not the window's, so neither a late receiver nor
      * data a sender queued in the warm-up lifts the window above what was sent inside it. The base
      * is read after the receiver's count: when it is not yet set, no byte of the window had been
-     * written, so none had arrived.
+     * written, so none had arrived. Then the transport's {@link TcpProbe}, if any, reads
+     * {@code TCP_INFO}: after the clock, so that the interval's times stay those of its counters.
+     *
+     * @param probe the transport's probe, or null for none
+     * @param figures the holder the probe fills, reused
      */
     static Reading take(Protocol protocol, SenderContext tx, ReceiverContext rx, EngineWorker sender,
-                        EngineWorker receiver, Clock clock) {
+                        EngineWorker receiver, Clock clock, TcpProbe probe, TcpFigures figures) {
         long bytes = rx.bytes();
         long datagrams = rx.datagrams();
         long windowDatagrams = rx.windowDatagrams();
@@ -51,14 +56,15 @@ record Reading(long bytes, long windowReceived, long datagrams, long windowDatag
         long rxAlloc = receiver.allocatedBytes();
         long windowReceived = protocol == Protocol.UDP ? windowUdpBytes : base < 0 ? 0 : Math.max(0, bytes - base);
         long windowSent = base < 0 ? 0 : Math.max(0, sent - base);
+        long now = clock.nanoTime();
         return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, windowMissing, sent, windowSent,
-                jitter, txAlloc, rxAlloc, clock.nanoTime());
+                jitter, txAlloc, rxAlloc, now, TcpReading.take(probe, figures));
     }
 
     /** @return these counters, as if read at {@code t} */
     Reading at(long t) {
         return new Reading(bytes, windowReceived, datagrams, windowDatagrams, missing, windowMissing, sent, windowSent,
-                jitterNanos, txAllocated, rxAllocated, t);
+                jitterNanos, txAllocated, rxAllocated, t, tcp);
     }
 
     /**
@@ -77,6 +83,6 @@ record Reading(long bytes, long windowReceived, long datagrams, long windowDatag
         // the jitter of an interval without datagrams does not exist: absent, never 0
         OptionalDouble jitter = d > 0 && !Double.isNaN(jitterNanos)
                 ? OptionalDouble.of(jitterNanos) : OptionalDouble.empty();
-        return new IntervalSample(from.nanos - t0, nanos - t0, b, d, lost, jitter, omitted);
+        return new IntervalSample(from.nanos - t0, nanos - t0, b, d, lost, jitter, omitted, tcp.since(from.tcp));
     }
 }

@@ -71,6 +71,8 @@ public final class StreamEngine {
     private final ReceiverContext rx;
     private final EngineWorker sender;
     private final EngineWorker receiver;
+    private final TcpProbe tcpProbe;
+    private final TcpFigures tcpFigures = new TcpFigures();
     private long processCpuAtStart = -1;
     /** Whether an interrupt of the measuring thread ended the window early. */
     private boolean interrupted;
@@ -82,6 +84,22 @@ public final class StreamEngine {
      * @param receiveLoop the transport's receiver
      */
     public StreamEngine(TransferSpec spec, Clock clock, SendLoop sendLoop, ReceiveLoop receiveLoop) {
+        this(spec, clock, sendLoop, receiveLoop, null);
+    }
+
+    /**
+     * A TCP stream whose transport reads the sending socket's {@code TCP_INFO} at every reading:
+     * each interval sample then carries {@link IntervalSample#tcp()}.
+     *
+     * @param spec what to measure
+     * @param clock the time source of every reading
+     * @param sendLoop the transport's sender
+     * @param receiveLoop the transport's receiver
+     * @param tcpProbe reads the sending socket on the measuring thread after each reading's counters;
+     *     null for none
+     */
+    public StreamEngine(TransferSpec spec, Clock clock, SendLoop sendLoop, ReceiveLoop receiveLoop, TcpProbe tcpProbe) {
+        this.tcpProbe = tcpProbe;
         this.spec = spec;
         this.clock = clock;
         this.tx = new SenderContext(spec, clock);
@@ -147,7 +165,8 @@ public final class StreamEngine {
             tx.openWindow(t0); // before the first message leaves
         }
         sender.start(monitor);
-        Reading first = new Reading(0, 0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0);
+        Reading first = new Reading(0, 0, 0, 0, 0, 0, 0, 0, Double.NaN, sender.allocatedBytes(), receiver.allocatedBytes(), t0,
+                TcpReading.take(tcpProbe, tcpFigures));
         // a duration-bound window lasts its duration from the reading that opened it
         WindowClock<Reading> window = new WindowClock<>(clock, first, t0, spec.warmup().toNanos(), spec.interval().toNanos(),
                 durationBound ? bound.amount() : -1, listener);
@@ -291,7 +310,7 @@ public final class StreamEngine {
     }
 
     private Reading read() {
-        return Reading.take(spec.protocol(), tx, rx, sender, receiver, clock);
+        return Reading.take(spec.protocol(), tx, rx, sender, receiver, clock, tcpProbe, tcpFigures);
     }
 
     private TransferResult result(AppliedOptions options, List<IntervalSample> samples, long t0,
