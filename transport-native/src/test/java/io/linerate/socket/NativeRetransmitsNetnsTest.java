@@ -3,6 +3,7 @@ package io.linerate.socket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.netns.NetworkNamespace;
 import java.time.Duration;
@@ -46,6 +47,16 @@ class NativeRetransmitsNetnsTest {
             // warm-up 0: the measured window is the whole stream
             assertThat(s.json().path("tcp_info").path("retransmits_window").asLong(-1)).as(figures)
                     .isCloseTo(linerate, withPercentage(2));
+            // each interval holds tcpi_total_retrans at its closing tick minus at its opening one, so
+            // they add up to the count at the last tick minus at the start (0 on the fresh connection):
+            // the data still queued when the window closed may be retransmitted after it, never before
+            long intervals = 0;
+            for (JsonNode i : s.json().path("intervals")) {
+                assertThat(i.has("retransmits")).as("interval %s", i).isTrue();
+                intervals += i.path("retransmits").asLong();
+            }
+            System.out.println("the intervals' retransmits add up to " + intervals);
+            assertThat(intervals).as(figures + "; intervals " + intervals).isPositive().isLessThanOrEqualTo(linerate);
         }
         NamespaceStreams.assertRemoved(inode);
     }

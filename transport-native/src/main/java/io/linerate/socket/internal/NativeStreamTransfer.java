@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * A TCP stream between two native sockets of this JVM on core's {@link StreamEngine}; both ends
  * are open once constructed. The send and receive loops move bytes between the sockets and
  * direct buffers allocated when the transfer opens, by address, so they allocate nothing. The
- * result carries the sender's {@code TCP_INFO} ({@link RetransmitWindow}).
+ * result carries the sender's {@code TCP_INFO} ({@link RetransmitWindow}), and so does each
+ * interval sample, read at every tick ({@link SenderTcpProbe}).
  */
 public final class NativeStreamTransfer implements Transfer {
     /** Size of the receiver's read buffer, bytes, as the nio transport's. */
@@ -37,6 +38,7 @@ public final class NativeStreamTransfer implements Transfer {
     private final ByteBuffer sendBuffer;
     private final ByteBuffer receiveBuffer;
     private final RetransmitWindow retransmits;
+    private final SenderTcpProbe probe;
     private final AtomicBoolean ran = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -47,6 +49,7 @@ public final class NativeStreamTransfer implements Transfer {
         this.sendBuffer = ByteBuffer.allocateDirect(spec.payloadBytes());
         this.receiveBuffer = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES);
         this.retransmits = new RetransmitWindow(ends.sender);
+        this.probe = new SenderTcpProbe(ends.sender);
     }
 
     /**
@@ -74,8 +77,12 @@ public final class NativeStreamTransfer implements Transfer {
         if (!ran.compareAndSet(false, true)) {
             throw new IllegalStateException("a transfer runs once; open a new one");
         }
-        StreamEngine engine = new StreamEngine(spec, clock, this::send, this::receive);
+        StreamEngine engine = new StreamEngine(spec, clock, this::send, this::receive, probe);
         TransferResult r = engine.run(ends.options, listener);
+        if (probe.failures() > 0) {
+            LOG.debug("{}: getsockopt(TCP_INFO) failed at {} interval readings; their intervals have no TCP figures",
+                    spec, probe.failures());
+        }
         try {
             return r.withTcp(retransmits.stats(ends.receiver), ends.readOptions());
         } catch (NativeSocketException e) {
