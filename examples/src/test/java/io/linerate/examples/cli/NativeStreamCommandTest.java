@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@code linerate stream --transport native}: the MSS as read and the sender's TCP_INFO. */
+/** {@code linerate stream --transport native}: the MSS as read, and the sender's TCP_INFO in the summary and each interval. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NativeStreamCommandTest {
 
@@ -32,16 +32,28 @@ class NativeStreamCommandTest {
             assertThat(m.get("name").asText()).isEqualTo("tcp4_retransmits");
             assertThat(m.get("unit").asText()).isEqualTo("segments");
         });
+        // every interval carries the sender's TCP_INFO, read at its ticks
+        assertThat(d.get("intervals")).isNotEmpty().allSatisfy(i -> {
+            assertThat(i.get("retransmits").asLong()).isNotNegative();
+            assertThat(i.get("cwnd_bytes").asLong() % tcp.get("tcpi_snd_mss").asLong()).isZero();
+            assertThat(i.get("tcpi_rtt").asLong()).isPositive();
+            assertThat(i.has("tcpi_rttvar")).isTrue();
+            assertThat(i.has("tcpi_pacing_rate")).isTrue();
+            assertThat(i.has("tcpi_delivery_rate")).isTrue();
+        });
     }
 
     @Test
-    void theTextSummaryShowsTheSendersRetransmitsAndCwnd() {
+    void theTextShowsTheSendersRetransmitsAndCwnd() {
         Run r = linerate("stream", "--transport", "native", "--bytes", "1M", "--warmup", "0s");
 
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.lines()).anyMatch(l -> l.startsWith("# applied: ") && l.contains("(read: TCP_MAXSEG "));
         assertThat(r.lines()).anyMatch(l -> l.matches("# tcp_info \\(sender\\): retr \\d+ in the window, \\d+ in total; "
                 + "cwnd \\d+ B; rtt \\d+ us, rttvar \\d+ us; pacing .*; delivery .*"));
+        // the interval lines end with iperf3's Retr and Cwnd columns
+        assertThat(r.lines()).anyMatch(l -> l.matches(" ?\\d+\\.\\d\\d- ?\\d+\\.\\d\\d sec  \\d+ Bytes  .* "
+                + "Retr +\\d+  Cwnd +[\\d.]+ [KMG]?Bytes"));
     }
 
     @Test
