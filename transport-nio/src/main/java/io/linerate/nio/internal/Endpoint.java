@@ -128,6 +128,11 @@ public final class Endpoint implements AutoCloseable {
         }
     }
 
+    /** @return the local address of the channel this end reads from (a socket's) */
+    SocketAddress localAddress() throws IOException {
+        return ((java.nio.channels.NetworkChannel) in).getLocalAddress();
+    }
+
     /** @return how this end waits */
     public Muxer muxer() {
         return muxer;
