@@ -23,8 +23,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A client end and echo-server end in this JVM, over loopback (UDP as {@link UdpLink} sets it up), a Unix-domain socket in
- * a fresh temporary directory (the socket file and directory are deleted on close), or two pipes.
+ * A client end and echo-server end in this JVM, over loopback (UDP as {@link UdpLink} sets it up),
+ * a Unix-domain socket in a fresh temporary directory (the socket file and directory are deleted on
+ * close), or two pipes.
  * Options are set before connect and read back after it from the client's socket.
  */
 public final class Link implements AutoCloseable {
