@@ -35,12 +35,18 @@ import java.util.Optional;
  * @param endpoint where the echo server runs: {@link Endpoint#loopback()} (in this JVM, the
  *     default) or linerate's agent: {@link AgentPeer} (its address and secret; direction forward,
  *     1 stream) or {@link Endpoint.Remote} (an agent that asks no secret)
+ * @param multicast sfnt-pingpong's {@code --mcast}, {@code --mcastintf} and {@code --mcastloop}
+ *     (udp only, the group of the family; not with {@code connect}), or empty for unicast
+ * @param connect sfnt-pingpong's {@code --connect} (udp only): each end connects its UDP socket to
+ *     the other's, so it sends with send() and receives only the other's datagrams; without it
+ *     each end sends with sendto() to the other's address and receives from any sender
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
                            double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog,
-                           Endpoint endpoint) implements MeasurementSpec {
+                           Endpoint endpoint, Optional<PingPongMulticast> multicast, boolean connect)
+        implements MeasurementSpec {
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -54,6 +60,8 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(idle, "idle");
         Objects.requireNonNull(fullLog, "fullLog");
         Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(multicast, "multicast");
+        checkUdpOptions(protocol, family, multicast, connect);
         AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.PING_PONG);
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
@@ -82,6 +90,26 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
                     + " as the stream's --io-timeout");
         }
         LatencyStats.checkPercentile(percentile);
+    }
+
+    private static void checkUdpOptions(PingPongProtocol protocol, AddressFamily family,
+                                        Optional<PingPongMulticast> multicast, boolean connect) {
+        if (protocol != PingPongProtocol.UDP && (multicast.isPresent() || connect)) {
+            throw new IllegalArgumentException((multicast.isPresent() ? "mcast" : "connect") + " applies to udp "
+                    + "ping-pong; the protocol is " + protocol.label() + "; allowed: --protocol udp");
+        }
+        if (multicast.isPresent() && !multicast.get().isOf(family)) {
+            throw new IllegalArgumentException("mcast group " + multicast.get().group().getHostAddress()
+                    + " is not an IPv" + family.label() + " group; allowed: "
+                    + (family == AddressFamily.IPV4 ? "224.0.0.0/4" : "ff00::/8") + " with IPv" + family.label());
+        }
+        if (multicast.isPresent() && connect) {
+            // a UDP socket connected to a group takes only datagrams whose source is the group, and
+            // every datagram's source is its sender's unicast address
+            throw new IllegalArgumentException("connect does not apply with mcast " + multicast.get().group()
+                    .getHostAddress() + ": a socket connected to a group receives no datagram, as no sender's "
+                    + "source address is the group; allowed: one of --connect, --mcast");
+        }
     }
 
     private static void checkBuffer(String name, int bytes) {
@@ -130,7 +158,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         return out;
     }
 
-    /** @return a builder with the defaults: tcp over IPv4, size 1 byte, {@link IterationPolicy#DEFAULT}, blocking on both ends, TCP_NODELAY on, 2 s timeout, p99, half-RTT, loopback */
+    /** @return a builder with the defaults: tcp over IPv4, size 1 byte, {@link IterationPolicy#DEFAULT}, blocking on both ends, TCP_NODELAY on, 2 s timeout, p99, half-RTT, loopback, unicast, UDP sockets not connected */
     public static Builder builder() {
         return new Builder();
     }
@@ -154,6 +182,8 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         b.idle = idle;
         b.fullLog = fullLog;
         b.endpoint = endpoint;
+        b.multicast = multicast;
+        b.connect = connect;
         return b;
     }
 
@@ -175,6 +205,8 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         private Optional<Idle> idle = Optional.empty();
         private Optional<Path> fullLog = Optional.empty();
         private Endpoint endpoint = Endpoint.loopback();
+        private Optional<PingPongMulticast> multicast = Optional.empty();
+        private boolean connect;
 
         private Builder() {}
 
@@ -210,11 +242,16 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         public Builder fullLog(Path v) { fullLog = Optional.ofNullable(v); return this; }
         /** @param v where the echo server runs; default {@link Endpoint#loopback()} */
         public Builder endpoint(Endpoint v) { endpoint = v; return this; }
+        /** @param v the multicast options (udp only), null for unicast (the default) */
+        public Builder multicast(PingPongMulticast v) { multicast = Optional.ofNullable(v); return this; }
+        /** @param v connect the UDP sockets to each other (udp only); default off, as sfnt-pingpong */
+        public Builder connect(boolean v) { connect = v; return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
         public PingPongSpec build() {
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
-                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog, endpoint);
+                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog, endpoint, multicast,
+                    connect);
         }
     }
 

@@ -80,6 +80,13 @@ class SpecToBuilderTest {
                 .receiveBufferBytes(131072).trafficClass(0x10).timeout(Duration.ofSeconds(3)).percentile(99.9)
                 .mode(LatencyMode.RTT).idle(Idle.YIELD).fullLog(Path.of("rtt.log")).endpoint(PEER).build();
         assertThat(s.toBuilder().build()).isEqualTo(s);
+        // connect and multicast exclude each other, and the base holds the default of both: each round-trips alone
+        PingPongMulticast group = PingPongMulticast.parse("ff15::7", "lo", true, AddressFamily.IPV6);
+        PingPongSpec connected = s.toBuilder().connect(true).build();
+        assertThat(connected.toBuilder().build()).isEqualTo(connected);
+        PingPongSpec multicast = s.toBuilder().multicast(group).build();
+        assertThat(multicast.toBuilder().build()).isEqualTo(multicast);
+        assertThat(multicast.toBuilder().multicast(null).build()).isEqualTo(s);
         Map<String, UnaryOperator<PingPongSpec.Builder>> one = new LinkedHashMap<>();
         one.put("protocol", b -> b.protocol(PingPongProtocol.TCP));
         one.put("family", b -> b.family(AddressFamily.IPV4));
@@ -97,6 +104,8 @@ class SpecToBuilderTest {
         one.put("idle", b -> b.idle(null));
         one.put("fullLog", b -> b.fullLog(null));
         one.put("endpoint", b -> b.endpoint(Endpoint.loopback()));
+        one.put("multicast", b -> b.multicast(group));
+        one.put("connect", b -> b.connect(true));
         eachAlone(s, PingPongSpec::toBuilder, PingPongSpec.Builder::build, one);
         assertThat(names(one)).isEqualTo(components(PingPongSpec.class));
     }

@@ -3,6 +3,7 @@ package io.linerate.core.latency;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
+import io.linerate.core.PingPongMulticast;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.fulllog.FullLogSummary;
@@ -28,9 +29,12 @@ import java.util.Optional;
  * @param fullLog what the full log wrote, when the spec asked for one
  * @param interrupted whether an interrupt of the client's thread stopped the sweep early: the
  *     sizes hold what was measured until then, the last one cut short
+ * @param multicast the multicast options as read back from both sockets, when the spec asked for
+ *     multicast ({@link PingPongSpec#multicast()})
  */
 public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
-                             long startEpochMillis, Optional<FullLogSummary> fullLog, boolean interrupted)
+                             long startEpochMillis, Optional<FullLogSummary> fullLog, boolean interrupted,
+                             Optional<PingPongMulticast.Applied> multicast)
         implements MeasurementResult {
     /** Copies the list. */
     public PingPongResult {
@@ -39,6 +43,13 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         Objects.requireNonNull(options, "options");
         sizes = List.copyOf(sizes);
         Objects.requireNonNull(fullLog, "fullLog");
+        Objects.requireNonNull(multicast, "multicast");
+    }
+
+    /** A result without multicast read-backs. */
+    public PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
+                          long startEpochMillis, Optional<FullLogSummary> fullLog, boolean interrupted) {
+        this(spec, report, options, sizes, startEpochMillis, fullLog, interrupted, Optional.empty());
     }
 
     /** A result of a whole sweep. */
@@ -80,7 +91,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      */
     public PingPongResult withFacts(RunFacts facts) {
         LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes());
-        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted);
+        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted, multicast);
     }
 
     /**
@@ -127,8 +138,10 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
     /**
      * @return the report's JSON ({@link ResultJson#latency}) with {@code protocol}, {@code muxer},
      *     {@code serv_muxer}, the socket options in the schema of every result that reports them
-     *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end and
-     *     {@code full_log} with a full log
+     *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end,
+     *     {@code full_log} with a full log, {@code connect} for udp and {@code multicast} (the
+     *     group, the interfaces and IP_MULTICAST_LOOP as requested and as read back) for a
+     *     multicast ping-pong
      */
     @Override
     public JsonObject detailJson() {
@@ -140,7 +153,23 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         spec.idleOf(spec.clientMuxer()).ifPresent(i -> j.put("idle", i.label()));
         spec.idleOf(spec.serverMuxer()).ifPresent(i -> j.put("serv_idle", i.label()));
         fullLog.ifPresent(l -> j.put("full_log", ResultJson.fullLog(l)));
+        if (spec.protocol() == PingPongProtocol.UDP) {
+            j.put("connect", spec.connect());
+        }
+        spec.multicast().ifPresent(m -> j.put("multicast", multicastJson(m)));
         return j;
+    }
+
+    private JsonObject multicastJson(PingPongMulticast m) {
+        JsonObject o = JsonObject.create().put("group", m.group().getHostAddress());
+        m.clientInterface().ifPresent(i -> o.put("client_interface_requested", i));
+        m.serverInterface().ifPresent(i -> o.put("server_interface_requested", i));
+        o.put("loop_requested", m.loop());
+        multicast.ifPresent(a -> o.put("client_interface_applied", a.clientInterface())
+                .put("server_interface_applied", a.serverInterface())
+                .put("client_loop_applied", a.clientLoop())
+                .put("server_loop_applied", a.serverLoop()));
+        return o;
     }
 
     /** @return one line saying which options were applied, for a {@code #} header line */
@@ -160,6 +189,17 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         return protocol == PingPongProtocol.TCP
                 ? tc + ", " + buffers + ", nodelay " + o.noDelayApplied() + " (requested " + o.noDelayRequested() + "), "
                         + o.tcpMss().map(m -> "mss " + m.bytes() + " B (" + m.derivation() + ")").orElse("mss unknown")
-                : tc + ", " + buffers;
+                : tc + ", " + buffers + ", connect " + spec.connect() + multicastDescription();
+    }
+
+    private String multicastDescription() {
+        if (spec.multicast().isEmpty()) {
+            return "";
+        }
+        PingPongMulticast m = spec.multicast().get();
+        String applied = multicast.map(a -> String.format(Locale.ROOT, " on %s (client) and %s (server), loop %s "
+                        + "(client) and %s (server)", a.clientInterface(), a.serverInterface(), a.clientLoop(),
+                a.serverLoop())).orElse("");
+        return ", mcast " + m.group().getHostAddress() + applied + " (requested loop " + m.loop() + ")";
     }
 }

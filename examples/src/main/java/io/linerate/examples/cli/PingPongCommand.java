@@ -6,6 +6,7 @@ import io.linerate.core.Idle;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Muxer;
+import io.linerate.core.PingPongMulticast;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
@@ -123,6 +124,27 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
             description = "IP_TOS / IPv6 traffic class of tcp and udp (default: ${DEFAULT-VALUE}).")
     int trafficClass;
 
+    @Option(names = "--mcast", paramLabel = "ADDR",
+            description = "UDP multicast, as sfnt-pingpong: both ends join group ADDR (224.0.0.0/4 or ff00::/8, of "
+                    + "the family) and send to it, each at the other's port (udp only; not with --peer or --connect).")
+    String mcast;
+
+    @Option(names = "--mcastintf", paramLabel = "IF[;IF]",
+            description = "Interface the ends join the group on and send from (IP_MULTICAST_IF): one for both, or "
+                    + "CLIENT_IF;SERVER_IF as sfnt-pingpong (quote the ';'); default the loopback's. Alone, "
+                    + "multicast to sfnt-pingpong's group " + PingPongMulticast.DEFAULT_IPV4_GROUP + " (IPv6 "
+                    + PingPongMulticast.DEFAULT_IPV6_GROUP + ").")
+    String mcastIntf;
+
+    @Option(names = "--mcastloop", description = "IP_MULTICAST_LOOP on both ends (default: off, as sfnt-pingpong); "
+            + "needs --mcast or --mcastintf.")
+    boolean mcastLoop;
+
+    @Option(names = "--connect", description = "connect() both UDP sockets to each other, as sfnt-pingpong's "
+            + "--connect (udp only; default: sendto() without connecting; with --peer the agent's echo end "
+            + "connects in any case).")
+    boolean connect;
+
     @Option(names = "--rtt", description = "Report round trips instead of half round trips.")
     boolean rtt;
 
@@ -165,7 +187,21 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
                 .idle(idle == null ? null : Idle.parse(idle))
                 .fullLog(fullLog)
                 .endpoint(peer.endpoint())
+                .multicast(multicast(f))
+                .connect(connect)
                 .build();
+    }
+
+    /** @return sfnt-pingpong's multicast options as given, or null for unicast */
+    private PingPongMulticast multicast(AddressFamily f) {
+        if (mcast == null && mcastIntf == null) {
+            if (mcastLoop) {
+                throw new IllegalArgumentException("--mcastloop sets IP_MULTICAST_LOOP of a multicast ping-pong; "
+                        + "allowed: with --mcast ADDR or --mcastintf IF");
+            }
+            return null;
+        }
+        return PingPongMulticast.parse(mcast, mcastIntf, mcastLoop, f);
     }
 
     /**

@@ -4,8 +4,10 @@ import io.linerate.core.Idle;
 import io.linerate.core.Muxer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.net.SocketAddress;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
@@ -22,7 +24,9 @@ import org.agrona.concurrent.IdleStrategy;
  * polls through an Agrona {@link IdleStrategy}, checking the deadline and the stop flag after
  * every idle step). Reads and writes return a
  * status instead of throwing for the expected outcomes (timeout, end of stream, stop), and
- * allocate nothing. Used by one thread, except {@link #requestStop()}.
+ * allocate nothing. A datagram end is connected to its peer, or sends to a target address with
+ * send() and takes what arrives with receive() ({@link #openUnconnected}). Used by one thread,
+ * except {@link #requestStop()}.
  */
 public final class Endpoint implements AutoCloseable {
     /** The operation completed. */
@@ -47,10 +51,14 @@ public final class Endpoint implements AutoCloseable {
     private final Selector writeSelector;
     private final Watchdog watchdog;
     private final List<Channel> channels;
+    /** Where an unconnected datagram end sends, or null for a connected end. */
+    private final SocketAddress target;
     private volatile boolean stop;
 
     private Endpoint(ReadableByteChannel in, WritableByteChannel out, boolean datagram, Muxer muxer, IdleStrategy idle,
-                     Selector readSelector, Selector writeSelector, Watchdog watchdog, List<Channel> channels) {
+                     Selector readSelector, Selector writeSelector, Watchdog watchdog, List<Channel> channels,
+                     SocketAddress target) {
+        this.target = target;
         this.in = in;
         this.out = out;
         this.datagram = datagram;
@@ -74,6 +82,23 @@ public final class Endpoint implements AutoCloseable {
     public static <I extends SelectableChannel & ReadableByteChannel, O extends SelectableChannel & WritableByteChannel>
             Endpoint open(String name, I in, O out, boolean datagram, Muxer muxer, Optional<Idle> idle,
                           long timeoutNanos) throws IOException {
+        return open(name, in, out, datagram, muxer, idle, timeoutNanos, null);
+    }
+
+    /**
+     * As {@link #open}, for a datagram channel that is not connected: each write sends one datagram
+     * to {@code target}, each read takes one datagram from any sender.
+     *
+     * @param target the peer's address (a multicast group's address and the peer's port, for multicast)
+     */
+    public static Endpoint openUnconnected(String name, DatagramChannel channel, SocketAddress target, Muxer muxer,
+                                           Optional<Idle> idle, long timeoutNanos) throws IOException {
+        return open(name, channel, channel, true, muxer, idle, timeoutNanos, java.util.Objects.requireNonNull(target));
+    }
+
+    private static <I extends SelectableChannel & ReadableByteChannel, O extends SelectableChannel & WritableByteChannel>
+            Endpoint open(String name, I in, O out, boolean datagram, Muxer muxer, Optional<Idle> idle,
+                          long timeoutNanos, SocketAddress target) throws IOException {
         List<Channel> channels = in == out ? List.of(in) : List.of(in, out);
         boolean blocking = muxer == Muxer.BLOCKING;
         in.configureBlocking(blocking);
@@ -89,7 +114,7 @@ public final class Endpoint implements AutoCloseable {
             }
             Watchdog w = blocking ? new Watchdog(name + "-watchdog", channels, timeoutNanos) : null;
             IdleStrategy strategy = muxer.polls() ? idle.or(muxer::defaultIdle).orElseThrow().newStrategy() : null;
-            return new Endpoint(in, out, datagram, muxer, strategy, rs, ws, w, channels);
+            return new Endpoint(in, out, datagram, muxer, strategy, rs, ws, w, channels, target);
         } catch (IOException | RuntimeException e) {
             List<AutoCloseable> opened = new ArrayList<>();
             if (rs != null) {
@@ -101,6 +126,11 @@ public final class Endpoint implements AutoCloseable {
             Resources.closeQuietly(opened);
             throw e;
         }
+    }
+
+    /** @return the local address of the channel this end reads from (a socket's) */
+    SocketAddress localAddress() throws IOException {
+        return ((java.nio.channels.NetworkChannel) in).getLocalAddress();
     }
 
     /** @return how this end waits */
@@ -125,7 +155,7 @@ public final class Endpoint implements AutoCloseable {
         }
         try {
             while (true) {
-                int r = in.read(buf);
+                int r = readOnce(buf);
                 if (r < 0) {
                     return EOF;
                 }
@@ -153,7 +183,7 @@ public final class Endpoint implements AutoCloseable {
         }
         try {
             do {
-                int r = in.read(buf);
+                int r = readOnce(buf);
                 if (r < 0) {
                     return EOF;
                 }
@@ -180,7 +210,7 @@ public final class Endpoint implements AutoCloseable {
             watchdog.arm(deadlineNanos);
             try {
                 while (buf.hasRemaining()) {
-                    out.write(buf);
+                    writeOnce(buf);
                 }
                 return OK;
             } catch (ClosedChannelException e) {
@@ -194,7 +224,7 @@ public final class Endpoint implements AutoCloseable {
         }
         try {
             while (buf.hasRemaining()) {
-                int w = out.write(buf);
+                int w = writeOnce(buf);
                 if (w == 0) {
                     int s = idle(writeSelector, deadlineNanos);
                     if (s != OK) {
@@ -209,6 +239,22 @@ public final class Endpoint implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** @return bytes read: one datagram, part of a stream, 0 for nothing yet or -1 at the end of a stream */
+    private int readOnce(ByteBuffer buf) throws IOException {
+        if (target == null) {
+            return in.read(buf);
+        }
+        int before = buf.position();
+        // receive() on an unconnected channel: a datagram of 0 bytes reads as nothing, which the
+        // ping-pong never sends (its messages are 1 byte or more)
+        return ((DatagramChannel) in).receive(buf) == null ? 0 : buf.position() - before;
+    }
+
+    /** @return bytes written, 0 when the channel takes nothing now */
+    private int writeOnce(ByteBuffer buf) throws IOException {
+        return target == null ? out.write(buf) : ((DatagramChannel) out).send(buf, target);
     }
 
     private int closedStatus(ClosedChannelException e) throws ClosedChannelException {

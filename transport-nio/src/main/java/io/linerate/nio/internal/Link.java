@@ -1,6 +1,7 @@
 package io.linerate.nio.internal;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.PingPongMulticast;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TcpMss;
@@ -11,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.DatagramChannel;
 import java.nio.channels.NetworkChannel;
 import java.nio.channels.Pipe;
 import java.nio.channels.ServerSocketChannel;
@@ -23,8 +23,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A connected client end and echo-server end in this JVM, over loopback, a Unix-domain socket in
- * a fresh temporary directory (the socket file and directory are deleted on close), or two pipes.
+ * A client end and echo-server end in this JVM, over loopback (UDP as {@link UdpLink} sets it up),
+ * a Unix-domain socket in a fresh temporary directory (the socket file and directory are deleted on
+ * close), or two pipes.
  * Options are set before connect and read back after it from the client's socket.
  */
 public final class Link implements AutoCloseable {
@@ -33,12 +34,19 @@ public final class Link implements AutoCloseable {
     private final Endpoint client;
     private final Endpoint server;
     private final AppliedOptions options;
+    private final Optional<PingPongMulticast.Applied> multicast;
     private final List<AutoCloseable> channels;
 
     private Link(Endpoint client, Endpoint server, AppliedOptions options, List<AutoCloseable> channels) {
+        this(client, server, options, Optional.empty(), channels);
+    }
+
+    Link(Endpoint client, Endpoint server, AppliedOptions options, Optional<PingPongMulticast.Applied> multicast,
+         List<AutoCloseable> channels) {
         this.client = client;
         this.server = server;
         this.options = options;
+        this.multicast = multicast;
         this.channels = channels;
     }
 
@@ -55,6 +63,11 @@ public final class Link implements AutoCloseable {
     /** @return the options as requested and as read back from the client's socket */
     public AppliedOptions options() {
         return options;
+    }
+
+    /** @return the multicast options as read back from both sockets, for a multicast spec */
+    public Optional<PingPongMulticast.Applied> multicast() {
+        return multicast;
     }
 
     /**
@@ -80,7 +93,7 @@ public final class Link implements AutoCloseable {
         try {
             return switch (p) {
                 case TCP, UNIX_STREAM -> streamLink(spec, tempParent, opened);
-                case UDP -> udpLink(spec, opened);
+                case UDP -> UdpLink.open(spec, opened, CLIENT, SERVER);
                 case PIPE -> pipeLink(spec, opened);
                 default -> throw new TransferException("protocol " + p.label() + " is not supported", null, true);
             };
@@ -140,27 +153,6 @@ public final class Link implements AutoCloseable {
         }
     }
 
-    /** Two UDP sockets over loopback, each connected to the other. */
-    private static Link udpLink(PingPongSpec spec, List<AutoCloseable> opened) throws IOException {
-        long timeout = spec.timeout().toNanos();
-        DatagramChannel s = DatagramChannel.open(Sockets.protocolFamily(spec.family()));
-        opened.add(s);
-        DatagramChannel c = DatagramChannel.open(Sockets.protocolFamily(spec.family()));
-        opened.add(c);
-        for (DatagramChannel ch : List.of(s, c)) {
-            Sockets.apply(ch, spec.sendBufferBytes(), spec.receiveBufferBytes(), true, spec.trafficClass(), false, false);
-            ch.bind(new InetSocketAddress(spec.family().loopbackAddress(), 0));
-        }
-        c.connect(s.getLocalAddress());
-        s.connect(c.getLocalAddress());
-        AppliedOptions o = options(spec, c, true, false, Optional.empty());
-        Endpoint ce = Endpoint.open(CLIENT, c, c, true, spec.clientMuxer(), spec.idleOf(spec.clientMuxer()), timeout);
-        opened.add(ce);
-        Endpoint se = Endpoint.open(SERVER, s, s, true, spec.serverMuxer(), spec.idleOf(spec.serverMuxer()), timeout);
-        opened.add(se);
-        return new Link(ce, se, o, opened);
-    }
-
     /** Two pipes, one each way; no socket options apply. */
     private static Link pipeLink(PingPongSpec spec, List<AutoCloseable> opened) throws IOException {
         long timeout = spec.timeout().toNanos();
@@ -181,7 +173,7 @@ public final class Link implements AutoCloseable {
         return new Link(ce, se, o, opened);
     }
 
-    private static AppliedOptions options(PingPongSpec spec, NetworkChannel c, boolean ip, boolean noDelay,
+    static AppliedOptions options(PingPongSpec spec, NetworkChannel c, boolean ip, boolean noDelay,
                                           Optional<TcpMss> tcpMss) throws IOException {
         return new AppliedOptions(spec.trafficClass(), ip ? c.getOption(StandardSocketOptions.IP_TOS) : 0,
                 spec.sendBufferBytes(), Sockets.appliedBuffer(c, StandardSocketOptions.SO_SNDBUF),

@@ -21,7 +21,8 @@ import java.util.Optional;
 
 /**
  * The measuring end of a ping-pong whose echo end runs on a peer, on NIO: a TCP or UDP socket on the
- * spec's client muxer, running {@link PingPongRunner}'s sweep.
+ * spec's client muxer, running {@link PingPongRunner}'s sweep. The UDP socket is connected to the
+ * echo end with {@link PingPongSpec#connect()}, and sends with sendto() without it.
  */
 final class NioPingPongClient implements PingPongClient {
     private final PingPongSpec spec;
@@ -69,9 +70,15 @@ final class NioPingPongClient implements PingPongClient {
                     spec.idleOf(spec.clientMuxer()), spec.timeout().toNanos());
         } else {
             DatagramChannel d = (DatagramChannel) channel;
-            d.connect(echo);
-            end = Endpoint.open("linerate-pingpong-client", d, d, true, spec.clientMuxer(),
-                    spec.idleOf(spec.clientMuxer()), spec.timeout().toNanos());
+            if (spec.connect()) {
+                d.connect(echo);
+                end = Endpoint.open("linerate-pingpong-client", d, d, true, spec.clientMuxer(),
+                        spec.idleOf(spec.clientMuxer()), spec.timeout().toNanos());
+            } else {
+                // sfnt-pingpong without --connect: sendto() the echo end, take its answers from receive()
+                end = Endpoint.openUnconnected("linerate-pingpong-client", d, echo, spec.clientMuxer(),
+                        spec.idleOf(spec.clientMuxer()), spec.timeout().toNanos());
+            }
         }
     }
 

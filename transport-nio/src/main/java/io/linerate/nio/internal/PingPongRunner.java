@@ -80,6 +80,7 @@ public final class PingPongRunner {
             try (EchoServer s = server) {
                 s.start();
                 result = sweep(spec, clock, facts, link.client(), s, link.options(), new long[1]);
+                result = withMulticast(result, link);
             }
             serverAnswers.accept(server.answered());
             return result;
@@ -141,6 +142,11 @@ public final class PingPongRunner {
                 log.close();
             }
         }
+    }
+
+    private static PingPongResult withMulticast(PingPongResult r, Link link) {
+        return link.multicast().isEmpty() ? r : new PingPongResult(r.spec(), r.report(), r.options(), r.sizes(),
+                r.startEpochMillis(), r.fullLog(), r.interrupted(), link.multicast());
     }
 
     /**

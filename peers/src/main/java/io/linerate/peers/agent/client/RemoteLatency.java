@@ -70,7 +70,7 @@ public final class RemoteLatency implements Measurement {
      * @param options the secret ({@link AgentProtocol} takes it from the {@link AgentPeer});
      *     {@link RemoteOptions#reverse()} does not apply and must be false
      * @throws IllegalArgumentException for another pattern, a loopback endpoint, a ping-pong over a
-     *     protocol that does not cross hosts, or a reverse option
+     *     protocol that does not cross hosts, a multicast ping-pong, or a reverse option
      */
     public static RemoteLatency of(MeasurementSpec spec, Clock clock, RemoteOptions options) {
         if (!(spec instanceof PingPongSpec) && !(spec instanceof RrSpec)) {
@@ -83,6 +83,11 @@ public final class RemoteLatency implements Measurement {
         if (spec instanceof PingPongSpec p && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
             throw new IllegalArgumentException("ping-pong over " + p.protocol().label()
                     + " does not cross hosts; with a remote peer: tcp, udp");
+        }
+        if (spec instanceof PingPongSpec p && p.multicast().isPresent()) {
+            throw new IllegalArgumentException("mcast " + p.multicast().get().group().getHostAddress() + " does not "
+                    + "run with a peer: the agent's echo end does not join multicast groups; allowed: a multicast "
+                    + "ping-pong with both ends in this JVM (no --peer)");
         }
         if (options.reverse()) {
             throw new IllegalArgumentException("--reverse applies to streams only");
