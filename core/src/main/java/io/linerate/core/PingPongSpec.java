@@ -35,12 +35,14 @@ import java.util.Optional;
  * @param endpoint where the echo server runs: {@link Endpoint#loopback()} (in this JVM, the
  *     default) or linerate's agent: {@link AgentPeer} (its address and secret; direction forward,
  *     1 stream) or {@link Endpoint.Remote} (an agent that asks no secret)
+ * @param affinity the CPUs the client and the echo server run on (sfnt-pingpong's {@code --affinity});
+ *     {@link Affinity#NONE} to pin neither. A pinned server needs the echo server in this JVM.
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
                            double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog,
-                           Endpoint endpoint) implements MeasurementSpec {
+                           Endpoint endpoint, Affinity affinity) implements MeasurementSpec {
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -54,6 +56,12 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(idle, "idle");
         Objects.requireNonNull(fullLog, "fullLog");
         Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(affinity, "affinity");
+        if (affinity.serverCpu().isPresent() && !(endpoint instanceof Endpoint.Loopback)) {
+            throw new IllegalArgumentException("affinity " + affinity.label() + " pins the echo server, which runs on the "
+                    + "agent at " + endpoint + ": the agent is not told a CPU yet; allowed there: " + Affinity.ANY
+                    + " as the server's (pin the agent itself, such as with taskset)");
+        }
         AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.PING_PONG);
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
@@ -154,6 +162,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         b.idle = idle;
         b.fullLog = fullLog;
         b.endpoint = endpoint;
+        b.affinity = affinity;
         return b;
     }
 
@@ -175,6 +184,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         private Optional<Idle> idle = Optional.empty();
         private Optional<Path> fullLog = Optional.empty();
         private Endpoint endpoint = Endpoint.loopback();
+        private Affinity affinity = Affinity.NONE;
 
         private Builder() {}
 
@@ -210,11 +220,13 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         public Builder fullLog(Path v) { fullLog = Optional.ofNullable(v); return this; }
         /** @param v where the echo server runs; default {@link Endpoint#loopback()} */
         public Builder endpoint(Endpoint v) { endpoint = v; return this; }
+        /** @param v the CPUs the client and the echo server run on; default {@link Affinity#NONE} */
+        public Builder affinity(Affinity v) { affinity = v; return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
         public PingPongSpec build() {
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
-                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog, endpoint);
+                    sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog, endpoint, affinity);
         }
     }
 

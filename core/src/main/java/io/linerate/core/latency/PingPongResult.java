@@ -79,7 +79,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      * @return this result with the report's facts replaced
      */
     public PingPongResult withFacts(RunFacts facts) {
-        LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes());
+        LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes(), report.affinity());
         return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted);
     }
 
