@@ -36,7 +36,7 @@ import java.util.Optional;
  *     default) or linerate's agent: {@link AgentPeer} (its address and secret; direction forward,
  *     1 stream) or {@link Endpoint.Remote} (an agent that asks no secret)
  * @param affinity the CPUs the client and the echo server run on (sfnt-pingpong's {@code --affinity});
- *     {@link Affinity#NONE} to pin neither. A pinned server needs the echo server in this JVM.
+ *     {@link Affinity#NONE} to pin neither. With an agent, the agent pins its echo thread.
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
@@ -57,11 +57,6 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(fullLog, "fullLog");
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(affinity, "affinity");
-        if (affinity.serverCpu().isPresent() && !(endpoint instanceof Endpoint.Loopback)) {
-            throw new IllegalArgumentException("affinity " + affinity.label() + " pins the echo server, which runs on the "
-                    + "agent at " + endpoint + ": the agent is not told a CPU yet; allowed there: " + Affinity.ANY
-                    + " as the server's (pin the agent itself, such as with taskset)");
-        }
         AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.PING_PONG);
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "

@@ -3,24 +3,33 @@ package io.linerate.examples.affinity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.linerate.core.Affinity;
 import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.Transports;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.sink.ResultJson;
 import io.linerate.core.spi.cpu.ThreadAffinity;
 import io.linerate.nio.latency.PingPong;
+import io.linerate.peers.agent.client.RemotePingPongResult;
+import io.linerate.peers.agent.server.Agent;
+import io.linerate.peers.agent.server.AgentConfig;
+import io.linerate.peers.agent.server.AgentLimits;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,14 +106,40 @@ class PingPongAffinityTest {
                 .hasMessageContaining("--affinity cannot pin the client to CPU " + outside);
     }
 
+    @ParameterizedTest
+    @EnumSource(value = PingPongProtocol.class, names = {"TCP", "UDP"})
+    void throughTheAgentItPinsItsEchoThreadAndReportsTheSet(PingPongProtocol p) throws Exception {
+        int client = allowed.nextSetBit(0);
+        int server = allowed.length() - 1;
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
+                AgentLimits.defaults(), Duration.ofSeconds(30)))) {
+            PingPongSpec spec = spec(p).endpoint(Endpoint.remote("127.0.0.1", agent.address().getPort()))
+                    .affinity(Affinity.parse(client + ";" + server)).build();
+            MeasurementResult m;
+            try (Measurement run = Transports.select(null, spec).open(spec, Clock.system())) {
+                m = run.run(sample -> { });
+            }
+            PingPongResult r = ((RemotePingPongResult) m).local();
+            assertThat(r.report().affinity().orElseThrow().client()).contains(Integer.toString(client));
+            assertThat(r.report().affinity().orElseThrow().server()).contains(Integer.toString(server));
+            assertThat(r.report().notes()).noneMatch(n -> n.contains("did not report"));
+        }
+    }
+
     @Test
-    void theServersCpuIsRefusedForAnAgent() {
-        io.linerate.core.Endpoint agent = io.linerate.core.Endpoint.remote("198.18.0.2", 5201);
-        assertThatThrownBy(() -> spec(PingPongProtocol.TCP).endpoint(agent).affinity(Affinity.parse("0;1")).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("affinity 0;1 pins the echo server")
-                .hasMessageContaining("allowed there: any as the server's");
-        assertThat(spec(PingPongProtocol.TCP).endpoint(agent).affinity(Affinity.parse("0;any")).build().affinity().label())
-                .isEqualTo("0;any");
+    void anAgentRefusesACpuOutsideItsSetNamingIt() throws Exception {
+        int outside = allowed.length();
+        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.empty(),
+                AgentLimits.defaults(), Duration.ofSeconds(30)))) {
+            PingPongSpec spec = spec(PingPongProtocol.TCP).endpoint(Endpoint.remote("127.0.0.1", agent.address().getPort()))
+                    .affinity(Affinity.parse("any;" + outside)).build();
+            assertThatThrownBy(() -> {
+                try (Measurement run = Transports.select(null, spec).open(spec, Clock.system())) {
+                    run.run(sample -> { });
+                }
+            }).isInstanceOf(TransferException.class)
+                    .hasMessageContaining("affinity refused: the echo thread cannot be pinned here: CPU " + outside
+                            + " is not in this thread's CPU set");
+        }
     }
 }

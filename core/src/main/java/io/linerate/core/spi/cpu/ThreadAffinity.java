@@ -67,6 +67,26 @@ public final class ThreadAffinity {
     }
 
     /**
+     * Says, without pinning, why {@link #pin} would refuse {@code cpu} on the calling thread.
+     *
+     * @param cpu the CPU
+     * @return why it would be refused (out of range, not in the thread's CPU set, no provider), or empty
+     */
+    public static Optional<String> refusal(int cpu) {
+        if (cpu < 0 || cpu > CpuList.MAX_CPU) {
+            return Optional.of("CPU " + cpu + " is out of range; allowed: 0-" + CpuList.MAX_CPU);
+        }
+        StringBuilder why = new StringBuilder();
+        ThreadAffinityProvider p = find(why);
+        if (p == null) {
+            return Optional.of("cannot pin a thread to CPU " + cpu + ": " + (why.length() == 0 ? NO_PROVIDER : why));
+        }
+        BitSet set = p.currentThread();
+        return set.get(cpu) ? Optional.empty() : Optional.of("CPU " + cpu + " is not in this thread's CPU set "
+                + CpuList.format(set) + "; allowed: one of " + CpuList.format(set));
+    }
+
+    /**
      * @return the calling thread's CPU set as the kernel accounts it ({@code Cpus_allowed_list} of
      *     {@code /proc/thread-self/status}), such as {@code 1}; empty where that file cannot be read
      *     (not Linux, or a kernel before 3.17)
