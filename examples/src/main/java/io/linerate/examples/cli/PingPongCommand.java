@@ -142,7 +142,7 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
     @Option(names = "--affinity", paramLabel = "C;S",
             description = "Pin the client's thread to CPU C and the echo server's to CPU S, as sfnt-pingpong's --affinity; "
                     + "'any' leaves that end unpinned. Each set is read back and printed in the header. Needs the native "
-                    + "layer (Linux); with --peer, the server's is 'any'.")
+                    + "layer (Linux); with --peer, the agent pins its echo thread.")
     String affinity;
 
     /** @return the spec the options ask for */
