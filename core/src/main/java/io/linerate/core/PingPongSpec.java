@@ -40,13 +40,15 @@ import java.util.Optional;
  * @param connect sfnt-pingpong's {@code --connect} (udp only): each end connects its UDP socket to
  *     the other's, so it sends with send() and receives only the other's datagrams; without it
  *     each end sends with sendto() to the other's address and receives from any sender
+ * @param affinity the CPUs the client and the echo server run on (sfnt-pingpong's {@code --affinity});
+ *     {@link Affinity#NONE} to pin neither. With an agent, the agent pins its echo thread.
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
                            double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog,
-                           Endpoint endpoint, Optional<PingPongMulticast> multicast, boolean connect)
-        implements MeasurementSpec {
+                           Endpoint endpoint, Optional<PingPongMulticast> multicast, boolean connect,
+                           Affinity affinity) implements MeasurementSpec {
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -62,6 +64,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(multicast, "multicast");
         checkUdpOptions(protocol, family, multicast, connect);
+        Objects.requireNonNull(affinity, "affinity");
         AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.PING_PONG);
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
@@ -184,6 +187,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         b.endpoint = endpoint;
         b.multicast = multicast;
         b.connect = connect;
+        b.affinity = affinity;
         return b;
     }
 
@@ -207,6 +211,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         private Endpoint endpoint = Endpoint.loopback();
         private Optional<PingPongMulticast> multicast = Optional.empty();
         private boolean connect;
+        private Affinity affinity = Affinity.NONE;
 
         private Builder() {}
 
@@ -246,12 +251,14 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         public Builder multicast(PingPongMulticast v) { multicast = Optional.ofNullable(v); return this; }
         /** @param v connect the UDP sockets to each other (udp only); default off, as sfnt-pingpong */
         public Builder connect(boolean v) { connect = v; return this; }
+        /** @param v the CPUs the client and the echo server run on; default {@link Affinity#NONE} */
+        public Builder affinity(Affinity v) { affinity = v; return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
         public PingPongSpec build() {
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
                     sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog, endpoint, multicast,
-                    connect);
+                    connect, affinity);
         }
     }
 

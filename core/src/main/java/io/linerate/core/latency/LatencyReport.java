@@ -1,5 +1,6 @@
 package io.linerate.core.latency;
 
+import io.linerate.core.Affinity;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
 import java.io.FileNotFoundException;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -30,9 +32,10 @@ import org.HdrHistogram.HistogramLogWriter;
  * @param percentile the chosen percentile, in (0, 100]
  * @param sizes one entry per message size, in the order run
  * @param notes remarks that qualify the results (such as a closed-loop tail warning); may be empty
+ * @param affinity each pinned end's CPU set as read back ({@code --affinity}); empty when neither end was pinned
  */
 public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile, List<SizeLatency> sizes,
-                            List<String> notes) {
+                            List<String> notes, Optional<AffinityReadBack> affinity) {
     /** Value of {@code format} in the JSON document ({@link io.linerate.core.sink.ResultJson#latency}). */
     public static final String JSON_FORMAT = "linerate-latency";
     /** Version of the JSON document and of the raw log comment. */
@@ -47,6 +50,12 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
         LatencyStats.checkPercentile(percentile);
         sizes = List.copyOf(sizes);
         notes = List.copyOf(notes);
+        Objects.requireNonNull(affinity, "affinity");
+    }
+
+    /** A report of ends that were not pinned. */
+    public LatencyReport(RunFacts facts, LatencyMode mode, double percentile, List<SizeLatency> sizes, List<String> notes) {
+        this(facts, mode, percentile, sizes, notes, Optional.empty());
     }
 
     /** A report without notes. */
@@ -55,7 +64,8 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
     }
 
     /**
-     * Writes the table as sfnt-pingpong prints it: {@code #} lines of run facts, the column line
+     * Writes the table as sfnt-pingpong prints it: {@code #} lines of run facts (with the pinned ends'
+     * CPU sets when {@code --affinity} pinned one), the column line
      * {@value #COLUMNS}, then one tab-separated row per size, each starting with a tab, values in
      * ns rounded to integers. A size without samples shows {@code -} for every value.
      */
@@ -69,6 +79,8 @@ public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile,
         out.print("# values: " + valuesDescription() + "\n");
         out.print("# percentile: " + LatencyStats.formatPercentile(percentile) + "\n");
         out.print("# precision: " + precision() + "\n");
+        affinity.ifPresent(a -> out.print("# affinity: client " + a.client().orElse(Affinity.ANY) + ", server "
+                + a.server().orElse(Affinity.ANY) + " (each pinned thread's Cpus_allowed_list, read back)\n"));
         for (String note : notes) {
             out.print("# note: " + note + "\n");
         }

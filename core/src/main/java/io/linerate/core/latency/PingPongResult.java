@@ -90,7 +90,22 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      * @return this result with the report's facts replaced
      */
     public PingPongResult withFacts(RunFacts facts) {
-        LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes());
+        LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes(), report.affinity());
+        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted, multicast);
+    }
+
+    /**
+     * @param serverCpus the echo thread's CPU set as its host read it back; empty when it did not say
+     * @param note a remark on the server's pinning (such as why its set is unknown); empty for none
+     * @return this result with the server's side of the report's {@link LatencyReport#affinity()}
+     *     replaced (the client's kept) and the note added to the report's notes
+     */
+    public PingPongResult withServerCpus(Optional<String> serverCpus, Optional<String> note) {
+        Optional<String> client = report.affinity().flatMap(AffinityReadBack::client);
+        List<String> notes = new java.util.ArrayList<>(report.notes());
+        note.ifPresent(notes::add);
+        LatencyReport r = new LatencyReport(report.facts(), report.mode(), report.percentile(), report.sizes(), notes,
+                Optional.of(new AffinityReadBack(client, serverCpus)));
         return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted, multicast);
     }
 

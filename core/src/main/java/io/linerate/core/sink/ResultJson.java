@@ -267,9 +267,11 @@ public final class ResultJson {
 
     /**
      * A ping-pong sweep: {@code {"format":"linerate-latency","version":1,"facts":{...},"latency":"half-RTT",
-     * "unit":"ns","percentile":99,"significant_digits":3,"notes":[...],"results":[{"size",
-     * "iterations","measured_ns","mean","min","median","max","percentile_value","stddev"}]}}; the
-     * value fields of a size without samples are absent.
+     * "unit":"ns","percentile":99,"significant_digits":3,"notes":[...],"affinity":{"client"?,"server"?}?,
+     * "results":[{"size","iterations","measured_ns","mean","min","median","max","percentile_value","stddev"}]}};
+     * the value fields of a size without samples are absent, and so is {@code affinity} when neither
+     * end was pinned; its sides are the pinned threads' CPU sets as read back, in the kernel's CPU
+     * list format.
      *
      * @param r the report
      * @return the report's object
@@ -284,6 +286,12 @@ public final class ResultJson {
         root.put("percentile", r.percentile());
         root.put("significant_digits", r.significantDigits());
         root.putStrings("notes", r.notes());
+        r.affinity().ifPresent(a -> {
+            JsonObject o = JsonObject.create();
+            a.client().ifPresent(c -> o.put("client", c));
+            a.server().ifPresent(c -> o.put("server", c));
+            root.put("affinity", o);
+        });
         List<JsonObject> results = new ArrayList<>();
         for (SizeLatency s : r.sizes()) {
             LatencyStats st = s.stats(r.percentile(), r.mode());

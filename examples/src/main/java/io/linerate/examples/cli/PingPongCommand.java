@@ -1,6 +1,7 @@
 package io.linerate.examples.cli;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.core.Affinity;
 import io.linerate.core.Clock;
 import io.linerate.core.Idle;
 import io.linerate.core.Measurement;
@@ -160,6 +161,12 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
     @Option(names = "--raw", paramLabel = "DIR", description = "Also write each size's samples to DIR/size-<bytes>.hlog (HdrHistogram log).")
     Path raw;
 
+    @Option(names = "--affinity", paramLabel = "C;S",
+            description = "Pin the client's thread to CPU C and the echo server's to CPU S, as sfnt-pingpong's --affinity; "
+                    + "'any' leaves that end unpinned. Each set is read back and printed in the header. Needs the native "
+                    + "layer (Linux); with --peer, the agent pins its echo thread.")
+    String affinity;
+
     /** @return the spec the options ask for */
     PingPongSpec spec() {
         PingPongProtocol p = PingPongProtocol.parse(protocol);
@@ -189,6 +196,7 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
                 .endpoint(peer.endpoint())
                 .multicast(multicast(f))
                 .connect(connect)
+                .affinity(affinity == null ? Affinity.NONE : Affinity.parse(affinity))
                 .build();
     }
 

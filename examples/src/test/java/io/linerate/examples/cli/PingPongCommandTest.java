@@ -69,6 +69,10 @@ class PingPongCommandTest {
         "--minms 5x|duration '5x' has unknown unit 'x'",
         "--maxiter 1.2345k|count '1.2345k' is 1234.5, not a whole number",
         "--ktap --json|--ktap and --json exclude each other",
+        "--affinity 1|affinity '1' is not C;S; allowed: the client's CPU and the server's, each 0-1023 or any, such as 0;1",
+        "--affinity 0;cpu1|affinity '0;cpu1' has 'cpu1', which is not a CPU; allowed: 0-1023 or any on each side of ';'",
+        "--affinity 0;1024|the server's CPU 1024 is out of range; allowed: 0-1023 or any",
+        "--affinity 1023;any|--affinity cannot pin the client to CPU 1023: CPU 1023 is not in this thread's CPU set",
     })
     void badUsageNamesTheValueAndExitsTwoWithoutAStackTrace(String args, String message) {
         Run r = pingpong(args.split(" "));

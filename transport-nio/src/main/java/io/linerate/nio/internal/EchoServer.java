@@ -1,8 +1,13 @@
 package io.linerate.nio.internal;
 
+import io.linerate.core.TransferException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The ping-pong echo server on its own daemon thread: reads what arrives (a datagram, or whatever
@@ -19,6 +24,10 @@ public final class EchoServer implements AutoCloseable {
     private volatile long answered;
     private volatile long answeredBytes;
     private volatile Throwable failure;
+    private final OptionalInt cpu;
+    private final CountDownLatch pinned = new CountDownLatch(1);
+    private volatile Optional<String> readBack = Optional.empty();
+    private volatile TransferException pinFailure;
 
     /**
      * @param end the server's end of the link
@@ -28,6 +37,15 @@ public final class EchoServer implements AutoCloseable {
      *     answering, for tests); negative for no limit
      */
     public EchoServer(Endpoint end, int bufferBytes, long timeoutNanos, long answerLimit) {
+        this(end, bufferBytes, timeoutNanos, answerLimit, OptionalInt.empty());
+    }
+
+    /**
+     * As {@link #EchoServer(Endpoint, int, long, long)}, with the server thread pinned to {@code cpu}
+     * ({@code --affinity}) before it serves.
+     */
+    public EchoServer(Endpoint end, int bufferBytes, long timeoutNanos, long answerLimit, OptionalInt cpu) {
+        this.cpu = cpu;
         this.end = end;
         this.bufferBytes = bufferBytes;
         this.timeoutNanos = timeoutNanos;
@@ -39,6 +57,34 @@ public final class EchoServer implements AutoCloseable {
     /** Starts the thread. */
     public void start() {
         thread.start();
+    }
+
+    /**
+     * Starts the thread and waits until it is pinned to its CPU, when it has one, so that no round
+     * trip runs before it is.
+     *
+     * @param waitNanos the longest wait
+     * @return the server thread's CPU set as read back once pinned; empty when it is not pinned
+     * @throws TransferException when it cannot be pinned (see {@link Pinning#of}), or is not pinned within the wait
+     */
+    public Optional<String> startPinned(long waitNanos) throws TransferException {
+        thread.start();
+        if (cpu.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            if (!pinned.await(waitNanos, TimeUnit.NANOSECONDS)) {
+                throw new TransferException("the echo server's thread was not pinned to CPU " + cpu.getAsInt()
+                        + " within " + waitNanos / 1_000_000L + " ms", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TransferException("interrupted while the echo server's thread was pinned", e);
+        }
+        if (pinFailure != null) {
+            throw pinFailure;
+        }
+        return readBack;
     }
 
     /** @return the server thread, for its allocation counter */
@@ -62,6 +108,22 @@ public final class EchoServer implements AutoCloseable {
     }
 
     private void serve() {
+        Pinning pin;
+        try {
+            pin = Pinning.of("server", cpu);
+            readBack = pin.readBack();
+        } catch (TransferException e) {
+            pinFailure = e;
+            return;
+        } finally {
+            pinned.countDown();
+        }
+        try (Pinning p = pin) {
+            echo();
+        }
+    }
+
+    private void echo() {
         ByteBuffer buf = ByteBuffer.allocateDirect(bufferBytes);
         long n = 0;
         long bytes = 0;

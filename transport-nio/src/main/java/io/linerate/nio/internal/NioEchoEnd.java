@@ -2,6 +2,7 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.TransferException;
 import io.linerate.core.spi.ends.EchoEnd;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,6 +14,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The echo end of a ping-pong with a client on a peer, on NIO: a TCP listener that accepts the
@@ -26,6 +28,9 @@ final class NioEchoEnd implements EchoEnd {
     private ServerSocketChannel listener;
     private NetworkChannel connected;
     private EchoServer echo;
+    private Optional<String> cpus = Optional.empty();
+    /** Longest wait for the echo thread to be pinned to its CPU beyond the spec's timeout, ns. */
+    private static final long PIN_WAIT_NANOS = 10_000_000_000L;
 
     private NioEchoEnd(PingPongSpec spec) {
         this.spec = spec;
@@ -116,9 +121,18 @@ final class NioEchoEnd implements EchoEnd {
                     spec.idleOf(spec.serverMuxer()), spec.timeout().toNanos());
         }
         opened.add(0, end);
-        echo = new EchoServer(end, maxSize, spec.timeout().toNanos(), -1);
+        echo = new EchoServer(end, maxSize, spec.timeout().toNanos(), -1, spec.affinity().serverCpu());
         opened.add(0, echo);
-        echo.start();
+        try {
+            cpus = echo.startPinned(spec.timeout().toNanos() + PIN_WAIT_NANOS);
+        } catch (TransferException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<String> cpus() {
+        return cpus;
     }
 
     @Override

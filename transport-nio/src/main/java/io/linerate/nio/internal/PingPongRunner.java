@@ -7,6 +7,7 @@ import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.fulllog.FullLog;
 import io.linerate.core.fulllog.FullLogSummary;
+import io.linerate.core.latency.AffinityReadBack;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyHistograms;
@@ -33,6 +34,8 @@ import java.util.function.LongConsumer;
  * opened before the size's first round trip and never touched inside the round-trip loop.
  */
 public final class PingPongRunner {
+    /** Longest wait for the echo server's thread to be pinned to its CPU, ns. */
+    private static final long PIN_WAIT_NANOS = 30_000_000_000L;
     private static final com.sun.management.ThreadMXBean ALLOCATION =
             ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
                     && m.isThreadAllocatedMemorySupported() && m.isThreadAllocatedMemoryEnabled() ? m : null;
@@ -75,11 +78,12 @@ public final class PingPongRunner {
     public static PingPongResult run(PingPongSpec spec, Clock clock, RunFacts facts, long serverAnswerLimit,
                                      LongConsumer serverAnswers, Path tempParent) throws TransferException {
         try (Link link = Link.open(spec, tempParent)) {
-            EchoServer server = new EchoServer(link.server(), spec.maxSize(), spec.timeout().toNanos(), serverAnswerLimit);
+            EchoServer server = new EchoServer(link.server(), spec.maxSize(), spec.timeout().toNanos(), serverAnswerLimit,
+                    spec.affinity().serverCpu());
             PingPongResult result;
             try (EchoServer s = server) {
-                s.start();
-                result = sweep(spec, clock, facts, link.client(), s, link.options(), new long[1]);
+                Optional<String> serverCpus = s.startPinned(PIN_WAIT_NANOS);
+                result = sweep(spec, clock, facts, link.client(), s, link.options(), new long[1], serverCpus);
                 result = withMulticast(result, link);
             }
             serverAnswers.accept(server.answered());
@@ -97,13 +101,23 @@ public final class PingPongRunner {
     public static PingPongResult runAgainst(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
                                             AppliedOptions options, long[] roundTrips) throws TransferException {
         try (Endpoint c = client) {
-            return sweep(spec, clock, facts, c, null, options, roundTrips);
+            return sweep(spec, clock, facts, c, null, options, roundTrips, Optional.empty());
         }
     }
 
     private static PingPongResult sweep(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
-                                        EchoServer server, AppliedOptions options, long[] roundTrips)
-            throws TransferException {
+                                        EchoServer server, AppliedOptions options, long[] roundTrips,
+                                        Optional<String> serverCpus) throws TransferException {
+        try (Pinning pin = Pinning.of("client", spec.affinity().clientCpu())) {
+            Optional<AffinityReadBack> pinned = spec.affinity().pins()
+                    ? Optional.of(new AffinityReadBack(pin.readBack(), serverCpus)) : Optional.empty();
+            return sweepPinned(spec, clock, facts, client, server, options, roundTrips, pinned);
+        }
+    }
+
+    private static PingPongResult sweepPinned(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
+                                              EchoServer server, AppliedOptions options, long[] roundTrips,
+                                              Optional<AffinityReadBack> pinned) throws TransferException {
         long startMillis = System.currentTimeMillis();
         FullLog log = openFullLog(spec);
         PingPongRunner runner = new PingPongRunner(spec, clock, client, server, log);
@@ -131,7 +145,7 @@ public final class PingPongRunner {
                 logged = Optional.of(log.closeAndSummarize());
             }
             return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results,
-                    staleNotes(counts)), options, counts, startMillis, logged, interrupted);
+                    staleNotes(counts), pinned), options, counts, startMillis, logged, interrupted);
         } finally {
             if (shown != null) {
                 shown.close();

@@ -3,6 +3,7 @@ package io.linerate.core.spi.ends;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * The echo end of a ping-pong with a client on another host: it answers each message with one of
@@ -52,6 +53,15 @@ public interface EchoEnd extends AutoCloseable {
 
     /** @return the bytes answered so far */
     long answeredBytes();
+
+    /**
+     * @return the echo thread's CPU set as read back once it was pinned to the spec's server CPU
+     *     ({@link io.linerate.core.Affinity#serverCpu()}), in the kernel's CPU list format; empty
+     *     when it was not pinned
+     */
+    default Optional<String> cpus() {
+        return Optional.empty();
+    }
 
     /** @return why the echo thread stopped before it was closed, or null */
     Throwable failure();

@@ -152,7 +152,13 @@ public final class RemoteLatency implements Measurement {
                         outcome.failure == null ? "the sweep did not end" : outcome.failure.getMessage(),
                         trips[0], echoes, bytes), outcome.failure);
             }
-            return new RemotePingPongResult(outcome.result, echoes, bytes);
+            PingPongResult sweep = outcome.result;
+            if (p.affinity().serverCpu().isPresent()) {
+                Optional<String> cpus = r.hasNonNull("server_cpus") ? Optional.of(r.get("server_cpus").asText()) : Optional.empty();
+                sweep = sweep.withServerCpus(cpus, cpus.isPresent() ? Optional.empty() : Optional.of("the agent did not report "
+                        + "its echo thread's CPU set: an agent older than --affinity runs it unpinned"));
+            }
+            return new RemotePingPongResult(sweep, echoes, bytes);
         } catch (IOException e) {
             if (outcome.failure != null) {
                 // the control connection failed after the sweep did: the sweep's reason comes first

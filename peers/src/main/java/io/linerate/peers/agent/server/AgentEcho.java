@@ -1,8 +1,10 @@
 package io.linerate.peers.agent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.spi.cpu.ThreadAffinity;
 import io.linerate.core.spi.ends.EchoEnd;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
@@ -50,6 +52,12 @@ final class AgentEcho {
         if (session.sameFamily(c, spec.family()) == null) {
             return;
         }
+        Optional<String> pin = spec.affinity().serverCpu().isPresent()
+                ? ThreadAffinity.refusal(spec.affinity().serverCpu().getAsInt()) : Optional.empty();
+        if (pin.isPresent()) {
+            session.refuse(c, "affinity refused: the echo thread cannot be pinned here: " + pin.get());
+            return;
+        }
         long timeoutMillis = spec.timeout().toMillis();
         long handshake = session.config().handshakeTimeout().toMillis();
         long waitMillis = runNanos / 1_000_000L + 2 * timeoutMillis + handshake;
@@ -87,8 +95,9 @@ final class AgentEcho {
         }
         echo.close();
         served.ended(counts(echo), echo.failure(), stopped);
-        LatencyEnd.sendResult(c, Control.message("result").put("echoes", echo.answered()).put("bytes", echo.answeredBytes()),
-                echo.failure(), stopped);
+        ObjectNode result = Control.message("result").put("echoes", echo.answered()).put("bytes", echo.answeredBytes());
+        echo.cpus().ifPresent(cpus -> result.put("server_cpus", cpus));
+        LatencyEnd.sendResult(c, result, echo.failure(), stopped);
         LOG.info("session {}: ping-pong done, {} echoes, {} bytes", session.peer(), echo.answered(), echo.answeredBytes());
     }
 

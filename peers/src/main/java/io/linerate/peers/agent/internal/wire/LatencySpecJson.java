@@ -3,6 +3,7 @@ package io.linerate.peers.agent.internal.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
+import io.linerate.core.Affinity;
 import io.linerate.core.Idle;
 import io.linerate.core.Muxer;
 import io.linerate.core.PingPongProtocol;
@@ -11,12 +12,14 @@ import io.linerate.core.RrSpec;
 import io.linerate.core.latency.IterationPolicy;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * What the agent needs of a ping-pong or request/response spec, as the JSON object the client
  * sends. Ping-pong: {@code protocol} ({@code tcp}|{@code udp}), {@code family}, {@code max_size}
  * (bytes), {@code server_muxer}, {@code idle} (optional), {@code nodelay}, {@code sndbuf_bytes},
- * {@code rcvbuf_bytes}, {@code tclass}, {@code timeout_ns} and {@code run_ns}, the longest the
+ * {@code rcvbuf_bytes}, {@code tclass}, {@code timeout_ns}, {@code server_cpu} (optional: the CPU
+ * the echo thread runs on, {@code --affinity}) and {@code run_ns}, the longest the
  * client's sweep can last: two time caps per size (the warm-up and the measured part are each
  * capped by {@link IterationPolicy#maxTime()}). Request/response: {@code family}, {@code flows},
  * {@code request_bytes}, {@code response_bytes}, {@code crr}, {@code nodelay}, {@code muxer},
@@ -46,6 +49,7 @@ public final class LatencySpecJson {
         n.put("tclass", spec.trafficClass());
         n.put("timeout_ns", spec.timeout().toNanos());
         n.put("run_ns", runNanos(spec));
+        spec.affinity().serverCpu().ifPresent(cpu -> n.put("server_cpu", cpu));
         return n;
     }
 
@@ -68,7 +72,10 @@ public final class LatencySpecJson {
                 .idle(n.hasNonNull("idle") ? Idle.parse(SpecJson.text(n, "idle")) : null)
                 .noDelay(SpecJson.bool(n, "nodelay")).sendBufferBytes(SpecJson.toInt(n, "sndbuf_bytes"))
                 .receiveBufferBytes(SpecJson.toInt(n, "rcvbuf_bytes")).trafficClass(SpecJson.toInt(n, "tclass"))
-                .timeout(Duration.ofNanos(SpecJson.integer(n, "timeout_ns"))).build();
+                .timeout(Duration.ofNanos(SpecJson.integer(n, "timeout_ns")))
+                .affinity(n.hasNonNull("server_cpu")
+                        ? new Affinity(OptionalInt.empty(), OptionalInt.of(SpecJson.toInt(n, "server_cpu"))) : Affinity.NONE)
+                .build();
     }
 
     public static ObjectNode rr(RrSpec spec) {
