@@ -106,6 +106,7 @@ class SpecToBuilderTest {
         one.put("endpoint", b -> b.endpoint(Endpoint.loopback()));
         one.put("multicast", b -> b.multicast(group));
         one.put("connect", b -> b.connect(true));
+        one.put("affinity", b -> b.affinity(Affinity.parse("0;1")));
         eachAlone(s, PingPongSpec::toBuilder, PingPongSpec.Builder::build, one);
         assertThat(names(one)).isEqualTo(components(PingPongSpec.class));
     }
