@@ -83,6 +83,23 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
                                     : ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_peerAddress(JNIEnv *env, jclass cls, jint fd,
+        jlong out) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getpeername(fd, (struct sockaddr *)&ss, &len) < 0) {
+        return linerate_neg_errno();
+    }
+    if (ss.ss_family == AF_INET6) {
+        memcpy(LINERATE_PTR(out), &((struct sockaddr_in6 *)&ss)->sin6_addr, 16);
+        return 6;
+    }
+    memcpy(LINERATE_PTR(out), &((struct sockaddr_in *)&ss)->sin_addr, 4);
+    return 4;
+}
+
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_accept(JNIEnv *env, jclass cls, jint fd, jint timeoutMs) {
     (void)env;
     (void)cls;

@@ -105,6 +105,27 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
+     * @return the address of the connected peer, getpeername(2)
+     * @throws NativeSocketException naming the errno (ENOTCONN on a socket that is not connected)
+     */
+    public InetAddress peerAddress() throws NativeSocketException {
+        ByteBuffer out = ByteBuffer.allocateDirect(16);
+        int family;
+        try {
+            family = check(Sockets.peerAddress(fd, Sockets.address(out)), "getpeername(fd " + fd + ")");
+        } finally {
+            Reference.reachabilityFence(out);
+        }
+        byte[] raw = new byte[family == 6 ? 16 : 4];
+        out.get(raw);
+        try {
+            return InetAddress.getByAddress(raw);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("getpeername gave " + raw.length + " address bytes", e);
+        }
+    }
+
+    /**
      * Accepts one connection on a listening socket.
      *
      * @param timeoutMillis how long to wait for it, ms

@@ -29,6 +29,14 @@ public final class Sockets {
     /** @return the socket's local port (getsockname(2)), or -errno */
     public static native int localPort(int fd);
 
+    /**
+     * getpeername(2): writes the connected peer's 4 (IPv4) or 16 (IPv6) address bytes at {@code out},
+     * which holds 16.
+     *
+     * @return 4 or 6, the family of the bytes written, or -errno
+     */
+    public static native int peerAddress(int fd, long out);
+
     /** accept4(2), polling up to {@code timeoutMs}: the new fd (non-blocking), -ETIMEDOUT, or -errno. */
     public static native int accept(int fd, int timeoutMs);
 
