@@ -53,7 +53,7 @@ public final class NativePeerEnds implements PeerEnds {
     /** @throws IOException always: UDP streams are not on these ends yet */
     @Override
     public StreamChannel bindUdp(TransferSpec spec, InetAddress local, boolean sending) throws IOException {
-        throw notYet("UDP streams are", "TCP streams");
+        throw notYet("UDP streams are", "TCP streams only");
     }
 
     /** @throws IOException always: ping-pong is not on these ends yet */
