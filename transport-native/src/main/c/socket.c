@@ -59,6 +59,22 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     return fd < 0 ? linerate_neg_errno() : fd;
 }
 
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_udpSocket(JNIEnv *env, jclass cls, jint family) {
+    (void)env;
+    (void)cls;
+    int fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
+    return fd < 0 ? linerate_neg_errno() : fd;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bind(JNIEnv *env, jclass cls, jint fd,
+        jint family, jlong addr, jint port) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t len = fill_addr(&ss, family, addr, port);
+    return bind(fd, (struct sockaddr *)&ss, len) < 0 ? linerate_neg_errno() : 0;
+}
+
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bindListen(JNIEnv *env, jclass cls, jint fd,
         jint family, jlong addr, jint port, jint backlog) {
     (void)env;

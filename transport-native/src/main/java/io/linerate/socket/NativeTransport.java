@@ -24,7 +24,7 @@ import java.util.Set;
  * forward, both ends in this JVM over the loopback address of the spec's family) on core's stream
  * engine, as the {@code nio} transport runs them, but with the MSS read from each end's socket
  * ({@code TCP_MAXSEG}, {@link io.linerate.core.TcpMss#read}) and the sender's {@code TCP_INFO}
- * ({@link TcpInfo}) in the result. A TCP stream with linerate's agent ({@link AgentPeer},
+ * ({@link TcpInfo}) in the result. A TCP or UDP stream with linerate's agent ({@link AgentPeer},
  * {@link Endpoint.Remote}) opens
  * through the {@link PeerProtocol} that reaches it ({@link PeerProtocols}, found on the class path:
  * {@code linerate-peers}), which runs this host's end on this transport's {@link #peerEnds() ends};
@@ -49,8 +49,9 @@ public final class NativeTransport implements Transport {
     }
 
     /**
-     * @return the ends the peers run on this transport when its library loads here: TCP streams on
-     *     native sockets, as client and as server (linerate's agent); empty where it cannot load
+     * @return the ends the peers run on this transport when its library loads here: TCP and UDP
+     *     streams on native sockets, as client and as server (linerate's agent); empty where it
+     *     cannot load
      */
     @Override
     public Optional<PeerEnds> peerEnds() {
@@ -59,8 +60,8 @@ public final class NativeTransport implements Transport {
 
     /**
      * @return why this transport cannot run the spec yet, naming the spec's field: its pattern
-     *     (ping-pong and request/response), its protocol (UDP) or its endpoint (iperf3 or iperf 2),
-     *     or why the agent cannot run it
+     *     (ping-pong and request/response), its protocol (UDP between two ends in this JVM) or its
+     *     endpoint (iperf3 or iperf 2), or why the agent cannot run it
      */
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
@@ -68,15 +69,14 @@ public final class NativeTransport implements Transport {
             return Optional.of("pattern " + m.pattern().label() + " is not yet on the native transport: it runs "
                     + Pattern.STREAM.label() + " only");
         }
-        if (spec.protocol() != Protocol.TCP) {
-            return Optional.of("protocol " + spec.protocol().label() + " is not yet on the native transport: it moves TCP streams only");
-        }
         if (spec.endpoint() instanceof Endpoint.Loopback) {
-            return Optional.empty();
+            return spec.protocol() == Protocol.TCP ? Optional.empty()
+                    : Optional.of("protocol " + spec.protocol().label() + " is not yet on the native transport: it moves "
+                            + "TCP streams between two ends in this JVM, and TCP and UDP streams with linerate's agent");
         }
         if (!(spec.endpoint() instanceof AgentPeer) && !(spec.endpoint() instanceof Endpoint.Remote)) {
             return Optional.of("endpoint " + spec.endpoint() + " is not yet on the native transport: it runs both ends "
-                    + "in this JVM over loopback, or one end of a TCP stream with linerate's agent");
+                    + "in this JVM over loopback, or one end of a stream with linerate's agent");
         }
         Optional<PeerProtocol> peer = PeerProtocols.of(spec.endpoint());
         if (peer.isEmpty()) {

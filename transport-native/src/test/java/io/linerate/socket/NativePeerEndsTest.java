@@ -143,15 +143,32 @@ class NativePeerEndsTest {
     }
 
     @Test
+    void aUdpEndIsBoundWithItsOptionsAndLeavesNothingOpen() throws Exception {
+        TransferSpec spec = TransferSpec.builder().protocol(Protocol.UDP).sendBufferBytes(128 * 1024).trafficClass(0x10)
+                .build();
+        InetAddress lo = AddressFamily.IPV4.loopbackAddress();
+        Set<String> before = OpenFds.snapshot();
+        try (StreamChannel rx = ends().bindUdp(spec, lo, false);
+             StreamChannel tx = ends().bindUdp(spec, lo, true)) {
+            tx.connectUdp(new InetSocketAddress(lo, rx.localPort()));
+            rx.connectUdp(new InetSocketAddress(lo, tx.localPort()));
+
+            assertThat(tx.localPort()).isBetween(1, 65535).isNotEqualTo(rx.localPort());
+            assertThat(tx.options().sendBufferApplied()).isEqualTo(2 * 128 * 1024); // socket(7): doubled
+            assertThat(tx.options().trafficClassApplied()).isEqualTo(0x10);
+            assertThat(tx.options().tcpMss()).isEmpty();
+            assertThat(rx.options().receiveBufferApplied()).isPositive();
+            assertThat(tx.tcpStats()).isEmpty();
+        }
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
+    }
+
+    @Test
     void whatTheseEndsDoNotRunYetIsRefusedNamingNio() {
         InetAddress lo = AddressFamily.IPV4.loopbackAddress();
-        TransferSpec udp = TransferSpec.builder().protocol(Protocol.UDP).build();
         PingPongSpec ping = PingPongSpec.builder().protocol(PingPongProtocol.TCP).build();
         RrSpec rr = RrSpec.builder().build();
 
-        assertThatThrownBy(() -> ends().bindUdp(udp, lo, true)).isInstanceOf(IOException.class)
-                .hasMessage("UDP streams are not yet on the native transport's ends for peers: they run TCP streams "
-                        + "only; use --transport nio for it");
         assertThatThrownBy(() -> ends().echo(ping, lo)).isInstanceOf(IOException.class)
                 .hasMessageStartingWith("ping-pong (the echo end) is not yet on the native transport's ends")
                 .hasMessageEndingWith("use --transport nio for it");

@@ -92,11 +92,12 @@ class NativeTransportTest {
     void whatItCannotRunYetIsNamedByTheSpecsField() {
         NativeTransport t = new NativeTransport();
         assertThat(t.unsupportedReason(TransferSpec.builder().protocol(Protocol.UDP).build()))
-                .hasValue("protocol udp is not yet on the native transport: it moves TCP streams only");
+                .hasValue("protocol udp is not yet on the native transport: it moves TCP streams between two ends in "
+                        + "this JVM, and TCP and UDP streams with linerate's agent");
         assertThat(t.unsupportedReason(TransferSpec.builder()
                 .endpoint(Iperf3Peer.builder(Endpoint.remote("198.18.0.2", 5201)).build()).build()))
                 .hasValue("endpoint 198.18.0.2:5201 is not yet on the native transport: it runs both ends in this JVM "
-                        + "over loopback, or one end of a TCP stream with linerate's agent");
+                        + "over loopback, or one end of a stream with linerate's agent");
         // the agent's protocol is in linerate-peers, which this module's tests do not have
         assertThat(t.unsupportedReason(TransferSpec.builder().endpoint(Endpoint.remote("198.18.0.2", 5201)).build()))
                 .hasValueSatisfying(s -> assertThat(s).startsWith("no peer protocol on the class path reaches ")

@@ -91,7 +91,7 @@ final class StreamCommand implements Callable<Integer> {
 
     @Option(names = "--transport", paramLabel = "NAME",
             description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec. "
-                    + "With --peer (linerate's agent), the transport of this host's end: nio, or native for TCP.")
+                    + "With --peer (linerate's agent), the transport of this host's end: nio or native.")
     String transportName;
 
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")

@@ -36,6 +36,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The agent's ends on the native transport ({@code serve --transport native}): a TCP stream whose
@@ -150,14 +152,24 @@ class NativeAgentEndsTest {
                 "pattern ping-pong is not yet on the native transport: it runs stream only");
     }
 
-    @Test
-    void aUdpStreamWithANativeAgentIsRefusedNamingTheTransportThatHasIt() {
-        TransferSpec udp = tcp(PeerDirection.FORWARD).toBuilder().protocol(Protocol.UDP).payloadBytes(1200)
-                .rateBitsPerSecond(10_000_000).build();
+    @ParameterizedTest
+    @EnumSource(value = PeerDirection.class, names = {"FORWARD", "REVERSE"})
+    void aUdpStreamRunsOnNativeSocketsAtBothEnds(PeerDirection d) throws Exception {
+        TransferSpec udp = tcp(d).toBuilder().protocol(Protocol.UDP).payloadBytes(1200).rateBitsPerSecond(10_000_000)
+                .build();
 
-        assertThatThrownBy(() -> run(Transports.byName("nio"), udp))
-                .isInstanceOf(TransferException.class)
-                .hasMessageContaining("UDP streams are not yet on the native transport's ends for peers")
-                .hasMessageContaining("use --transport nio");
+        Object r = run(Transports.byName(NATIVE), udp);
+
+        TransferResult t = ((RemoteStreamResult) r).transfer();
+        // whole 1200 B datagrams, every one the receiver counted sent by the sender
+        assertThat(t.messagesSent()).isPositive();
+        assertThat(t.bytesSent()).isEqualTo(1200L * t.messagesSent());
+        assertThat(t.bytesReceived()).isPositive().isLessThanOrEqualTo(t.bytesSent());
+        assertThat(t.bytesReceived() % 1200).isZero();
+        assertThat(t.udp()).hasValueSatisfying(u -> {
+            assertThat(u.datagramsReceived()).isPositive().isLessThanOrEqualTo(u.datagramsSent());
+            assertThat(u.lost()).isEqualTo(u.datagramsSent() - u.datagramsReceived());
+        });
+        assertThat(t.options().tcpMss()).isEmpty();
     }
 }

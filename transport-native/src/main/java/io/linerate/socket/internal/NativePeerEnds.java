@@ -20,10 +20,10 @@ import java.net.InetSocketAddress;
 
 /**
  * The native transport's ends for peers: TCP streams on native sockets ({@link PeerChannel}), with
- * the MSS read from this end's socket and a sending end's {@code TCP_INFO}. UDP streams, ping-pong
- * and request/response are not on these ends yet: opening one throws an {@link IOException} that
- * names the run and the transport that has it ({@code nio}), which the agent reports to its client
- * as the session's error.
+ * the MSS read from this end's socket and a sending end's {@code TCP_INFO}, and UDP streams
+ * ({@link UdpPeerChannel}). Ping-pong and request/response are not on these ends yet: opening one
+ * throws an {@link IOException} that names the run and the transport that has it ({@code nio}),
+ * which the agent reports to its client as the session's error.
  */
 public final class NativePeerEnds implements PeerEnds {
     private final String transport;
@@ -50,34 +50,34 @@ public final class NativePeerEnds implements PeerEnds {
         return PeerChannel.connect(spec, peer, sending);
     }
 
-    /** @throws IOException always: UDP streams are not on these ends yet */
+    /** @throws IOException naming the call that failed (socket, setsockopt, bind) */
     @Override
     public StreamChannel bindUdp(TransferSpec spec, InetAddress local, boolean sending) throws IOException {
-        throw notYet("UDP streams are", "TCP streams only");
+        return UdpPeerChannel.bind(spec, local, sending);
     }
 
     /** @throws IOException always: ping-pong is not on these ends yet */
     @Override
     public EchoEnd echo(PingPongSpec spec, InetAddress local) throws IOException {
-        throw notYet("ping-pong (the echo end) is", "TCP streams only");
+        throw notYet("ping-pong (the echo end) is", "TCP and UDP streams only");
     }
 
     /** @throws IOException always: ping-pong is not on these ends yet */
     @Override
     public PingPongClient pingPongClient(PingPongSpec spec, InetAddress local) throws IOException {
-        throw notYet("ping-pong (the measuring end) is", "TCP streams only");
+        throw notYet("ping-pong (the measuring end) is", "TCP and UDP streams only");
     }
 
     /** @throws IOException always: request/response is not on these ends yet */
     @Override
     public RrServerEnd rrServer(RrSpec spec, InetAddress local) throws IOException {
-        throw notYet("request/response (the server) is", "TCP streams only");
+        throw notYet("request/response (the server) is", "TCP and UDP streams only");
     }
 
     /** @throws TransferException always: request/response is not on these ends yet */
     @Override
     public RrResult runRr(RrSpec spec, Clock clock, RunFacts facts, RrServerSide server) throws TransferException {
-        IOException e = notYet("request/response (the flows) is", "TCP streams only");
+        IOException e = notYet("request/response (the flows) is", "TCP and UDP streams only");
         throw new TransferException(e.getMessage(), e, true);
     }
 
