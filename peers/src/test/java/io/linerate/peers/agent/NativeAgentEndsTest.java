@@ -23,6 +23,8 @@ import io.linerate.core.Transports;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.spi.Transport;
 import io.linerate.peers.agent.client.AgentStreamTest;
+import io.linerate.peers.agent.client.RemoteBidirResult;
+import io.linerate.peers.agent.client.RemoteParallelResult;
 import io.linerate.peers.agent.client.RemoteStreamResult;
 import io.linerate.peers.agent.server.Agent;
 import io.linerate.peers.agent.server.AgentConfig;
@@ -130,6 +132,25 @@ class NativeAgentEndsTest {
         readAtBothEnds(t);
         // the agent sends: its TCP_INFO stays on its host, as the wire carries none
         assertThat(t.tcp()).isEmpty();
+    }
+
+    @Test
+    void bothDirectionsAtOnceAndParallelStreamsRunOnNativeSockets() throws Exception {
+        TransferSpec both = tcp(PeerDirection.FORWARD).toBuilder().endpoint(peer(PeerDirection.BOTH)).build();
+        RemoteBidirResult bidir = (RemoteBidirResult) run(Transports.byName(NATIVE), both);
+        for (RemoteStreamResult each : List.of(bidir.forward(), bidir.reverse())) {
+            assertThat(each.transfer().bytesSent()).isPositive().isEqualTo(each.transfer().bytesReceived());
+            readAtBothEnds(each.transfer());
+        }
+
+        TransferSpec three = tcp(PeerDirection.FORWARD).toBuilder().endpoint(
+                AgentPeer.builder(Endpoint.remote("127.0.0.1", agent.address().getPort()))
+                        .secret(PeerSecret.of(AgentStreamTest.SECRET)).streams(3).build()).build();
+        RemoteParallelResult parallel = (RemoteParallelResult) run(Transports.byName(NATIVE), three);
+        assertThat(parallel.streams()).hasSize(3).allSatisfy(each -> {
+            assertThat(each.transfer().bytesSent()).isPositive().isEqualTo(each.transfer().bytesReceived());
+            assertThat(each.transfer().tcp()).isPresent();
+        });
     }
 
     @Test
