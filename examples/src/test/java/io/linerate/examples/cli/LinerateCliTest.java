@@ -88,7 +88,7 @@ class LinerateCliTest {
         "loopback --frag-payload 70000|frag payload 70000 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "loopback --duration 1x|duration '1x' has unknown unit 'x'",
         "serve --transport afpacket|the afpacket transport offers no ends for a peer's run, so linerate's agent's ends "
-                + "cannot run on it; transports that offer them: nio, native",
+                + "cannot run on it; transports that offer them: nio",
         "serve --transport carrier-pigeon|no transport named 'carrier-pigeon'",
         "serve --iperf3 --transport nio|--transport does not apply to --iperf3: its server's ends are the JDK's sockets",
         "nosuchcommand|Unmatched argument at index 0: 'nosuchcommand'",
