@@ -25,12 +25,11 @@ import java.util.Set;
  * engine, as the {@code nio} transport runs them, but with the MSS read from each end's socket
  * ({@code TCP_MAXSEG}, {@link io.linerate.core.TcpMss#read}) and the sender's {@code TCP_INFO}
  * ({@link TcpInfo}) in the result. A TCP or UDP stream with linerate's agent ({@link AgentPeer},
- * {@link Endpoint.Remote}) opens
- * through the {@link PeerProtocol} that reaches it ({@link PeerProtocols}, found on the class path:
- * {@code linerate-peers}), which runs this host's end on this transport's {@link #peerEnds() ends};
- * the agent runs its own on them with {@code serve --transport native}. Registered for
- * {@link java.util.ServiceLoader} under the name {@value #NAME}; select it by name, as NIO stays the
- * portable default.
+ * {@link Endpoint.Remote}) opens through the {@link PeerProtocol} that reaches it
+ * ({@link PeerProtocols}, found on the class path: {@code linerate-peers}), which runs this host's
+ * end on this transport's {@link #peerEnds() ends}; the agent runs its own on them with
+ * {@code serve --transport native}. Registered for {@link java.util.ServiceLoader} under the name
+ * {@value #NAME}; select it by name, as NIO stays the portable default.
  */
 public final class NativeTransport implements Transport {
     /** The name this transport is found by. */
