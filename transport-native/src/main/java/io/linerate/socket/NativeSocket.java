@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * One TCP socket descriptor of {@code liblinerate-socket.so}, non-blocking, with every wait bounded
+ * One TCP (or UDP, {@link #udp}) socket descriptor of {@code liblinerate-socket.so}, non-blocking, with every wait bounded
  * by a poll(2) timeout. Data moves between the socket and native memory given as an address and a
  * length ({@link #address(ByteBuffer)} of a direct buffer), so the send and receive paths neither
  * allocate nor copy through Java arrays. Every failure is a {@link NativeSocketException} naming
@@ -23,11 +23,17 @@ public final class NativeSocket implements AutoCloseable {
 
     private final int fd;
     private final AddressFamily family;
+    private final boolean datagram;
     private volatile boolean closed;
 
     private NativeSocket(int fd, AddressFamily family) {
+        this(fd, family, false);
+    }
+
+    private NativeSocket(int fd, AddressFamily family, boolean datagram) {
         this.fd = fd;
         this.family = family;
+        this.datagram = datagram;
     }
 
     /**
@@ -51,6 +57,46 @@ public final class NativeSocket implements AutoCloseable {
             throw NativeSocketException.of("socket(IPv" + family.label() + ", SOCK_STREAM)", fd);
         }
         return new NativeSocket(fd, family);
+    }
+
+    /**
+     * A UDP socket: {@link #bind} it, {@link #connect} it to its peer (which returns at once), then
+     * {@link #send} and {@link #receive} move one datagram each. The TCP options fail on it.
+     *
+     * @param family IPv4 or IPv6
+     * @return a new non-blocking UDP socket
+     * @throws NativeSocketException naming {@code socket(2)} and the errno
+     * @throws UnsatisfiedLinkError naming the cause when the library cannot be loaded
+     */
+    public static NativeSocket udp(AddressFamily family) throws NativeSocketException {
+        Sockets.LIBRARY.ensureLoaded();
+        int fd = Sockets.udpSocket(familyNumber(family));
+        if (fd < 0) {
+            throw NativeSocketException.of("socket(IPv" + family.label() + ", SOCK_DGRAM)", fd);
+        }
+        return new NativeSocket(fd, family, true);
+    }
+
+    /**
+     * bind(2) without listen(2): a UDP socket's local address.
+     *
+     * @param address a local address of this socket's family
+     * @param port 0..65535; 0 lets the kernel choose
+     * @throws NativeSocketException naming the call and the errno (EADDRINUSE for a port in use)
+     * @throws IllegalArgumentException for a port out of range or an address of another family
+     */
+    public void bind(InetAddress address, int port) throws NativeSocketException {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " out of range; allowed: 0..65535");
+        }
+        ByteBuffer a = addressBytes(address);
+        int r;
+        try {
+            r = Sockets.bind(fd, familyNumber(family), Sockets.address(a), port);
+        } finally {
+            Reference.reachabilityFence(a);
+        }
+        check(r, "bind(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
     }
 
     /**
@@ -102,6 +148,27 @@ public final class NativeSocket implements AutoCloseable {
     /** @return the local port, getsockname(2) @throws NativeSocketException naming the errno */
     public int localPort() throws NativeSocketException {
         return check(Sockets.localPort(fd), "getsockname(fd " + fd + ")");
+    }
+
+    /**
+     * @return the address of the connected peer, getpeername(2)
+     * @throws NativeSocketException naming the errno (ENOTCONN on a socket that is not connected)
+     */
+    public InetAddress peerAddress() throws NativeSocketException {
+        ByteBuffer out = ByteBuffer.allocateDirect(16);
+        int family;
+        try {
+            family = check(Sockets.peerAddress(fd, Sockets.address(out)), "getpeername(fd " + fd + ")");
+        } finally {
+            Reference.reachabilityFence(out);
+        }
+        byte[] raw = new byte[family == 6 ? 16 : 4];
+        out.get(raw);
+        try {
+            return InetAddress.getByAddress(raw);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("getpeername gave " + raw.length + " address bytes", e);
+        }
     }
 
     /**
@@ -255,7 +322,7 @@ public final class NativeSocket implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TCP socket fd " + fd + (closed ? " (closed)" : "");
+        return (datagram ? "UDP" : "TCP") + " socket fd " + fd + (closed ? " (closed)" : "");
     }
 
     private void set(int level, int name, int value, String what) throws NativeSocketException {

@@ -87,7 +87,7 @@ class LinerateCliTest {
                 + "marker in --markers, such as tcp4,tcp6_nodelay,udp4, or no --zero-loss",
         "loopback --frag-payload 70000|frag payload 70000 bytes is out of range: UDP over IPv4 allows 32..65507 bytes",
         "loopback --duration 1x|duration '1x' has unknown unit 'x'",
-        "serve --transport native|the native transport offers no ends for a peer's run, so linerate's agent's ends "
+        "serve --transport afpacket|the afpacket transport offers no ends for a peer's run, so linerate's agent's ends "
                 + "cannot run on it; transports that offer them: nio",
         "serve --transport carrier-pigeon|no transport named 'carrier-pigeon'",
         "serve --iperf3 --transport nio|--transport does not apply to --iperf3: its server's ends are the JDK's sockets",
