@@ -25,7 +25,7 @@ class NioStreamTcpInfoCommandTest {
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode root = new ObjectMapper().readTree(r.out());
         JsonNode d = root.get("detail");
-        assertThat(d.get("options").get("tcp_mss_source").asText()).startsWith("derived: MTU ");
+        assertThat(d.get("options").get("tcp_mss_source").asText()).startsWith("read: tcpi_snd_mss ");
         JsonNode tcp = d.get("tcp_info");
         assertThat(tcp).as(d.toString()).isNotNull();
         assertThat(tcp.get("retransmits_window").asLong()).isNotNegative()

@@ -1,11 +1,11 @@
 package io.linerate.nio.internal;
 
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
-import io.linerate.nio.PathFacts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
@@ -17,6 +17,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.function.IntConsumer;
 
@@ -39,8 +40,8 @@ public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
                          Selector senderSelector, Selector receiverSelector) throws IOException {
         super(spec, sender, receiver, senderSelector, receiverSelector,
                 sender.getOption(StandardSocketOptions.TCP_NODELAY),
-                // the JDK has no TCP_MAXSEG: derived from the MTU of the sender's interface and the options in use
-                PathFacts.tcpMss(spec.family(), ((InetSocketAddress) sender.getLocalAddress()).getAddress()));
+                // the JDK has no TCP_MAXSEG: tcpi_snd_mss of both ends, else derived from the sender's interface
+                SocketMss.ofPair(spec.family(), sender, receiver));
         this.tcpInfo = SenderTcpInfo.open(sender, receiver);
     }
 
@@ -131,7 +132,11 @@ public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
     /** @return the result with the sender's {@code TCP_INFO} figures where a source read them */
     @Override
     public TransferResult finish(TransferResult r) {
-        return tcpInfo.stats().map(t -> r.withTcp(t, r.options())).orElse(r);
+        // the MSS read again once the run has ended: the one the connection settled on (at set-up the
+        // kernel bounds it by half the largest window seen, which on loopback is still the first one)
+        Optional<TcpMss> settled = SocketMss.ofPair(spec.family(), sender, receiver).filter(m -> m.read().isPresent());
+        return tcpInfo.stats().map(t -> r.withTcp(t, r.options().withTcpMss(settled.or(() -> r.options().tcpMss()))))
+                .orElse(r);
     }
 
     /**

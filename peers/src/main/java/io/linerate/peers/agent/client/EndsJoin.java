@@ -93,7 +93,8 @@ final class EndsJoin {
     }
 
     /**
-     * @return the MSS as read at both ends where each read its socket's (TCP_MAXSEG); else this end's:
+     * @return the MSS as read at both ends where each read its socket's (TCP_MAXSEG, or tcpi_snd_mss
+     *     through sock_diag); else this end's:
      *     where the agent sends, one derived on this host's side of the path (the sender's is at most
      *     the one this end advertised from the same MTU), or the one read at this end alone
      */
@@ -104,7 +105,9 @@ final class EndsJoin {
             return lo.tcpMss();
         }
         int mine = localSends ? here.get().senderBytes() : here.get().receiverBytes();
-        return Optional.of(TcpMss.read(spec.family(), localSends ? mine : far, localSends ? far : mine, "TCP_MAXSEG"));
+        // named as this end read its own (TCP_MAXSEG on native sockets, tcpi_snd_mss through sock_diag on nio's)
+        String how = here.get().how().replace(" of this host's end", "");
+        return Optional.of(TcpMss.read(spec.family(), localSends ? mine : far, localSends ? far : mine, how));
     }
 
     private static InstructionCount twoProcesses() {
