@@ -130,8 +130,14 @@ class NativeAgentEndsTest {
         TransferResult t = stream(PeerDirection.REVERSE, this);
 
         readAtBothEnds(t);
-        // the agent sends: its TCP_INFO stays on its host, as the wire carries none
-        assertThat(t.tcp()).isEmpty();
+        // the agent sends: its socket's TCP_INFO came back over the control connection, and its
+        // tcpi_snd_mss is the sender's MSS the agent read with TCP_MAXSEG
+        TcpMss.Read read = t.options().tcpMss().orElseThrow().read().orElseThrow();
+        assertThat(t.tcp()).hasValueSatisfying(s -> {
+            assertThat(s.senderMss()).isEqualTo(read.senderBytes());
+            assertThat(s.receiverMss()).isEqualTo(-1L);
+            assertThat(s.windowRetransmits()).isBetween(0L, s.totalRetransmits());
+        });
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Protocol;
+import io.linerate.core.TcpStats;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.ends.StreamListener;
@@ -34,6 +35,8 @@ public final class PeerChannel implements StreamChannel {
     private final NetworkChannel channel;
     private final Selector selector;
     private final boolean sending;
+    /** A sending TCP end's TCP_INFO through a source found at run time; null elsewhere. */
+    private volatile Optional<TcpStats> tcpStats = Optional.empty();
 
     private PeerChannel(TransferSpec spec, NetworkChannel channel, Selector selector, boolean sending) {
         this.spec = spec;
@@ -233,7 +236,15 @@ public final class PeerChannel implements StreamChannel {
     @Override
     public StreamEngine.SendLoop sendLoop() {
         if (channel instanceof SocketChannel tcp) {
-            return ctx -> TcpEndpoints.sendLoop(tcp, selector, ctx, spec.payloadBytes());
+            SenderTcpInfo info = SenderTcpInfo.open(tcp);
+            return ctx -> {
+                try {
+                    TcpEndpoints.sendLoop(tcp, selector, ctx, spec.payloadBytes(), info);
+                } finally {
+                    // read while the connection is still open: once closed the kernel's account of it is gone
+                    tcpStats = info.stats();
+                }
+            };
         }
         DatagramChannel udp = (DatagramChannel) channel;
         return ctx -> UdpEndpoints.sendLoop(udp, selector, ctx, spec.payloadBytes(), spec.streamId());
@@ -269,6 +280,17 @@ public final class PeerChannel implements StreamChannel {
         return new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0,
                 spec.receiveBufferBytes(), SocketBuffers.receive(channel), spec.noDelay(), false,
                 tcp ? SocketMss.ofEnd(spec.family(), (SocketChannel) channel) : Optional.empty());
+    }
+
+    /**
+     * @return a sending TCP end's {@code tcp_info} figures as its loop ended, read through a
+     *     {@link io.linerate.core.spi.tcp.TcpInfoSources TCP_INFO source} (the native layer's
+     *     sock_diag; the receiver's MSS, the peer's, reads -1); empty at a receiving end, before the
+     *     run, or where no source reads them
+     */
+    @Override
+    public Optional<TcpStats> tcpStats() {
+        return tcpStats;
     }
 
     @Override

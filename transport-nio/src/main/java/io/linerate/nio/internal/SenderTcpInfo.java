@@ -59,6 +59,26 @@ final class SenderTcpInfo implements IntConsumer {
         }
     }
 
+    /**
+     * As {@link #open(SocketChannel, SocketChannel)} for a sending end whose receiver is on another
+     * host: the figures' receiver MSS reads -1.
+     */
+    static SenderTcpInfo open(SocketChannel tx) {
+        try {
+            TcpInfoSources.Found s = TcpInfoSources.connection((InetSocketAddress) tx.getLocalAddress(),
+                    (InetSocketAddress) tx.getRemoteAddress());
+            if (s.info() == null) {
+                return unavailable(s.unavailable());
+            }
+            if (!s.info().read()) {
+                return unavailable("the kernel has no " + s.info().describe());
+            }
+            return new SenderTcpInfo(s.info(), null, null);
+        } catch (IOException | IllegalArgumentException e) {
+            return unavailable(e.getMessage());
+        }
+    }
+
     private static SenderTcpInfo unavailable(String why) {
         LOG.debug("the sender's TCP_INFO is unavailable: {}", why);
         return new SenderTcpInfo(null, null, why);
@@ -112,7 +132,7 @@ final class SenderTcpInfo implements IntConsumer {
             return Optional.empty();
         }
         try {
-            if (!receiver.read()) {
+            if (receiver != null && !receiver.read()) {
                 fail("the kernel has no " + receiver.describe());
                 return Optional.empty();
             }
@@ -129,7 +149,7 @@ final class SenderTcpInfo implements IntConsumer {
         long s = start < 0 ? e : start;
         long cwnd = sender.sndCwnd() < 0 || sender.sndMss() < 0 ? -1 : sender.sndCwnd() * sender.sndMss();
         return Optional.of(new TcpStats(e - s, total, cwnd, sender.rttMicros(), sender.rttVarMicros(),
-                sender.pacingRate(), sender.deliveryRate(), sender.sndMss(), receiver.rcvMss()));
+                sender.pacingRate(), sender.deliveryRate(), sender.sndMss(), receiver == null ? -1 : receiver.rcvMss()));
     }
 
     /** @return why there are no figures: no source, or a read that failed; null while there are */

@@ -34,6 +34,8 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One end of a stream in this JVM, the other run by a peer agent ({@link io.linerate.peers.agent.server.Agent}) reached at the
@@ -63,6 +65,7 @@ import java.util.Optional;
  * I/O timeout.
  */
 public final class RemoteStreamTransfer implements Transfer {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteStreamTransfer.class);
     private final TransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
@@ -326,8 +329,9 @@ public final class RemoteStreamTransfer implements Transfer {
                 EndCounters far = EndJson.counters(remote);
                 TransferResult joined = EndsJoin.join(ParallelEnds.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
                         far, EndJson.options(remote));
-                // where this end sends on a transport that reads TCP_INFO, its sending socket's figures
-                Optional<TcpStats> tcp = data.get(i).tcpStats();
+                // the sending socket's TCP_INFO figures: this end's where it sends on a transport that reads
+                // them, else the agent's where it sends and its transport reads them
+                Optional<TcpStats> tcp = data.get(i).tcpStats().or(() -> farTcp(remote));
                 if (tcp.isPresent()) {
                     joined = joined.withTcp(tcp.get(), joined.options());
                 }
@@ -336,6 +340,16 @@ public final class RemoteStreamTransfer implements Transfer {
             return new RemoteParallelResult(out);
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
+        }
+    }
+
+    /** @return the agent's end's TCP_INFO figures, if it sent them; a malformed object is logged and left out */
+    private static Optional<TcpStats> farTcp(JsonNode remote) {
+        try {
+            return EndJson.tcp(remote);
+        } catch (IOException e) {
+            LOG.debug("the agent's tcp_info is left out: {}", e.getMessage());
+            return Optional.empty();
         }
     }
 

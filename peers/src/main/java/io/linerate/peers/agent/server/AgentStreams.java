@@ -2,8 +2,10 @@ package io.linerate.peers.agent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Clock;
 import io.linerate.core.Protocol;
+import io.linerate.core.TcpStats;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.ends.StreamChannel;
@@ -136,7 +138,13 @@ final class AgentStreams {
         var result = Control.message("result");
         ArrayNode all = result.putArray("ends");
         for (int i = 0; i < channels.size(); i++) {
-            all.add(EndJson.write(counters.get(i), channels.get(i).options()));
+            ObjectNode end = EndJson.write(counters.get(i), channels.get(i).options());
+            // a sending end's TCP_INFO, where its transport reads it, so that the client reports the far sender's
+            Optional<TcpStats> tcp = channels.get(i).tcpStats();
+            if (tcp.isPresent()) {
+                EndJson.tcp(end, tcp.get());
+            }
+            all.add(end);
         }
         result.set("end", all.get(0));
         c.send(result);

@@ -67,6 +67,21 @@ public class AgentStreamTest {
         assertThat(r.transfer().bytesReceived()).isEqualTo(r.remote().bytes());
         assertThat(r.transfer().invalidReasons()).isEmpty();
         assertThat(r.metrics()).extracting(Metric::host).contains("local", "remote");
+        // this end sends: its tcp_info, read through sock_diag (the native layer is on the test class path)
+        senderTcpInfo(r, -1);
+    }
+
+    /** The sender's tcp_info figures are there and consistent; its receiver MSS is {@code receiverMss}. */
+    private static void senderTcpInfo(RemoteStreamResult r, long receiverMss) {
+        io.linerate.core.TcpStats t = r.transfer().tcp().orElseThrow();
+        int derived = io.linerate.nio.PathFacts.loopbackTcpMss(io.linerate.core.AddressFamily.IPV4).orElseThrow().bytes();
+        assertThat(t.senderMss()).isBetween(1L, (long) derived);
+        assertThat(t.windowRetransmits()).isBetween(0L, t.totalRetransmits());
+        // the congestion window in bytes is a whole number of send MSS (iperf3's snd_cwnd x snd_mss)
+        assertThat(t.cwndBytes()).isPositive();
+        assertThat(t.cwndBytes() % t.senderMss()).isZero();
+        assertThat(t.rttMicros()).isPositive();
+        assertThat(t.receiverMss()).isEqualTo(receiverMss);
     }
 
     @Test
@@ -85,6 +100,8 @@ public class AgentStreamTest {
         assertThat(read.how()).isEqualTo("tcpi_snd_mss");
         assertThat(read.senderBytes()).isBetween(1, derived);
         assertThat(read.receiverBytes()).isBetween(1, derived);
+        // the agent sends: its sending socket's tcp_info came back over the control connection
+        senderTcpInfo(r, -1);
     }
 
     @Test

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.TcpMss;
+import io.linerate.core.TcpStats;
 import io.linerate.core.spi.engine.EndCounters;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /** One end's counters and applied socket options on the control connection; intervals stay local. */
@@ -37,6 +39,48 @@ public final class EndJson {
         // only where this end read its MSS from its socket (TCP_MAXSEG): an older client reads no such field
         o.tcpMss().flatMap(TcpMss::read).ifPresent(r -> n.put("mss_read", c.sender() ? r.senderBytes() : r.receiverBytes()));
         return n;
+    }
+
+    /**
+     * Adds a sending end's {@code TCP_INFO} figures as {@code tcp_info}: {@code retransmits_window},
+     * {@code tcpi_total_retrans}, {@code cwnd_bytes}, {@code tcpi_rtt} and {@code tcpi_rttvar} (µs),
+     * {@code tcpi_pacing_rate} and {@code tcpi_delivery_rate} (bytes/s), {@code tcpi_snd_mss} and
+     * {@code tcpi_rcv_mss} (bytes); -1 where the kernel gave none. An older client reads no such field.
+     *
+     * @param end an object {@link #write} made
+     * @param t the figures
+     */
+    public static void tcp(ObjectNode end, TcpStats t) {
+        ObjectNode n = end.putObject("tcp_info");
+        n.put("retransmits_window", t.windowRetransmits());
+        n.put("tcpi_total_retrans", t.totalRetransmits());
+        n.put("cwnd_bytes", t.cwndBytes());
+        n.put("tcpi_rtt", t.rttMicros());
+        n.put("tcpi_rttvar", t.rttVarMicros());
+        n.put("tcpi_pacing_rate", t.pacingRate());
+        n.put("tcpi_delivery_rate", t.deliveryRate());
+        n.put("tcpi_snd_mss", t.senderMss());
+        n.put("tcpi_rcv_mss", t.receiverMss());
+    }
+
+    /**
+     * @param end an end's object from the peer
+     * @return its {@code TCP_INFO} figures ({@link #tcp(ObjectNode, TcpStats)}); empty where it sent
+     *     none (a receiving end, a transport that cannot read them, an agent of an earlier release)
+     * @throws IOException when the object is there but a figure is missing or out of range
+     */
+    public static Optional<TcpStats> tcp(JsonNode end) throws IOException {
+        JsonNode n = end.get("tcp_info");
+        if (n == null || !n.isObject()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new TcpStats(num(n, "retransmits_window"), num(n, "tcpi_total_retrans"), num(n, "cwnd_bytes"),
+                    num(n, "tcpi_rtt"), num(n, "tcpi_rttvar"), num(n, "tcpi_pacing_rate"), num(n, "tcpi_delivery_rate"),
+                    num(n, "tcpi_snd_mss"), num(n, "tcpi_rcv_mss")));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the peer's tcp_info is out of range: " + e.getMessage(), e);
+        }
     }
 
     public static EndCounters counters(JsonNode n) throws IOException {
