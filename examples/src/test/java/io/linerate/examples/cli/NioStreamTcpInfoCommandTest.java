@@ -35,6 +35,19 @@ class NioStreamTcpInfoCommandTest {
             assertThat(m.get("name").asText()).isEqualTo("tcp4_retransmits");
             assertThat(m.get("unit").asText()).isEqualTo("segments");
         });
+        // every interval carries the sender's tcp_info, read at its ticks; they add up to at most the total
+        JsonNode intervals = d.get("intervals");
+        assertThat(intervals).isNotEmpty().allSatisfy(i -> {
+            assertThat(i.get("retransmits").asLong()).isNotNegative();
+            assertThat(i.get("cwnd_bytes").asLong()).isPositive();
+            assertThat(i.get("tcpi_rtt").asLong()).isPositive();
+            assertThat(i.has("tcpi_delivery_rate")).isTrue();
+        });
+        long sum = 0;
+        for (JsonNode i : intervals) {
+            sum += i.get("retransmits").asLong();
+        }
+        assertThat(sum).isLessThanOrEqualTo(tcp.get("tcpi_total_retrans").asLong());
     }
 
     @Test
@@ -44,6 +57,9 @@ class NioStreamTcpInfoCommandTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.lines()).anyMatch(l -> l.matches("# tcp_info \\(sender\\): retr \\d+ in the window, \\d+ in total; "
                 + "cwnd \\d+ B; rtt \\d+ us, rttvar \\d+ us; pacing .*; delivery .*"));
+        // the interval lines end with iperf3's Retr and Cwnd columns, as on the native transport
+        assertThat(r.lines()).anyMatch(l -> l.matches(" ?\\d+\\.\\d\\d- ?\\d+\\.\\d\\d sec  \\d+ Bytes  .* "
+                + "Retr +\\d+  Cwnd +[\\d.]+ [KMG]?Bytes"));
     }
 
     @Test

@@ -10,10 +10,12 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.RunOnce;
 import io.linerate.core.spi.engine.StreamEngine;
+import io.linerate.core.spi.engine.TcpProbe;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,11 @@ public final class NioStreamTransfer implements Transfer {
          */
         default TransferResult finish(TransferResult r) {
             return r;
+        }
+
+        /** @return a per-interval reading of the sending socket's {@code TCP_INFO}; empty by default */
+        default Optional<TcpProbe> tcpProbe() {
+            return Optional.empty();
         }
     }
 
@@ -75,7 +82,8 @@ public final class NioStreamTransfer implements Transfer {
     @Override
     public TransferResult run(IntervalListener listener) throws TransferException {
         life.begin();
-        StreamEngine engine = new StreamEngine(spec, clock, endpoints.sendLoop(), endpoints.receiveLoop());
+        StreamEngine engine = new StreamEngine(spec, clock, endpoints.sendLoop(), endpoints.receiveLoop(),
+                endpoints.tcpProbe().orElse(null));
         return endpoints.finish(engine.run(endpoints.options(), listener));
     }
 

@@ -6,6 +6,7 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
+import io.linerate.core.spi.engine.TcpProbe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
@@ -17,8 +18,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.IntConsumer;
 
 /**
@@ -127,6 +128,12 @@ public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
     @Override
     void send(SenderContext ctx) throws IOException {
         sendLoop(sender, senderSelector, ctx, spec.payloadBytes(), tcpInfo);
+    }
+
+    /** @return a per-interval reading of the sender's {@code tcp_info}, where a source can read it */
+    @Override
+    public Optional<TcpProbe> tcpProbe() {
+        return SenderTcpProbe.of(sender);
     }
 
     /** @return the result with the sender's {@code TCP_INFO} figures where a source read them */
