@@ -8,6 +8,7 @@ import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
 import io.linerate.core.spi.engine.StreamEngine;
+import io.linerate.core.spi.engine.TcpProbe;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
@@ -208,6 +209,12 @@ final class PeerChannel implements StreamChannel {
      *     {@code tcpi_rcv_mss} is the peer's and reads -1); empty at a receiving end or before the run
      * @throws NativeSocketException naming getsockopt(TCP_INFO) when it fails
      */
+    /** @return a sending end's per-interval reading of its socket's {@code TCP_INFO}; empty at a receiving end */
+    @Override
+    public Optional<TcpProbe> tcpProbe() {
+        return sending ? Optional.of(new SenderTcpProbe(socket)) : Optional.empty();
+    }
+
     @Override
     public Optional<TcpStats> tcpStats() throws NativeSocketException {
         return sending && ran ? Optional.of(retransmits.stats(-1L)) : Optional.empty();

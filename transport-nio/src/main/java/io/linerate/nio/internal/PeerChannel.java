@@ -7,6 +7,7 @@ import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.ends.StreamListener;
 import io.linerate.core.spi.engine.StreamEngine;
+import io.linerate.core.spi.engine.TcpProbe;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -288,6 +289,12 @@ public final class PeerChannel implements StreamChannel {
      *     sock_diag; the receiver's MSS, the peer's, reads -1); empty at a receiving end, before the
      *     run, or where no source reads them
      */
+    /** @return a sending TCP end's per-interval reading of its {@code tcp_info} through sock_diag, where a source can read it */
+    @Override
+    public Optional<TcpProbe> tcpProbe() {
+        return sending && channel instanceof SocketChannel tcp ? SenderTcpProbe.of(tcp) : Optional.empty();
+    }
+
     @Override
     public Optional<TcpStats> tcpStats() {
         return tcpStats;

@@ -3,6 +3,7 @@ package io.linerate.core.spi.ends;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.TcpStats;
 import io.linerate.core.spi.engine.StreamEngine;
+import io.linerate.core.spi.engine.TcpProbe;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -54,6 +55,16 @@ public interface StreamChannel extends Closeable {
      * @throws IOException when the socket's {@code TCP_INFO} cannot be read
      */
     default Optional<TcpStats> tcpStats() throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * @return a sending TCP end's per-interval reading of its socket's {@code TCP_INFO}, for
+     *     {@link io.linerate.core.spi.engine.StreamEnd#sender(io.linerate.core.TransferSpec,
+     *     io.linerate.core.Clock, StreamEngine.SendLoop, TcpProbe)}; empty by default, at a receiving
+     *     end, and where the transport cannot read it
+     */
+    default Optional<TcpProbe> tcpProbe() {
         return Optional.empty();
     }
 }

@@ -64,11 +64,15 @@ public final class StreamEnd {
     private final ReceiverContext rx;
     private final EngineWorker worker;
     private final Silence silence;
+    private final TcpProbe probe;
+    private final TcpFigures figures = new TcpFigures();
     private volatile boolean aborted;
     private volatile boolean interruptAsked;
     private boolean interrupted;
 
-    private StreamEnd(TransferSpec spec, Clock clock, SenderContext tx, ReceiverContext rx, EngineWorker worker) {
+    private StreamEnd(TransferSpec spec, Clock clock, SenderContext tx, ReceiverContext rx, EngineWorker worker,
+                      TcpProbe probe) {
+        this.probe = probe;
         this.spec = spec;
         this.clock = clock;
         this.tx = tx;
@@ -85,10 +89,21 @@ public final class StreamEnd {
      * @throws IllegalArgumentException for a count bound
      */
     public static StreamEnd sender(TransferSpec spec, Clock clock, StreamEngine.SendLoop loop) {
+        return sender(spec, clock, loop, null);
+    }
+
+    /**
+     * As {@link #sender(TransferSpec, Clock, StreamEngine.SendLoop)}, with the sending socket's
+     * {@code TCP_INFO} read at every reading, so that each interval carries it
+     * ({@link io.linerate.core.TcpIntervalSample}).
+     *
+     * @param probe the transport's per-interval reading of the socket; null for none
+     */
+    public static StreamEnd sender(TransferSpec spec, Clock clock, StreamEngine.SendLoop loop, TcpProbe probe) {
         requireDuration(spec);
         SenderContext tx = new SenderContext(spec, clock);
         return new StreamEnd(spec, clock, tx, null,
-                new EngineWorker("linerate-end-tx-" + spec.streamId(), () -> loop.run(tx)));
+                new EngineWorker("linerate-end-tx-" + spec.streamId(), () -> loop.run(tx)), probe);
     }
 
     /**
@@ -102,7 +117,7 @@ public final class StreamEnd {
         requireDuration(spec);
         ReceiverContext rx = new ReceiverContext(spec, clock);
         return new StreamEnd(spec, clock, null, rx,
-                new EngineWorker("linerate-end-rx-" + spec.streamId(), () -> loop.run(rx)));
+                new EngineWorker("linerate-end-rx-" + spec.streamId(), () -> loop.run(rx)), null);
     }
 
     private static void requireDuration(TransferSpec spec) {
@@ -195,7 +210,8 @@ public final class StreamEnd {
             }
         }
         worker.start(Thread.currentThread());
-        EndReading first = new EndReading(0, 0, 0, 0, 0, 0, Double.NaN, t0);
+        EndReading first = new EndReading(0, 0, 0, 0, 0, 0, Double.NaN, t0,
+                sending ? TcpReading.take(probe, figures) : TcpReading.NONE);
         if (!sending && !udp) {
             // the window starts with the data, not with this end: the sender may start a while later
             first = firstBytes(live, t0, io);
@@ -365,8 +381,9 @@ public final class StreamEnd {
             long bytes = tx.bytes();
             long messages = tx.messages();
             long base = tx.windowBaseBytes();
+            long now = clock.nanoTime();
             return new EndReading(bytes, base < 0 ? 0 : Math.max(0, bytes - base), messages, messages, 0, 0, Double.NaN,
-                    clock.nanoTime());
+                    now, TcpReading.take(probe, figures));
         }
         boolean udp = spec.protocol() == Protocol.UDP;
         long bytes = rx.bytes();

@@ -232,7 +232,7 @@ public final class RemoteStreamTransfer implements Transfer {
         List<StreamEnd> ends = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             TransferSpec s = ParallelEnds.streamSpec(spec, i, n);
-            ends.add(sending ? StreamEnd.sender(s, clock, data.get(i).sendLoop())
+            ends.add(sending ? StreamEnd.sender(s, clock, data.get(i).sendLoop(), data.get(i).tcpProbe().orElse(null))
                     : StreamEnd.receiver(s, clock, data.get(i).receiveLoop()));
         }
         long io = spec.ioTimeout().toMillis();

@@ -123,7 +123,8 @@ final class AgentStreams {
         List<StreamEnd> ends = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             TransferSpec s = ParallelEnds.streamSpec(spec, i, n);
-            ends.add(sending ? StreamEnd.sender(s, Clock.system(), channels.get(i).sendLoop())
+            ends.add(sending ? StreamEnd.sender(s, Clock.system(), channels.get(i).sendLoop(),
+                    channels.get(i).tcpProbe().orElse(null))
                     : StreamEnd.receiver(s, Clock.system(), channels.get(i).receiveLoop()));
         }
         return ends;

@@ -69,6 +69,11 @@ public class AgentStreamTest {
         assertThat(r.metrics()).extracting(Metric::host).contains("local", "remote");
         // this end sends: its tcp_info, read through sock_diag (the native layer is on the test class path)
         senderTcpInfo(r, -1);
+        // and at every interval of this end, whose intervals the result carries
+        assertThat(r.transfer().intervals()).isNotEmpty().allSatisfy(i -> assertThat(i.tcp()).hasValueSatisfying(t -> {
+            assertThat(t.retransmits()).isNotNegative();
+            assertThat(t.cwndBytes()).isPositive();
+        }));
     }
 
     /** The sender's tcp_info figures are there and consistent; its receiver MSS is {@code receiverMss}. */
