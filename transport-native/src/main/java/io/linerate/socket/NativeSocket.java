@@ -10,7 +10,8 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * One TCP socket descriptor of {@code liblinerate-socket.so}, non-blocking, with every wait bounded
+ * One socket descriptor of {@code liblinerate-socket.so} (TCP, UDP or a Unix-domain datagram
+ * socket), non-blocking, with every wait bounded
  * by a poll(2) timeout. Data moves between the socket and native memory given as an address and a
  * length ({@link #address(ByteBuffer)} of a direct buffer), so the send and receive paths neither
  * allocate nor copy through Java arrays. Every failure is a {@link NativeSocketException} naming
@@ -23,11 +24,21 @@ public final class NativeSocket implements AutoCloseable {
 
     private final int fd;
     private final AddressFamily family;
+    private final String kind;
     private volatile boolean closed;
+    /** Where {@link #send} sends on an unconnected UDP socket ({@link #target}): the address bytes, or null. */
+    private ByteBuffer target;
+    private long targetAddress;
+    private int targetPort;
 
     private NativeSocket(int fd, AddressFamily family) {
+        this(fd, family, "TCP");
+    }
+
+    private NativeSocket(int fd, AddressFamily family, String kind) {
         this.fd = fd;
         this.family = family;
+        this.kind = kind;
     }
 
     /**
@@ -54,6 +65,36 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
+     * @param family IPv4 or IPv6
+     * @return a new non-blocking UDP socket
+     * @throws NativeSocketException naming {@code socket(2)} and the errno
+     * @throws UnsatisfiedLinkError naming the cause when the library cannot be loaded
+     */
+    public static NativeSocket udp(AddressFamily family) throws NativeSocketException {
+        Sockets.LIBRARY.ensureLoaded();
+        int fd = Sockets.udpSocket(familyNumber(family));
+        if (fd < 0) {
+            throw NativeSocketException.of("socket(IPv" + family.label() + ", SOCK_DGRAM)", fd);
+        }
+        return new NativeSocket(fd, family, "UDP");
+    }
+
+    /**
+     * @return a new non-blocking Unix-domain datagram socket (AF_UNIX, SOCK_DGRAM); its
+     *     {@link #family()} is null
+     * @throws NativeSocketException naming {@code socket(2)} and the errno
+     * @throws UnsatisfiedLinkError naming the cause when the library cannot be loaded
+     */
+    public static NativeSocket unixDatagram() throws NativeSocketException {
+        Sockets.LIBRARY.ensureLoaded();
+        int fd = Sockets.unixDatagramSocket();
+        if (fd < 0) {
+            throw NativeSocketException.of("socket(AF_UNIX, SOCK_DGRAM)", fd);
+        }
+        return new NativeSocket(fd, null, "Unix datagram");
+    }
+
+    /**
      * @param direct a direct buffer
      * @return its native address, for {@link #send} and {@link #receive}
      * @throws IllegalArgumentException if the buffer is not direct
@@ -71,7 +112,7 @@ public final class NativeSocket implements AutoCloseable {
         return fd;
     }
 
-    /** @return the address family */
+    /** @return the address family; null for a Unix-domain socket */
     public AddressFamily family() {
         return family;
     }
@@ -97,6 +138,97 @@ public final class NativeSocket implements AutoCloseable {
             Reference.reachabilityFence(a);
         }
         check(r, "bind+listen(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
+    }
+
+    /**
+     * bind(2) without listen(2), for a UDP socket.
+     *
+     * @param port 0..65535; 0 lets the kernel choose
+     * @throws NativeSocketException naming the call and the errno
+     */
+    public void bind(InetAddress address, int port) throws NativeSocketException {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " out of range; allowed: 0..65535");
+        }
+        ByteBuffer a = addressBytes(address);
+        int r;
+        try {
+            r = Sockets.bind(fd, familyNumber(family), Sockets.address(a), port);
+        } finally {
+            Reference.reachabilityFence(a);
+        }
+        check(r, "bind(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
+    }
+
+    /**
+     * Makes {@link #send} a sendto(2) to {@code address} and {@code port}: an unconnected UDP
+     * socket's peer.
+     */
+    public void target(InetAddress address, int port) {
+        ByteBuffer a = addressBytes(address);
+        target = a;
+        targetAddress = Sockets.address(a);
+        targetPort = port;
+    }
+
+    /**
+     * Binds (or connects) a Unix-domain socket to an abstract address ({@code unix(7)}: a name
+     * with a leading NUL, no file), which the kernel removes when the socket closes.
+     *
+     * @param name the name after the NUL, at most 107 bytes
+     * @param connect connect(2) to the name instead of bind(2)
+     * @throws NativeSocketException naming the call and the errno (EADDRINUSE for a name in use)
+     */
+    public void abstractAddress(String name, boolean connect) throws NativeSocketException {
+        byte[] raw = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer p = ByteBuffer.allocateDirect(raw.length + 1);
+        p.put(1, raw);
+        int r;
+        try {
+            long at = Sockets.address(p);
+            r = connect ? Sockets.connectUnix(fd, at, raw.length + 1) : Sockets.bindUnix(fd, at, raw.length + 1);
+        } finally {
+            Reference.reachabilityFence(p);
+        }
+        check(r, (connect ? "connect" : "bind") + "(fd " + fd + ", abstract Unix address @" + name + ")");
+    }
+
+    /**
+     * setsockopt(SO_BINDTODEVICE): this socket takes and sends packets on the interface only (socket(7)).
+     *
+     * @param name an interface name, 1..15 bytes
+     * @throws NativeSocketException naming the call and the errno: ENODEV for no such interface,
+     *     EPERM without CAP_NET_RAW
+     */
+    public void bindToDevice(String name) throws NativeSocketException {
+        byte[] raw = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocateDirect(raw.length + 1);
+        b.put(0, raw);
+        int r;
+        try {
+            r = Sockets.bindToDevice(fd, Sockets.address(b), raw.length + 1);
+        } finally {
+            Reference.reachabilityFence(b);
+        }
+        check(r, "setsockopt(fd " + fd + ", SO_BINDTODEVICE, " + name + ")");
+    }
+
+    /** @return getsockopt(SO_BINDTODEVICE): the interface this socket is bound to, empty for none @throws NativeSocketException naming the errno */
+    public Optional<String> boundDevice() throws NativeSocketException {
+        ByteBuffer b = ByteBuffer.allocateDirect(16);
+        int n;
+        try {
+            n = check(Sockets.boundDevice(fd, Sockets.address(b), 16), "getsockopt(fd " + fd + ", SO_BINDTODEVICE)");
+        } finally {
+            Reference.reachabilityFence(b);
+        }
+        int len = 0;
+        while (len < n && b.get(len) != 0) {
+            len++;
+        }
+        byte[] raw = new byte[len];
+        b.get(0, raw);
+        return len == 0 ? Optional.empty() : Optional.of(new String(raw, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** @return the local port, getsockname(2) @throws NativeSocketException naming the errno */
@@ -142,14 +274,15 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
-     * send(2) of up to {@code length} bytes at {@code address}, waiting up to {@code pollMillis}
-     * for room in the send buffer. Allocates nothing.
+     * send(2) of up to {@code length} bytes at {@code address} (sendto(2) to the {@link #target}
+     * when there is one), waiting up to {@code pollMillis} for room in the send buffer. Allocates nothing.
      *
      * @return bytes sent, or {@link #WAIT_RAN_OUT}
      * @throws NativeSocketException naming send(2) and the errno (EPIPE, ECONNRESET, EBADF, ...)
      */
     public int send(long address, int length, int pollMillis) throws NativeSocketException {
-        int n = Sockets.send(fd, address, length, pollMillis);
+        int n = target == null ? Sockets.send(fd, address, length, pollMillis)
+                : Sockets.sendTo(fd, familyNumber(family), targetAddress, targetPort, address, length, pollMillis);
         if (n >= 0) {
             return n;
         }
@@ -255,7 +388,7 @@ public final class NativeSocket implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TCP socket fd " + fd + (closed ? " (closed)" : "");
+        return kind + " socket fd " + fd + (closed ? " (closed)" : "");
     }
 
     private void set(int level, int name, int value, String what) throws NativeSocketException {

@@ -156,7 +156,8 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end,
      *     {@code full_log} with a full log, {@code connect} for udp and {@code multicast} (the
      *     group, the interfaces and IP_MULTICAST_LOOP as requested and as read back) for a
-     *     multicast ping-pong
+     *     multicast ping-pong, and {@code bindtodev} (the interface both ends' sockets were bound
+     *     to, read back) when there is one
      */
     @Override
     public JsonObject detailJson() {
@@ -172,6 +173,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
             j.put("connect", spec.connect());
         }
         spec.multicast().ifPresent(m -> j.put("multicast", multicastJson(m)));
+        spec.bindToDevice().ifPresent(d -> j.put("bindtodev", d));
         return j;
     }
 
