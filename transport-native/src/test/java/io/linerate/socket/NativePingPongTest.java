@@ -1,0 +1,116 @@
+package io.linerate.socket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.Clock;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementResult;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.TcpMss;
+import io.linerate.core.TransferException;
+import io.linerate.core.Transports;
+import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.latency.PingPongResult;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.socket.internal.NativePingPong;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Ping-pongs on native sockets, both ends in this JVM: tcp, udp and unix_datagram. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NativePingPongTest {
+    static final RunFacts FACTS = new RunFacts("test", "2026-01-01T00:00:00Z", "u", "c", "j", "o");
+    static final int WARMUP_ITERATIONS = 20;
+
+    static PingPongSpec.Builder shortSweep(PingPongProtocol p) {
+        return PingPongSpec.builder().protocol(p).sizes(List.of(1, 64, 1472))
+                .policy(new IterationPolicy(Duration.ofMillis(20), Duration.ofMillis(200), 200, 1_000_000,
+                        Duration.ZERO, WARMUP_ITERATIONS))
+                .timeout(Duration.ofSeconds(5));
+    }
+
+    static Stream<Arguments> protocols() {
+        return Stream.of(Arguments.of(PingPongProtocol.TCP, AddressFamily.IPV4, false),
+                Arguments.of(PingPongProtocol.TCP, AddressFamily.IPV6, false),
+                Arguments.of(PingPongProtocol.UDP, AddressFamily.IPV4, false),
+                Arguments.of(PingPongProtocol.UDP, AddressFamily.IPV4, true),
+                Arguments.of(PingPongProtocol.UDP, AddressFamily.IPV6, false),
+                Arguments.of(PingPongProtocol.UNIX_DATAGRAM, AddressFamily.IPV4, false));
+    }
+
+    @ParameterizedTest(name = "{0} IPv{1} connect {2}")
+    @MethodSource("protocols")
+    void theEchoServerAnsweredEveryRoundTrip(PingPongProtocol p, AddressFamily family, boolean connect)
+            throws Exception {
+        PingPongSpec spec = shortSweep(p).family(family).connect(connect).build();
+        long[] answered = {-1};
+        PingPongResult r = NativePingPong.run(spec, Clock.system(), FACTS, -1, n -> answered[0] = n);
+        assertThat(r.sizes()).extracting(PingPongResult.SizeCounts::sizeBytes).containsExactly(1, 64, 1472);
+        for (PingPongResult.SizeCounts c : r.sizes()) {
+            assertThat(c.measured()).isPositive();
+            assertThat(c.roundTrips() - c.measured()).isBetween(1L, (long) WARMUP_ITERATIONS);
+        }
+        // counted on the server: one answer per round trip (for tcp, each message arrives whole
+        // at these sizes over loopback, and a split one would count more answers, never fewer)
+        if (p.datagram()) {
+            assertThat(answered[0]).isEqualTo(r.roundTrips()).isPositive();
+        } else {
+            assertThat(answered[0]).isGreaterThanOrEqualTo(r.roundTrips()).isPositive();
+        }
+        assertThat(r.report().sizes()).allSatisfy(s -> assertThat(s.roundTrips().count()).isPositive());
+    }
+
+    @Test
+    void unixDatagramIsRunByTheNativeTransportWhenNoneIsNamed() throws Exception {
+        PingPongSpec spec = shortSweep(PingPongProtocol.UNIX_DATAGRAM).sizes(List.of(8)).build();
+        assertThat(Transports.forSpec(spec).name()).isEqualTo(NativeTransport.NAME);
+        MeasurementResult r;
+        try (Measurement m = Transports.forSpec(spec).open(spec, Clock.system())) {
+            r = m.run();
+        }
+        assertThat(r).isInstanceOf(PingPongResult.class);
+        assertThat(((PingPongResult) r).sizes().get(0).measured()).isPositive();
+    }
+
+    @Test
+    void tcpReportsTheMssReadAtBothEnds() throws Exception {
+        PingPongSpec spec = shortSweep(PingPongProtocol.TCP).sizes(List.of(8)).trafficClass(0x10).build();
+        PingPongResult r = NativePingPong.run(spec, Clock.system(), FACTS, -1, n -> { });
+        TcpMss mss = r.options().tcpMss().orElseThrow();
+        // loopback's MTU is 65536; the MSS leaves room for the IPv4 and TCP headers and options
+        assertThat(mss.bytes()).isBetween(1000, 65536 - 40);
+        assertThat(mss.derivation()).matches("read: TCP_MAXSEG " + mss.bytes() + " at the sender, \\d+ at the receiver");
+        assertThat(r.options().noDelayApplied()).isTrue();
+        assertThat(r.options().trafficClassApplied()).isEqualTo(0x10);
+    }
+
+    @Test
+    void aServerThatStopsAnsweringIsATimeoutNamingTheRoundTrips() {
+        PingPongSpec spec = shortSweep(PingPongProtocol.UNIX_DATAGRAM).sizes(List.of(16))
+                .timeout(Duration.ofMillis(300)).build();
+        assertThatThrownBy(() -> NativePingPong.run(spec, Clock.system(), FACTS, 5, n -> { }))
+                .isInstanceOf(TransferException.class)
+                .hasMessageContaining("unix_datagram ping-pong of 16-byte messages ended: no answer within the timeout of 300 ms")
+                .hasMessageContaining("5 round trips completed");
+    }
+
+    @Test
+    void theNativeTransportRefusesWhatItDoesNotRun() {
+        NativeTransport t = new NativeTransport();
+        assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.PIPE).build()))
+                .contains("protocol pipe is not on the native transport's ping-pong: it runs tcp, udp and unix_datagram; "
+                        + "the nio transport runs pipe");
+        assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UNIX_DATAGRAM).build())).isEmpty();
+        assertThat(t.unsupportedReason(PingPongSpec.builder().bindToDevice("lo").build())).isEmpty();
+    }
+}
