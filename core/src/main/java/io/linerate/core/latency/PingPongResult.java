@@ -203,10 +203,11 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         }
         String tc = String.format(Locale.ROOT, "tclass 0x%02x (requested 0x%02x)", o.trafficClassApplied(),
                 o.trafficClassRequested());
+        String device = spec.bindToDevice().map(d -> ", bindtodev " + d).orElse("");
         return protocol == PingPongProtocol.TCP
                 ? tc + ", " + buffers + ", nodelay " + o.noDelayApplied() + " (requested " + o.noDelayRequested() + "), "
-                        + o.tcpMss().map(m -> "mss " + m.bytes() + " B (" + m.derivation() + ")").orElse("mss unknown")
-                : tc + ", " + buffers + ", connect " + spec.connect() + multicastDescription();
+                        + o.tcpMss().map(m -> "mss " + m.bytes() + " B (" + m.derivation() + ")").orElse("mss unknown") + device
+                : tc + ", " + buffers + ", connect " + spec.connect() + multicastDescription() + device;
     }
 
     private String multicastDescription() {
