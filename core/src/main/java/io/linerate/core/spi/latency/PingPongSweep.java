@@ -21,12 +21,10 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.LongConsumer;
 
 /**
  * The transport-neutral ping-pong sweep over the spec's sizes, from one client end against an echo
