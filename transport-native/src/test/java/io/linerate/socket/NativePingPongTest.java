@@ -7,6 +7,9 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
+import io.linerate.core.Muxer;
+import io.linerate.core.Pattern;
+import io.linerate.core.PingPongMulticast;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TcpMss;
@@ -105,6 +108,33 @@ class NativePingPongTest {
     }
 
     @Test
+    void anInterruptWhileWaitingForAnAnswerEndsTheSweepWithWhatWasMeasured() throws Exception {
+        // the server answers 5 pings; the clock interrupts the client from its 13th reading on: the
+        // sweep's start, the size's start, then two per round trip, so the 13th is the start of
+        // round trip 6, whose answer never comes: the interrupt must end the wait in poll(2)
+        long[] readings = {0};
+        Clock interrupting = () -> {
+            if (++readings[0] >= 13) {
+                Thread.currentThread().interrupt();
+            }
+            return System.nanoTime();
+        };
+        PingPongSpec spec = PingPongSpec.builder().protocol(PingPongProtocol.UNIX_DATAGRAM).sizes(List.of(16))
+                .policy(new IterationPolicy(Duration.ZERO, Duration.ofSeconds(20), 1, 1000, Duration.ZERO, 1000))
+                .timeout(Duration.ofSeconds(20)).build();
+        PingPongResult r;
+        try {
+            r = NativePingPong.run(spec, interrupting, FACTS, 5, n -> { });
+        } finally {
+            // the clock interrupts again at the readings after the wait ended; no test after this one sees it
+            Thread.interrupted();
+        }
+        assertThat(r.interrupted()).isTrue();
+        assertThat(r.roundTrips()).isEqualTo(5);
+        assertThat(r.sizes().get(0).roundTrips()).isEqualTo(5);
+    }
+
+    @Test
     void theNativeTransportRefusesWhatItDoesNotRun() {
         NativeTransport t = new NativeTransport();
         assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.PIPE).build()))
@@ -112,5 +142,12 @@ class NativePingPongTest {
                         + "the nio transport runs pipe");
         assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UNIX_DATAGRAM).build())).isEmpty();
         assertThat(t.unsupportedReason(PingPongSpec.builder().bindToDevice("lo").build())).isEmpty();
+        assertThat(t.unsupportedReason(PingPongSpec.builder().clientMuxer(Muxer.SPIN).build()))
+                .contains("muxer spin (server blocking) is not on the native transport: its ends wait in poll(2), as "
+                        + "blocking sockets do; allowed: blocking");
+        assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UDP)
+                .multicast(PingPongMulticast.parse("239.1.2.3", null, false, AddressFamily.IPV4)).build()))
+                .contains("mcast is not yet on the native transport; the nio transport runs a multicast ping-pong");
+        assertThat(t.patterns()).containsExactlyInAnyOrder(Pattern.STREAM, Pattern.PING_PONG);
     }
 }

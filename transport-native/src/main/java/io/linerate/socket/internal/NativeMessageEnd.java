@@ -18,10 +18,14 @@ import java.nio.channels.ClosedByInterruptException;
 final class NativeMessageEnd implements MessageEnd {
     /** Longest single poll(2), so that a stop request or an interrupt is seen, ms. */
     static final int SLICE_MILLIS = 10;
+    /** Longest wait in {@link #close()} for a call on another thread to see the stop, ns. */
+    private static final long CLOSE_WAIT_NANOS = 1_000_000_000L;
 
     private final NativeSocket socket;
     private final boolean datagram;
     private volatile boolean stop;
+    /** Whether a thread is inside {@link #read} or {@link #write}, so that {@link #close()} does not pull the descriptor from under it. */
+    private volatile boolean busy;
 
     NativeMessageEnd(NativeSocket socket, boolean datagram) {
         this.socket = socket;
@@ -35,6 +39,15 @@ final class NativeMessageEnd implements MessageEnd {
 
     @Override
     public int read(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException {
+        busy = true;
+        try {
+            return readBusy(buf, deadlineNanos, whole);
+        } finally {
+            busy = false;
+        }
+    }
+
+    private int readBusy(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException {
         long base = NativeSocket.address(buf);
         while (true) {
             int pos = buf.position();
@@ -58,6 +71,15 @@ final class NativeMessageEnd implements MessageEnd {
 
     @Override
     public int write(ByteBuffer buf, long deadlineNanos) throws IOException {
+        busy = true;
+        try {
+            return writeBusy(buf, deadlineNanos);
+        } finally {
+            busy = false;
+        }
+    }
+
+    private int writeBusy(ByteBuffer buf, long deadlineNanos) throws IOException {
         long base = NativeSocket.address(buf);
         while (buf.hasRemaining()) {
             int pos = buf.position();
@@ -94,9 +116,19 @@ final class NativeMessageEnd implements MessageEnd {
         stop = true;
     }
 
-    /** Closes the socket; close(2) releases the descriptor even when it reports an error. */
+    /**
+     * Stops the end and closes the socket; close(2) releases the descriptor even when it reports an
+     * error. A call still running on another thread ends within one poll slice of the stop; it is
+     * waited for, up to {@value #CLOSE_WAIT_NANOS} ns, so that it never polls a descriptor number
+     * the process may have reused.
+     */
     @Override
     public void close() {
+        stop = true;
+        long until = System.nanoTime() + CLOSE_WAIT_NANOS;
+        while (busy && System.nanoTime() - until < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
         try {
             socket.close();
         } catch (NativeSocketException ignored) {
