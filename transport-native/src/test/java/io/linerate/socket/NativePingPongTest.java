@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Ping-pongs on native sockets, both ends in this JVM: tcp, udp and unix_datagram. */
@@ -98,13 +99,32 @@ class NativePingPongTest {
     }
 
     @Test
-    void aServerThatStopsAnsweringIsATimeoutNamingTheRoundTrips() {
+    void aServerThatStopsAnsweringIsATimeoutNamingTheRoundTrips() throws Exception {
         PingPongSpec spec = shortSweep(PingPongProtocol.UNIX_DATAGRAM).sizes(List.of(16))
                 .timeout(Duration.ofMillis(300)).build();
+        long before = openDescriptors();
         assertThatThrownBy(() -> NativePingPong.run(spec, Clock.system(), FACTS, 5, n -> { }))
                 .isInstanceOf(TransferException.class)
                 .hasMessageContaining("unix_datagram ping-pong of 16-byte messages ended: no answer within the timeout of 300 ms")
                 .hasMessageContaining("5 round trips completed");
+        assertThat(openDescriptors()).as("descriptors open after the failed run").isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PingPongProtocol.class, names = {"TCP", "UDP", "UNIX_DATAGRAM"})
+    void everySocketIsClosedWhenTheRunEnds(PingPongProtocol p) throws Exception {
+        PingPongSpec spec = shortSweep(p).sizes(List.of(8)).build();
+        NativePingPong.run(spec, Clock.system(), FACTS, -1, n -> { });
+        long before = openDescriptors();
+        NativePingPong.run(spec, Clock.system(), FACTS, -1, n -> { });
+        assertThat(openDescriptors()).as("descriptors open after the run").isEqualTo(before);
+    }
+
+    /** @return the entries of /proc/self/fd: this process's open descriptors (the listing's own included each time) */
+    private static long openDescriptors() throws java.io.IOException {
+        try (Stream<java.nio.file.Path> fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
     }
 
     @Test
