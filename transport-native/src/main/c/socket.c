@@ -60,6 +60,22 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     return fd < 0 ? linerate_neg_errno() : fd;
 }
 
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_udpSocket(JNIEnv *env, jclass cls, jint family) {
+    (void)env;
+    (void)cls;
+    int fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
+    return fd < 0 ? linerate_neg_errno() : fd;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bind(JNIEnv *env, jclass cls, jint fd,
+        jint family, jlong addr, jint port) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t len = fill_addr(&ss, family, addr, port);
+    return bind(fd, (struct sockaddr *)&ss, len) < 0 ? linerate_neg_errno() : 0;
+}
+
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bindListen(JNIEnv *env, jclass cls, jint fd,
         jint family, jlong addr, jint port, jint backlog) {
     (void)env;
@@ -82,6 +98,23 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     }
     return ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
                                     : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_peerAddress(JNIEnv *env, jclass cls, jint fd,
+        jlong out) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getpeername(fd, (struct sockaddr *)&ss, &len) < 0) {
+        return linerate_neg_errno();
+    }
+    if (ss.ss_family == AF_INET6) {
+        memcpy(LINERATE_PTR(out), &((struct sockaddr_in6 *)&ss)->sin6_addr, 16);
+        return 6;
+    }
+    memcpy(LINERATE_PTR(out), &((struct sockaddr_in *)&ss)->sin_addr, 4);
+    return 4;
 }
 
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_accept(JNIEnv *env, jclass cls, jint fd, jint timeoutMs) {
@@ -239,29 +272,13 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     return linerate_layout_write(out, capacity, values, LINERATE_COUNT(values));
 }
 
-/* --- datagram sockets of the ping-pong: UDP, AF_UNIX SOCK_DGRAM, SO_BINDTODEVICE --- */
-
-LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_udpSocket(JNIEnv *env, jclass cls, jint family) {
-    (void)env;
-    (void)cls;
-    int fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
-    return fd < 0 ? linerate_neg_errno() : fd;
-}
+/* --- the ping-pong's Unix-domain datagram sockets, sendto(2) and SO_BINDTODEVICE --- */
 
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_unixDatagramSocket(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     return fd < 0 ? linerate_neg_errno() : fd;
-}
-
-LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bind(JNIEnv *env, jclass cls, jint fd,
-        jint family, jlong addr, jint port) {
-    (void)env;
-    (void)cls;
-    struct sockaddr_storage ss;
-    socklen_t len = fill_addr(&ss, family, addr, port);
-    return bind(fd, (struct sockaddr *)&ss, len) < 0 ? linerate_neg_errno() : 0;
 }
 
 /* Fills a sockaddr_un from the len path bytes at path (a leading NUL names the abstract namespace). */

@@ -30,6 +30,15 @@ public record AppliedOptions(int trafficClassRequested, int trafficClassApplied,
         Objects.requireNonNull(tcpMss, "tcpMss");
     }
 
+    /**
+     * @param mss the MSS to report instead, such as one read again once a run has ended
+     * @return these options with that MSS
+     */
+    public AppliedOptions withTcpMss(Optional<TcpMss> mss) {
+        return new AppliedOptions(trafficClassRequested, trafficClassApplied, sendBufferRequested, sendBufferApplied,
+                receiveBufferRequested, receiveBufferApplied, noDelayRequested, noDelayApplied, mss);
+    }
+
     /** Options without an MSS: UDP, pipes, Unix sockets. */
     public AppliedOptions(int trafficClassRequested, int trafficClassApplied,
                           int sendBufferRequested, int sendBufferApplied,

@@ -24,8 +24,10 @@ import java.util.Optional;
  * @param optionBytes TCP option bytes in every segment (12 with timestamps, 0 without); 0 for an
  *     MSS read from the sockets
  * @param read the MSS as read from the sockets of both ends; empty when derived
+ * @param unreadBecause why a derived MSS was not read from the sockets (such as no native layer);
+ *     empty when read, or when no reason is known
  */
-public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optional<Read> read) {
+public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optional<Read> read, String unreadBecause) {
     /** TCP header without options, bytes (RFC 9293). */
     public static final int TCP_HEADER_BYTES = 20;
     /** Largest IPv4 datagram, bytes: the 16-bit total length. */
@@ -52,7 +54,12 @@ public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optiona
 
     /** A derived MSS: the path's MTU and the option bytes every segment carries. */
     public TcpMss(AddressFamily family, int pathMtu, int optionBytes) {
-        this(family, pathMtu, optionBytes, Optional.empty());
+        this(family, pathMtu, optionBytes, Optional.empty(), "");
+    }
+
+    /** An MSS read, or a derived one without a reason why it was not read. */
+    public TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optional<Read> read) {
+        this(family, pathMtu, optionBytes, read, "");
     }
 
     /**
@@ -63,6 +70,11 @@ public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optiona
     public TcpMss {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(read, "read");
+        Objects.requireNonNull(unreadBecause, "unreadBecause");
+        if (read.isPresent() && !unreadBecause.isEmpty()) {
+            throw new IllegalArgumentException("an MSS read from the sockets has no reason why it was not read, not '"
+                    + unreadBecause + "'; allowed: empty");
+        }
         if (read.isPresent()) {
             if (pathMtu != 0 || optionBytes != 0) {
                 throw new IllegalArgumentException("an MSS read from the sockets has no MTU or options, not MTU " + pathMtu
@@ -97,6 +109,15 @@ public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optiona
     }
 
     /**
+     * @param reason why the kernel was not asked, such as {@code no TCP_INFO source on the class path}
+     * @return this derived MSS, saying why it was not read
+     * @throws IllegalArgumentException on an MSS that was read
+     */
+    public TcpMss withUnreadBecause(String reason) {
+        return new TcpMss(family, pathMtu, optionBytes, read, reason);
+    }
+
+    /**
      * @return the MSS in bytes: the sender's as read; derived, {@code min(MTU, 65535 for IPv4) − IP
      *     header − 20 − options}
      */
@@ -113,7 +134,8 @@ public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optiona
 
     /**
      * @return how the value was found, such as {@code derived: MTU 1280 - 40 IPv6 - 20 TCP - 12 timestamps}
-     *     or {@code read: TCP_MAXSEG 65483 at the sender, 65483 at the receiver}
+     *     (with {@code ; not read: REASON} when the reason is known) or {@code read: TCP_MAXSEG 65483
+     *     at the sender, 65483 at the receiver}
      */
     public String derivation() {
         if (read.isPresent()) {
@@ -123,6 +145,7 @@ public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optiona
         }
         return String.format(Locale.ROOT, "derived: MTU %d%s - %d IPv%s - %d TCP%s", pathMtu,
                 ipMtu() != pathMtu ? " (an IPv4 datagram holds " + ipMtu() + ")" : "", family.ipHeaderBytes(),
-                family.label(), TCP_HEADER_BYTES, optionBytes > 0 ? " - " + optionBytes + " timestamps" : ", no timestamps");
+                family.label(), TCP_HEADER_BYTES, optionBytes > 0 ? " - " + optionBytes + " timestamps" : ", no timestamps")
+                + (unreadBecause.isEmpty() ? "" : "; not read: " + unreadBecause);
     }
 }

@@ -2,7 +2,9 @@ package io.linerate.core;
 
 /**
  * What the kernel's {@code TCP_INFO} (Linux {@code <linux/tcp.h>} {@code struct tcp_info}, tcp(7))
- * said about a TCP stream's sending socket, where a transport can read it (the native transport).
+ * said about a TCP stream's sending socket, where a transport can read it: the native transport
+ * with {@code getsockopt}, the NIO transport through a {@link io.linerate.core.spi.tcp.TcpInfoSource}
+ * found at run time (sock_diag netlink, where linerate-native is on the class path).
  * A figure the kernel did not give is -1.
  *
  * @param windowRetransmits segments retransmitted in the measured window: {@code tcpi_total_retrans}

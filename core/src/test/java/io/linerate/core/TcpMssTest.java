@@ -34,4 +34,15 @@ class TcpMssTest {
         assertThatThrownBy(() -> new TcpMss(AddressFamily.IPV4, 1500, -1))
                 .hasMessage("TCP option bytes -1 are out of range; allowed: 0..40");
     }
+
+    @Test
+    void aDerivedMssSaysWhyItWasNotReadAndAReadOneHasNoSuchReason() {
+        TcpMss derived = new TcpMss(AddressFamily.IPV4, 1500, 12).withUnreadBecause("no TCP_INFO source on the class path");
+        assertThat(derived.bytes()).isEqualTo(1500 - 20 - 20 - 12);
+        assertThat(derived.derivation())
+                .isEqualTo("derived: MTU 1500 - 20 IPv4 - 20 TCP - 12 timestamps; not read: no TCP_INFO source on the class path");
+        assertThat(new TcpMss(AddressFamily.IPV4, 1500, 12).derivation()).doesNotContain("not read");
+        assertThatThrownBy(() -> TcpMss.read(AddressFamily.IPV4, 1448, 1448, "tcpi_snd_mss").withUnreadBecause("x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("allowed: empty");
+    }
 }

@@ -28,6 +28,8 @@ public final class Errno {
     public static final int EPIPE = 32;
     public static final int ERANGE = 34;
     public static final int ENOSYS = 38;
+    public static final int ENODATA = 61;
+    public static final int EPROTO = 71;
     public static final int EMSGSIZE = 90;
     public static final int EPROTONOSUPPORT = 93;
     public static final int EOPNOTSUPP = 95;
@@ -60,6 +62,8 @@ public final class Errno {
             Map.entry(EPIPE, new String[] {"EPIPE", "Broken pipe"}),
             Map.entry(ERANGE, new String[] {"ERANGE", "Numerical result out of range"}),
             Map.entry(ENOSYS, new String[] {"ENOSYS", "Function not implemented"}),
+            Map.entry(ENODATA, new String[] {"ENODATA", "No data available"}),
+            Map.entry(EPROTO, new String[] {"EPROTO", "Protocol error"}),
             Map.entry(EMSGSIZE, new String[] {"EMSGSIZE", "Message too long"}),
             Map.entry(EPROTONOSUPPORT, new String[] {"EPROTONOSUPPORT", "Protocol not supported"}),
             Map.entry(EOPNOTSUPP, new String[] {"EOPNOTSUPP", "Operation not supported"}),

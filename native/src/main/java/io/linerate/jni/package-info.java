@@ -6,6 +6,8 @@
  * {@link io.linerate.jni.Errno} names; {@link io.linerate.jni.LayoutCheck} compares the struct
  * sizes and offsets its Java code uses with those compiled from the kernel's headers.
  * {@link io.linerate.jni.PerfEventCounters} gives every measurement per-thread CPU counts through
- * {@code perf_event_open(2)}, found by core through {@link java.util.ServiceLoader}.
+ * {@code perf_event_open(2)}, and {@link io.linerate.jni.SockDiagTcpInfo} any TCP connection's
+ * {@code tcp_info} through {@code sock_diag} netlink, both found by core through
+ * {@link java.util.ServiceLoader}.
  */
 package io.linerate.jni;

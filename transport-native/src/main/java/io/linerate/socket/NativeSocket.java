@@ -65,6 +65,9 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
+     * A UDP socket: {@link #bind} it, {@link #connect} it to its peer (which returns at once), then
+     * {@link #send} and {@link #receive} move one datagram each. The TCP options fail on it.
+     *
      * @param family IPv4 or IPv6
      * @return a new non-blocking UDP socket
      * @throws NativeSocketException naming {@code socket(2)} and the errno
@@ -92,6 +95,28 @@ public final class NativeSocket implements AutoCloseable {
             throw NativeSocketException.of("socket(AF_UNIX, SOCK_DGRAM)", fd);
         }
         return new NativeSocket(fd, null, "Unix datagram");
+    }
+
+    /**
+     * bind(2) without listen(2): a UDP socket's local address.
+     *
+     * @param address a local address of this socket's family
+     * @param port 0..65535; 0 lets the kernel choose
+     * @throws NativeSocketException naming the call and the errno (EADDRINUSE for a port in use)
+     * @throws IllegalArgumentException for a port out of range or an address of another family
+     */
+    public void bind(InetAddress address, int port) throws NativeSocketException {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " out of range; allowed: 0..65535");
+        }
+        ByteBuffer a = addressBytes(address);
+        int r;
+        try {
+            r = Sockets.bind(fd, familyNumber(family), Sockets.address(a), port);
+        } finally {
+            Reference.reachabilityFence(a);
+        }
+        check(r, "bind(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
     }
 
     /**
@@ -138,26 +163,6 @@ public final class NativeSocket implements AutoCloseable {
             Reference.reachabilityFence(a);
         }
         check(r, "bind+listen(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
-    }
-
-    /**
-     * bind(2) without listen(2), for a UDP socket.
-     *
-     * @param port 0..65535; 0 lets the kernel choose
-     * @throws NativeSocketException naming the call and the errno
-     */
-    public void bind(InetAddress address, int port) throws NativeSocketException {
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port " + port + " out of range; allowed: 0..65535");
-        }
-        ByteBuffer a = addressBytes(address);
-        int r;
-        try {
-            r = Sockets.bind(fd, familyNumber(family), Sockets.address(a), port);
-        } finally {
-            Reference.reachabilityFence(a);
-        }
-        check(r, "bind(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
     }
 
     /**
@@ -234,6 +239,27 @@ public final class NativeSocket implements AutoCloseable {
     /** @return the local port, getsockname(2) @throws NativeSocketException naming the errno */
     public int localPort() throws NativeSocketException {
         return check(Sockets.localPort(fd), "getsockname(fd " + fd + ")");
+    }
+
+    /**
+     * @return the address of the connected peer, getpeername(2)
+     * @throws NativeSocketException naming the errno (ENOTCONN on a socket that is not connected)
+     */
+    public InetAddress peerAddress() throws NativeSocketException {
+        ByteBuffer out = ByteBuffer.allocateDirect(16);
+        int family;
+        try {
+            family = check(Sockets.peerAddress(fd, Sockets.address(out)), "getpeername(fd " + fd + ")");
+        } finally {
+            Reference.reachabilityFence(out);
+        }
+        byte[] raw = new byte[family == 6 ? 16 : 4];
+        out.get(raw);
+        try {
+            return InetAddress.getByAddress(raw);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("getpeername gave " + raw.length + " address bytes", e);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.linerate.socket;
 
+import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
@@ -11,7 +12,11 @@ import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.PeerProtocol;
+import io.linerate.core.spi.PeerProtocols;
 import io.linerate.core.spi.Transport;
+import io.linerate.core.spi.ends.PeerEnds;
+import io.linerate.socket.internal.NativePeerEnds;
 import io.linerate.socket.internal.NativePingPong;
 import io.linerate.socket.internal.NativeStreamTransfer;
 import java.util.EnumSet;
@@ -23,7 +28,14 @@ import java.util.Set;
  * forward, both ends in this JVM over the loopback address of the spec's family) on core's stream
  * engine, as the {@code nio} transport runs them, but with the MSS read from each end's socket
  * ({@code TCP_MAXSEG}, {@link io.linerate.core.TcpMss#read}) and the sender's {@code TCP_INFO}
- * ({@link TcpInfo}) in the result. Registered for {@link java.util.ServiceLoader} under the name
+ * ({@link TcpInfo}) in the result. A TCP or UDP stream with linerate's agent ({@link AgentPeer},
+ * {@link Endpoint.Remote}) opens through the {@link PeerProtocol} that reaches it
+ * ({@link PeerProtocols}, found on the class path: {@code linerate-peers}), which runs this host's
+ * end on this transport's {@link #peerEnds() ends}; the agent runs its own on them with
+ * {@code serve --transport native}. Ping-pongs ({@link PingPongSpec}, both ends in this JVM) run
+ * over TCP, UDP and Unix-domain datagram sockets (which Java NIO lacks), with SO_BINDTODEVICE
+ * ({@link PingPongSpec#bindToDevice()}), on core's ping-pong engine. Registered for
+ * {@link java.util.ServiceLoader} under the name
  * {@value #NAME}; select it by name, as NIO stays the portable default.
  */
 public final class NativeTransport implements Transport {
@@ -31,6 +43,7 @@ public final class NativeTransport implements Transport {
     public static final String NAME = "native";
     private static final Set<PingPongProtocol> PING_PONG_PROTOCOLS =
             EnumSet.of(PingPongProtocol.TCP, PingPongProtocol.UDP, PingPongProtocol.UNIX_DATAGRAM);
+    private static final PeerEnds ENDS = new NativePeerEnds(NAME);
 
     @Override
     public String name() {
@@ -44,10 +57,20 @@ public final class NativeTransport implements Transport {
     }
 
     /**
+     * @return the ends the peers run on this transport when its library loads here: TCP and UDP
+     *     streams on native sockets, as client and as server (linerate's agent); empty where it
+     *     cannot load
+     */
+    @Override
+    public Optional<PeerEnds> peerEnds() {
+        return unavailabilityCause().isPresent() ? Optional.empty() : Optional.of(ENDS);
+    }
+
+    /**
      * @return why this transport cannot run the spec yet, naming the spec's field: its pattern
-     *     (request/response), its protocol (a UDP stream; a unix_stream or pipe ping-pong), its
-     *     endpoint (a remote host, the agent, iperf3 or iperf 2), a multicast ping-pong, or a
-     *     ping-pong muxer other than blocking
+     *     (request/response), its protocol (UDP between two stream ends in this JVM; a unix_stream or
+     *     pipe ping-pong), its endpoint (iperf3 or iperf 2; a ping-pong with a peer), a multicast
+     *     ping-pong, a ping-pong muxer other than blocking, or why the agent cannot run it
      */
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
@@ -58,14 +81,20 @@ public final class NativeTransport implements Transport {
             return Optional.of("pattern " + m.pattern().label() + " is not yet on the native transport: it runs "
                     + Pattern.STREAM.label() + " and " + Pattern.PING_PONG.label() + " only");
         }
-        if (spec.protocol() != Protocol.TCP) {
-            return Optional.of("protocol " + spec.protocol().label() + " is not yet on the native transport: it moves TCP streams only");
+        if (spec.endpoint() instanceof Endpoint.Loopback) {
+            return spec.protocol() == Protocol.TCP ? Optional.empty()
+                    : Optional.of("protocol " + spec.protocol().label() + " is not yet on the native transport: it moves "
+                            + "TCP streams between two ends in this JVM, and TCP and UDP streams with linerate's agent");
         }
-        if (!(spec.endpoint() instanceof Endpoint.Loopback)) {
+        if (!(spec.endpoint() instanceof AgentPeer) && !(spec.endpoint() instanceof Endpoint.Remote)) {
             return Optional.of("endpoint " + spec.endpoint() + " is not yet on the native transport: it runs both ends "
-                    + "in this JVM over loopback");
+                    + "in this JVM over loopback, or one end of a stream with linerate's agent");
         }
-        return Optional.empty();
+        Optional<PeerProtocol> peer = PeerProtocols.of(spec.endpoint());
+        if (peer.isEmpty()) {
+            return Optional.of(PeerProtocols.missing(spec.endpoint()));
+        }
+        return peer.get().unsupportedReason(spec, this);
     }
 
     private static Optional<String> pingPongReason(PingPongSpec p) {
@@ -88,10 +117,11 @@ public final class NativeTransport implements Transport {
     }
 
     /**
-     * @return for a stream, a {@link io.linerate.core.Transfer} whose ends are bound and connected;
-     *     for a ping-pong, a measurement that sets up, runs and releases both ends in {@link Measurement#run()}
+     * @return for a stream, a {@link io.linerate.core.Transfer} whose ends are bound and connected; for
+     *     a stream with the agent what its {@link PeerProtocol} opens; for a ping-pong, a measurement
+     *     that sets up, runs and releases both ends in {@link Measurement#run()}
      * @throws TransferException if the library cannot be loaded or the sockets cannot be set up
-     *     (a port in use is a usage error); nothing is left open
+     *     (a port in use is a usage error), or the agent cannot be reached; nothing is left open
      * @throws IllegalArgumentException if {@link #unsupportedReason} is not empty for the spec
      */
     @Override
@@ -105,6 +135,11 @@ public final class NativeTransport implements Transport {
         }
         if (spec instanceof PingPongSpec p) {
             return NativePingPong.of(p, clock);
+        }
+        if (!(spec.endpoint() instanceof Endpoint.Loopback)) {
+            PeerProtocol peer = PeerProtocols.of(spec.endpoint())
+                    .orElseThrow(() -> new IllegalArgumentException(PeerProtocols.missing(spec.endpoint())));
+            return peer.open(spec, clock, this);
         }
         return NativeStreamTransfer.open((TransferSpec) spec, clock);
     }

@@ -7,6 +7,7 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
+import io.linerate.core.Iperf3Peer;
 import io.linerate.core.Protocol;
 import io.linerate.core.TcpMss;
 import io.linerate.core.Transfer;
@@ -91,9 +92,16 @@ class NativeTransportTest {
     void whatItCannotRunYetIsNamedByTheSpecsField() {
         NativeTransport t = new NativeTransport();
         assertThat(t.unsupportedReason(TransferSpec.builder().protocol(Protocol.UDP).build()))
-                .hasValue("protocol udp is not yet on the native transport: it moves TCP streams only");
+                .hasValue("protocol udp is not yet on the native transport: it moves TCP streams between two ends in "
+                        + "this JVM, and TCP and UDP streams with linerate's agent");
+        assertThat(t.unsupportedReason(TransferSpec.builder()
+                .endpoint(Iperf3Peer.builder(Endpoint.remote("198.18.0.2", 5201)).build()).build()))
+                .hasValue("endpoint 198.18.0.2:5201 is not yet on the native transport: it runs both ends in this JVM "
+                        + "over loopback, or one end of a stream with linerate's agent");
+        // the agent's protocol is in linerate-peers, which this module's tests do not have
         assertThat(t.unsupportedReason(TransferSpec.builder().endpoint(Endpoint.remote("198.18.0.2", 5201)).build()))
-                .hasValueSatisfying(s -> assertThat(s).startsWith("endpoint ").contains("is not yet on the native transport"));
+                .hasValueSatisfying(s -> assertThat(s).startsWith("no peer protocol on the class path reaches ")
+                        .endsWith("add linerate-peers"));
         assertThat(t.unsupportedReason(tcp(AddressFamily.IPV6).build())).isEmpty();
         assertThatThrownBy(() -> t.open(TransferSpec.builder().protocol(Protocol.UDP).build(), Clock.system()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("protocol udp");

@@ -93,7 +93,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--transport", paramLabel = "NAME",
             description = "The transport linerate's agent runs its ends of streams, ping-pongs and request/response "
-                    + "on (default: " + AgentConfig.DEFAULT_TRANSPORT + "); one that offers ends for peers. Raw frames take "
+                    + "on (default: " + AgentConfig.DEFAULT_TRANSPORT + "); one that offers ends for peers: nio, or native "
+                    + "for TCP and UDP streams (it answers other runs with an error). Raw frames take "
                     + "the transport that runs them; --iperf3 and --iperf2 serve on the JDK's sockets.")
     String transport;
 

@@ -90,7 +90,8 @@ final class StreamCommand implements Callable<Integer> {
     }
 
     @Option(names = "--transport", paramLabel = "NAME",
-            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec. "
+                    + "With --peer (linerate's agent), the transport of this host's end: nio or native.")
     String transportName;
 
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
@@ -119,7 +120,7 @@ final class StreamCommand implements Callable<Integer> {
     /** Options that shape a stream whose both ends run here, and would be silently lost with {@code --peer}. */
     private static final List<String> LOCAL_ONLY = List.of("--transport", "--port", "--full-log");
     private static final Map<String, String> LOCAL_ONLY_WHY = Map.of(
-            "--transport", "this end of a peer's stream runs on the nio transport",
+            "--transport", "this end of an iperf3 or iperf 2 server's stream runs on the nio transport",
             "--port", "the peer picks its data port",
             "--full-log", "no receiver in this JVM writes a full log");
 
@@ -127,7 +128,9 @@ final class StreamCommand implements Callable<Integer> {
         if (peer.peer == null) {
             return;
         }
-        List<String> given = LOCAL_ONLY.stream()
+        // with linerate's agent, this host's end runs on the transport --transport names
+        boolean agent = peer.protocol.equals(PeerOptions.LINERATE);
+        List<String> given = LOCAL_ONLY.stream().filter(o -> !(agent && o.equals("--transport")))
                 .filter(o -> command.commandLine().getParseResult().hasMatchedOption(o)).toList();
         if (!given.isEmpty()) {
             throw new IllegalArgumentException(String.join(", ", given) + (given.size() == 1 ? " applies" : " apply")

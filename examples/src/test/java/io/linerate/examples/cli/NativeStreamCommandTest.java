@@ -57,6 +57,28 @@ class NativeStreamCommandTest {
     }
 
     @Test
+    void anAgentServingOnNativeSocketsRunsAStreamWithANativeClientBothWays() throws Exception {
+        try (ServeRun serve = ServeRun.start("serve", "--port", "0", "--transport", "native")) {
+            String peer = "127.0.0.1:" + serve.port();
+            for (String direction : new String[] {"forward", "--reverse"}) {
+                Run r = direction.equals("--reverse")
+                        ? linerate("stream", "--peer", peer, "--transport", "native", "--reverse", "--duration", "500ms",
+                                "--warmup", "100ms", "--json")
+                        : linerate("stream", "--peer", peer, "--transport", "native", "--duration", "500ms", "--warmup",
+                                "100ms", "--json");
+
+                assertThat(r.exit()).as(direction + ": " + r.err()).isZero();
+                JsonNode d = new ObjectMapper().readTree(r.out()).get("detail");
+                // TCP delivers the stream whole: the receiver counted every byte the sender sent
+                assertThat(d.get("bytes_received").asLong()).as(direction).isPositive()
+                        .isEqualTo(d.get("bytes_sent").asLong());
+                // each end read its own socket's MSS, not one derived from an MTU
+                assertThat(d.get("options").get("tcp_mss_source").asText()).as(direction).startsWith("read: TCP_MAXSEG ");
+            }
+        }
+    }
+
+    @Test
     void theTransportsCommandListsItAvailable() {
         assertThat(linerate("transports").lines()).contains("native\tavailable");
     }

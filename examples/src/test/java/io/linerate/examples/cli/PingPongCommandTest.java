@@ -180,7 +180,7 @@ class PingPongCommandTest {
         assertThat(j.get("options").get("nodelay_applied").asBoolean()).isTrue();
         assertThat(j.get("options").get("nodelay_requested").asBoolean()).isTrue();
         assertThat(j.get("options").get("traffic_class_applied").asInt()).isZero();
-        assertThat(j.get("options").get("tcp_mss_source").asText()).startsWith("derived: MTU ");
+        assertThat(j.get("options").get("tcp_mss_source").asText()).startsWith("read: tcpi_snd_mss ");
         assertThat(j.has("applied")).isFalse();
         JsonNode res = j.get("results").get(0);
         assertThat(res.get("size").asInt()).isEqualTo(8);

@@ -49,7 +49,18 @@ final class RetransmitWindow {
      * @throws NativeSocketException naming getsockopt(TCP_INFO) when it fails
      */
     TcpStats stats(NativeSocket receiver) throws NativeSocketException {
-        long receiverMss = new TcpInfoReader().read(receiver).rcvMss();
+        return stats(new TcpInfoReader().read(receiver).rcvMss());
+    }
+
+    /**
+     * Reads the sending socket's {@code TCP_INFO} once the run has ended, where the receiving socket
+     * is on another host; call after the sending thread ended.
+     *
+     * @param receiverMss the receiver's {@code tcpi_rcv_mss}, bytes, or -1 where it is not known here
+     * @return the figures of the run
+     * @throws NativeSocketException naming getsockopt(TCP_INFO) when it fails
+     */
+    TcpStats stats(long receiverMss) throws NativeSocketException {
         reader.read(sender);
         long total = reader.totalRetrans();
         long e = end < 0 ? total : end;

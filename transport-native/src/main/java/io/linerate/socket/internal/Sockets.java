@@ -23,11 +23,25 @@ public final class Sockets {
     /** socket(AF_INET or AF_INET6 for family 4 or 6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC): fd or -errno. */
     public static native int tcpSocket(int family);
 
+    /** socket(AF_INET or AF_INET6 for family 4 or 6, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC): fd or -errno. */
+    public static native int udpSocket(int family);
+
+    /** bind(2) to the 4 or 16 address bytes at {@code addr} and {@code port}: 0 or -errno. */
+    public static native int bind(int fd, int family, long addr, int port);
+
     /** bind(2) to the 4 or 16 address bytes at {@code addr} and {@code port}, then listen(2): 0 or -errno. */
     public static native int bindListen(int fd, int family, long addr, int port, int backlog);
 
     /** @return the socket's local port (getsockname(2)), or -errno */
     public static native int localPort(int fd);
+
+    /**
+     * getpeername(2): writes the connected peer's 4 (IPv4) or 16 (IPv6) address bytes at {@code out},
+     * which holds 16.
+     *
+     * @return 4 or 6, the family of the bytes written, or -errno
+     */
+    public static native int peerAddress(int fd, long out);
 
     /** accept4(2), polling up to {@code timeoutMs}: the new fd (non-blocking), -ETIMEDOUT, or -errno. */
     public static native int accept(int fd, int timeoutMs);
@@ -63,14 +77,8 @@ public final class Sockets {
      */
     public static native int layout(long out, int capacity);
 
-    /** socket(AF_INET or AF_INET6 for family 4 or 6, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC): fd or -errno. */
-    public static native int udpSocket(int family);
-
     /** socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC): fd or -errno. */
     public static native int unixDatagramSocket();
-
-    /** bind(2) to the 4 or 16 address bytes at {@code addr} and {@code port}: 0 or -errno. */
-    public static native int bind(int fd, int family, long addr, int port);
 
     /** bind(2) to the Unix address of {@code len} path bytes at {@code path} (a leading NUL: abstract): 0 or -errno. */
     public static native int bindUnix(int fd, long path, int len);

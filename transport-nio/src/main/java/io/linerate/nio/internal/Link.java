@@ -6,7 +6,6 @@ import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
-import io.linerate.nio.PathFacts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -142,7 +141,7 @@ public final class Link implements AutoCloseable {
             listener.close();
             Resources.deleteQuietly(socketFile, dir);
             AppliedOptions o = options(spec, c, tcp, tcp ? c.getOption(StandardSocketOptions.TCP_NODELAY) : false,
-                    tcp ? PathFacts.loopbackTcpMss(spec.family()) : Optional.empty());
+                    tcp ? SocketMss.ofPair(spec.family(), c, s) : Optional.empty());
             Endpoint ce = Endpoint.open(CLIENT, c, c, false, spec.clientMuxer(), spec.idleOf(spec.clientMuxer()), timeout);
             opened.add(ce);
             Endpoint se = Endpoint.open(SERVER, s, s, false, spec.serverMuxer(), spec.idleOf(spec.serverMuxer()), timeout);

@@ -8,7 +8,6 @@ import io.linerate.core.TransferException;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.spi.ends.PingPongClient;
-import io.linerate.nio.PathFacts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -89,7 +88,7 @@ final class NioPingPongClient implements PingPongClient {
                 spec.sendBufferBytes(), Sockets.appliedBuffer(channel, StandardSocketOptions.SO_SNDBUF),
                 spec.receiveBufferBytes(), Sockets.appliedBuffer(channel, StandardSocketOptions.SO_RCVBUF),
                 spec.noDelay(), tcp && channel.getOption(StandardSocketOptions.TCP_NODELAY),
-                tcp ? PathFacts.tcpMss(spec.family(), local) : Optional.empty());
+                tcp ? SocketMss.ofEnd(spec.family(), (SocketChannel) channel) : Optional.empty());
     }
 
     @Override

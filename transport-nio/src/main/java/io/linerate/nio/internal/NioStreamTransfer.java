@@ -32,6 +32,14 @@ public final class NioStreamTransfer implements Transfer {
         StreamEngine.SendLoop sendLoop();
 
         StreamEngine.ReceiveLoop receiveLoop();
+
+        /**
+         * @param r the engine's result of the run, after both loops ended
+         * @return the result with what these ends add, such as the sender's {@code TCP_INFO}; {@code r} itself by default
+         */
+        default TransferResult finish(TransferResult r) {
+            return r;
+        }
     }
 
     private NioStreamTransfer(TransferSpec spec, Clock clock, Endpoints endpoints) {
@@ -68,7 +76,7 @@ public final class NioStreamTransfer implements Transfer {
     public TransferResult run(IntervalListener listener) throws TransferException {
         life.begin();
         StreamEngine engine = new StreamEngine(spec, clock, endpoints.sendLoop(), endpoints.receiveLoop());
-        return engine.run(endpoints.options(), listener);
+        return endpoints.finish(engine.run(endpoints.options(), listener));
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.ends.StreamListener;
 import io.linerate.core.spi.engine.StreamEngine;
-import io.linerate.nio.PathFacts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -253,8 +252,9 @@ public final class PeerChannel implements StreamChannel {
     /**
      * @return this socket's options as the kernel applied them: the sending side's traffic class,
      *     SO_SNDBUF and TCP_NODELAY, the receiving side's SO_RCVBUF (the other figures read 0 or
-     *     false), and for TCP the MSS derived from this end's interface's MTU (a receiver's: what
-     *     it advertised, which bounds its sender's on the same path)
+     *     false), and for TCP this end's MSS as the kernel gives it ({@link SocketMss}), or where it
+     *     cannot be read, derived from this end's interface's MTU (a receiver's: what it advertised,
+     *     which bounds its sender's on the same path)
      */
     @Override
     public AppliedOptions options() throws IOException {
@@ -264,11 +264,11 @@ public final class PeerChannel implements StreamChannel {
             return new AppliedOptions(spec.trafficClass(), channel.getOption(StandardSocketOptions.IP_TOS),
                     spec.sendBufferBytes(), SocketBuffers.send(channel), spec.receiveBufferBytes(), 0,
                     spec.noDelay(), tcp && channel.getOption(StandardSocketOptions.TCP_NODELAY),
-                    tcp ? PathFacts.tcpMss(spec.family(), local) : Optional.empty());
+                    tcp ? SocketMss.ofEnd(spec.family(), (SocketChannel) channel) : Optional.empty());
         }
         return new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0,
                 spec.receiveBufferBytes(), SocketBuffers.receive(channel), spec.noDelay(), false,
-                tcp ? PathFacts.tcpMss(spec.family(), local) : Optional.empty());
+                tcp ? SocketMss.ofEnd(spec.family(), (SocketChannel) channel) : Optional.empty());
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.Clock;
 import io.linerate.core.RrSpec;
+import io.linerate.core.TcpMss;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.LatencyHistograms;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -52,6 +54,7 @@ public final class RrFlow implements AutoCloseable {
     private volatile Throwable failure;
     private volatile long windowAllocated = -1;
     private volatile InetAddress localAddress;
+    private volatile Optional<TcpMss> mss = Optional.empty();
     private volatile long windowOpen = Long.MAX_VALUE;
     private volatile long windowClose = Long.MAX_VALUE;
     private volatile long nextOpenDue;
@@ -141,6 +144,14 @@ public final class RrFlow implements AutoCloseable {
      */
     public InetAddress localAddress() {
         return localAddress;
+    }
+
+    /**
+     * @return the MSS of the flow's first connection, read from the kernel ({@link SocketMss}) or
+     *     derived saying why; empty before the first connect, or when neither can be had
+     */
+    Optional<TcpMss> mss() {
+        return mss;
     }
 
     /** @return why the flow ended early, or null */
@@ -299,6 +310,7 @@ public final class RrFlow implements AutoCloseable {
             }
             if (localAddress == null) {
                 localAddress = ((InetSocketAddress) ch.getLocalAddress()).getAddress();
+                mss = SocketMss.ofEnd(spec.family(), ch);
             }
             return ch;
         } catch (IOException | RuntimeException e) {

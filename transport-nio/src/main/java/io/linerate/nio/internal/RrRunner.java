@@ -250,13 +250,14 @@ public final class RrRunner {
     }
 
     /**
-     * The JDK has no TCP_MAXSEG: the MSS is derived from the MTU of the interface the flows' connections
-     * leave through (their local address's: the loopback's on this host, the link's towards a peer) and
-     * the TCP options in use.
+     * The MSS of the first flow's first connection as the kernel gives it ({@link SocketMss}); where it
+     * cannot be read, derived from the MTU of the interface the flows' connections leave through (their
+     * local address's: the loopback's on this host, the link's towards a peer) and the TCP options in use.
      */
     private static String mssNote(RrSpec spec, List<RrFlow> flows) {
+        Optional<TcpMss> read = flows.stream().map(RrFlow::mss).flatMap(Optional::stream).findFirst();
         InetAddress local = flows.stream().map(RrFlow::localAddress).filter(Objects::nonNull).findFirst().orElse(null);
-        Optional<TcpMss> mss = local == null ? Optional.empty() : PathFacts.tcpMss(spec.family(), local);
+        Optional<TcpMss> mss = read.isPresent() || local == null ? read : PathFacts.tcpMss(spec.family(), local);
         return mss.map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")")
                 .orElse("tcp mss unknown: the MTU of the connections' interface or net.ipv4.tcp_timestamps could not be read");
     }

@@ -1,10 +1,11 @@
 package io.linerate.nio.internal;
 
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
-import io.linerate.nio.PathFacts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
@@ -16,24 +17,32 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
+import java.util.function.IntConsumer;
 
 /**
  * A connected pair of TCP sockets on loopback. Options that must precede connect (SO_SNDBUF,
  * SO_RCVBUF for window scaling, IP_TOS/IPV6_TCLASS, TCP_NODELAY) are set before it, and read back
  * after it (DESIGN rule 9). Both ends are non-blocking; waits go through a selector with a bound.
+ * Where a {@link io.linerate.core.spi.tcp.TcpInfoSource} is on the class path, the result carries
+ * the sender's {@code TCP_INFO} ({@link SenderTcpInfo}).
  */
 public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
     /** Size of the receiver's read buffer, bytes. */
     static final int RECEIVE_BUFFER_BYTES = 256 * 1024;
+    /** What {@link #sendLoop} tells of the phases where nothing reads {@code TCP_INFO}. */
+    private static final IntConsumer NO_PHASES = phase -> { };
 
+    private final SenderTcpInfo tcpInfo;
 
     private TcpEndpoints(TransferSpec spec, SocketChannel sender, SocketChannel receiver,
                          Selector senderSelector, Selector receiverSelector) throws IOException {
         super(spec, sender, receiver, senderSelector, receiverSelector,
                 sender.getOption(StandardSocketOptions.TCP_NODELAY),
-                // the JDK has no TCP_MAXSEG: derived from the MTU of the sender's interface and the options in use
-                PathFacts.tcpMss(spec.family(), ((InetSocketAddress) sender.getLocalAddress()).getAddress()));
+                // the JDK has no TCP_MAXSEG: tcpi_snd_mss of both ends, else derived from the sender's interface
+                SocketMss.ofPair(spec.family(), sender, receiver));
+        this.tcpInfo = SenderTcpInfo.open(sender, receiver);
     }
 
     static TcpEndpoints open(TransferSpec spec) throws TransferException {
@@ -117,7 +126,17 @@ public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
 
     @Override
     void send(SenderContext ctx) throws IOException {
-        sendLoop(sender, senderSelector, ctx, spec.payloadBytes());
+        sendLoop(sender, senderSelector, ctx, spec.payloadBytes(), tcpInfo);
+    }
+
+    /** @return the result with the sender's {@code TCP_INFO} figures where a source read them */
+    @Override
+    public TransferResult finish(TransferResult r) {
+        // the MSS read again once the run has ended: the one the connection settled on (at set-up the
+        // kernel bounds it by half the largest window seen, which on loopback is still the first one)
+        Optional<TcpMss> settled = SocketMss.ofPair(spec.family(), sender, receiver).filter(m -> m.read().isPresent());
+        return tcpInfo.stats().map(t -> r.withTcp(t, r.options().withTcpMss(settled.or(() -> r.options().tcpMss()))))
+                .orElse(r);
     }
 
     /**
@@ -130,11 +149,21 @@ public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
      */
     public static void sendLoop(SocketChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes)
             throws IOException {
+        sendLoop(sender, senderSelector, ctx, payloadBytes, NO_PHASES);
+    }
+
+    /**
+     * {@link #sendLoop(SocketChannel, Selector, SenderContext, int)}, telling {@code phases} the
+     * context's phase before each message ({@link SenderTcpInfo#accept}).
+     */
+    static void sendLoop(SocketChannel sender, Selector senderSelector, SenderContext ctx, int payloadBytes,
+                         IntConsumer phases) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(payloadBytes);
         Stall stall = new Stall("TCP sender", ctx.ioTimeoutNanos());
         try {
             int n;
             while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
+                phases.accept(ctx.phase());
                 buf.clear().limit(n);
                 stall.progressed();
                 while (buf.hasRemaining()) {

@@ -1,10 +1,12 @@
 package io.linerate.core.spi.ends;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.TcpStats;
 import io.linerate.core.spi.engine.StreamEngine;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * One end's data socket of a stream whose other end runs on a peer: a connected TCP socket, or a UDP
@@ -41,4 +43,17 @@ public interface StreamChannel extends Closeable {
      * @throws IOException when the socket is closed
      */
     AppliedOptions options() throws IOException;
+
+    /**
+     * The kernel's {@code TCP_INFO} of this end's sending socket, read once its send loop has ended,
+     * for a transport that can read it (the receiving socket is the peer's, so
+     * {@link TcpStats#receiverMss()} is -1 here).
+     *
+     * @return the figures of the run at a TCP sending end, or empty: a receiving end, UDP, a
+     *     transport that cannot read them (this default), or a loop that has not run
+     * @throws IOException when the socket's {@code TCP_INFO} cannot be read
+     */
+    default Optional<TcpStats> tcpStats() throws IOException {
+        return Optional.empty();
+    }
 }

@@ -2,6 +2,7 @@ package io.linerate.peers.agent.client;
 
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Protocol;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
@@ -31,7 +32,7 @@ final class EndsJoin {
      * @param lo the socket options as this end applied them
      * @param far the agent's end's counts
      * @param fo the agent's applied options as {@link EndJson#options} reads them: traffic class,
-     *     SO_SNDBUF, SO_RCVBUF, TCP_NODELAY (1 on)
+     *     SO_SNDBUF, SO_RCVBUF, TCP_NODELAY (1 on), the MSS it read (0 for none)
      * @return the transfer's result: the sender's totals and window, the receiver's counts, each
      *     option as the end that uses it applied it, and why the result is invalid, if it is
      */
@@ -44,10 +45,7 @@ final class EndsJoin {
         int rcvbuf = localSends ? fo[2] : lo.receiveBufferApplied();
         boolean nodelay = localSends ? lo.noDelayApplied() : fo[3] == 1;
         AppliedOptions options = new AppliedOptions(spec.trafficClass(), tclass, spec.sendBufferBytes(), sndbuf,
-                spec.receiveBufferBytes(), rcvbuf, spec.noDelay(), nodelay,
-                // where the agent sends, the MSS derived on this host's side of the path: the sender's is at
-                // most the one this end advertised from the same MTU
-                lo.tcpMss());
+                spec.receiveBufferBytes(), rcvbuf, spec.noDelay(), nodelay, mss(spec, lo, localSends, fo));
         List<String> reasons = new ArrayList<>();
         Optional<UdpStats> udp = Optional.empty();
         if (spec.protocol() == Protocol.TCP) {
@@ -92,6 +90,24 @@ final class EndsJoin {
                 .senderCpuNanos(tx.cpuNanos()).receiverCpuNanos(rx.cpuNanos()).invalidReasons(reasons)
                 .instructions(twoProcesses()).interrupted(local.interrupted() || far.interrupted())
                 .build();
+    }
+
+    /**
+     * @return the MSS as read at both ends where each read its socket's (TCP_MAXSEG, or tcpi_snd_mss
+     *     through sock_diag); else this end's:
+     *     where the agent sends, one derived on this host's side of the path (the sender's is at most
+     *     the one this end advertised from the same MTU), or the one read at this end alone
+     */
+    private static Optional<TcpMss> mss(TransferSpec spec, AppliedOptions lo, boolean localSends, int[] fo) {
+        Optional<TcpMss.Read> here = lo.tcpMss().flatMap(TcpMss::read);
+        int far = fo.length > 4 ? fo[4] : 0;
+        if (here.isEmpty() || far < 1) {
+            return lo.tcpMss();
+        }
+        int mine = localSends ? here.get().senderBytes() : here.get().receiverBytes();
+        // named as this end read its own (TCP_MAXSEG on native sockets, tcpi_snd_mss through sock_diag on nio's)
+        String how = here.get().how().replace(" of this host's end", "");
+        return Optional.of(TcpMss.read(spec.family(), localSends ? mine : far, localSends ? far : mine, how));
     }
 
     private static InstructionCount twoProcesses() {

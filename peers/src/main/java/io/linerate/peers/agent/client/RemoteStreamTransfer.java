@@ -10,6 +10,7 @@ import io.linerate.core.Failures;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
+import io.linerate.core.TcpStats;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
@@ -323,8 +324,14 @@ public final class RemoteStreamTransfer implements Transfer {
             for (int i = 0; i < n; i++) {
                 JsonNode remote = AgentWord.farEnd(watch.message(), i, n);
                 EndCounters far = EndJson.counters(remote);
-                out.add(new RemoteStreamResult(EndsJoin.join(ParallelEnds.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
-                        far, EndJson.options(remote)), local.get(i), far, clockComparison));
+                TransferResult joined = EndsJoin.join(ParallelEnds.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
+                        far, EndJson.options(remote));
+                // where this end sends on a transport that reads TCP_INFO, its sending socket's figures
+                Optional<TcpStats> tcp = data.get(i).tcpStats();
+                if (tcp.isPresent()) {
+                    joined = joined.withTcp(tcp.get(), joined.options());
+                }
+                out.add(new RemoteStreamResult(joined, local.get(i), far, clockComparison));
             }
             return new RemoteParallelResult(out);
         } catch (IOException e) {

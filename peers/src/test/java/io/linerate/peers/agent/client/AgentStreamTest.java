@@ -78,9 +78,13 @@ public class AgentStreamTest {
         assertThat(r.remote().bytes()).isPositive();
         assertThat(r.local().bytes()).isEqualTo(r.remote().bytes());
         assertThat(r.transfer().invalidReasons()).isEmpty();
-        // the agent sends: the MSS is still given, derived on this host's side of the same loopback path
-        assertThat(r.transfer().options().tcpMss()).isEqualTo(io.linerate.nio.PathFacts.loopbackTcpMss(spec(agent,
-                Protocol.TCP).build().family()));
+        // the agent sends: each end read its own MSS from its tcp_info (sock_diag, the native layer being
+        // on this module's test class path), at most what the loopback's MTU gives
+        int derived = io.linerate.nio.PathFacts.loopbackTcpMss(spec(agent, Protocol.TCP).build().family()).orElseThrow().bytes();
+        io.linerate.core.TcpMss.Read read = r.transfer().options().tcpMss().orElseThrow().read().orElseThrow();
+        assertThat(read.how()).isEqualTo("tcpi_snd_mss");
+        assertThat(read.senderBytes()).isBetween(1, derived);
+        assertThat(read.receiverBytes()).isBetween(1, derived);
     }
 
     @Test

@@ -156,6 +156,7 @@ public final class TwoHostsAgentPeer {
             RemotePingPongResult r = (RemotePingPongResult) run(spec);
             out.put("round_trips", r.local().roundTrips()).put("bytes", r.bytesSent())
                     .put("agent_echoes", r.agentEchoes()).put("agent_echoed_bytes", r.agentEchoedBytes());
+            r.local().options().tcpMss().ifPresent(m -> out.put("tcp_mss", m.bytes()).put("tcp_mss_source", m.derivation()));
             r.invalidReasons().forEach(out.putArray("invalid")::add);
         } else {
             RrSpec spec = RrSpec.builder().flows(Integer.parseInt(args[4])).requestBytes(100).responseBytes(200)

@@ -268,6 +268,21 @@ class TwoHostsAgentTest {
         // in one piece across the veth, so the agent answered one read per round trip
         assertThat(r.get("agent_echoes").asLong()).isEqualTo(trips);
         assertThat(r.get("invalid")).isEmpty();
+        if (protocol.equals("tcp")) {
+            // read from host A's socket (tcp_info through sock_diag, the native layer being on the class
+            // path), across the 1500-byte veth: 1500 - 20 IPv4 - 20 TCP - 12 timestamps
+            int mss = 1500 - 20 - 20 - (timestamps() ? 12 : 0);
+            assertThat(r.get("tcp_mss").asInt()).isEqualTo(mss);
+            assertThat(r.get("tcp_mss_source").asText())
+                    .isEqualTo("read: tcpi_snd_mss of this host's end " + mss + " at the sender, " + mss + " at the receiver");
+        }
+    }
+
+    /** @return whether host A has TCP timestamps on (a new namespace does) */
+    private static boolean timestamps() throws Exception {
+        NetworkNamespace.Result ts = hosts.exec(hosts.a(), List.of("cat", "/proc/sys/net/ipv4/tcp_timestamps"), T);
+        assertThat(ts.exitCode()).as(ts.stderr()).isZero();
+        return Integer.parseInt(ts.stdout().strip()) != 0;
     }
 
     @Test
@@ -284,15 +299,12 @@ class TwoHostsAgentTest {
         // one connection per flow
         assertThat(r.get("accepts").asLong()).isEqualTo(2);
         assertThat(r.get("invalid")).isEmpty();
-        // the MSS is the path's, across the 1500-byte veth, not host A's loopback's (MTU 65536):
-        // 1500 - 20 IPv4 - 20 TCP - 12 when host A has TCP timestamps on (a new namespace does)
-        NetworkNamespace.Result ts = hosts.exec(hosts.a(), List.of("cat", "/proc/sys/net/ipv4/tcp_timestamps"), T);
-        assertThat(ts.exitCode()).as(ts.stderr()).isZero();
-        boolean timestamps = Integer.parseInt(ts.stdout().strip()) != 0;
-        int mss = 1500 - 20 - 20 - (timestamps ? 12 : 0);
+        // the MSS is the path's, across the 1500-byte veth, not host A's loopback's (MTU 65536), read from
+        // host A's first connection (tcp_info through sock_diag): 1500 - 20 IPv4 - 20 TCP - 12 timestamps
+        int mss = 1500 - 20 - 20 - (timestamps() ? 12 : 0);
         assertThat(r.get("notes")).extracting(JsonNode::asText).filteredOn(n -> n.startsWith("tcp mss "))
-                .containsExactly("tcp mss " + mss + " B (derived: MTU 1500 - 20 IPv4 - 20 TCP"
-                        + (timestamps ? " - 12 timestamps)" : ", no timestamps)"));
+                .containsExactly("tcp mss " + mss + " B (read: tcpi_snd_mss of this host's end " + mss + " at the sender, "
+                        + mss + " at the receiver)");
     }
 
     /** tbf's rate on the shaped link: 200 Mbit/s. */

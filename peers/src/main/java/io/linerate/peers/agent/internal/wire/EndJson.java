@@ -3,6 +3,7 @@ package io.linerate.peers.agent.internal.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.TcpMss;
 import io.linerate.core.spi.engine.EndCounters;
 import java.io.IOException;
 import java.util.List;
@@ -33,6 +34,8 @@ public final class EndJson {
         n.put("sndbuf_applied", o.sendBufferApplied());
         n.put("rcvbuf_applied", o.receiveBufferApplied());
         n.put("nodelay_applied", o.noDelayApplied());
+        // only where this end read its MSS from its socket (TCP_MAXSEG): an older client reads no such field
+        o.tcpMss().flatMap(TcpMss::read).ifPresent(r -> n.put("mss_read", c.sender() ? r.senderBytes() : r.receiverBytes()));
         return n;
     }
 
@@ -45,10 +48,13 @@ public final class EndJson {
                 num(n, "cpu_ns"), List.of(), n.path("interrupted").asBoolean(false));
     }
 
-    /** @return the fields {@link #write} put: traffic class, SO_SNDBUF, SO_RCVBUF, TCP_NODELAY as applied */
+    /**
+     * @return the fields {@link #write} put: traffic class, SO_SNDBUF, SO_RCVBUF, TCP_NODELAY as
+     *     applied (1 on), and the MSS the end read from its socket, bytes (0 where it read none)
+     */
     public static int[] options(JsonNode n) throws IOException {
         return new int[] {(int) num(n, "tclass_applied"), (int) num(n, "sndbuf_applied"),
-                (int) num(n, "rcvbuf_applied"), bool(n, "nodelay_applied") ? 1 : 0};
+                (int) num(n, "rcvbuf_applied"), bool(n, "nodelay_applied") ? 1 : 0, Math.max(0, n.path("mss_read").asInt(0))};
     }
 
     private static long num(JsonNode n, String f) throws IOException {

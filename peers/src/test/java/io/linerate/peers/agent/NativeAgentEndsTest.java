@@ -1,0 +1,196 @@
+package io.linerate.peers.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.linerate.core.AddressFamily;
+import io.linerate.core.AgentPeer;
+import io.linerate.core.Clock;
+import io.linerate.core.Endpoint;
+import io.linerate.core.Measurement;
+import io.linerate.core.MeasurementSpec;
+import io.linerate.core.PeerDirection;
+import io.linerate.core.PeerSecret;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.Protocol;
+import io.linerate.core.TcpMss;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.Transports;
+import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.spi.Transport;
+import io.linerate.peers.agent.client.AgentStreamTest;
+import io.linerate.peers.agent.client.RemoteBidirResult;
+import io.linerate.peers.agent.client.RemoteParallelResult;
+import io.linerate.peers.agent.client.RemoteStreamResult;
+import io.linerate.peers.agent.server.Agent;
+import io.linerate.peers.agent.server.AgentConfig;
+import io.linerate.peers.agent.server.AgentLimits;
+import io.linerate.peers.internal.PeerEndsLookup;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The agent's ends on the native transport ({@code serve --transport native}): a TCP stream whose
+ * two ends are native sockets, one in the agent and one on this host's side, with the MSS each end
+ * read from its socket ({@code TCP_MAXSEG}); and the runs those ends do not have yet refused with a
+ * message that names the transport that has them.
+ */
+@Timeout(60)
+class NativeAgentEndsTest {
+    private static final String NATIVE = "native";
+    private Agent agent;
+
+    @BeforeEach
+    void start() throws Exception {
+        Transport t = Transports.byName(NATIVE);
+        assumeTrue(t.unavailabilityCause().isEmpty(), () -> "the native transport cannot load here: "
+                + t.unavailabilityCause().orElseThrow());
+        agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(AgentStreamTest.SECRET),
+                AgentLimits.defaults(), Duration.ofSeconds(5)).withTransport(NATIVE));
+    }
+
+    @AfterEach
+    void stop() {
+        if (agent != null) {
+            agent.close();
+        }
+    }
+
+    private AgentPeer peer(PeerDirection d) {
+        return AgentPeer.builder(Endpoint.remote("127.0.0.1", agent.address().getPort()))
+                .secret(PeerSecret.of(AgentStreamTest.SECRET)).direction(d).build();
+    }
+
+    private TransferSpec tcp(PeerDirection d) {
+        return TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV4).payloadBytes(64 * 1024)
+                .duration(Duration.ofMillis(300)).warmup(Duration.ofMillis(100)).interval(Duration.ofMillis(100))
+                .ioTimeout(Duration.ofSeconds(5)).endpoint(peer(d)).build();
+    }
+
+    private static Object run(Transport t, MeasurementSpec spec) throws Exception {
+        assertThat(t.unsupportedReason(spec)).isEmpty();
+        try (Measurement m = t.open(spec, Clock.system())) {
+            return m.run();
+        }
+    }
+
+    private static TransferResult stream(PeerDirection d, NativeAgentEndsTest test) throws Exception {
+        Object r = run(Transports.byName(NATIVE), test.tcp(d));
+        assertThat(r).isInstanceOf(RemoteStreamResult.class);
+        RemoteStreamResult both = (RemoteStreamResult) r;
+        TransferResult t = both.transfer();
+        // the receiver counted every byte the sender sent: TCP delivers the stream whole, in order
+        assertThat(t.bytesSent()).isPositive();
+        assertThat(t.bytesReceived()).isEqualTo(t.bytesSent());
+        assertThat(both.local().bytes()).isEqualTo(both.remote().bytes());
+        assertThat(t.invalidReasons()).isEmpty();
+        return t;
+    }
+
+    /** @return the MSS as read at both ends, each from its own socket */
+    private static TcpMss.Read readAtBothEnds(TransferResult t) {
+        TcpMss mss = t.options().tcpMss().orElseThrow();
+        assertThat(mss.read()).as(mss.derivation()).isPresent();
+        TcpMss.Read read = mss.read().orElseThrow();
+        assertThat(read.how()).isEqualTo("TCP_MAXSEG");
+        assertThat(mss.derivation()).startsWith("read: TCP_MAXSEG ");
+        // loopback's MTU is 65536 (Linux): no segment carries more than 65536 - 20 IPv4 - 20 TCP bytes of payload
+        assertThat(read.senderBytes()).isBetween(1, 65536 - 40);
+        assertThat(read.receiverBytes()).isBetween(1, 65536 - 40);
+        return read;
+    }
+
+    @Test
+    void aForwardStreamRunsOnNativeSocketsAtBothEndsWithThisHostsTcpInfo() throws Exception {
+        TransferResult t = stream(PeerDirection.FORWARD, this);
+
+        TcpMss.Read read = readAtBothEnds(t);
+        // this host sends: its socket's TCP_INFO is in the result, and tcpi_snd_mss is what TCP_MAXSEG gave
+        assertThat(t.tcp()).hasValueSatisfying(s -> {
+            assertThat(s.senderMss()).isEqualTo(read.senderBytes());
+            assertThat(s.receiverMss()).isEqualTo(-1L);
+            assertThat(s.windowRetransmits()).isBetween(0L, s.totalRetransmits());
+        });
+    }
+
+    @Test
+    void aReverseStreamRunsOnNativeSocketsAtBothEnds() throws Exception {
+        TransferResult t = stream(PeerDirection.REVERSE, this);
+
+        readAtBothEnds(t);
+        // the agent sends: its TCP_INFO stays on its host, as the wire carries none
+        assertThat(t.tcp()).isEmpty();
+    }
+
+    @Test
+    void bothDirectionsAtOnceAndParallelStreamsRunOnNativeSockets() throws Exception {
+        TransferSpec both = tcp(PeerDirection.FORWARD).toBuilder().endpoint(peer(PeerDirection.BOTH)).build();
+        RemoteBidirResult bidir = (RemoteBidirResult) run(Transports.byName(NATIVE), both);
+        for (RemoteStreamResult each : List.of(bidir.forward(), bidir.reverse())) {
+            assertThat(each.transfer().bytesSent()).isPositive().isEqualTo(each.transfer().bytesReceived());
+            readAtBothEnds(each.transfer());
+        }
+
+        TransferSpec three = tcp(PeerDirection.FORWARD).toBuilder().endpoint(
+                AgentPeer.builder(Endpoint.remote("127.0.0.1", agent.address().getPort()))
+                        .secret(PeerSecret.of(AgentStreamTest.SECRET)).streams(3).build()).build();
+        RemoteParallelResult parallel = (RemoteParallelResult) run(Transports.byName(NATIVE), three);
+        assertThat(parallel.streams()).hasSize(3).allSatisfy(each -> {
+            assertThat(each.transfer().bytesSent()).isPositive().isEqualTo(each.transfer().bytesReceived());
+            assertThat(each.transfer().tcp()).isPresent();
+        });
+    }
+
+    @Test
+    void theNativeTransportOffersTheAgentItsEnds() {
+        assertThat(PeerEndsLookup.named(NATIVE).transport()).isEqualTo(NATIVE);
+    }
+
+    @Test
+    void aPingPongWithANativeAgentIsRefusedNamingTheTransportThatHasIt() {
+        PingPongSpec spec = PingPongSpec.builder().protocol(PingPongProtocol.TCP).sizes(List.of(32))
+                .policy(new IterationPolicy(Duration.ofMillis(50), Duration.ofMillis(300), 20, 100, Duration.ZERO, 0)).timeout(Duration.ofSeconds(5)).endpoint(peer(PeerDirection.FORWARD))
+                .build();
+
+        assertThatThrownBy(() -> run(Transports.byName("nio"), spec))
+                .isInstanceOf(TransferException.class)
+                .hasMessageContaining("ping-pong (the echo end) is not yet on the native transport's ends for peers")
+                .hasMessageContaining("use --transport nio");
+        // and this host's end of one is refused before any connection, by the spec's pattern
+        assertThat(Transports.byName(NATIVE).unsupportedReason(spec)).hasValue(
+                "pattern ping-pong is not yet on the native transport: it runs stream only");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PeerDirection.class, names = {"FORWARD", "REVERSE"})
+    void aUdpStreamRunsOnNativeSocketsAtBothEnds(PeerDirection d) throws Exception {
+        TransferSpec udp = tcp(d).toBuilder().protocol(Protocol.UDP).payloadBytes(1200).rateBitsPerSecond(10_000_000)
+                .build();
+
+        Object r = run(Transports.byName(NATIVE), udp);
+
+        TransferResult t = ((RemoteStreamResult) r).transfer();
+        // whole 1200 B datagrams, every one the receiver counted sent by the sender
+        assertThat(t.messagesSent()).isPositive();
+        assertThat(t.bytesSent()).isEqualTo(1200L * t.messagesSent());
+        assertThat(t.bytesReceived()).isPositive().isLessThanOrEqualTo(t.bytesSent());
+        assertThat(t.bytesReceived() % 1200).isZero();
+        assertThat(t.udp()).hasValueSatisfying(u -> {
+            assertThat(u.datagramsReceived()).isPositive().isLessThanOrEqualTo(u.datagramsSent());
+            assertThat(u.lost()).isEqualTo(u.datagramsSent() - u.datagramsReceived());
+        });
+        assertThat(t.options().tcpMss()).isEmpty();
+    }
+}

@@ -1,0 +1,88 @@
+package io.linerate.socket.internal;
+
+import io.linerate.core.Clock;
+import io.linerate.core.PingPongSpec;
+import io.linerate.core.RrSpec;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.latency.RrResult;
+import io.linerate.core.latency.RunFacts;
+import io.linerate.core.spi.ends.EchoEnd;
+import io.linerate.core.spi.ends.PeerEnds;
+import io.linerate.core.spi.ends.PingPongClient;
+import io.linerate.core.spi.ends.RrServerEnd;
+import io.linerate.core.spi.ends.RrServerSide;
+import io.linerate.core.spi.ends.StreamChannel;
+import io.linerate.core.spi.ends.StreamListener;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+/**
+ * The native transport's ends for peers: TCP streams on native sockets ({@link PeerChannel}), with
+ * the MSS read from this end's socket and a sending end's {@code TCP_INFO}, and UDP streams
+ * ({@link UdpPeerChannel}). Ping-pong and request/response are not on these ends yet: opening one
+ * throws an {@link IOException} that names the run and the transport that has it ({@code nio}),
+ * which the agent reports to its client as the session's error.
+ */
+public final class NativePeerEnds implements PeerEnds {
+    private final String transport;
+
+    /** @param transport the native transport's name, for messages */
+    public NativePeerEnds(String transport) {
+        this.transport = transport;
+    }
+
+    @Override
+    public String transport() {
+        return transport;
+    }
+
+    /** @throws IOException naming the call that failed (socket, setsockopt, bind, listen) */
+    @Override
+    public StreamListener listenTcp(TransferSpec spec, InetAddress local, boolean sending) throws IOException {
+        return PeerListener.open(spec, local, sending);
+    }
+
+    /** @throws IOException naming the call that failed, or the connect that did not complete within the I/O timeout */
+    @Override
+    public StreamChannel connectTcp(TransferSpec spec, InetSocketAddress peer, boolean sending) throws IOException {
+        return PeerChannel.connect(spec, peer, sending);
+    }
+
+    /** @throws IOException naming the call that failed (socket, setsockopt, bind) */
+    @Override
+    public StreamChannel bindUdp(TransferSpec spec, InetAddress local, boolean sending) throws IOException {
+        return UdpPeerChannel.bind(spec, local, sending);
+    }
+
+    /** @throws IOException always: ping-pong is not on these ends yet */
+    @Override
+    public EchoEnd echo(PingPongSpec spec, InetAddress local) throws IOException {
+        throw notYet("ping-pong (the echo end) is", "TCP and UDP streams only");
+    }
+
+    /** @throws IOException always: ping-pong is not on these ends yet */
+    @Override
+    public PingPongClient pingPongClient(PingPongSpec spec, InetAddress local) throws IOException {
+        throw notYet("ping-pong (the measuring end) is", "TCP and UDP streams only");
+    }
+
+    /** @throws IOException always: request/response is not on these ends yet */
+    @Override
+    public RrServerEnd rrServer(RrSpec spec, InetAddress local) throws IOException {
+        throw notYet("request/response (the server) is", "TCP and UDP streams only");
+    }
+
+    /** @throws TransferException always: request/response is not on these ends yet */
+    @Override
+    public RrResult runRr(RrSpec spec, Clock clock, RunFacts facts, RrServerSide server) throws TransferException {
+        IOException e = notYet("request/response (the flows) is", "TCP and UDP streams only");
+        throw new TransferException(e.getMessage(), e, true);
+    }
+
+    private IOException notYet(String what, String runs) {
+        return new IOException(what + " not yet on the " + transport + " transport's ends for peers: they run "
+                + runs + "; use --transport nio for it");
+    }
+}

@@ -1,0 +1,232 @@
+package io.linerate.socket.internal;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.TcpMss;
+import io.linerate.core.TcpStats;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.ends.StreamChannel;
+import io.linerate.core.spi.engine.ReceiverContext;
+import io.linerate.core.spi.engine.SenderContext;
+import io.linerate.core.spi.engine.StreamEngine;
+import io.linerate.socket.NativeSocket;
+import io.linerate.socket.NativeSocketException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * One end's native TCP data socket of a stream whose other end runs on a peer. Options that must
+ * precede the connection (SO_SNDBUF, IP_TOS/IPV6_TCLASS and TCP_NODELAY on a sending end; SO_RCVBUF
+ * on a receiving end, on its listener when it accepts) are set before it and read back after it,
+ * and the MSS is read from this end's socket ({@code TCP_MAXSEG}). The loops move bytes between the
+ * socket and a direct buffer allocated when the channel opens, by address, so they allocate
+ * nothing; every wait is a poll(2) of at most {@link #POLL_MILLIS}, so they see a stop request
+ * within it. A sending end's {@code TCP_INFO} is read at the window's edges and after the run
+ * ({@link #tcpStats()}).
+ */
+final class PeerChannel implements StreamChannel {
+    /** Longest single poll(2) of a loop or an accept, ms. */
+    static final int POLL_MILLIS = 10;
+    /** Size of a receiving end's read buffer, bytes, as the loopback transfer's. */
+    static final int RECEIVE_BUFFER_BYTES = NativeStreamTransfer.RECEIVE_BUFFER_BYTES;
+    /** How {@link TcpMss.Read#how()} names an MSS that only this host's end read. */
+    static final String THIS_END = "TCP_MAXSEG of this host's end";
+
+    private final TransferSpec spec;
+    private final NativeSocket socket;
+    private final boolean sending;
+    private final ByteBuffer buffer;
+    private final RetransmitWindow retransmits;
+    private volatile boolean ran;
+
+    private PeerChannel(TransferSpec spec, NativeSocket socket, boolean sending) {
+        this.spec = spec;
+        this.socket = socket;
+        this.sending = sending;
+        this.buffer = ByteBuffer.allocateDirect(sending ? spec.payloadBytes() : RECEIVE_BUFFER_BYTES);
+        this.retransmits = sending ? new RetransmitWindow(socket) : null;
+    }
+
+    /**
+     * Connects to the peer's listener, bounded by the spec's I/O timeout.
+     *
+     * @throws NativeSocketException naming the call and the errno (ECONNREFUSED, ...), or the wait
+     *     that ran out; nothing is left open
+     */
+    static PeerChannel connect(TransferSpec spec, InetSocketAddress peer, boolean sending) throws NativeSocketException {
+        NativeSocket s = NativeSocket.tcp(PeerListener.family(peer.getAddress()));
+        try {
+            if (sending) {
+                senderOptions(spec, s);
+            } else if (spec.receiveBufferBytes() > 0) {
+                s.receiveBuffer(spec.receiveBufferBytes());
+            }
+            int timeout = (int) Math.min(Integer.MAX_VALUE, spec.ioTimeout().toMillis());
+            s.connect(peer.getAddress(), peer.getPort(), timeout);
+            return new PeerChannel(spec, s, sending);
+        } catch (NativeSocketException | RuntimeException e) {
+            closeQuietly(s);
+            throw e;
+        }
+    }
+
+    /**
+     * @param accepted a socket a listener accepted
+     * @param from the only address a data connection may come from
+     * @return the channel on {@code accepted}; null when it came from another address (it is closed)
+     * @throws NativeSocketException when the socket cannot be set up; it is closed
+     */
+    static PeerChannel accepted(TransferSpec spec, NativeSocket accepted, InetAddress from, boolean sending)
+            throws NativeSocketException {
+        try {
+            if (!accepted.peerAddress().equals(from)) {
+                closeQuietly(accepted);
+                return null;
+            }
+            if (sending) {
+                senderOptions(spec, accepted);
+            }
+            return new PeerChannel(spec, accepted, sending);
+        } catch (NativeSocketException | RuntimeException e) {
+            closeQuietly(accepted);
+            throw e;
+        }
+    }
+
+    private static void senderOptions(TransferSpec spec, NativeSocket s) throws NativeSocketException {
+        s.noDelay(spec.noDelay());
+        s.trafficClass(spec.trafficClass());
+        if (spec.sendBufferBytes() > 0) {
+            s.sendBuffer(spec.sendBufferBytes());
+        }
+    }
+
+    /** @throws UnsupportedOperationException always: a TCP data socket is connected when it opens */
+    @Override
+    public void connectUdp(InetSocketAddress peer) {
+        throw new UnsupportedOperationException("a TCP data socket is connected when it is opened");
+    }
+
+    @Override
+    public int localPort() throws IOException {
+        return socket.localPort();
+    }
+
+    @Override
+    public StreamEngine.SendLoop sendLoop() {
+        if (!sending) {
+            throw new IllegalStateException("this end was opened to receive");
+        }
+        return this::send;
+    }
+
+    @Override
+    public StreamEngine.ReceiveLoop receiveLoop() {
+        if (sending) {
+            throw new IllegalStateException("this end was opened to send");
+        }
+        return this::receive;
+    }
+
+    /**
+     * Sends payload-sized messages until the context's bound, then shuts the output down so that the
+     * peer reads the end of the stream.
+     *
+     * @throws IOException when a send fails, or makes no progress for the I/O timeout
+     */
+    private void send(SenderContext ctx) throws IOException {
+        ran = true;
+        long address = NativeSocket.address(buffer);
+        long stallNanos = ctx.ioTimeoutNanos();
+        try {
+            int n;
+            while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
+                retransmits.observe(ctx.phase());
+                int off = 0;
+                long progressAt = System.nanoTime();
+                while (off < n) {
+                    int w = socket.send(address + off, n - off, POLL_MILLIS);
+                    if (w > 0) {
+                        off += w;
+                        ctx.sent(w, off == n);
+                        progressAt = System.nanoTime();
+                    } else if (ctx.stopRequested()) {
+                        return;
+                    } else if (System.nanoTime() - progressAt > stallNanos) {
+                        throw NativeSocketException.timedOut("send(fd " + socket.fd() + ") after " + ctx.bytesSent()
+                                + " bytes", stallNanos / 1_000_000L);
+                    }
+                }
+            }
+        } finally {
+            try {
+                socket.shutdownOutput();
+            } catch (NativeSocketException ignored) {
+                // the peer is gone; the send error, if any, is already on its way
+            }
+        }
+    }
+
+    /** Counts bytes until the end of the stream or a stop request. */
+    private void receive(ReceiverContext ctx) throws IOException {
+        long address = NativeSocket.address(buffer);
+        while (!ctx.stopRequested()) {
+            int r = socket.receive(address, RECEIVE_BUFFER_BYTES, POLL_MILLIS);
+            if (r > 0) {
+                ctx.received(r);
+            } else if (r == 0) {
+                ctx.endOfStream();
+                return;
+            }
+        }
+    }
+
+    /**
+     * @return the options as the kernel applied them: a sending end's traffic class, SO_SNDBUF and
+     *     TCP_NODELAY, a receiving end's SO_RCVBUF (the other figures read 0 or false), and the MSS
+     *     this end's socket gives ({@code TCP_MAXSEG}, tcp(7)); only this end's is read here, so it
+     *     stands for both ends' until the peer's is known
+     * @throws NativeSocketException naming the getsockopt(2) that failed
+     */
+    @Override
+    public AppliedOptions options() throws NativeSocketException {
+        int mss = socket.maxSegment();
+        Optional<TcpMss> read = Optional.of(TcpMss.read(socket.family(), mss, mss, THIS_END));
+        if (sending) {
+            return new AppliedOptions(spec.trafficClass(), socket.trafficClass(), spec.sendBufferBytes(),
+                    socket.sendBuffer(), spec.receiveBufferBytes(), 0, spec.noDelay(), socket.noDelay(), read);
+        }
+        return new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0, spec.receiveBufferBytes(),
+                socket.receiveBuffer(), spec.noDelay(), false, read);
+    }
+
+    /**
+     * @return a sending end's {@code TCP_INFO} figures once its loop ran (the retransmits in the
+     *     sender's window, the congestion window, RTT, pacing and delivery rates; the receiver's
+     *     {@code tcpi_rcv_mss} is the peer's and reads -1); empty at a receiving end or before the run
+     * @throws NativeSocketException naming getsockopt(TCP_INFO) when it fails
+     */
+    @Override
+    public Optional<TcpStats> tcpStats() throws NativeSocketException {
+        return sending && ran ? Optional.of(retransmits.stats(-1L)) : Optional.empty();
+    }
+
+    /** Closes the socket; idempotent. @throws NativeSocketException naming close(2) (the descriptor is released all the same) */
+    @Override
+    public void close() throws NativeSocketException {
+        socket.close();
+    }
+
+    static void closeQuietly(NativeSocket s) {
+        if (s == null) {
+            return;
+        }
+        try {
+            s.close();
+        } catch (NativeSocketException ignored) {
+            // close(2) releases the descriptor even when it reports an error
+        }
+    }
+}
