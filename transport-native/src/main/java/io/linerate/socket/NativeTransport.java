@@ -104,7 +104,7 @@ public final class NativeTransport implements Transport {
         }
         if (!(p.endpoint() instanceof Endpoint.Loopback)) {
             return Optional.of("endpoint " + p.endpoint() + " is not yet on the native transport: it runs both ends "
-                    + "of a ping-pong in this JVM");
+                    + "of a ping-pong in this JVM; the nio transport runs one with a peer");
         }
         if (p.multicast().isPresent()) {
             return Optional.of("mcast is not yet on the native transport; the nio transport runs a multicast ping-pong");
