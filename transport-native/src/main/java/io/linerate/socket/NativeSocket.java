@@ -198,44 +198,6 @@ public final class NativeSocket implements AutoCloseable {
         check(r, (connect ? "connect" : "bind") + "(fd " + fd + ", abstract Unix address @" + name + ")");
     }
 
-    /**
-     * setsockopt(SO_BINDTODEVICE): this socket takes and sends packets on the interface only (socket(7)).
-     *
-     * @param name an interface name, 1..15 bytes
-     * @throws NativeSocketException naming the call and the errno: ENODEV for no such interface,
-     *     EPERM without CAP_NET_RAW
-     */
-    public void bindToDevice(String name) throws NativeSocketException {
-        byte[] raw = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocateDirect(raw.length + 1);
-        b.put(0, raw);
-        int r;
-        try {
-            r = Sockets.bindToDevice(fd, Sockets.address(b), raw.length + 1);
-        } finally {
-            Reference.reachabilityFence(b);
-        }
-        check(r, "setsockopt(fd " + fd + ", SO_BINDTODEVICE, " + name + ")");
-    }
-
-    /** @return getsockopt(SO_BINDTODEVICE): the interface this socket is bound to, empty for none @throws NativeSocketException naming the errno */
-    public Optional<String> boundDevice() throws NativeSocketException {
-        ByteBuffer b = ByteBuffer.allocateDirect(16);
-        int n;
-        try {
-            n = check(Sockets.boundDevice(fd, Sockets.address(b), 16), "getsockopt(fd " + fd + ", SO_BINDTODEVICE)");
-        } finally {
-            Reference.reachabilityFence(b);
-        }
-        int len = 0;
-        while (len < n && b.get(len) != 0) {
-            len++;
-        }
-        byte[] raw = new byte[len];
-        b.get(0, raw);
-        return len == 0 ? Optional.empty() : Optional.of(new String(raw, java.nio.charset.StandardCharsets.UTF_8));
-    }
-
     /** @return the local port, getsockname(2) @throws NativeSocketException naming the errno */
     public int localPort() throws NativeSocketException {
         return check(Sockets.localPort(fd), "getsockname(fd " + fd + ")");

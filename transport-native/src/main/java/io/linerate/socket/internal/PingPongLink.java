@@ -159,7 +159,7 @@ final class PingPongLink implements AutoCloseable {
     /** SO_BINDTODEVICE, the traffic class and the buffers, before bind or connect. */
     private static void ipOptions(PingPongSpec spec, NativeSocket s) throws NativeSocketException {
         if (spec.bindToDevice().isPresent()) {
-            s.bindToDevice(spec.bindToDevice().get());
+            BindToDevice.bind(s, spec.bindToDevice().get());
         }
         s.trafficClass(spec.trafficClass());
         buffers(spec, s);
@@ -181,7 +181,7 @@ final class PingPongLink implements AutoCloseable {
             return;
         }
         for (NativeSocket x : List.of(c, s)) {
-            Optional<String> bound = x.boundDevice();
+            Optional<String> bound = BindToDevice.read(x);
             if (!bound.equals(spec.bindToDevice())) {
                 throw new TransferException("bindtodev " + spec.bindToDevice().get() + ": " + x
                         + " reads back as bound to " + bound.orElse("no interface"), null);
