@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "linerate_jni.h"
@@ -269,4 +270,90 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
         (jint)SHUT_WR,
     };
     return linerate_layout_write(out, capacity, values, LINERATE_COUNT(values));
+}
+
+/* --- the ping-pong's Unix-domain datagram sockets, sendto(2) and SO_BINDTODEVICE --- */
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_unixDatagramSocket(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    return fd < 0 ? linerate_neg_errno() : fd;
+}
+
+/* Fills a sockaddr_un from the len path bytes at path (a leading NUL names the abstract namespace). */
+static int fill_unix(struct sockaddr_un *a, jlong path, jint len, socklen_t *out_len) {
+    if (len < 1 || (size_t)len > sizeof a->sun_path) {
+        return -ENAMETOOLONG;
+    }
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    memcpy(a->sun_path, LINERATE_PTR(path), (size_t)len);
+    *out_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + (size_t)len);
+    return 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bindUnix(JNIEnv *env, jclass cls, jint fd,
+        jlong path, jint len) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_un a;
+    socklen_t al;
+    int r = fill_unix(&a, path, len, &al);
+    if (r < 0) {
+        return r;
+    }
+    return bind(fd, (struct sockaddr *)&a, al) < 0 ? linerate_neg_errno() : 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_connectUnix(JNIEnv *env, jclass cls, jint fd,
+        jlong path, jint len) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_un a;
+    socklen_t al;
+    int r = fill_unix(&a, path, len, &al);
+    if (r < 0) {
+        return r;
+    }
+    return connect(fd, (struct sockaddr *)&a, al) < 0 ? linerate_neg_errno() : 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendTo(JNIEnv *env, jclass cls, jint fd,
+        jint family, jlong peer, jint port, jlong addr, jint len, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t sl = fill_addr(&ss, family, peer, port);
+    for (;;) {
+        ssize_t n = sendto(fd, LINERATE_PTR(addr), (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&ss, sl);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLOUT, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -EAGAIN : r;
+        }
+    }
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bindToDevice(JNIEnv *env, jclass cls, jint fd,
+        jlong name, jint len) {
+    (void)env;
+    (void)cls;
+    return setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, LINERATE_PTR(name), (socklen_t)len) < 0 ? linerate_neg_errno() : 0;
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_boundDevice(JNIEnv *env, jclass cls, jint fd,
+        jlong out, jint capacity) {
+    (void)env;
+    (void)cls;
+    socklen_t len = (socklen_t)capacity;
+    if (getsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, LINERATE_PTR(out), &len) < 0) {
+        return linerate_neg_errno();
+    }
+    return (jint)len;
 }

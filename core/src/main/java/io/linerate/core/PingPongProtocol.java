@@ -11,7 +11,7 @@ public enum PingPongProtocol {
     UDP("udp"),
     /** A Unix-domain stream socket (Java 16+), its socket file in a fresh temporary directory. */
     UNIX_STREAM("unix_stream"),
-    /** A Unix-domain datagram socket: not available in Java NIO. */
+    /** A Unix-domain datagram socket: not available in Java NIO; the native transport runs it. */
     UNIX_DATAGRAM("unix_datagram"),
     /** Two in-process {@link java.nio.channels.Pipe}s, one per direction. */
     PIPE("pipe");
@@ -46,7 +46,7 @@ public enum PingPongProtocol {
         return this == TCP || this == UDP;
     }
 
-    /** @return why this JVM cannot run the protocol, or empty when it can */
+    /** @return why Java NIO cannot run the protocol, or empty when it can */
     public Optional<String> unsupportedReason() {
         if (this == UNIX_DATAGRAM) {
             return Optional.of("unix_datagram is not supported: Java NIO has Unix-domain stream sockets "

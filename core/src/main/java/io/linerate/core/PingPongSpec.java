@@ -42,13 +42,19 @@ import java.util.Optional;
  *     each end sends with sendto() to the other's address and receives from any sender
  * @param affinity the CPUs the client and the echo server run on (sfnt-pingpong's {@code --affinity});
  *     {@link Affinity#NONE} to pin neither. With an agent, the agent pins its echo thread.
+ * @param bindToDevice sfnt-pingpong's {@code --bindtodev}: the network interface both ends' sockets
+ *     are bound to ({@code SO_BINDTODEVICE}, socket(7); tcp and udp only, 1..{@value
+ *     #MAX_INTERFACE_NAME_BYTES} bytes, no whitespace or '/'), or empty for none. Whether the
+ *     interface exists is checked when the sockets open.
  */
 public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List<Integer> sizes,
                            IterationPolicy policy, Muxer clientMuxer, Muxer serverMuxer, boolean noDelay,
                            int sendBufferBytes, int receiveBufferBytes, int trafficClass, Duration timeout,
                            double percentile, LatencyMode mode, Optional<Idle> idle, Optional<Path> fullLog,
                            Endpoint endpoint, Optional<PingPongMulticast> multicast, boolean connect,
-                           Affinity affinity) implements MeasurementSpec {
+                           Affinity affinity, Optional<String> bindToDevice) implements MeasurementSpec {
+    /** Longest interface name, bytes: IFNAMSIZ (16, {@code <net/if.h>}) less its terminating NUL. */
+    public static final int MAX_INTERFACE_NAME_BYTES = 15;
 
     /** @throws IllegalArgumentException naming the value and its allowed range */
     public PingPongSpec {
@@ -65,6 +71,8 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         Objects.requireNonNull(multicast, "multicast");
         checkUdpOptions(protocol, family, multicast, connect);
         Objects.requireNonNull(affinity, "affinity");
+        Objects.requireNonNull(bindToDevice, "bindToDevice");
+        bindToDevice.ifPresent(name -> checkBindToDevice(protocol, name));
         AgentPeer.checkAddressAndSecretOnly(endpoint, Pattern.PING_PONG);
         if (idle.isPresent() && !clientMuxer.polls() && !serverMuxer.polls()) {
             throw new IllegalArgumentException("idle strategy " + idle.get().label() + " applies to the polling muxers "
@@ -93,6 +101,19 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
                     + " as the stream's --io-timeout");
         }
         LatencyStats.checkPercentile(percentile);
+    }
+
+    private static void checkBindToDevice(PingPongProtocol protocol, String name) {
+        if (!protocol.ip()) {
+            throw new IllegalArgumentException("bindtodev " + name + " applies to tcp and udp only, not "
+                    + protocol.label());
+        }
+        int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (name.isBlank() || bytes > MAX_INTERFACE_NAME_BYTES || name.chars().anyMatch(c -> c == '/' || Character.isWhitespace(c))) {
+            throw new IllegalArgumentException("bindtodev interface name '" + name + "' (" + bytes + " bytes) is not "
+                    + "an interface name; allowed: 1.." + MAX_INTERFACE_NAME_BYTES + " bytes (IFNAMSIZ less its NUL), "
+                    + "no whitespace or '/'");
+        }
     }
 
     private static void checkUdpOptions(PingPongProtocol protocol, AddressFamily family,
@@ -161,7 +182,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         return out;
     }
 
-    /** @return a builder with the defaults: tcp over IPv4, size 1 byte, {@link IterationPolicy#DEFAULT}, blocking on both ends, TCP_NODELAY on, 2 s timeout, p99, half-RTT, loopback, unicast, UDP sockets not connected */
+    /** @return a builder with the defaults: tcp over IPv4, size 1 byte, {@link IterationPolicy#DEFAULT}, blocking on both ends, TCP_NODELAY on, 2 s timeout, p99, half-RTT, loopback, unicast, UDP sockets not connected, bound to no device */
     public static Builder builder() {
         return new Builder();
     }
@@ -188,6 +209,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         b.multicast = multicast;
         b.connect = connect;
         b.affinity = affinity;
+        b.bindToDevice = bindToDevice;
         return b;
     }
 
@@ -212,6 +234,7 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         private Optional<PingPongMulticast> multicast = Optional.empty();
         private boolean connect;
         private Affinity affinity = Affinity.NONE;
+        private Optional<String> bindToDevice = Optional.empty();
 
         private Builder() {}
 
@@ -253,12 +276,14 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         public Builder connect(boolean v) { connect = v; return this; }
         /** @param v the CPUs the client and the echo server run on; default {@link Affinity#NONE} */
         public Builder affinity(Affinity v) { affinity = v; return this; }
+        /** @param v the interface both ends' sockets are bound to (SO_BINDTODEVICE), null for none (the default) */
+        public Builder bindToDevice(String v) { bindToDevice = Optional.ofNullable(v); return this; }
 
         /** @throws IllegalArgumentException as {@link PingPongSpec#PingPongSpec} */
         public PingPongSpec build() {
             return new PingPongSpec(protocol, family, sizes, policy, clientMuxer, serverMuxer, noDelay,
                     sendBufferBytes, receiveBufferBytes, trafficClass, timeout, percentile, mode, idle, fullLog, endpoint, multicast,
-                    connect, affinity);
+                    connect, affinity, bindToDevice);
         }
     }
 

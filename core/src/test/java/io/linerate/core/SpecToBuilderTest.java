@@ -107,6 +107,7 @@ class SpecToBuilderTest {
         one.put("multicast", b -> b.multicast(group));
         one.put("connect", b -> b.connect(true));
         one.put("affinity", b -> b.affinity(Affinity.parse("0;1")));
+        one.put("bindToDevice", b -> b.bindToDevice("lo"));
         eachAlone(s, PingPongSpec::toBuilder, PingPongSpec.Builder::build, one);
         assertThat(names(one)).isEqualTo(components(PingPongSpec.class));
     }

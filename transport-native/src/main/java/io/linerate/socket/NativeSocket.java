@@ -10,7 +10,8 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * One TCP (or UDP, {@link #udp}) socket descriptor of {@code liblinerate-socket.so}, non-blocking, with every wait bounded
+ * One socket descriptor of {@code liblinerate-socket.so} (TCP, UDP or a Unix-domain datagram
+ * socket), non-blocking, with every wait bounded
  * by a poll(2) timeout. Data moves between the socket and native memory given as an address and a
  * length ({@link #address(ByteBuffer)} of a direct buffer), so the send and receive paths neither
  * allocate nor copy through Java arrays. Every failure is a {@link NativeSocketException} naming
@@ -23,17 +24,21 @@ public final class NativeSocket implements AutoCloseable {
 
     private final int fd;
     private final AddressFamily family;
-    private final boolean datagram;
+    private final String kind;
     private volatile boolean closed;
+    /** Where {@link #send} sends on an unconnected UDP socket ({@link #target}): the address bytes, or null. */
+    private ByteBuffer target;
+    private long targetAddress;
+    private int targetPort;
 
     private NativeSocket(int fd, AddressFamily family) {
-        this(fd, family, false);
+        this(fd, family, "TCP");
     }
 
-    private NativeSocket(int fd, AddressFamily family, boolean datagram) {
+    private NativeSocket(int fd, AddressFamily family, String kind) {
         this.fd = fd;
         this.family = family;
-        this.datagram = datagram;
+        this.kind = kind;
     }
 
     /**
@@ -74,7 +79,22 @@ public final class NativeSocket implements AutoCloseable {
         if (fd < 0) {
             throw NativeSocketException.of("socket(IPv" + family.label() + ", SOCK_DGRAM)", fd);
         }
-        return new NativeSocket(fd, family, true);
+        return new NativeSocket(fd, family, "UDP");
+    }
+
+    /**
+     * @return a new non-blocking Unix-domain datagram socket (AF_UNIX, SOCK_DGRAM); its
+     *     {@link #family()} is null
+     * @throws NativeSocketException naming {@code socket(2)} and the errno
+     * @throws UnsatisfiedLinkError naming the cause when the library cannot be loaded
+     */
+    public static NativeSocket unixDatagram() throws NativeSocketException {
+        Sockets.LIBRARY.ensureLoaded();
+        int fd = Sockets.unixDatagramSocket();
+        if (fd < 0) {
+            throw NativeSocketException.of("socket(AF_UNIX, SOCK_DGRAM)", fd);
+        }
+        return new NativeSocket(fd, null, "Unix datagram");
     }
 
     /**
@@ -117,7 +137,7 @@ public final class NativeSocket implements AutoCloseable {
         return fd;
     }
 
-    /** @return the address family */
+    /** @return the address family; null for a Unix-domain socket */
     public AddressFamily family() {
         return family;
     }
@@ -143,6 +163,39 @@ public final class NativeSocket implements AutoCloseable {
             Reference.reachabilityFence(a);
         }
         check(r, "bind+listen(fd " + fd + ", " + address.getHostAddress() + " port " + port + ")");
+    }
+
+    /**
+     * Makes {@link #send} a sendto(2) to {@code address} and {@code port}: an unconnected UDP
+     * socket's peer.
+     */
+    public void target(InetAddress address, int port) {
+        ByteBuffer a = addressBytes(address);
+        target = a;
+        targetAddress = Sockets.address(a);
+        targetPort = port;
+    }
+
+    /**
+     * Binds (or connects) a Unix-domain socket to an abstract address ({@code unix(7)}: a name
+     * with a leading NUL, no file), which the kernel removes when the socket closes.
+     *
+     * @param name the name after the NUL, at most 107 bytes
+     * @param connect connect(2) to the name instead of bind(2)
+     * @throws NativeSocketException naming the call and the errno (EADDRINUSE for a name in use)
+     */
+    public void abstractAddress(String name, boolean connect) throws NativeSocketException {
+        byte[] raw = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer p = ByteBuffer.allocateDirect(raw.length + 1);
+        p.put(1, raw);
+        int r;
+        try {
+            long at = Sockets.address(p);
+            r = connect ? Sockets.connectUnix(fd, at, raw.length + 1) : Sockets.bindUnix(fd, at, raw.length + 1);
+        } finally {
+            Reference.reachabilityFence(p);
+        }
+        check(r, (connect ? "connect" : "bind") + "(fd " + fd + ", abstract Unix address @" + name + ")");
     }
 
     /** @return the local port, getsockname(2) @throws NativeSocketException naming the errno */
@@ -209,14 +262,15 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
-     * send(2) of up to {@code length} bytes at {@code address}, waiting up to {@code pollMillis}
-     * for room in the send buffer. Allocates nothing.
+     * send(2) of up to {@code length} bytes at {@code address} (sendto(2) to the {@link #target}
+     * when there is one), waiting up to {@code pollMillis} for room in the send buffer. Allocates nothing.
      *
      * @return bytes sent, or {@link #WAIT_RAN_OUT}
      * @throws NativeSocketException naming send(2) and the errno (EPIPE, ECONNRESET, EBADF, ...)
      */
     public int send(long address, int length, int pollMillis) throws NativeSocketException {
-        int n = Sockets.send(fd, address, length, pollMillis);
+        int n = target == null ? Sockets.send(fd, address, length, pollMillis)
+                : Sockets.sendTo(fd, familyNumber(family), targetAddress, targetPort, address, length, pollMillis);
         if (n >= 0) {
             return n;
         }
@@ -322,7 +376,7 @@ public final class NativeSocket implements AutoCloseable {
 
     @Override
     public String toString() {
-        return (datagram ? "UDP" : "TCP") + " socket fd " + fd + (closed ? " (closed)" : "");
+        return kind + " socket fd " + fd + (closed ? " (closed)" : "");
     }
 
     private void set(int level, int name, int value, String what) throws NativeSocketException {

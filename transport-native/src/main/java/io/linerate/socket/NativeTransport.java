@@ -5,7 +5,10 @@ import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
+import io.linerate.core.Muxer;
 import io.linerate.core.Pattern;
+import io.linerate.core.PingPongProtocol;
+import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
@@ -14,6 +17,7 @@ import io.linerate.core.spi.PeerProtocols;
 import io.linerate.core.spi.Transport;
 import io.linerate.core.spi.ends.PeerEnds;
 import io.linerate.socket.internal.NativePeerEnds;
+import io.linerate.socket.internal.NativePingPong;
 import io.linerate.socket.internal.NativeStreamTransfer;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -28,12 +32,17 @@ import java.util.Set;
  * {@link Endpoint.Remote}) opens through the {@link PeerProtocol} that reaches it
  * ({@link PeerProtocols}, found on the class path: {@code linerate-peers}), which runs this host's
  * end on this transport's {@link #peerEnds() ends}; the agent runs its own on them with
- * {@code serve --transport native}. Registered for {@link java.util.ServiceLoader} under the name
+ * {@code serve --transport native}. Ping-pongs ({@link PingPongSpec}, both ends in this JVM) run
+ * over TCP, UDP and Unix-domain datagram sockets (which Java NIO lacks), with SO_BINDTODEVICE
+ * ({@link PingPongSpec#bindToDevice()}), on core's ping-pong engine. Registered for
+ * {@link java.util.ServiceLoader} under the name
  * {@value #NAME}; select it by name, as NIO stays the portable default.
  */
 public final class NativeTransport implements Transport {
     /** The name this transport is found by. */
     public static final String NAME = "native";
+    private static final Set<PingPongProtocol> PING_PONG_PROTOCOLS =
+            EnumSet.of(PingPongProtocol.TCP, PingPongProtocol.UDP, PingPongProtocol.UNIX_DATAGRAM);
     private static final PeerEnds ENDS = new NativePeerEnds(NAME);
 
     @Override
@@ -59,14 +68,18 @@ public final class NativeTransport implements Transport {
 
     /**
      * @return why this transport cannot run the spec yet, naming the spec's field: its pattern
-     *     (ping-pong and request/response), its protocol (UDP between two ends in this JVM) or its
-     *     endpoint (iperf3 or iperf 2), or why the agent cannot run it
+     *     (request/response), its protocol (UDP between two stream ends in this JVM; a unix_stream or
+     *     pipe ping-pong), its endpoint (iperf3 or iperf 2; a ping-pong with a peer), a multicast
+     *     ping-pong, a ping-pong muxer other than blocking, or why the agent cannot run it
      */
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
+        if (m instanceof PingPongSpec p) {
+            return pingPongReason(p);
+        }
         if (!(m instanceof TransferSpec spec)) {
             return Optional.of("pattern " + m.pattern().label() + " is not yet on the native transport: it runs "
-                    + Pattern.STREAM.label() + " only");
+                    + Pattern.STREAM.label() + " and " + Pattern.PING_PONG.label() + " only");
         }
         if (spec.endpoint() instanceof Endpoint.Loopback) {
             return spec.protocol() == Protocol.TCP ? Optional.empty()
@@ -84,9 +97,29 @@ public final class NativeTransport implements Transport {
         return peer.get().unsupportedReason(spec, this);
     }
 
+    private static Optional<String> pingPongReason(PingPongSpec p) {
+        if (!PING_PONG_PROTOCOLS.contains(p.protocol())) {
+            return Optional.of("protocol " + p.protocol().label() + " is not on the native transport's ping-pong: it runs "
+                    + "tcp, udp and unix_datagram; the nio transport runs " + p.protocol().label());
+        }
+        if (!(p.endpoint() instanceof Endpoint.Loopback)) {
+            return Optional.of("endpoint " + p.endpoint() + " is not yet on the native transport: it runs both ends "
+                    + "of a ping-pong in this JVM; the nio transport runs one with a peer");
+        }
+        if (p.multicast().isPresent()) {
+            return Optional.of("mcast is not yet on the native transport; the nio transport runs a multicast ping-pong");
+        }
+        if (p.clientMuxer() != Muxer.BLOCKING || p.serverMuxer() != Muxer.BLOCKING || p.idle().isPresent()) {
+            return Optional.of("muxer " + p.clientMuxer().label() + " (server " + p.serverMuxer().label() + ") is not on "
+                    + "the native transport: its ends wait in poll(2), as blocking sockets do; allowed: blocking");
+        }
+        return Optional.empty();
+    }
+
     /**
-     * @return a {@link io.linerate.core.Transfer} whose ends are bound and connected; for a spec with
-     *     the agent what its {@link PeerProtocol} opens
+     * @return for a stream, a {@link io.linerate.core.Transfer} whose ends are bound and connected; for
+     *     a stream with the agent what its {@link PeerProtocol} opens; for a ping-pong, a measurement
+     *     that sets up, runs and releases both ends in {@link Measurement#run()}
      * @throws TransferException if the library cannot be loaded or the sockets cannot be set up
      *     (a port in use is a usage error), or the agent cannot be reached; nothing is left open
      * @throws IllegalArgumentException if {@link #unsupportedReason} is not empty for the spec
@@ -100,6 +133,9 @@ public final class NativeTransport implements Transport {
         if (cause.isPresent()) {
             throw new TransferException("the native transport is unavailable: " + cause.get(), null);
         }
+        if (spec instanceof PingPongSpec p) {
+            return NativePingPong.of(p, clock);
+        }
         if (!(spec.endpoint() instanceof Endpoint.Loopback)) {
             PeerProtocol peer = PeerProtocols.of(spec.endpoint())
                     .orElseThrow(() -> new IllegalArgumentException(PeerProtocols.missing(spec.endpoint())));
@@ -108,9 +144,9 @@ public final class NativeTransport implements Transport {
         return NativeStreamTransfer.open((TransferSpec) spec, clock);
     }
 
-    /** @return {@link Pattern#STREAM} */
+    /** @return {@link Pattern#STREAM} and {@link Pattern#PING_PONG} */
     @Override
     public Set<Pattern> patterns() {
-        return EnumSet.of(Pattern.STREAM);
+        return EnumSet.of(Pattern.STREAM, Pattern.PING_PONG);
     }
 }

@@ -84,7 +84,13 @@ public final class NioTransport implements Transport {
             return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
         }
         if (m instanceof PingPongSpec spec) {
-            return spec.protocol().unsupportedReason();
+            if (spec.bindToDevice().isPresent()) {
+                return Optional.of("bindtodev " + spec.bindToDevice().get() + " is not on the nio transport: Java NIO "
+                        + "cannot set SO_BINDTODEVICE; the native transport (--transport native) binds the sockets to "
+                        + "an interface");
+            }
+            return spec.protocol().unsupportedReason()
+                    .map(r -> r + "; the native transport (--transport native) runs it");
         }
         return Optional.empty();
     }

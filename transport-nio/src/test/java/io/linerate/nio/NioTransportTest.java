@@ -56,7 +56,15 @@ class NioTransportTest {
     void aPingPongProtocolJavaNioLacksIsRefusedBeforeOpening() {
         PingPongSpec spec = PingPongSpec.builder().protocol(PingPongProtocol.UNIX_DATAGRAM).build();
         assertThat(new NioTransport().unsupportedReason(spec)).contains("unix_datagram is not supported: Java NIO has "
-                + "Unix-domain stream sockets (SocketChannel) but no Unix-domain datagram channel");
+                + "Unix-domain stream sockets (SocketChannel) but no Unix-domain datagram channel; the native transport "
+                + "(--transport native) runs it");
+    }
+
+    @Test
+    void aPingPongBoundToADeviceIsRefusedNamingTheNativeTransport() {
+        PingPongSpec spec = PingPongSpec.builder().protocol(PingPongProtocol.UDP).bindToDevice("lo").build();
+        assertThat(new NioTransport().unsupportedReason(spec)).contains("bindtodev lo is not on the nio transport: Java "
+                + "NIO cannot set SO_BINDTODEVICE; the native transport (--transport native) binds the sockets to an interface");
     }
 
     @Test

@@ -156,7 +156,8 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end,
      *     {@code full_log} with a full log, {@code connect} for udp and {@code multicast} (the
      *     group, the interfaces and IP_MULTICAST_LOOP as requested and as read back) for a
-     *     multicast ping-pong
+     *     multicast ping-pong, and {@code bindtodev} (the interface both ends' sockets were bound
+     *     to, read back) when there is one
      */
     @Override
     public JsonObject detailJson() {
@@ -172,6 +173,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
             j.put("connect", spec.connect());
         }
         spec.multicast().ifPresent(m -> j.put("multicast", multicastJson(m)));
+        spec.bindToDevice().ifPresent(d -> j.put("bindtodev", d));
         return j;
     }
 
@@ -201,10 +203,11 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         }
         String tc = String.format(Locale.ROOT, "tclass 0x%02x (requested 0x%02x)", o.trafficClassApplied(),
                 o.trafficClassRequested());
+        String device = spec.bindToDevice().map(d -> ", bindtodev " + d).orElse("");
         return protocol == PingPongProtocol.TCP
                 ? tc + ", " + buffers + ", nodelay " + o.noDelayApplied() + " (requested " + o.noDelayRequested() + "), "
-                        + o.tcpMss().map(m -> "mss " + m.bytes() + " B (" + m.derivation() + ")").orElse("mss unknown")
-                : tc + ", " + buffers + ", connect " + spec.connect() + multicastDescription();
+                        + o.tcpMss().map(m -> "mss " + m.bytes() + " B (" + m.derivation() + ")").orElse("mss unknown") + device
+                : tc + ", " + buffers + ", connect " + spec.connect() + multicastDescription() + device;
     }
 
     private String multicastDescription() {

@@ -67,7 +67,8 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
     RepeatOption repeat;
 
     @Option(names = "--protocol", defaultValue = "tcp", paramLabel = "PROTO",
-            description = "tcp, udp, unix_stream, unix_datagram (unsupported in Java NIO) or pipe (default: ${DEFAULT-VALUE}).")
+            description = "tcp, udp, unix_stream, unix_datagram (on the native transport: Java NIO has no Unix-domain "
+                    + "datagram channel) or pipe (default: ${DEFAULT-VALUE}).")
     String protocol;
 
     @Option(names = "--sizes", split = ",", paramLabel = "BYTES[,BYTES...]", converter = Converters.SizeConverter.class,
@@ -146,6 +147,11 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
             + "connects in any case).")
     boolean connect;
 
+    @Option(names = "--bindtodev", paramLabel = "IF", description = "Bind both ends' sockets to interface IF "
+            + "(SO_BINDTODEVICE), as sfnt-pingpong's --bindtodev (tcp and udp; on the native transport, which it "
+            + "selects; IF must exist).")
+    String bindToDevice;
+
     @Option(names = "--rtt", description = "Report round trips instead of half round trips.")
     boolean rtt;
 
@@ -197,6 +203,7 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
                 .multicast(multicast(f))
                 .connect(connect)
                 .affinity(affinity == null ? Affinity.NONE : Affinity.parse(affinity))
+                .bindToDevice(bindToDevice)
                 .build();
     }
 

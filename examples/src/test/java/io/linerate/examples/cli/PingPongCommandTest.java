@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.Transports;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -60,7 +61,14 @@ class PingPongCommandTest {
         "--muxer poll|unknown muxer 'poll'; allowed: blocking, selector (or epoll), spin",
         "--serv-muxer kqueue|unknown muxer 'kqueue'; allowed: blocking, selector (or epoll), spin",
         "--protocol sctp|unknown protocol 'sctp'; allowed: tcp, udp, unix_stream, unix_datagram, pipe",
-        "--protocol unix_datagram --sizes 1|unix_datagram is not supported: Java NIO has Unix-domain stream sockets",
+        "--protocol unix_datagram --sizes 1 --transport nio|unix_datagram is not supported: Java NIO has Unix-domain "
+                + "stream sockets (SocketChannel) but no Unix-domain datagram channel; the native transport (--transport native) runs it",
+        "--bindtodev lo --transport nio|bindtodev lo is not on the nio transport: Java NIO cannot set SO_BINDTODEVICE; "
+                + "the native transport (--transport native) binds the sockets to an interface",
+        "--bindtodev nosuchif0 --sizes 1|bindtodev nosuchif0: no network interface named 'nosuchif0' on this host; allowed: one of ",
+        "--bindtodev abcdefghijklmnop|bindtodev interface name 'abcdefghijklmnop' (16 bytes) is not an interface name; "
+                + "allowed: 1..15 bytes (IFNAMSIZ less its NUL), no whitespace or '/'",
+        "--bindtodev lo --protocol pipe|bindtodev lo applies to tcp and udp only, not pipe",
         "--timeout 0s|timeout 0 ms is out of range; allowed: 1 ms..10 min, as the stream's --io-timeout",
         "--timeout 1us|timeout 1 us is out of range; allowed: 1 ms..10 min, as the stream's --io-timeout",
         "--tclass 300|300 is out of range; allowed: 0..255 or 0x00..0xff",
@@ -79,6 +87,27 @@ class PingPongCommandTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void unixDatagramRunsOnTheNativeTransportWhenNoneIsNamed() {
+        Run r = pingpong(withShort("--protocol", "unix_datagram", "--sizes", "1,64"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        PingPongCommand c = new PingPongCommand();
+        new CommandLine(c).parseArgs("--protocol", "unix_datagram");
+        assertThat(Transports.forSpec(c.spec()).name()).isEqualTo("native");
+        assertThat(r.out().lines().filter(l -> l.startsWith("\t")).map(l -> l.split("\t")[1]))
+                .containsExactly("1", "64");
+        assertThat(r.out()).contains("# applied: sndbuf ");
+    }
+
+    @Test
+    void bindtodevLoBindsBothEndsOnTheNativeTransport() throws Exception {
+        Run r = pingpong(withShort("--protocol", "udp", "--sizes", "8", "--bindtodev", "lo", "--json"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode detail = JSON.readTree(r.out()).get("detail");
+        assertThat(detail.get("bindtodev").asText()).isEqualTo("lo");
+        assertThat(detail.get("protocol").asText()).isEqualTo("udp");
     }
 
     @Test

@@ -174,9 +174,10 @@ class NativeAgentEndsTest {
                 .isInstanceOf(TransferException.class)
                 .hasMessageContaining("ping-pong (the echo end) is not yet on the native transport's ends for peers")
                 .hasMessageContaining("use --transport nio");
-        // and this host's end of one is refused before any connection, by the spec's pattern
-        assertThat(Transports.byName(NATIVE).unsupportedReason(spec)).hasValue(
-                "pattern ping-pong is not yet on the native transport: it runs stream only");
+        // and this host's end of one is refused before any connection, by the spec's endpoint
+        assertThat(Transports.byName(NATIVE).unsupportedReason(spec)).hasValue("endpoint " + spec.endpoint()
+                + " is not yet on the native transport: it runs both ends of a ping-pong in this JVM; the nio "
+                + "transport runs one with a peer");
     }
 
     @ParameterizedTest

@@ -76,4 +76,22 @@ public final class Sockets {
      * @return how many were written, or -ENOSPC if {@code capacity} ints do not suffice
      */
     public static native int layout(long out, int capacity);
+
+    /** socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC): fd or -errno. */
+    public static native int unixDatagramSocket();
+
+    /** bind(2) to the Unix address of {@code len} path bytes at {@code path} (a leading NUL: abstract): 0 or -errno. */
+    public static native int bindUnix(int fd, long path, int len);
+
+    /** connect(2) to the Unix address of {@code len} path bytes at {@code path}: 0 or -errno. */
+    public static native int connectUnix(int fd, long path, int len);
+
+    /** sendto(2) of {@code len} bytes at {@code addr} to the peer's 4 or 16 address bytes at {@code peer} and {@code port}, polling up to {@code timeoutMs}: bytes sent, -EAGAIN when the wait ran out, or -errno. */
+    public static native int sendTo(int fd, int family, long peer, int port, long addr, int len, int timeoutMs);
+
+    /** setsockopt(SO_BINDTODEVICE) to the {@code len} name bytes at {@code name}: 0 or -errno (EPERM without CAP_NET_RAW, ENODEV for no such interface). */
+    public static native int bindToDevice(int fd, long name, int len);
+
+    /** getsockopt(SO_BINDTODEVICE) into {@code capacity} bytes at {@code out}: the length written (0 when unbound), or -errno. */
+    public static native int boundDevice(int fd, long out, int capacity);
 }

@@ -2,6 +2,7 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.Idle;
 import io.linerate.core.Muxer;
+import io.linerate.core.spi.latency.MessageEnd;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.net.SocketAddress;
@@ -28,17 +29,7 @@ import org.agrona.concurrent.IdleStrategy;
  * send() and takes what arrives with receive() ({@link #openUnconnected}). Used by one thread,
  * except {@link #requestStop()}.
  */
-public final class Endpoint implements AutoCloseable {
-    /** The operation completed. */
-    public static final int OK = 0;
-    /** The deadline passed first. */
-    public static final int TIMEOUT = 1;
-    /** The peer closed its end (streams and pipes). */
-    public static final int EOF = 2;
-    /** {@link #requestStop()} was called. */
-    public static final int STOPPED = 3;
-    /** Deadline meaning "wait until stopped". */
-    public static final long NO_DEADLINE = Long.MAX_VALUE;
+public final class Endpoint implements MessageEnd {
     /** Longest single selector wait, so that a stop request is seen, ms. */
     static final long POLL_MILLIS = 10;
 
@@ -146,6 +137,7 @@ public final class Endpoint implements AutoCloseable {
      * @return {@link #OK}, {@link #TIMEOUT}, {@link #EOF} or {@link #STOPPED}
      * @throws IOException when the channel fails
      */
+    @Override
     public int read(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException {
         if (muxer == Muxer.BLOCKING) {
             return readBlocking(buf, deadlineNanos, whole);
@@ -205,6 +197,7 @@ public final class Endpoint implements AutoCloseable {
      * @return {@link #OK}, {@link #TIMEOUT} or {@link #STOPPED}
      * @throws IOException when the channel fails, such as a peer that closed
      */
+    @Override
     public int write(ByteBuffer buf, long deadlineNanos) throws IOException {
         if (muxer == Muxer.BLOCKING) {
             watchdog.arm(deadlineNanos);
@@ -290,6 +283,7 @@ public final class Endpoint implements AutoCloseable {
      * Asks the owner's current and future waits to end with {@link #STOPPED}; closes the channels
      * so that a blocked call returns. Thread-safe.
      */
+    @Override
     public void requestStop() {
         stop = true;
         Resources.closeQuietly(channels);

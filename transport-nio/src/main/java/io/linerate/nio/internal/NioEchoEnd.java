@@ -4,6 +4,7 @@ import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.spi.ends.EchoEnd;
+import io.linerate.core.spi.latency.EchoServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

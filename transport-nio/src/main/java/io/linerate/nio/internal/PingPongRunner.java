@@ -2,62 +2,23 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
-import io.linerate.core.DatagramHeader;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
-import io.linerate.core.fulllog.FullLog;
-import io.linerate.core.fulllog.FullLogSummary;
-import io.linerate.core.latency.AffinityReadBack;
-import io.linerate.core.latency.ExactRangeHistogram;
-import io.linerate.core.latency.IterationPolicy;
-import io.linerate.core.latency.LatencyHistograms;
-import io.linerate.core.latency.LatencyReport;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.core.latency.SizeLatency;
-import io.linerate.core.live.LiveCounters;
-import io.linerate.core.live.RunProgress;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedByInterruptException;
+import io.linerate.core.spi.latency.EchoServer;
+import io.linerate.core.spi.latency.PingPongSweep;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /**
- * Runs a ping-pong sweep: opens the link, starts the echo server, measures each size, releases all.
- * Each size, while it runs, is a progress report in the process's live counters ({@link LiveCounters}),
- * opened before the size's first round trip and never touched inside the round-trip loop.
+ * Runs a ping-pong over NIO channels: opens the link, starts the echo server, runs core's sweep
+ * ({@link PingPongSweep}) and releases all.
  */
 public final class PingPongRunner {
     /** Longest wait for the echo server's thread to be pinned to its CPU, ns. */
     private static final long PIN_WAIT_NANOS = 30_000_000_000L;
-    private static final com.sun.management.ThreadMXBean ALLOCATION =
-            ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
-                    && m.isThreadAllocatedMemorySupported() && m.isThreadAllocatedMemoryEnabled() ? m : null;
-
-    private final PingPongSpec spec;
-    private final Clock clock;
-    private final Endpoint end;
-    private final EchoServer server;
-    private final long timeoutNanos;
-    private final FullLog log;
-    private long roundTrips;
-    /** Answers of the size being measured that carried an earlier round trip's number (skipped). */
-    private long staleAnswers;
-
-    private PingPongRunner(PingPongSpec spec, Clock clock, Endpoint end, EchoServer server, FullLog log) {
-        this.spec = spec;
-        this.clock = clock;
-        this.end = end;
-        this.server = server;
-        this.timeoutNanos = spec.timeout().toNanos();
-        this.log = log;
-    }
 
     /**
      * @param serverAnswerLimit answers the echo server gives before it stops answering (for
@@ -83,7 +44,7 @@ public final class PingPongRunner {
             PingPongResult result;
             try (EchoServer s = server) {
                 Optional<String> serverCpus = s.startPinned(PIN_WAIT_NANOS);
-                result = sweep(spec, clock, facts, link.client(), s, link.options(), new long[1], serverCpus);
+                result = PingPongSweep.sweep(spec, clock, facts, link.client(), s, link.options(), new long[1], serverCpus);
                 result = withMulticast(result, link);
             }
             serverAnswers.accept(server.answered());
@@ -101,60 +62,7 @@ public final class PingPongRunner {
     public static PingPongResult runAgainst(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
                                             AppliedOptions options, long[] roundTrips) throws TransferException {
         try (Endpoint c = client) {
-            return sweep(spec, clock, facts, c, null, options, roundTrips, Optional.empty());
-        }
-    }
-
-    private static PingPongResult sweep(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
-                                        EchoServer server, AppliedOptions options, long[] roundTrips,
-                                        Optional<String> serverCpus) throws TransferException {
-        try (Pinning pin = Pinning.of("client", spec.affinity().clientCpu())) {
-            Optional<AffinityReadBack> pinned = spec.affinity().pins()
-                    ? Optional.of(new AffinityReadBack(pin.readBack(), serverCpus)) : Optional.empty();
-            return sweepPinned(spec, clock, facts, client, server, options, roundTrips, pinned);
-        }
-    }
-
-    private static PingPongResult sweepPinned(PingPongSpec spec, Clock clock, RunFacts facts, Endpoint client,
-                                              EchoServer server, AppliedOptions options, long[] roundTrips,
-                                              Optional<AffinityReadBack> pinned) throws TransferException {
-        long startMillis = System.currentTimeMillis();
-        FullLog log = openFullLog(spec);
-        PingPongRunner runner = new PingPongRunner(spec, clock, client, server, log);
-        RunProgress shown = null;
-        try {
-            long t0 = clock.nanoTime();
-            List<SizeLatency> results = new ArrayList<>();
-            List<PingPongResult.SizeCounts> counts = new ArrayList<>();
-            List<Integer> sizes = spec.sizes();
-            boolean interrupted = false;
-            for (int i = 0; i < sizes.size() && !interrupted; i++) {
-                // the next size's report opens before the last one closes, so the counters file stays through the sweep
-                RunProgress next = LiveCounters.process().progress(progressLabel(spec, sizes.get(i)), sizes.size());
-                next.done(i);
-                if (shown != null) {
-                    shown.close();
-                }
-                shown = next;
-                interrupted = runner.measure(sizes.get(i), t0, results, counts);
-            }
-            client.close();
-            Optional<FullLogSummary> logged = Optional.empty();
-            if (log != null) {
-                log.finish();
-                logged = Optional.of(log.closeAndSummarize());
-            }
-            return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results,
-                    staleNotes(counts), pinned), options, counts, startMillis, logged, interrupted);
-        } finally {
-            if (shown != null) {
-                shown.close();
-            }
-            roundTrips[0] = runner.roundTrips;
-            if (log != null) {
-                log.finish();
-                log.close();
-            }
+            return PingPongSweep.sweep(spec, clock, facts, c, null, options, roundTrips, Optional.empty());
         }
     }
 
@@ -163,176 +71,4 @@ public final class PingPongRunner {
                 r.startEpochMillis(), r.fullLog(), r.interrupted(), link.multicast());
     }
 
-    /**
-     * @return the label of a size's progress report in the live counters, {@code pingpong tcp 64 B}; the
-     *     report counts the sizes done before it ({@code DONE}) of the sweep's sizes ({@code TOTAL}), and
-     *     its start time is the size's
-     */
-    static String progressLabel(PingPongSpec spec, int size) {
-        return "pingpong " + spec.protocol().label() + " " + size + " B";
-    }
-
-    private static FullLog openFullLog(PingPongSpec spec) throws TransferException {
-        if (spec.fullLog().isEmpty()) {
-            return null;
-        }
-        try {
-            return FullLog.open(spec.fullLog().get(), spec.timeout());
-        } catch (IOException e) {
-            throw new TransferException(e.getMessage(), e, true);
-        }
-    }
-
-    /**
-     * Measures one size; an interrupt of this thread ends it early, between round trips or by
-     * closing the client's channel in one, and what it measured until then is its result.
-     *
-     * @return whether the size was cut short by an interrupt (its status is cleared)
-     */
-    private boolean measure(int size, long t0, List<SizeLatency> results, List<PingPongResult.SizeCounts> counts)
-            throws TransferException {
-        ByteBuffer tx = ByteBuffer.allocateDirect(size);
-        for (int i = 0; i < size; i++) {
-            tx.put(i, (byte) i);
-        }
-        ByteBuffer rx = ByteBuffer.allocateDirect(size);
-        ExactRangeHistogram h = LatencyHistograms.create();
-        IterationPolicy.Progress p = spec.policy().newProgress();
-        long serverAlloc0 = -1;
-        long clientAlloc0 = -1;
-        long sizeTrips = 0;
-        staleAnswers = 0;
-        boolean datagram = spec.protocol().datagram();
-        long now = clock.nanoTime();
-        p.begin(now);
-        if (!p.warmingUp()) {
-            serverAlloc0 = serverAllocated();
-            clientAlloc0 = clientAllocated();
-        }
-        boolean interrupted = false;
-        try {
-            while (true) {
-                if (Thread.interrupted()) {
-                    interrupted = true;
-                    break;
-                }
-                boolean warming = p.warmingUp();
-                tx.clear();
-                rx.clear();
-                // one bound for the round trip (the write and the whole answer), read outside the timed part
-                long deadline = System.nanoTime() + timeoutNanos;
-                if (datagram) {
-                    AnswerStamp.stamp(tx, size, roundTrips);
-                }
-                long start = clock.nanoTime();
-                int s = exchange(tx, rx, size, datagram, deadline);
-                long stop = clock.nanoTime();
-                checkAnswer(s, rx, size);
-                if (log != null) {
-                    log.record(roundTrips, size, warming ? DatagramHeader.WARMUP : DatagramHeader.WINDOW, start, stop);
-                }
-                roundTrips++;
-                sizeTrips++;
-                if (!warming) {
-                    LatencyHistograms.record(h, stop - start);
-                }
-                if (!p.completed(stop)) {
-                    now = stop;
-                    break;
-                }
-                if (warming && !p.warmingUp()) {
-                    serverAlloc0 = serverAllocated();
-                    clientAlloc0 = clientAllocated();
-                }
-            }
-        } catch (ClosedByInterruptException e) {
-            // the interrupt closed the client's channel inside a round trip, which is not counted
-            Thread.interrupted();
-            interrupted = true;
-        } catch (IOException e) {
-            throw failure(size, -1, e);
-        }
-        if (interrupted) {
-            now = clock.nanoTime();
-        }
-        long clientAlloc1 = clientAllocated();
-        long serverAlloc1 = serverAllocated();
-        results.add(new SizeLatency(size, h, p.measuredNanos(), Math.max(0, now - t0) / 1e9));
-        counts.add(new PingPongResult.SizeCounts(size, sizeTrips, p.measuredIterations(),
-                between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1), staleAnswers));
-        return interrupted;
-    }
-
-    /**
-     * One message and its answer, both bounded by {@code deadline}. A duplicated or late datagram
-     * answer carries an earlier round trip's number: it is skipped and counted in
-     * {@link #staleAnswers}, and this round trip waits for its own.
-     *
-     * @return {@link Endpoint#OK} or the endpoint's failure code
-     */
-    private int exchange(ByteBuffer tx, ByteBuffer rx, int size, boolean datagram, long deadline) throws IOException {
-        int s = end.write(tx, deadline);
-        if (s == Endpoint.OK) {
-            s = end.read(rx, deadline, true);
-            while (datagram && s == Endpoint.OK && !AnswerStamp.carries(rx, size, roundTrips)) {
-                staleAnswers++;
-                rx.clear();
-                s = end.read(rx, deadline, true);
-            }
-        }
-        return s;
-    }
-
-    /** @throws TransferException if the round trip failed or the answer is not the message's size */
-    private void checkAnswer(int s, ByteBuffer rx, int size) throws TransferException {
-        if (s != Endpoint.OK) {
-            throw failure(size, s, null);
-        }
-        if (rx.position() != size) {
-            throw new TransferException(String.format(Locale.ROOT,
-                    "%s answer of %d bytes to a %d-byte message after %d round trips",
-                    spec.protocol().label(), rx.position(), size, roundTrips), null);
-        }
-    }
-
-    private static List<String> staleNotes(List<PingPongResult.SizeCounts> counts) {
-        List<String> notes = new ArrayList<>();
-        for (PingPongResult.SizeCounts c : counts) {
-            if (c.staleAnswers() > 0) {
-                notes.add(String.format(Locale.ROOT, "%d answers to %d-byte messages carried an earlier round trip's "
-                        + "number (duplicated or late datagrams) and were skipped; each round trip was timed to its own "
-                        + "answer", c.staleAnswers(), c.sizeBytes()));
-            }
-        }
-        return notes;
-    }
-
-    private TransferException failure(int size, int status, IOException e) {
-        String what = switch (status) {
-            case Endpoint.TIMEOUT -> String.format(Locale.ROOT,
-                    "no answer within the timeout of %d ms (counted as 1 timeout: %s)", timeoutNanos / 1_000_000L,
-                    spec.protocol().datagram() ? "a lost datagram or a server that stopped answering"
-                            : "a server that stopped answering");
-            case Endpoint.EOF -> "the server closed the connection";
-            case Endpoint.STOPPED -> "the run was stopped";
-            default -> "I/O error: " + (e == null ? "unknown" : e.getMessage());
-        };
-        Throwable serverFailure = server == null ? null : server.failure();
-        return new TransferException(String.format(Locale.ROOT, "%s ping-pong of %d-byte messages ended: %s; "
-                        + "%d round trips completed%s", spec.protocol().label(), size, what, roundTrips,
-                serverFailure == null ? "" : "; server: " + serverFailure.getMessage()), e);
-    }
-
-    private static long clientAllocated() {
-        return ALLOCATION == null ? -1 : ALLOCATION.getCurrentThreadAllocatedBytes();
-    }
-
-    private long serverAllocated() {
-        return ALLOCATION == null || server == null || !server.thread().isAlive() ? -1
-                : ALLOCATION.getThreadAllocatedBytes(server.thread().getId());
-    }
-
-    private static long between(long a, long b) {
-        return a < 0 || b < 0 ? -1 : b - a;
-    }
 }

@@ -1,4 +1,4 @@
-package io.linerate.nio.internal;
+package io.linerate.core.spi.latency;
 
 import java.nio.ByteBuffer;
 
@@ -9,14 +9,14 @@ import java.nio.ByteBuffer;
  * out. Without the stamp it would be taken for the next round trip's answer, and every later round
  * trip would be timed from an answer that was already waiting. Allocation-free.
  */
-final class AnswerStamp {
+public final class AnswerStamp {
     /** The most bytes of a message the number takes. */
-    static final int BYTES = Long.BYTES;
+    public static final int BYTES = Long.BYTES;
 
     private AnswerStamp() {}
 
     /** Writes round trip {@code n} into the first min({@value #BYTES}, {@code size}) bytes of {@code ping}. */
-    static void stamp(ByteBuffer ping, int size, long n) {
+    public static void stamp(ByteBuffer ping, int size, long n) {
         int k = Math.min(BYTES, size);
         for (int i = 0; i < k; i++) {
             ping.put(i, (byte) (n >>> (8 * i)));
@@ -27,7 +27,7 @@ final class AnswerStamp {
      * @return whether {@code answer}'s first min({@value #BYTES}, {@code size}) bytes carry round trip
      *     {@code n}; always true for an empty message, which has no room for a number
      */
-    static boolean carries(ByteBuffer answer, int size, long n) {
+    public static boolean carries(ByteBuffer answer, int size, long n) {
         int k = Math.min(BYTES, size);
         for (int i = 0; i < k; i++) {
             if (answer.get(i) != (byte) (n >>> (8 * i))) {

@@ -1,4 +1,4 @@
-package io.linerate.nio.internal;
+package io.linerate.core.spi.latency;
 
 import io.linerate.core.TransferException;
 import io.linerate.core.spi.cpu.ThreadAffinity;
@@ -9,7 +9,7 @@ import java.util.OptionalInt;
  * One ping-pong end's thread pinned to its {@code --affinity} CPU for the run, and its CPU set as
  * read back once pinned; nothing when the end is not pinned.
  */
-final class Pinning implements AutoCloseable {
+public final class Pinning implements AutoCloseable {
     private static final Pinning NONE = new Pinning(null, Optional.empty());
 
     private final ThreadAffinity.Pin pin;
@@ -27,7 +27,7 @@ final class Pinning implements AutoCloseable {
      * @throws TransferException a usage error naming the CPU and the thread's CPU set when the CPU
      *     is not one of them, or saying why no thread can be pinned here (no native layer)
      */
-    static Pinning of(String end, OptionalInt cpu) throws TransferException {
+    public static Pinning of(String end, OptionalInt cpu) throws TransferException {
         if (cpu.isEmpty()) {
             return NONE;
         }
@@ -41,7 +41,7 @@ final class Pinning implements AutoCloseable {
     }
 
     /** @return the pinned thread's CPU set as read back; empty when not pinned */
-    Optional<String> readBack() {
+    public Optional<String> readBack() {
         return readBack;
     }
 

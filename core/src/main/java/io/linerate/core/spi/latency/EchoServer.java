@@ -1,4 +1,4 @@
-package io.linerate.nio.internal;
+package io.linerate.core.spi.latency;
 
 import io.linerate.core.TransferException;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * write is bounded by the timeout. Allocation-free per message.
  */
 public final class EchoServer implements AutoCloseable {
-    private final Endpoint end;
+    private final MessageEnd end;
     private final long timeoutNanos;
     private final long answerLimit;
     private final Thread thread;
@@ -36,15 +36,15 @@ public final class EchoServer implements AutoCloseable {
      * @param answerLimit answers to give before reading on without answering (a server that stops
      *     answering, for tests); negative for no limit
      */
-    public EchoServer(Endpoint end, int bufferBytes, long timeoutNanos, long answerLimit) {
+    public EchoServer(MessageEnd end, int bufferBytes, long timeoutNanos, long answerLimit) {
         this(end, bufferBytes, timeoutNanos, answerLimit, OptionalInt.empty());
     }
 
     /**
-     * As {@link #EchoServer(Endpoint, int, long, long)}, with the server thread pinned to {@code cpu}
+     * As {@link #EchoServer(MessageEnd, int, long, long)}, with the server thread pinned to {@code cpu}
      * ({@code --affinity}) before it serves.
      */
-    public EchoServer(Endpoint end, int bufferBytes, long timeoutNanos, long answerLimit, OptionalInt cpu) {
+    public EchoServer(MessageEnd end, int bufferBytes, long timeoutNanos, long answerLimit, OptionalInt cpu) {
         this.cpu = cpu;
         this.end = end;
         this.bufferBytes = bufferBytes;
@@ -130,8 +130,8 @@ public final class EchoServer implements AutoCloseable {
         try {
             while (true) {
                 buf.clear();
-                int s = end.read(buf, Endpoint.NO_DEADLINE, false);
-                if (s != Endpoint.OK) {
+                int s = end.read(buf, MessageEnd.NO_DEADLINE, false);
+                if (s != MessageEnd.OK) {
                     return;
                 }
                 if (answerLimit >= 0 && n >= answerLimit) {
@@ -140,12 +140,12 @@ public final class EchoServer implements AutoCloseable {
                 buf.flip();
                 int size = buf.remaining();
                 s = end.write(buf, System.nanoTime() + timeoutNanos);
-                if (s == Endpoint.TIMEOUT) {
+                if (s == MessageEnd.TIMEOUT) {
                     throw new IOException(String.format(Locale.ROOT,
                             "echo server could not send its answer within the timeout of %d ms after %d answers",
                             timeoutNanos / 1_000_000L, n));
                 }
-                if (s != Endpoint.OK) {
+                if (s != MessageEnd.OK) {
                     return;
                 }
                 bytes += size;

@@ -1,0 +1,48 @@
+package io.linerate.core.spi.latency;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * One end of a ping-pong link as the sweep and the echo server drive it. Reads and writes return a
+ * status instead of throwing for the expected outcomes (timeout, end of stream, stop) and allocate
+ * nothing. Used by one thread, except {@link #requestStop()}.
+ */
+public interface MessageEnd extends AutoCloseable {
+    /** The operation completed. */
+    int OK = 0;
+    /** The deadline passed first. */
+    int TIMEOUT = 1;
+    /** The peer closed its end (streams and pipes). */
+    int EOF = 2;
+    /** {@link #requestStop()} was called. */
+    int STOPPED = 3;
+    /** Deadline meaning "wait until stopped". */
+    long NO_DEADLINE = Long.MAX_VALUE;
+
+    /**
+     * Reads into {@code buf} from its position: one datagram, or for streams all of {@code buf}'s
+     * remaining bytes ({@code whole}) or at least one byte.
+     *
+     * @param deadlineNanos {@link System#nanoTime()} reading to give up at, or {@link #NO_DEADLINE}
+     * @return {@link #OK}, {@link #TIMEOUT}, {@link #EOF} or {@link #STOPPED}
+     * @throws IOException when the socket fails
+     */
+    int read(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException;
+
+    /**
+     * Writes all of {@code buf}'s remaining bytes (one datagram for datagram ends).
+     *
+     * @param deadlineNanos {@link System#nanoTime()} reading to give up at
+     * @return {@link #OK}, {@link #TIMEOUT} or {@link #STOPPED}
+     * @throws IOException when the socket fails, such as a peer that closed
+     */
+    int write(ByteBuffer buf, long deadlineNanos) throws IOException;
+
+    /** Asks current and future waits to end with {@link #STOPPED}, releasing a blocked call. Thread-safe. */
+    void requestStop();
+
+    /** Releases the end's sockets and whatever else it holds; never throws. */
+    @Override
+    void close();
+}

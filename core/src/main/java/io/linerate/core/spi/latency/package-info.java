@@ -1,0 +1,8 @@
+/**
+ * The ping-pong engine that transports drive: the sweep over message sizes ({@link
+ * io.linerate.core.spi.latency.PingPongSweep}: warm-up, iteration floors and caps, histograms, the
+ * full log, live progress, stale datagram answers), the echo server ({@link
+ * io.linerate.core.spi.latency.EchoServer}) and the one-end contract both run on ({@link
+ * io.linerate.core.spi.latency.MessageEnd}). Transports supply the ends; the engine does the timing.
+ */
+package io.linerate.core.spi.latency;

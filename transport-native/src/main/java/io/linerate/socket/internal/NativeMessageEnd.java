@@ -1,0 +1,138 @@
+package io.linerate.socket.internal;
+
+import io.linerate.core.spi.latency.MessageEnd;
+import io.linerate.socket.NativeSocket;
+import io.linerate.socket.NativeSocketException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+
+/**
+ * One ping-pong end on a native socket: a TCP stream, or a UDP or Unix-domain datagram socket
+ * (connected, or sending to its {@link NativeSocket#target}). Every wait is a poll(2) of at most
+ * {@value #SLICE_MILLIS} ms, after which the deadline, the stop flag and this thread's interrupt
+ * are checked; data moves by the direct buffer's address, so the per-message path allocates
+ * nothing. An interrupt of the waiting thread ends the call with {@link ClosedByInterruptException},
+ * as an interrupted NIO channel does. Used by one thread, except {@link #requestStop()}.
+ */
+final class NativeMessageEnd implements MessageEnd {
+    /** Longest single poll(2), so that a stop request or an interrupt is seen, ms. */
+    static final int SLICE_MILLIS = 10;
+    /** Longest wait in {@link #close()} for a call on another thread to see the stop, ns. */
+    private static final long CLOSE_WAIT_NANOS = 1_000_000_000L;
+
+    private final NativeSocket socket;
+    private final boolean datagram;
+    private volatile boolean stop;
+    /** Whether a thread is inside {@link #read} or {@link #write}, so that {@link #close()} does not pull the descriptor from under it. */
+    private volatile boolean busy;
+
+    NativeMessageEnd(NativeSocket socket, boolean datagram) {
+        this.socket = socket;
+        this.datagram = datagram;
+    }
+
+    /** @return the socket, for its options */
+    NativeSocket socket() {
+        return socket;
+    }
+
+    @Override
+    public int read(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException {
+        busy = true;
+        try {
+            return readBusy(buf, deadlineNanos, whole);
+        } finally {
+            busy = false;
+        }
+    }
+
+    private int readBusy(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException {
+        long base = NativeSocket.address(buf);
+        while (true) {
+            int pos = buf.position();
+            int n = socket.receive(base + pos, buf.limit() - pos, SLICE_MILLIS);
+            if (n == NativeSocket.WAIT_RAN_OUT) {
+                int s = waited(deadlineNanos);
+                if (s != OK) {
+                    return s;
+                }
+                continue;
+            }
+            if (n == 0 && !datagram) {
+                return EOF;
+            }
+            buf.position(pos + n);
+            if (datagram || !whole || !buf.hasRemaining()) {
+                return OK;
+            }
+        }
+    }
+
+    @Override
+    public int write(ByteBuffer buf, long deadlineNanos) throws IOException {
+        busy = true;
+        try {
+            return writeBusy(buf, deadlineNanos);
+        } finally {
+            busy = false;
+        }
+    }
+
+    private int writeBusy(ByteBuffer buf, long deadlineNanos) throws IOException {
+        long base = NativeSocket.address(buf);
+        while (buf.hasRemaining()) {
+            int pos = buf.position();
+            int n = socket.send(base + pos, buf.limit() - pos, SLICE_MILLIS);
+            if (n == NativeSocket.WAIT_RAN_OUT) {
+                int s = waited(deadlineNanos);
+                if (s != OK) {
+                    return s;
+                }
+                continue;
+            }
+            // a datagram goes whole or not at all
+            buf.position(datagram ? buf.limit() : pos + n);
+        }
+        return OK;
+    }
+
+    /** @return {@link #OK} to wait on, {@link #STOPPED} or {@link #TIMEOUT} */
+    private int waited(long deadlineNanos) throws ClosedByInterruptException {
+        if (stop) {
+            return STOPPED;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            throw new ClosedByInterruptException();
+        }
+        if (deadlineNanos != NO_DEADLINE && System.nanoTime() - deadlineNanos >= 0) {
+            return TIMEOUT;
+        }
+        return OK;
+    }
+
+    @Override
+    public void requestStop() {
+        stop = true;
+    }
+
+    /**
+     * Stops the end and closes the socket; close(2) releases the descriptor even when it reports an
+     * error. A call still running on another thread ends within one poll slice of the stop; it is
+     * waited for, up to {@value #CLOSE_WAIT_NANOS} ns, so that it never polls a descriptor number
+     * the process may have reused.
+     */
+    @Override
+    public void close() {
+        stop = true;
+        long until = System.nanoTime() + CLOSE_WAIT_NANOS;
+        while (busy && System.nanoTime() - until < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+        try {
+            socket.close();
+        } catch (NativeSocketException ignored) {
+            // the descriptor is released all the same
+        }
+    }
+}
