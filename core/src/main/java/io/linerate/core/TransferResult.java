@@ -45,7 +45,9 @@ import java.util.OptionalDouble;
  * @param interrupted whether the run was stopped before its bound by an interrupt of its thread
  *     ({@link Transfer#run(IntervalListener)}): the window ends at the reading after the interrupt
  * @param tcp what the kernel's {@code TCP_INFO} said of the sending socket, where the transport
- *     reads it (the native transport); empty otherwise
+ *     reads it (the native transport; NIO through a TCP_INFO source); empty otherwise
+ * @param tcpUnavailable why a TCP stream has no {@code tcp}, such as no TCP_INFO source on the class
+ *     path; empty when it has them, or the reason is not known
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
@@ -55,7 +57,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              long senderAllocatedBytes, long receiverAllocatedBytes,
                              List<String> invalidReasons, Optional<FullLogSummary> fullLog,
                              long processCpuNanos, InstructionCount instructions, boolean interrupted,
-                             Optional<TcpStats> tcp)
+                             Optional<TcpStats> tcp, String tcpUnavailable)
         implements MeasurementResult {
 
     public TransferResult {
@@ -65,6 +67,11 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         Objects.requireNonNull(udp, "udp");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tcp, "tcp");
+        Objects.requireNonNull(tcpUnavailable, "tcpUnavailable");
+        if (tcp.isPresent() && !tcpUnavailable.isEmpty()) {
+            throw new IllegalArgumentException("a result with TCP_INFO figures has no reason they are unavailable, not '"
+                    + tcpUnavailable + "'; allowed: empty");
+        }
         intervals = List.copyOf(intervals);
         invalidReasons = List.copyOf(invalidReasons);
     }
@@ -242,7 +249,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
             return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                     windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
                     senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos,
-                    instructions, interrupted, tcp);
+                    instructions, interrupted, tcp, "");
         }
     }
 
@@ -257,7 +264,26 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                 windowBytesSent, windowBytesReceived, udp, intervals, readOptions, senderCpuNanos, receiverCpuNanos,
                 senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos, instructions,
-                interrupted, Optional.of(stats));
+                interrupted, Optional.of(stats), "");
+    }
+
+    /**
+     * @param reason why the sending socket's {@code TCP_INFO} could not be read, such as no TCP_INFO
+     *     source on the class path; not blank
+     * @return this result without {@code TCP_INFO} figures, saying why; this result itself when it has them
+     * @throws IllegalArgumentException for a blank reason
+     */
+    public TransferResult withTcpUnavailable(String reason) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("the reason TCP_INFO is unavailable is blank; allowed: a reason");
+        }
+        if (tcp.isPresent()) {
+            return this;
+        }
+        return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
+                windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
+                senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos, instructions,
+                interrupted, tcp, reason);
     }
 
     /** @return the CPU cost per KiB of payload: {@link ServiceDemand#of} this result */

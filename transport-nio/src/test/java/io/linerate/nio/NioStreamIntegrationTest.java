@@ -144,6 +144,12 @@ class NioStreamIntegrationTest {
         assertThat(tcp.options().tcpMss()).isEqualTo(PathFacts.loopbackTcpMss(f)
                 .map(m -> m.withUnreadBecause(TcpInfoSources.NO_SOURCE))).isPresent();
         assertThat(udp.options().tcpMss()).isEmpty();
+        // nor does it read the sender's TCP_INFO: the result says why, in its JSON too, and has no figures
+        assertThat(tcp.tcp()).isEmpty();
+        assertThat(tcp.tcpUnavailable()).isEqualTo(TcpInfoSources.NO_SOURCE);
+        assertThat(io.linerate.core.sink.ResultJson.of(tcp).toJson())
+                .contains("\"tcp_info_unavailable\":\"" + TcpInfoSources.NO_SOURCE + "\"").doesNotContain("\"tcp_info\":");
+        assertThat(udp.tcpUnavailable()).isEmpty();
     }
 
     @Test

@@ -74,7 +74,8 @@ public final class ResultJson {
      * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
      * {@code significant_digits}), then {@code options} ({@link #options}), {@code tcp_info} where the
-     * transport read the sender's {@code TCP_INFO} ({@link #tcpInfo}), {@code cpu_ns,
+     * transport read the sender's {@code TCP_INFO} ({@link #tcpInfo}), else {@code tcp_info_unavailable}
+     * saying why where that is known (no TCP_INFO source on the class path), {@code cpu_ns,
      * window_allocated_bytes, valid, reasons}, {@code interrupted} (only when true), {@code intervals}
      * ({@code start_s, end_s, bytes, bits_per_second}, for UDP {@code datagrams, lost, jitter_ms}, where the
      * transport read {@code TCP_INFO} at each tick {@code retransmits, cwnd_bytes, tcpi_rtt, tcpi_rttvar,
@@ -105,6 +106,9 @@ public final class ResultJson {
         r.udp().ifPresent(u -> udp(n, u));
         n.put("options", options(r.options(), r.spec().protocol() == Protocol.TCP));
         r.tcp().ifPresent(t -> n.put("tcp_info", tcpInfo(t)));
+        if (r.tcp().isEmpty() && !r.tcpUnavailable().isEmpty()) {
+            n.put("tcp_info_unavailable", r.tcpUnavailable());
+        }
         cost(n, r);
         n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
                 .put("receiver", r.receiverAllocatedBytes()));

@@ -115,6 +115,9 @@ final class StreamTextWriter implements StreamWriter {
                 "# tcp_info (sender): retr %d in the window, %d in total; cwnd %d B; rtt %d us, rttvar %d us; "
                         + "pacing %s; delivery %s", t.windowRetransmits(), t.totalRetransmits(), t.cwndBytes(),
                 t.rttMicros(), t.rttVarMicros(), rate(t.pacingRate()), rate(t.deliveryRate()))));
+        if (r.tcp().isEmpty() && !r.tcpUnavailable().isEmpty()) {
+            out.println("# tcp_info (sender): unavailable: " + r.tcpUnavailable());
+        }
     }
 
     /** A TCP_INFO rate in bytes/s as bit/s, or why it is absent. */

@@ -143,7 +143,7 @@ public final class TcpEndpoints extends ChannelEndpoints<SocketChannel> {
         // kernel bounds it by half the largest window seen, which on loopback is still the first one)
         Optional<TcpMss> settled = SocketMss.ofPair(spec.family(), sender, receiver).filter(m -> m.read().isPresent());
         return tcpInfo.stats().map(t -> r.withTcp(t, r.options().withTcpMss(settled.or(() -> r.options().tcpMss()))))
-                .orElse(r);
+                .orElseGet(() -> tcpInfo.unavailable() == null ? r : r.withTcpUnavailable(tcpInfo.unavailable()));
     }
 
     /**
