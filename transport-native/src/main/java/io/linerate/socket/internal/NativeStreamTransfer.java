@@ -28,7 +28,7 @@ public final class NativeStreamTransfer implements Transfer {
     /** Size of the receiver's read buffer, bytes, as the nio transport's. */
     static final int RECEIVE_BUFFER_BYTES = 256 * 1024;
     /** Longest single poll(2) of a loop, ms: how often it looks at the stop flag while waiting. */
-    static final int POLL_MILLIS = 10;
+    static final int POLL_MILLIS = TcpLoops.POLL_MILLIS;
 
     private static final Logger LOG = LoggerFactory.getLogger(NativeStreamTransfer.class);
 
@@ -90,58 +90,14 @@ public final class NativeStreamTransfer implements Transfer {
         }
     }
 
-    /**
-     * Sends payload-sized messages until the context's bound, then shuts the output down so that the
-     * receiver sees the end of the stream.
-     *
-     * @throws IOException when a send fails, or makes no progress for the I/O timeout
-     */
+    /** Sends until the context's bound ({@link TcpLoops#send}), then shuts the output down. */
     void send(SenderContext ctx) throws IOException {
-        NativeSocket tx = ends.sender;
-        long address = NativeSocket.address(sendBuffer);
-        long stallNanos = ctx.ioTimeoutNanos();
-        try {
-            int n;
-            while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
-                retransmits.observe(ctx.phase());
-                int off = 0;
-                long progressAt = System.nanoTime();
-                while (off < n) {
-                    int w = tx.send(address + off, n - off, POLL_MILLIS);
-                    if (w > 0) {
-                        off += w;
-                        ctx.sent(w, off == n);
-                        progressAt = System.nanoTime();
-                    } else if (ctx.stopRequested()) {
-                        return;
-                    } else if (System.nanoTime() - progressAt > stallNanos) {
-                        throw NativeSocketException.timedOut("send(fd " + tx.fd() + ") after " + ctx.bytesSent()
-                                + " bytes", stallNanos / 1_000_000L);
-                    }
-                }
-            }
-        } finally {
-            try {
-                tx.shutdownOutput();
-            } catch (NativeSocketException ignored) {
-                // the peer is gone; the send error, if any, is already on its way
-            }
-        }
+        TcpLoops.send(ends.sender, NativeSocket.address(sendBuffer), ctx, retransmits);
     }
 
-    /** Counts bytes until the end of the stream or a stop request. */
+    /** Counts bytes until the end of the stream or a stop request ({@link TcpLoops#receive}). */
     void receive(ReceiverContext ctx) throws IOException {
-        NativeSocket rx = ends.receiver;
-        long address = NativeSocket.address(receiveBuffer);
-        while (!ctx.stopRequested()) {
-            int r = rx.receive(address, RECEIVE_BUFFER_BYTES, POLL_MILLIS);
-            if (r > 0) {
-                ctx.received(r);
-            } else if (r == 0) {
-                ctx.endOfStream();
-                return;
-            }
-        }
+        TcpLoops.receive(ends.receiver, NativeSocket.address(receiveBuffer), RECEIVE_BUFFER_BYTES, ctx);
     }
 
     @Override

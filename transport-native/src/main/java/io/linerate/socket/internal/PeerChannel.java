@@ -29,7 +29,7 @@ import java.util.Optional;
  */
 final class PeerChannel implements StreamChannel {
     /** Longest single poll(2) of a loop or an accept, ms. */
-    static final int POLL_MILLIS = 10;
+    static final int POLL_MILLIS = TcpLoops.POLL_MILLIS;
     /** Size of a receiving end's read buffer, bytes, as the loopback transfer's. */
     static final int RECEIVE_BUFFER_BYTES = NativeStreamTransfer.RECEIVE_BUFFER_BYTES;
     /** How {@link TcpMss.Read#how()} names an MSS that only this host's end read. */
@@ -131,57 +131,15 @@ final class PeerChannel implements StreamChannel {
         return this::receive;
     }
 
-    /**
-     * Sends payload-sized messages until the context's bound, then shuts the output down so that the
-     * peer reads the end of the stream.
-     *
-     * @throws IOException when a send fails, or makes no progress for the I/O timeout
-     */
+    /** Sends until the context's bound ({@link TcpLoops#send}). */
     private void send(SenderContext ctx) throws IOException {
         ran = true;
-        long address = NativeSocket.address(buffer);
-        long stallNanos = ctx.ioTimeoutNanos();
-        try {
-            int n;
-            while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
-                retransmits.observe(ctx.phase());
-                int off = 0;
-                long progressAt = System.nanoTime();
-                while (off < n) {
-                    int w = socket.send(address + off, n - off, POLL_MILLIS);
-                    if (w > 0) {
-                        off += w;
-                        ctx.sent(w, off == n);
-                        progressAt = System.nanoTime();
-                    } else if (ctx.stopRequested()) {
-                        return;
-                    } else if (System.nanoTime() - progressAt > stallNanos) {
-                        throw NativeSocketException.timedOut("send(fd " + socket.fd() + ") after " + ctx.bytesSent()
-                                + " bytes", stallNanos / 1_000_000L);
-                    }
-                }
-            }
-        } finally {
-            try {
-                socket.shutdownOutput();
-            } catch (NativeSocketException ignored) {
-                // the peer is gone; the send error, if any, is already on its way
-            }
-        }
+        TcpLoops.send(socket, NativeSocket.address(buffer), ctx, retransmits);
     }
 
-    /** Counts bytes until the end of the stream or a stop request. */
+    /** Counts bytes until the end of the stream or a stop request ({@link TcpLoops#receive}). */
     private void receive(ReceiverContext ctx) throws IOException {
-        long address = NativeSocket.address(buffer);
-        while (!ctx.stopRequested()) {
-            int r = socket.receive(address, RECEIVE_BUFFER_BYTES, POLL_MILLIS);
-            if (r > 0) {
-                ctx.received(r);
-            } else if (r == 0) {
-                ctx.endOfStream();
-                return;
-            }
-        }
+        TcpLoops.receive(socket, NativeSocket.address(buffer), RECEIVE_BUFFER_BYTES, ctx);
     }
 
     /**

@@ -1,0 +1,77 @@
+package io.linerate.socket.internal;
+
+import io.linerate.core.spi.engine.ReceiverContext;
+import io.linerate.core.spi.engine.SenderContext;
+import io.linerate.socket.NativeSocket;
+import io.linerate.socket.NativeSocketException;
+import java.io.IOException;
+
+/**
+ * The send and receive loops of a native TCP stream socket, shared by the ends in one JVM
+ * ({@link NativeStreamTransfer}) and the ends for peers ({@link PeerChannel}). They move bytes
+ * between the socket and a direct buffer by address, each wait a {@code poll(2)} of at most
+ * {@value #POLL_MILLIS} ms so that a stop request is seen, and allocate nothing.
+ */
+final class TcpLoops {
+    /** Longest single poll(2) of a loop, ms: how often it looks at the stop flag while waiting. */
+    static final int POLL_MILLIS = 10;
+
+    private TcpLoops() {}
+
+    /**
+     * Sends payload-sized messages until the context's bound, then shuts the output down so that the
+     * peer reads the end of the stream.
+     *
+     * @param address the send buffer's address, holding at least the payload
+     * @param window told the context's phase before each message ({@link RetransmitWindow#observe})
+     * @throws IOException when a send fails, or makes no progress for the I/O timeout
+     */
+    static void send(NativeSocket tx, long address, SenderContext ctx, RetransmitWindow window) throws IOException {
+        long stallNanos = ctx.ioTimeoutNanos();
+        try {
+            int n;
+            while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
+                window.observe(ctx.phase());
+                int off = 0;
+                long progressAt = System.nanoTime();
+                while (off < n) {
+                    int w = tx.send(address + off, n - off, POLL_MILLIS);
+                    if (w > 0) {
+                        off += w;
+                        ctx.sent(w, off == n);
+                        progressAt = System.nanoTime();
+                    } else if (ctx.stopRequested()) {
+                        return;
+                    } else if (System.nanoTime() - progressAt > stallNanos) {
+                        throw NativeSocketException.timedOut("send(fd " + tx.fd() + ") after " + ctx.bytesSent()
+                                + " bytes", stallNanos / 1_000_000L);
+                    }
+                }
+            }
+        } finally {
+            try {
+                tx.shutdownOutput();
+            } catch (NativeSocketException ignored) {
+                // the peer is gone; the send error, if any, is already on its way
+            }
+        }
+    }
+
+    /**
+     * Counts bytes until the end of the stream or a stop request.
+     *
+     * @param address the receive buffer's address
+     * @param capacity the receive buffer's size, bytes
+     */
+    static void receive(NativeSocket rx, long address, int capacity, ReceiverContext ctx) throws IOException {
+        while (!ctx.stopRequested()) {
+            int r = rx.receive(address, capacity, POLL_MILLIS);
+            if (r > 0) {
+                ctx.received(r);
+            } else if (r == 0) {
+                ctx.endOfStream();
+                return;
+            }
+        }
+    }
+}
