@@ -28,6 +28,11 @@ import java.util.Optional;
  *     empty when read, or when no reason is known
  */
 public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optional<Read> read, String unreadBecause) {
+    /**
+     * How a {@link Read} ends where only this host's end was read (the far end's socket is on
+     * another host): its figure stands for both ends, and {@link #derivation()} says so once.
+     */
+    public static final String ONE_END = " of this host's end";
     /** TCP header without options, bytes (RFC 9293). */
     public static final int TCP_HEADER_BYTES = 20;
     /** Largest IPv4 datagram, bytes: the 16-bit total length. */
@@ -134,12 +139,18 @@ public record TcpMss(AddressFamily family, int pathMtu, int optionBytes, Optiona
 
     /**
      * @return how the value was found, such as {@code derived: MTU 1280 - 40 IPv6 - 20 TCP - 12 timestamps}
-     *     (with {@code ; not read: REASON} when the reason is known) or {@code read: TCP_MAXSEG 65483
-     *     at the sender, 65483 at the receiver}
+     *     (with {@code ; not read: REASON} when the reason is known), {@code read: TCP_MAXSEG 65483
+     *     at the sender, 65483 at the receiver}, or where only this host's end was read ({@link #ONE_END}),
+     *     {@code read: tcpi_snd_mss 1448 at this host's end}
      */
     public String derivation() {
         if (read.isPresent()) {
             Read r = read.get();
+            if (r.how().endsWith(ONE_END) && r.senderBytes() == r.receiverBytes()) {
+                // one end read its own, which stands for both: one figure, said to be this host's
+                return String.format(Locale.ROOT, "read: %s %d at this host's end",
+                        r.how().substring(0, r.how().length() - ONE_END.length()), r.senderBytes());
+            }
             return String.format(Locale.ROOT, "read: %s %d at the sender, %d at the receiver", r.how(), r.senderBytes(),
                     r.receiverBytes());
         }

@@ -171,7 +171,8 @@ class NativePeerEndsTest {
 
         assertThatThrownBy(() -> ends().echo(ping, lo)).isInstanceOf(IOException.class)
                 .hasMessageStartingWith("ping-pong (the echo end) is not yet on the native transport's ends")
-                .hasMessageEndingWith("use --transport nio for it");
+                .hasMessageEndingWith("nio runs it: `serve --transport nio` (the default) for the agent's end, "
+                        + "`--transport nio` for this host's");
         assertThatThrownBy(() -> ends().pingPongClient(ping, lo)).isInstanceOf(IOException.class)
                 .hasMessageStartingWith("ping-pong (the measuring end) is not yet");
         assertThatThrownBy(() -> ends().rrServer(rr, lo)).isInstanceOf(IOException.class)

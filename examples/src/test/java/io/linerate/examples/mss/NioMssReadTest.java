@@ -93,7 +93,7 @@ class NioMssReadTest {
         }
         String note = r.report().notes().stream().filter(n -> n.startsWith("tcp mss ")).findFirst().orElseThrow();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                "tcp mss (\\d+) B \\(read: tcpi_snd_mss of this host's end (\\d+) at the sender, (\\d+) at the receiver\\)")
+                "tcp mss (\\d+) B \\(read: tcpi_snd_mss (\\d+) at this host's end\\)")
                 .matcher(note);
         assertThat(m.matches()).as(note).isTrue();
         assertThat(Integer.parseInt(m.group(1))).isBetween(1, expected(family));

@@ -173,7 +173,7 @@ class NativeAgentEndsTest {
         assertThatThrownBy(() -> run(Transports.byName("nio"), spec))
                 .isInstanceOf(TransferException.class)
                 .hasMessageContaining("ping-pong (the echo end) is not yet on the native transport's ends for peers")
-                .hasMessageContaining("use --transport nio");
+                .hasMessageContaining("`serve --transport nio` (the default) for the agent's end");
         // and this host's end of one is refused before any connection, by the spec's endpoint
         assertThat(Transports.byName(NATIVE).unsupportedReason(spec)).hasValue("endpoint " + spec.endpoint()
                 + " is not yet on the native transport: it runs both ends of a ping-pong in this JVM; the nio "

@@ -83,6 +83,7 @@ public final class NativePeerEnds implements PeerEnds {
 
     private IOException notYet(String what, String runs) {
         return new IOException(what + " not yet on the " + transport + " transport's ends for peers: they run "
-                + runs + "; use --transport nio for it");
+                + runs + "; nio runs it: `serve --transport nio` (the default) for the agent's end, `--transport nio` "
+                + "for this host's");
     }
 }

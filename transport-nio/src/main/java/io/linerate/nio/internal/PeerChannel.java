@@ -2,6 +2,7 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Protocol;
+import io.linerate.core.TcpMss;
 import io.linerate.core.TcpStats;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.ends.StreamChannel;
@@ -38,6 +39,7 @@ public final class PeerChannel implements StreamChannel {
     private final boolean sending;
     /** A sending TCP end's TCP_INFO through a source found at run time; null elsewhere. */
     private volatile Optional<TcpStats> tcpStats = Optional.empty();
+    private volatile Optional<TcpMss> mssAtEnd = Optional.empty();
 
     private PeerChannel(TransferSpec spec, NetworkChannel channel, Selector selector, boolean sending) {
         this.spec = spec;
@@ -244,6 +246,7 @@ public final class PeerChannel implements StreamChannel {
                 } finally {
                     // read while the connection is still open: once closed the kernel's account of it is gone
                     tcpStats = info.stats();
+                    readMssAtEnd(tcp);
                 }
             };
         }
@@ -255,7 +258,13 @@ public final class PeerChannel implements StreamChannel {
     @Override
     public StreamEngine.ReceiveLoop receiveLoop() {
         if (channel instanceof SocketChannel tcp) {
-            return ctx -> TcpEndpoints.receiveLoop(tcp, selector, ctx);
+            return ctx -> {
+                try {
+                    TcpEndpoints.receiveLoop(tcp, selector, ctx);
+                } finally {
+                    readMssAtEnd(tcp);
+                }
+            };
         }
         DatagramChannel udp = (DatagramChannel) channel;
         return ctx -> UdpEndpoints.receiveLoop(udp, selector, ctx);
@@ -271,16 +280,28 @@ public final class PeerChannel implements StreamChannel {
     @Override
     public AppliedOptions options() throws IOException {
         boolean tcp = spec.protocol() == Protocol.TCP;
-        InetAddress local = ((InetSocketAddress) channel.getLocalAddress()).getAddress();
+        Optional<TcpMss> mss = tcp ? mss() : Optional.empty();
         if (sending) {
             return new AppliedOptions(spec.trafficClass(), channel.getOption(StandardSocketOptions.IP_TOS),
                     spec.sendBufferBytes(), SocketBuffers.send(channel), spec.receiveBufferBytes(), 0,
-                    spec.noDelay(), tcp && channel.getOption(StandardSocketOptions.TCP_NODELAY),
-                    tcp ? SocketMss.ofEnd(spec.family(), (SocketChannel) channel) : Optional.empty());
+                    spec.noDelay(), tcp && channel.getOption(StandardSocketOptions.TCP_NODELAY), mss);
         }
         return new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0,
-                spec.receiveBufferBytes(), SocketBuffers.receive(channel), spec.noDelay(), false,
-                tcp ? SocketMss.ofEnd(spec.family(), (SocketChannel) channel) : Optional.empty());
+                spec.receiveBufferBytes(), SocketBuffers.receive(channel), spec.noDelay(), false, mss);
+    }
+
+    /** @return the MSS read as the loop ended, while the connection still stood; else read (or derived) now */
+    private Optional<TcpMss> mss() {
+        Optional<TcpMss> atEnd = mssAtEnd;
+        return atEnd.isPresent() ? atEnd : SocketMss.ofEnd(spec.family(), (SocketChannel) channel);
+    }
+
+    /** Reads this end's MSS as its loop ends: once the peer has closed too, the kernel may have no account of it left. */
+    private void readMssAtEnd(SocketChannel tcp) {
+        Optional<TcpMss> read = SocketMss.ofEnd(spec.family(), tcp);
+        if (read.flatMap(TcpMss::read).isPresent()) {
+            mssAtEnd = read;
+        }
     }
 
     /**
