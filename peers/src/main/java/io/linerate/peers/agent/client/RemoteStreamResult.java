@@ -4,6 +4,7 @@ import io.linerate.core.Better;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Metric;
+import io.linerate.core.MetricDefaults;
 import io.linerate.core.Rates;
 import io.linerate.core.StreamMetrics;
 import io.linerate.core.TransferResult;
@@ -88,6 +89,10 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
             u.jitterNanos().ifPresent(j -> out.add(new Metric(StreamMetrics.jitter(marker), j / 1e6, "ms", at, t, labels,
                     Better.LOWER).asAdvisory()));
         });
+        // the sender's retransmits, where its TCP_INFO was read (this host's, or the agent's sent back)
+        transfer.tcp().ifPresent(tcp -> out.add(new Metric(StreamMetrics.retransmits(marker), tcp.windowRetransmits(),
+                MetricDefaults.SEGMENTS, StreamMetrics.host(sender == local), sender.windowNanos() / 1e9, labels,
+                Better.LOWER).asAdvisory()));
         return out;
     }
 

@@ -69,6 +69,8 @@ public class AgentStreamTest {
         assertThat(r.metrics()).extracting(Metric::host).contains("local", "remote");
         // this end sends: its tcp_info, read through sock_diag (the native layer is on the test class path)
         senderTcpInfo(r, -1);
+        assertThat(r.metrics()).filteredOn(m -> m.name().equals("tcp4_retransmits")).singleElement()
+                .satisfies(m -> assertThat(m.host()).isEqualTo("local"));
         // and at every interval of this end, whose intervals the result carries
         assertThat(r.transfer().intervals()).isNotEmpty().allSatisfy(i -> assertThat(i.tcp()).hasValueSatisfying(t -> {
             assertThat(t.retransmits()).isNotNegative();
@@ -107,6 +109,11 @@ public class AgentStreamTest {
         assertThat(read.receiverBytes()).isBetween(1, derived);
         // the agent sends: its sending socket's tcp_info came back over the control connection
         senderTcpInfo(r, -1);
+        // and its retransmits are a metric of the agent's host, with kperf's report-only policy
+        assertThat(r.metrics()).filteredOn(m -> m.name().equals("tcp4_retransmits")).singleElement().satisfies(m -> {
+            assertThat(m.host()).isEqualTo("remote");
+            assertThat(m.value()).isEqualTo((double) r.transfer().tcp().orElseThrow().windowRetransmits());
+        });
     }
 
     @Test
