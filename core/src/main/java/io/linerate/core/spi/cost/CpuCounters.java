@@ -1,8 +1,6 @@
 package io.linerate.core.spi.cost;
 
-import java.util.Iterator;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
+import io.linerate.core.spi.Providers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,18 +41,7 @@ public final class CpuCounters {
      */
     public static Opened open(CpuEvent event) {
         StringBuilder why = new StringBuilder();
-        Iterator<CpuCounterProvider> it = ServiceLoader.load(CpuCounterProvider.class, loader()).iterator();
-        for (int i = 0; i < 64; i++) {
-            CpuCounterProvider p;
-            try {
-                if (!it.hasNext()) {
-                    break;
-                }
-                p = it.next();
-            } catch (ServiceConfigurationError e) {
-                LOG.warn("skipping a CPU counter provider that failed to load: {}", e.getMessage());
-                continue;
-            }
+        for (CpuCounterProvider p : Providers.load(CpuCounterProvider.class, "CPU counter provider")) {
             try {
                 return new Opened(p.open(event), null);
             } catch (UnsupportedOperationException | LinkageError e) {
@@ -63,11 +50,6 @@ public final class CpuCounters {
             }
         }
         return new Opened(null, why.length() == 0 ? NO_PROVIDER : why.toString());
-    }
-
-    private static ClassLoader loader() {
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        return context != null ? context : CpuCounters.class.getClassLoader();
     }
 
     /**

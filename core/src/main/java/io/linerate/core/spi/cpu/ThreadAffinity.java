@@ -1,14 +1,12 @@
 package io.linerate.core.spi.cpu;
 
+import io.linerate.core.spi.Providers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.Iterator;
 import java.util.Optional;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,20 +104,7 @@ public final class ThreadAffinity {
     }
 
     private static ThreadAffinityProvider find(StringBuilder why) {
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        ClassLoader loader = context != null ? context : ThreadAffinity.class.getClassLoader();
-        Iterator<ThreadAffinityProvider> it = ServiceLoader.load(ThreadAffinityProvider.class, loader).iterator();
-        for (int i = 0; i < 64; i++) {
-            ThreadAffinityProvider p;
-            try {
-                if (!it.hasNext()) {
-                    return null;
-                }
-                p = it.next();
-            } catch (ServiceConfigurationError e) {
-                LOG.warn("skipping a thread affinity provider that failed to load: {}", e.getMessage());
-                continue;
-            }
+        for (ThreadAffinityProvider p : Providers.load(ThreadAffinityProvider.class, "thread affinity provider")) {
             Optional<String> cause = p.unavailabilityCause();
             if (cause.isEmpty()) {
                 return p;

@@ -1,9 +1,7 @@
 package io.linerate.core.spi.tcp;
 
+import io.linerate.core.spi.Providers;
 import java.net.InetSocketAddress;
-import java.util.Iterator;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +14,6 @@ public final class TcpInfoSources {
     /** Why nothing reads {@code tcp_info} when no source is on the class path. */
     public static final String NO_SOURCE = "no TCP_INFO source on the class path "
             + "(linerate-native provides one over sock_diag netlink on Linux)";
-    /** At most this many providers are tried, so that a broken class path cannot loop. */
-    private static final int MAX_PROVIDERS = 64;
 
     private TcpInfoSources() {}
 
@@ -32,18 +28,7 @@ public final class TcpInfoSources {
      */
     public static Found connection(InetSocketAddress local, InetSocketAddress remote) {
         StringBuilder why = new StringBuilder();
-        Iterator<TcpInfoSource> it = ServiceLoader.load(TcpInfoSource.class, loader()).iterator();
-        for (int i = 0; i < MAX_PROVIDERS; i++) {
-            TcpInfoSource s;
-            try {
-                if (!it.hasNext()) {
-                    break;
-                }
-                s = it.next();
-            } catch (ServiceConfigurationError e) {
-                LOG.warn("skipping a TCP_INFO source that failed to load: {}", e.getMessage());
-                continue;
-            }
+        for (TcpInfoSource s : Providers.load(TcpInfoSource.class, "TCP_INFO source")) {
             try {
                 return new Found(s.connection(local, remote), null);
             } catch (UnsupportedOperationException | LinkageError e) {
@@ -52,11 +37,6 @@ public final class TcpInfoSources {
             }
         }
         return new Found(null, why.length() == 0 ? NO_SOURCE : why.toString());
-    }
-
-    private static ClassLoader loader() {
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        return context != null ? context : TcpInfoSources.class.getClassLoader();
     }
 
     /**
