@@ -159,12 +159,11 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     return err == 0 ? 0 : -err;
 }
 
-LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_send(JNIEnv *env, jclass cls, jint fd,
-        jlong addr, jint len, jint timeoutMs) {
-    (void)env;
-    (void)cls;
+/* sendto(2) without blocking, waiting for room in poll slices of timeoutMs: bytes sent, -EAGAIN when
+ * there was none within the wait, or -errno. A NULL sa sends on a connected socket, as send(2) does. */
+static jint send_bounded(jint fd, jlong addr, jint len, const struct sockaddr *sa, socklen_t sl, jint timeoutMs) {
     for (;;) {
-        ssize_t n = send(fd, LINERATE_PTR(addr), (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL);
+        ssize_t n = sendto(fd, LINERATE_PTR(addr), (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL, sa, sl);
         if (n >= 0) {
             return (jint)n;
         }
@@ -176,6 +175,13 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
             return r == 0 ? -EAGAIN : r;
         }
     }
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_send(JNIEnv *env, jclass cls, jint fd,
+        jlong addr, jint len, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    return send_bounded(fd, addr, len, NULL, 0, timeoutMs);
 }
 
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recv(JNIEnv *env, jclass cls, jint fd,
@@ -325,19 +331,7 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     (void)cls;
     struct sockaddr_storage ss;
     socklen_t sl = fill_addr(&ss, family, peer, port);
-    for (;;) {
-        ssize_t n = sendto(fd, LINERATE_PTR(addr), (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&ss, sl);
-        if (n >= 0) {
-            return (jint)n;
-        }
-        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            return linerate_neg_errno();
-        }
-        int r = wait_for(fd, POLLOUT, timeoutMs);
-        if (r <= 0) {
-            return r == 0 ? -EAGAIN : r;
-        }
-    }
+    return send_bounded(fd, addr, len, (struct sockaddr *)&ss, sl, timeoutMs);
 }
 
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_bindToDevice(JNIEnv *env, jclass cls, jint fd,
