@@ -19,8 +19,11 @@ import java.util.Optional;
  *       one full segment (at MTU 1280 with timestamps: 1228 over IPv4, 1208 over IPv6);
  *   <li>where a segment holds two or more of zperf's writes (the host's loopback, MTU 65536, MSS
  *       65483 and 65464), the stack joins writes into full segments itself, and 1220 stays;
- *   <li>where the MSS cannot be derived, 1220 stays, and the reason says so.
+ *   <li>where the MSS can be neither read nor derived, 1220 stays, and the reason says so.
  * </ul>
+ * The MSS is the one a loopback connection reads ({@code tcpi_snd_mss}, the CLI's probe through
+ * transport-nio's {@code PathFacts.readLoopbackTcpMss}), or where it cannot be read, the one derived
+ * from the loopback's MTU; the description says which.
  *
  * @param ipv4Bytes bytes per write of {@code tcp4} and {@code tcp4_nodelay}
  * @param ipv6Bytes bytes per write of {@code tcp6} and {@code tcp6_nodelay}
@@ -47,8 +50,8 @@ public record LoopbackTcpPayload(int ipv4Bytes, int ipv6Bytes, String descriptio
 
     /**
      * @return zperf's 1220 bytes in both families, described as {@code 1220 B (zperf's)}: the
-     *     default where the caller does not know the loopback MSS (the CLI derives it with
-     *     transport-nio's {@code PathFacts.loopbackTcpMss} and passes it to {@link #of})
+     *     default where the caller does not know the loopback MSS (the CLI reads it with
+     *     transport-nio's {@code PathFacts.readLoopbackTcpMss} and passes it to {@link #of})
      */
     public static LoopbackTcpPayload zperf() {
         return new LoopbackTcpPayload(ZPERF_BYTES, ZPERF_BYTES, ZPERF_BYTES + " B (zperf's)");
@@ -57,8 +60,8 @@ public record LoopbackTcpPayload(int ipv4Bytes, int ipv6Bytes, String descriptio
     /**
      * The rule of the class comment applied to each family's loopback MSS.
      *
-     * @param ipv4 the IPv4 loopback MSS, where known
-     * @param ipv6 the IPv6 loopback MSS, where known
+     * @param ipv4 the IPv4 loopback MSS, read or derived, where known
+     * @param ipv6 the IPv6 loopback MSS, read or derived, where known
      * @return each family's payload, described as {@code IPv4 1228 B (the MSS at loopback MTU 1280
      *     with TCP timestamps: one full segment per write), IPv6 1208 B (...)}
      */
@@ -74,10 +77,12 @@ public record LoopbackTcpPayload(int ipv4Bytes, int ipv6Bytes, String descriptio
 
     private static String why(Optional<TcpMss> mss, int bytes) {
         if (mss.isEmpty()) {
-            return bytes + " B (zperf's; the loopback MSS could not be derived)";
+            return bytes + " B (zperf's; the loopback MSS could be neither read nor derived)";
         }
-        String at = String.format(Locale.ROOT, "at loopback MTU %d%s", mss.get().pathMtu(),
-                mss.get().optionBytes() > 0 ? " with TCP timestamps" : "");
+        String at = mss.get().read().isPresent() ? "read on a loopback connection (" + mss.get().read().get().how() + ")"
+                : String.format(Locale.ROOT, "at loopback MTU %d%s%s", mss.get().pathMtu(),
+                        mss.get().optionBytes() > 0 ? " with TCP timestamps" : "",
+                        mss.get().unreadBecause().isEmpty() ? "" : ", derived; not read: " + mss.get().unreadBecause());
         if (bytes == mss.get().bytes()) {
             return bytes + " B (the MSS " + at + ": one full segment per write)";
         }

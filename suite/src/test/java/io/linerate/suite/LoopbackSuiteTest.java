@@ -73,8 +73,21 @@ class LoopbackSuiteTest {
         LoopbackTcpPayload unknown = LoopbackTcpPayload.of(Optional.empty(), Optional.empty());
         assertThat(unknown.ipv4Bytes()).isEqualTo(1220);
         assertThat(unknown.ipv6Bytes()).isEqualTo(1220);
-        assertThat(unknown.description()).isEqualTo("IPv4 1220 B (zperf's; the loopback MSS could not be derived), "
-                + "IPv6 1220 B (zperf's; the loopback MSS could not be derived)");
+        assertThat(unknown.description()).isEqualTo("IPv4 1220 B (zperf's; the loopback MSS could be neither read nor "
+                + "derived), IPv6 1220 B (zperf's; the loopback MSS could be neither read nor derived)");
+        // read from a connection: the sender's figure decides, and the description says it was read
+        LoopbackTcpPayload read = LoopbackTcpPayload.of(Optional.of(TcpMss.read(AddressFamily.IPV4, 1228, 1228, "tcpi_snd_mss")),
+                Optional.of(TcpMss.read(AddressFamily.IPV6, 65464, 32768, "tcpi_snd_mss")));
+        assertThat(read.ipv4Bytes()).isEqualTo(1228);
+        assertThat(read.ipv6Bytes()).isEqualTo(1220);
+        assertThat(read.description()).isEqualTo("IPv4 1228 B (the MSS read on a loopback connection (tcpi_snd_mss): one "
+                + "full segment per write), IPv6 1220 B (zperf's; the MSS read on a loopback connection (tcpi_snd_mss), "
+                + "65464 B, holds two or more writes, which the stack joins into full segments)");
+        // derived where it could not be read: the reason is kept
+        LoopbackTcpPayload unread = LoopbackTcpPayload.of(
+                Optional.of(new TcpMss(AddressFamily.IPV4, 1280, 12).withUnreadBecause("no TCP_INFO source")), Optional.empty());
+        assertThat(unread.description()).startsWith("IPv4 1228 B (the MSS at loopback MTU 1280 with TCP timestamps, derived; "
+                + "not read: no TCP_INFO source: one full segment per write)");
     }
 
     @Test

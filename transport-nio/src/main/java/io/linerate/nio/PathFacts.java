@@ -2,6 +2,7 @@ package io.linerate.nio;
 
 import io.linerate.core.AddressFamily;
 import io.linerate.core.TcpMss;
+import io.linerate.nio.internal.LoopbackMssProbe;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -9,6 +10,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.slf4j.Logger;
@@ -71,6 +73,20 @@ public final class PathFacts {
      */
     public static Optional<TcpMss> loopbackTcpMss(AddressFamily family) {
         return tcpMss(family, family.loopbackAddress());
+    }
+
+    /**
+     * The MSS a TCP stream over this namespace's loopback uses, read from a probe connection after
+     * {@value LoopbackMssProbe#PUSH_BYTES} bytes have crossed it ({@code tcpi_snd_mss}, through the
+     * native layer's sock_diag): a fresh connection reads only half its peer's first window.
+     *
+     * @param family the connection's address family
+     * @param bound the longest the probe may take
+     * @return the MSS read at both ends of the probe; else derived ({@link #loopbackTcpMss}) and
+     *     saying why it was not read; empty when neither can be had
+     */
+    public static Optional<TcpMss> readLoopbackTcpMss(AddressFamily family, Duration bound) {
+        return LoopbackMssProbe.read(family, bound);
     }
 
     /**

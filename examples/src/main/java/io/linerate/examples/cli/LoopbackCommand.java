@@ -45,6 +45,8 @@ import picocli.CommandLine.Spec;
 final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
     /** Name prefix of the namespaces --netns makes; the JVM's pid follows. */
     static final String NETNS_PREFIX = "linerate-";
+    /** The longest the loopback MSS probe of each family may take (it moves 1 MiB over loopback). */
+    static final Duration MSS_PROBE_BOUND = Duration.ofSeconds(10);
 
     @Spec
     CommandSpec command;
@@ -110,7 +112,8 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
         TransferOptions t = transfer;
         // the TCP default follows this namespace's loopback MSS; with --netns the child JVM decides it there
         LoopbackTcpPayload tcp = payload != null ? LoopbackTcpPayload.given(payload)
-                : LoopbackTcpPayload.of(PathFacts.loopbackTcpMss(AddressFamily.IPV4), PathFacts.loopbackTcpMss(AddressFamily.IPV6));
+                : LoopbackTcpPayload.of(PathFacts.readLoopbackTcpMss(AddressFamily.IPV4, MSS_PROBE_BOUND),
+                        PathFacts.readLoopbackTcpMss(AddressFamily.IPV6, MSS_PROBE_BOUND));
         LoopbackSuite.Config config = LoopbackSuite.Config.builder()
                 .markers(selectedMarkers())
                 .duration(duration)

@@ -99,4 +99,13 @@ class NioMssReadTest {
         assertThat(Integer.parseInt(m.group(1))).isBetween(1, expected(family));
         assertThat(m.group(2)).isEqualTo(m.group(1));
     }
+
+    @ParameterizedTest
+    @EnumSource(AddressFamily.class)
+    void theLoopbackProbeReadsAFullSegmentOnceItsWindowHasGrown(AddressFamily family) {
+        TcpMss mss = PathFacts.readLoopbackTcpMss(family, Duration.ofSeconds(60)).orElseThrow();
+        readAtBothEnds(mss, family);
+        // after 1 MiB the receiver's window no longer bounds the sender's segment: the whole MTU's worth
+        assertThat(mss.bytes()).as(mss.derivation()).isEqualTo(expected(family));
+    }
 }
