@@ -15,14 +15,16 @@
 # Needs: root, ip (iproute2), iperf3 (Debian package iperf3), ss, python3, and a built jar
 #   (mvn -B -q package -DskipTests). Traffic stays inside the two namespaces.
 # Usage: examples/bench/agent-vs-iperf3.sh [ROUNDS (default 5)] [SECONDS (default 3)] [MTU (default 1500)]
+#   environment: TRANSPORT (both linerate ends' transport, default nio; native for the JNI socket transport)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup iperf3 3 7001 "$@"
 two_hosts "${3:-1500}"
+transport=${TRANSPORT:-nio} # both linerate ends' transport: nio (default) or native
 iperf_port=$((port + 1))
 
 head -c 32 /dev/urandom | base64 > "$workdir/secret"
-serve_in_b "$workdir/agent.log" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
+serve_in_b "$workdir/agent.log" java -jar "$jar" serve --transport "$transport" --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
 serve_in_b "$workdir/iperf3.log" iperf3 -s -J -B "$addr_b" -p "$iperf_port"
 listening_in_b -Hltn "$port"
 listening_in_b -Hltn "$iperf_port"
@@ -45,7 +47,7 @@ print(s["bits_per_second"], s["lost_percent"])'
 
 linerate_run() { # proto -> "bits/s received" and, for UDP, "lost%"
   local proto=$1 out
-  out=$(in_a java -jar "$jar" stream --peer "$addr_b:$port" --secret-file "$workdir/secret" --protocol "$proto" \
+  out=$(in_a java -jar "$jar" stream --transport "$transport" --peer "$addr_b:$port" --secret-file "$workdir/secret" --protocol "$proto" \
     --payload "$([ "$proto" = tcp ] && echo 131072 || echo 1400)" --duration "${secs}s" --warmup 1s --json)
   if [ "$proto" = tcp ]; then
     echo "$out" | json_field detail.bits_per_second

@@ -22,7 +22,7 @@ pacing_us=${LINERATE_BENCH_PACING_US:-1000}
 
 # prints "cpu_percent loss_percent goodput_bits" from a linerate stream JSON on stdin
 linerate_fields() { python3 -c 'import json,sys
-d=json.load(sys.stdin)
+d=json.load(sys.stdin)["detail"]  # the stream's own fields under the result's "detail"
 life=d["warmup_s"]+d["duration_s"]
 print("%.3f %.4f %.0f" % (d["cpu_ns"]["sender"]/1e9/life*100, d["lost_percent"], d["bits_per_second"]))'; }
 

@@ -10,17 +10,19 @@
 # Needs: sockperf (Debian package sockperf), ss (iproute2), python3, and a built jar
 #   (mvn -B -q package -DskipTests). Traffic stays on 127.0.0.1.
 # Usage: examples/bench/pingpong-vs-sockperf.sh [ROUNDS (default 5)] [SECONDS (default 3)]
+#   environment: TRANSPORT (linerate's transport, default nio; native for the JNI socket transport)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup sockperf 3 5399 "$@"
+transport=${TRANSPORT:-nio} # linerate's transport: nio (default) or native
 
 # linerate PROTO MUXER -> p50 half-RTT in usec
 linerate_run() {
   local proto=$1 muxer=$2 ms=$((secs * 1000)) out
-  out=$(java -cp "$jar" io.linerate.examples.cli.PingPongCommand --protocol "$proto" --sizes 64 \
+  out=$(java -cp "$jar" io.linerate.examples.cli.PingPongCommand --transport "$transport" --protocol "$proto" --sizes 64 \
         --muxer "$muxer" --minms "$ms" --maxms "$ms" --miniter 1 --maxiter 100000000 \
         --warmupms 1000 --warmupiter 10000 --json)
-  echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["median"] / 1000.0)'
+  echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["detail"]["results"][0]["median"] / 1000.0)'
 }
 
 # sockperf PROTO -> p50 half-RTT in usec
@@ -36,18 +38,27 @@ sockperf_run() {
 }
 
 
+# the native transport's ends wait in poll(2) only: no spin muxer there
+muxers=(spin blocking); [ "$transport" = native ] && muxers=(blocking)
+
 for proto in tcp udp; do
-  spin=(); blocking=(); sp=()
+  declare -A runs=(); sp=()
   for i in $(seq "$rounds"); do
-    spin+=("$(linerate_run "$proto" spin)")
-    blocking+=("$(linerate_run "$proto" blocking)")
+    line="$proto round $i: p50 half-RTT"
+    for m in "${muxers[@]}"; do
+      v=$(linerate_run "$proto" "$m"); runs[$m]+="$v "
+      line+=$(LC_ALL=C printf ' linerate %s %s %.3f us,' "$transport" "$m" "$v")
+    done
     sp+=("$(sockperf_run "$proto")")
-    LC_ALL=C printf '%s round %d: p50 half-RTT linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us\n' \
-      "$proto" "$i" "${spin[-1]}" "${blocking[-1]}" "${sp[-1]}" >&2
+    LC_ALL=C printf '%s sockperf %.3f us\n' "$line" "${sp[-1]}" >&2
   done
-  ms=$(printf '%s\n' "${spin[@]}" | median)
-  mb=$(printf '%s\n' "${blocking[@]}" | median)
   mp=$(printf '%s\n' "${sp[@]}" | median)
-  LC_ALL=C awk -v p="$proto" -v s="$ms" -v b="$mb" -v k="$mp" -v n="$rounds" 'BEGIN {
-    printf "%s 64 B, median of %d rounds, p50 half-RTT: linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us; ratio spin %.3f, ratio blocking %.3f\n", p, n, s, b, k, s/k, b/k }'
+  summary="$proto 64 B, median of $rounds rounds, p50 half-RTT:"
+  for m in "${muxers[@]}"; do
+    mm=$(printf '%s\n' ${runs[$m]} | median)
+    summary+=$(LC_ALL=C awk -v t="$transport" -v m="$m" -v a="$mm" -v k="$mp" \
+      'BEGIN {printf " linerate %s %s %.3f us (ratio %.3f),", t, m, a, a/k}')
+  done
+  LC_ALL=C printf '%s sockperf %.3f us\n' "$summary" "$mp"
+  unset runs
 done
