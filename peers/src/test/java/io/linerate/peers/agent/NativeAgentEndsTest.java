@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
+import io.linerate.core.Affinity;
 import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
@@ -25,6 +26,8 @@ import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RrResult;
 import io.linerate.core.spi.Transport;
+import io.linerate.core.spi.cpu.CpuList;
+import io.linerate.core.spi.cpu.ThreadAffinity;
 import io.linerate.peers.agent.client.AgentStreamTest;
 import io.linerate.peers.agent.client.RemoteBidirResult;
 import io.linerate.peers.agent.client.RemoteParallelResult;
@@ -39,7 +42,10 @@ import io.linerate.peers.internal.PeerEndsLookup;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -209,6 +215,24 @@ class NativeAgentEndsTest {
         } else {
             assertThat(local.options().tcpMss()).isEmpty();
         }
+    }
+
+    @Test
+    void theAgentsEchoThreadRunsOnTheServerCpuOfAffinity() throws Exception {
+        assumeTrue(ThreadAffinity.unavailabilityCause().isEmpty(), () -> "no thread can be pinned here: "
+                + ThreadAffinity.unavailabilityCause().orElseThrow());
+        // the highest CPU this thread may run on, which the agent's echo thread (in this JVM) may run on too
+        BitSet allowed = CpuList.parse(Files.readAllLines(Path.of("/proc/thread-self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow()
+                .substring("Cpus_allowed_list:".length()).strip());
+        int server = allowed.length() - 1;
+        PingPongSpec spec = pingPong(PingPongProtocol.TCP).toBuilder().affinity(Affinity.parse("any;" + server)).build();
+
+        RemotePingPongResult r = (RemotePingPongResult) run(Transports.byName("nio"), spec);
+
+        // the agent read its echo thread's CPU set back once pinned, and sent it with its counts
+        assertThat(r.local().report().affinity().orElseThrow().server()).contains(Integer.toString(server));
+        assertThat(r.local().roundTrips()).isEqualTo(2 * 200);
     }
 
     @ParameterizedTest
