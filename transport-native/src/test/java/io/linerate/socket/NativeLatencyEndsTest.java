@@ -201,6 +201,68 @@ class NativeLatencyEndsTest {
         assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 
+    @ParameterizedTest
+    @EnumSource(value = PingPongProtocol.class, names = {"TCP", "UDP"})
+    void anEchoEndBoundToLoReadsLoBackAndOneBoundToNoInterfaceLeavesNothingOpen(PingPongProtocol p) throws Exception {
+        InetAddress lo = AddressFamily.IPV4.loopbackAddress();
+        Set<String> before = OpenFds.snapshot();
+        try (EchoEnd echo = ends().echo(pingPong(p, AddressFamily.IPV4).toBuilder().bindToDevice("lo").build(), lo)) {
+            assertThat(echo.localPort()).isBetween(1, 65535);
+        }
+        PingPongSpec none = pingPong(p, AddressFamily.IPV4).toBuilder().bindToDevice("nosuchif0").build();
+        assertThatThrownBy(() -> ends().echo(none, lo)).isInstanceOf(NativeSocketException.class)
+                .hasMessageContaining("SO_BINDTODEVICE, nosuchif0").hasMessageContaining("ENODEV");
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void closingAnEchoEndWhoseClientStaysStopsItsThreadAndReleasesItsSocket() throws Exception {
+        InetAddress lo = AddressFamily.IPV4.loopbackAddress();
+        Set<String> before = OpenFds.snapshot();
+        try (Socket client = new Socket()) {
+            EchoEnd echo = ends().echo(pingPong(PingPongProtocol.TCP, AddressFamily.IPV4), lo);
+            try (echo) {
+                client.connect(new InetSocketAddress(lo, echo.localPort()), 5000);
+                client.setSoTimeout(5000);
+                echo.accept(lo, 5000);
+                echo.start(SIZE);
+                client.getOutputStream().write(new byte[SIZE]);
+                new DataInputStream(client.getInputStream()).readFully(new byte[SIZE]);
+            }
+            // the echo end closed its socket: the client reads the end of the stream
+            assertThat(client.getInputStream().read()).isEqualTo(-1);
+            assertThat(echo.answeredBytes()).isEqualTo(SIZE);
+        }
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void closingTheRrServerMidRequestClosesEveryConnection() throws Exception {
+        InetAddress lo = AddressFamily.IPV4.loopbackAddress();
+        RrSpec spec = RrSpec.builder().requestBytes(1000).responseBytes(10).build();
+        Set<String> before = OpenFds.snapshot();
+        try (Socket a = new Socket(); Socket b = new Socket()) {
+            RrServerEnd server = ends().rrServer(spec, lo);
+            try (server) {
+                server.start();
+                a.connect(server.address(), 5000);
+                b.connect(server.address(), 5000);
+                // half a request each: the server waits for the rest
+                a.getOutputStream().write(new byte[500]);
+                b.getOutputStream().write(new byte[500]);
+                transactions((InetSocketAddress) server.address(), spec, 1);
+            }
+            a.setSoTimeout(5000);
+            b.setSoTimeout(5000);
+            assertThat(a.getInputStream().read()).isEqualTo(-1);
+            assertThat(b.getInputStream().read()).isEqualTo(-1);
+            assertThat(server.accepts()).isEqualTo(3);
+            assertThat(server.served()).isEqualTo(1);
+            assertThat(server.failure()).isNull();
+        }
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
+    }
+
     @Test
     void whatTheseEndsCannotRunIsRefusedNamingWhy() throws Exception {
         InetAddress lo = AddressFamily.IPV4.loopbackAddress();
