@@ -203,6 +203,36 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     }
 }
 
+/* The most descriptors one pollAll call waits on. */
+#define LINERATE_POLL_MAX 1024
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_pollAll(JNIEnv *env, jclass cls,
+        jlong entries, jint count, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    if (count < 1 || count > LINERATE_POLL_MAX) {
+        return -EINVAL;
+    }
+    jint *e = LINERATE_PTR(entries);
+    struct pollfd p[LINERATE_POLL_MAX];
+    for (jint i = 0; i < count; i++) {
+        p[i].fd = e[3 * i];
+        p[i].events = (short)e[3 * i + 1];
+        p[i].revents = 0;
+    }
+    int r;
+    do {
+        r = poll(p, (nfds_t)count, timeoutMs);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) {
+        return linerate_neg_errno();
+    }
+    for (jint i = 0; i < count; i++) {
+        e[3 * i + 2] = p[i].revents;
+    }
+    return r;
+}
+
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_shutdown(JNIEnv *env, jclass cls, jint fd, jint how) {
     (void)env;
     (void)cls;
@@ -274,6 +304,10 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
         (jint)IPPROTO_IPV6,
         (jint)IPV6_TCLASS,
         (jint)SHUT_WR,
+        (jint)POLLIN,
+        (jint)POLLOUT,
+        (jint)POLLERR,
+        (jint)POLLHUP,
     };
     return linerate_layout_write(out, capacity, values, LINERATE_COUNT(values));
 }

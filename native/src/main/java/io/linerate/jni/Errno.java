@@ -36,6 +36,7 @@ public final class Errno {
     public static final int EAFNOSUPPORT = 97;
     public static final int ENETDOWN = 100;
     public static final int EADDRINUSE = 98;
+    public static final int ECONNABORTED = 103;
     public static final int ECONNRESET = 104;
     public static final int ENOBUFS = 105;
     public static final int ENOTCONN = 107;
@@ -70,6 +71,7 @@ public final class Errno {
             Map.entry(EAFNOSUPPORT, new String[] {"EAFNOSUPPORT", "Address family not supported by protocol"}),
             Map.entry(ENETDOWN, new String[] {"ENETDOWN", "Network is down"}),
             Map.entry(EADDRINUSE, new String[] {"EADDRINUSE", "Address already in use"}),
+            Map.entry(ECONNABORTED, new String[] {"ECONNABORTED", "Software caused connection abort"}),
             Map.entry(ECONNRESET, new String[] {"ECONNRESET", "Connection reset by peer"}),
             Map.entry(ENOBUFS, new String[] {"ENOBUFS", "No buffer space available"}),
             Map.entry(ENOTCONN, new String[] {"ENOTCONN", "Transport endpoint is not connected"}),

@@ -32,7 +32,8 @@ import java.util.Set;
  * {@link Endpoint.Remote}) opens through the {@link PeerProtocol} that reaches it
  * ({@link PeerProtocols}, found on the class path: {@code linerate-peers}), which runs this host's
  * end on this transport's {@link #peerEnds() ends}; the agent runs its own on them with
- * {@code serve --transport native}. Ping-pongs ({@link PingPongSpec}, both ends in this JVM) run
+ * {@code serve --transport native}, and its ends of a TCP or UDP ping-pong (the echo end) and of
+ * request/response (the server) too. Ping-pongs ({@link PingPongSpec}, both ends in this JVM) run
  * over TCP, UDP and Unix-domain datagram sockets (which Java NIO lacks), with SO_BINDTODEVICE
  * ({@link PingPongSpec#bindToDevice()}), on core's ping-pong engine. Registered for
  * {@link java.util.ServiceLoader} under the name
@@ -58,8 +59,8 @@ public final class NativeTransport implements Transport {
 
     /**
      * @return the ends the peers run on this transport when its library loads here: TCP and UDP
-     *     streams on native sockets, as client and as server (linerate's agent); empty where it
-     *     cannot load
+     *     streams on native sockets, as client and as server (linerate's agent), and the agent's
+     *     echo end of a TCP or UDP ping-pong and request/response server; empty where it cannot load
      */
     @Override
     public Optional<PeerEnds> peerEnds() {

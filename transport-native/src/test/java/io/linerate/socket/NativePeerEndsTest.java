@@ -6,10 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.IntervalListener;
-import io.linerate.core.PingPongProtocol;
-import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
-import io.linerate.core.RrSpec;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TcpStats;
 import io.linerate.core.TransferException;
@@ -37,8 +34,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The native transport's ends for peers, both in this JVM over loopback: a TCP stream between a
  * listening and a connecting end counts every byte at both, with the MSS each end read and the
- * sending end's TCP_INFO; waits are bounded and end with a message; nothing stays open; the runs
- * these ends do not have yet are refused naming the transport that has them.
+ * sending end's TCP_INFO; waits are bounded and end with a message; nothing stays open. The latency
+ * ends are {@link NativeLatencyEndsTest}'s.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NativePeerEndsTest {
@@ -161,23 +158,5 @@ class NativePeerEndsTest {
             assertThat(tx.tcpStats()).isEmpty();
         }
         assertThat(OpenFds.snapshot()).isEqualTo(before);
-    }
-
-    @Test
-    void whatTheseEndsDoNotRunYetIsRefusedNamingNio() {
-        InetAddress lo = AddressFamily.IPV4.loopbackAddress();
-        PingPongSpec ping = PingPongSpec.builder().protocol(PingPongProtocol.TCP).build();
-        RrSpec rr = RrSpec.builder().build();
-
-        assertThatThrownBy(() -> ends().echo(ping, lo)).isInstanceOf(IOException.class)
-                .hasMessageStartingWith("ping-pong (the echo end) is not yet on the native transport's ends")
-                .hasMessageEndingWith("nio runs it: `serve --transport nio` (the default) for the agent's end, "
-                        + "`--transport nio` for this host's");
-        assertThatThrownBy(() -> ends().pingPongClient(ping, lo)).isInstanceOf(IOException.class)
-                .hasMessageStartingWith("ping-pong (the measuring end) is not yet");
-        assertThatThrownBy(() -> ends().rrServer(rr, lo)).isInstanceOf(IOException.class)
-                .hasMessageStartingWith("request/response (the server) is not yet");
-        assertThatThrownBy(() -> ends().runRr(rr, Clock.system(), null, null)).isInstanceOf(TransferException.class)
-                .hasMessageStartingWith("request/response (the flows) is not yet");
     }
 }

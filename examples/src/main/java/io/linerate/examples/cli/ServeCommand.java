@@ -94,7 +94,8 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--transport", paramLabel = "NAME",
             description = "The transport linerate's agent runs its ends of streams, ping-pongs and request/response "
                     + "on (default: " + AgentConfig.DEFAULT_TRANSPORT + "); one that offers ends for peers: nio, or native "
-                    + "for TCP and UDP streams (it answers other runs with an error). Raw frames take "
+                    + "for TCP and UDP streams, TCP and UDP ping-pong (blocking muxer) and request/response (selector "
+                    + "muxer); it answers other runs with an error. Raw frames take "
                     + "the transport that runs them; --iperf3 and --iperf2 serve on the JDK's sockets.")
     String transport;
 

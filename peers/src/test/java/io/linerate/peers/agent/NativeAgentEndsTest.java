@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
+import io.linerate.core.Affinity;
 import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
@@ -14,24 +16,36 @@ import io.linerate.core.PeerDirection;
 import io.linerate.core.PeerSecret;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.RrSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.TcpMss;
-import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
 import io.linerate.core.latency.IterationPolicy;
+import io.linerate.core.latency.PingPongResult;
+import io.linerate.core.latency.RrResult;
 import io.linerate.core.spi.Transport;
+import io.linerate.core.spi.cpu.CpuList;
+import io.linerate.core.spi.cpu.ThreadAffinity;
 import io.linerate.peers.agent.client.AgentStreamTest;
 import io.linerate.peers.agent.client.RemoteBidirResult;
 import io.linerate.peers.agent.client.RemoteParallelResult;
+import io.linerate.peers.agent.client.RemotePingPongResult;
 import io.linerate.peers.agent.client.RemoteStreamResult;
+import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.LatencySpecJson;
 import io.linerate.peers.agent.server.Agent;
 import io.linerate.peers.agent.server.AgentConfig;
 import io.linerate.peers.agent.server.AgentLimits;
 import io.linerate.peers.internal.PeerEndsLookup;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -40,12 +54,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The agent's ends on the native transport ({@code serve --transport native}): a TCP stream whose
  * two ends are native sockets, one in the agent and one on this host's side, with the MSS each end
- * read from its socket ({@code TCP_MAXSEG}); and the runs those ends do not have yet refused with a
- * message that names the transport that has them.
+ * read from its socket ({@code TCP_MAXSEG}); UDP streams; a TCP and a UDP ping-pong and
+ * request/response (TCP_RR, TCP_CRR) whose agent's end is native and this host's nio; and a
+ * unix_datagram ping-pong, which cannot cross hosts, refused naming the protocol.
  */
 @Timeout(60)
 class NativeAgentEndsTest {
@@ -164,17 +180,114 @@ class NativeAgentEndsTest {
         assertThat(PeerEndsLookup.named(NATIVE).transport()).isEqualTo(NATIVE);
     }
 
-    @Test
-    void aPingPongWithANativeAgentIsRefusedNamingTheTransportThatHasIt() {
-        PingPongSpec spec = PingPongSpec.builder().protocol(PingPongProtocol.TCP).sizes(List.of(32))
-                .policy(new IterationPolicy(Duration.ofMillis(50), Duration.ofMillis(300), 20, 100, Duration.ZERO, 0)).timeout(Duration.ofSeconds(5)).endpoint(peer(PeerDirection.FORWARD))
-                .build();
+    /** 200 measured round trips per size, no warm-up: the sweep runs exactly that many, whatever the time. */
+    private static final IterationPolicy EXACTLY_200 = new IterationPolicy(Duration.ZERO, Duration.ofSeconds(30), 200,
+            200, Duration.ZERO, 0);
 
-        assertThatThrownBy(() -> run(Transports.byName("nio"), spec))
-                .isInstanceOf(TransferException.class)
-                .hasMessageContaining("ping-pong (the echo end) is not yet on the native transport's ends for peers")
-                .hasMessageContaining("`serve --transport nio` (the default) for the agent's end");
-        // and this host's end of one is refused before any connection, by the spec's endpoint
+    private PingPongSpec pingPong(PingPongProtocol p) {
+        return PingPongSpec.builder().protocol(p).sizes(List.of(32, 64)).policy(EXACTLY_200)
+                .timeout(Duration.ofSeconds(5)).endpoint(peer(PeerDirection.FORWARD)).build();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PingPongProtocol.class, names = {"TCP", "UDP"})
+    void aPingPongIsEchoedByTheAgentOnNativeSockets(PingPongProtocol p) throws Exception {
+        // this host's measuring end is nio's (the default); the agent's echo end is native
+        RemotePingPongResult r = (RemotePingPongResult) run(Transports.byName("nio"), pingPong(p));
+
+        PingPongResult local = r.local();
+        assertThat(local.sizes()).extracting(PingPongResult.SizeCounts::sizeBytes).containsExactly(32, 64);
+        assertThat(local.sizes()).allSatisfy(c -> {
+            assertThat(c.measured()).isEqualTo(200);
+            assertThat(c.roundTrips()).isEqualTo(200);
+        });
+        assertThat(local.roundTrips()).isEqualTo(2 * 200);
+        // a 32 or 64 B message goes only after the previous answer came back: one datagram, or one
+        // segment read whole, per round trip
+        assertThat(r.agentEchoes()).isEqualTo(2 * 200);
+        assertThat(r.agentEchoedBytes()).isEqualTo(200L * 32 + 200L * 64);
+        assertThat(r.invalidReasons()).isEmpty();
+        if (p == PingPongProtocol.TCP) {
+            TcpMss mss = local.options().tcpMss().orElseThrow();
+            assertThat(mss.read()).as(mss.derivation()).isPresent();
+            assertThat(mss.derivation()).startsWith("read: ");
+            assertThat(mss.bytes()).isBetween(1, 65536 - 40);
+        } else {
+            assertThat(local.options().tcpMss()).isEmpty();
+        }
+    }
+
+    @Test
+    void theAgentsEchoThreadRunsOnTheServerCpuOfAffinity() throws Exception {
+        assumeTrue(ThreadAffinity.unavailabilityCause().isEmpty(), () -> "no thread can be pinned here: "
+                + ThreadAffinity.unavailabilityCause().orElseThrow());
+        // the highest CPU this thread may run on, which the agent's echo thread (in this JVM) may run on too
+        BitSet allowed = CpuList.parse(Files.readAllLines(Path.of("/proc/thread-self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow()
+                .substring("Cpus_allowed_list:".length()).strip());
+        int server = allowed.length() - 1;
+        PingPongSpec spec = pingPong(PingPongProtocol.TCP).toBuilder().affinity(Affinity.parse("any;" + server)).build();
+
+        RemotePingPongResult r = (RemotePingPongResult) run(Transports.byName("nio"), spec);
+
+        // the agent read its echo thread's CPU set back once pinned, and sent it with its counts
+        assertThat(r.local().report().affinity().orElseThrow().server()).contains(Integer.toString(server));
+        assertThat(r.local().roundTrips()).isEqualTo(2 * 200);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void requestResponseIsServedByTheAgentOnNativeSockets(boolean crr) throws Exception {
+        RrSpec spec = RrSpec.builder().flows(2).crr(crr).requestBytes(100).responseBytes(200)
+                .warmup(Duration.ofMillis(50)).duration(Duration.ofMillis(300)).timeout(Duration.ofSeconds(5))
+                .endpoint(peer(PeerDirection.FORWARD)).build();
+
+        RrResult r = (RrResult) run(Transports.byName("nio"), spec);
+
+        assertThat(r.remote()).isTrue();
+        assertThat(r.completed()).isPositive();
+        // a transaction completes when its response has arrived, which the agent wrote in full first
+        assertThat(r.completed()).isLessThanOrEqualTo(r.served());
+        if (crr) {
+            // a connection per transaction: every response the agent wrote went on a connection of its own
+            assertThat(r.accepts()).isEqualTo(r.served());
+        } else {
+            assertThat(r.accepts()).isEqualTo(2);
+        }
+        assertThat(r.invalidReasons()).isEmpty();
+        assertThat(r.report().notes()).anySatisfy(n -> assertThat(n).startsWith("tcp mss ").contains("(read: "));
+    }
+
+    @Test
+    void aUnixDatagramPingPongThroughTheAgentIsRefusedNamingTheProtocol() throws Exception {
+        PingPongSpec spec = pingPong(PingPongProtocol.TCP).toBuilder().protocol(PingPongProtocol.UNIX_DATAGRAM).build();
+        // this host refuses it before any connection, naming the protocol
+        assertThat(Transports.byName("nio").unsupportedReason(spec)).hasValueSatisfying(r -> assertThat(r)
+                .contains("unix_datagram"));
+
+        // a client that asks all the same is refused by the native agent, naming the protocol
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        try (Agent open = Agent.start(new AgentConfig(lo, 0, Optional.empty(), AgentLimits.defaults(),
+                Duration.ofSeconds(5)).withTransport(NATIVE));
+             Control c = new Control(new Socket(lo, open.address().getPort()), 10_000)) {
+            c.expect("hello");
+            ObjectNode wire = LatencySpecJson.pingPong(pingPong(PingPongProtocol.TCP)).put("protocol", "unix_datagram");
+            ObjectNode req = Control.message("pingpong");
+            req.set("spec", wire);
+            c.send(req);
+            assertThat(c.expect("refused").get("reason").asText()).isEqualTo("spec refused: ping-pong protocol "
+                    + "unix_datagram does not cross hosts; allowed: tcp, udp");
+        }
+        // and the native ends for peers refuse it too, should another peer protocol ask
+        assertThatThrownBy(() -> PeerEndsLookup.named(NATIVE).echo(spec, lo))
+                .isInstanceOf(IOException.class)
+                .hasMessage("a ping-pong echo end with a peer runs tcp or udp, not unix_datagram: a Unix-domain socket "
+                        + "does not cross hosts");
+    }
+
+    @Test
+    void thisHostsEndOfAPingPongWithAPeerIsNiosStill() {
+        PingPongSpec spec = pingPong(PingPongProtocol.TCP);
         assertThat(Transports.byName(NATIVE).unsupportedReason(spec)).hasValue("endpoint " + spec.endpoint()
                 + " is not yet on the native transport: it runs both ends of a ping-pong in this JVM; the nio "
                 + "transport runs one with a peer");

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The offsets of {@code struct tcp_info} (Linux {@code <linux/tcp.h>}) and the socket option
- * constants ({@code <sys/socket.h>}, {@code <netinet/in.h>}, {@code <linux/tcp.h>}) the Java side
+ * constants ({@code <sys/socket.h>}, {@code <netinet/in.h>}, {@code <linux/tcp.h>}, {@code <poll.h>}) the Java side
  * uses, in bytes or as the numbers the kernel takes, for x86_64 Linux. {@code struct tcp_info}
  * only grows at its end (its size differs between kernel versions, so it is not checked), and the
  * kernel writes as much of it as it has. {@link #mismatches()}
@@ -35,6 +35,10 @@ public final class Layout {
     public static final int IPPROTO_IPV6 = 41;
     public static final int IPV6_TCLASS = 67;
     public static final int SHUT_WR = 1;
+    public static final int POLLIN = 0x1;
+    public static final int POLLOUT = 0x4;
+    public static final int POLLERR = 0x8;
+    public static final int POLLHUP = 0x10;
 
     /** Every checked value, in the order {@code socket.c}'s layout function writes them. */
     public static final List<Field> FIELDS = List.of(
@@ -60,7 +64,11 @@ public final class Layout {
             new Field("IP_TOS", IP_TOS),
             new Field("IPPROTO_IPV6", IPPROTO_IPV6),
             new Field("IPV6_TCLASS", IPV6_TCLASS),
-            new Field("SHUT_WR", SHUT_WR));
+            new Field("SHUT_WR", SHUT_WR),
+            new Field("POLLIN", POLLIN),
+            new Field("POLLOUT", POLLOUT),
+            new Field("POLLERR", POLLERR),
+            new Field("POLLHUP", POLLHUP));
 
     private Layout() {}
 

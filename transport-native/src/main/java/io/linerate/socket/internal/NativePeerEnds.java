@@ -21,9 +21,10 @@ import java.net.InetSocketAddress;
 /**
  * The native transport's ends for peers: TCP streams on native sockets ({@link PeerChannel}), with
  * the MSS read from this end's socket and a sending end's {@code TCP_INFO}, and UDP streams
- * ({@link UdpPeerChannel}). Ping-pong and request/response are not on these ends yet: opening one
- * throws an {@link IOException} that names the run and the transport that has it ({@code nio}),
- * which the agent reports to its client as the session's error.
+ * ({@link UdpPeerChannel}); the agent's ends of a TCP or UDP ping-pong ({@link NativeEchoEnd}) and
+ * of request/response ({@link NativeRrServer}). This host's measuring ends of a ping-pong or of
+ * request/response with a peer are not on these ends yet: opening one throws an
+ * {@link IOException} that names the run and the transport that has it ({@code nio}).
  */
 public final class NativePeerEnds implements PeerEnds {
     private final String transport;
@@ -56,34 +57,38 @@ public final class NativePeerEnds implements PeerEnds {
         return UdpPeerChannel.bind(spec, local, sending);
     }
 
-    /** @throws IOException always: ping-pong is not on these ends yet */
+    /**
+     * @throws IOException naming the call that failed (socket, setsockopt, bind, listen), a protocol
+     *     other than TCP or UDP (a Unix-domain socket does not cross hosts), or a server muxer other
+     *     than blocking
+     */
     @Override
     public EchoEnd echo(PingPongSpec spec, InetAddress local) throws IOException {
-        throw notYet("ping-pong (the echo end) is", "TCP and UDP streams only");
+        return NativeEchoEnd.open(spec, local);
     }
 
-    /** @throws IOException always: ping-pong is not on these ends yet */
+    /** @throws IOException always: this host's measuring end of a ping-pong is not on these ends yet */
     @Override
     public PingPongClient pingPongClient(PingPongSpec spec, InetAddress local) throws IOException {
-        throw notYet("ping-pong (the measuring end) is", "TCP and UDP streams only");
+        throw notYet("ping-pong (the measuring end) is");
     }
 
-    /** @throws IOException always: request/response is not on these ends yet */
+    /** @throws IOException naming the call that failed (socket, bind, listen), or a muxer other than selector */
     @Override
     public RrServerEnd rrServer(RrSpec spec, InetAddress local) throws IOException {
-        throw notYet("request/response (the server) is", "TCP and UDP streams only");
+        return NativeRrServer.open(spec, local);
     }
 
-    /** @throws TransferException always: request/response is not on these ends yet */
+    /** @throws TransferException always: the flows of request/response are not on these ends yet */
     @Override
     public RrResult runRr(RrSpec spec, Clock clock, RunFacts facts, RrServerSide server) throws TransferException {
-        IOException e = notYet("request/response (the flows) is", "TCP and UDP streams only");
+        IOException e = notYet("request/response (the flows) is");
         throw new TransferException(e.getMessage(), e, true);
     }
 
-    private IOException notYet(String what, String runs) {
+    private IOException notYet(String what) {
         return new IOException(what + " not yet on the " + transport + " transport's ends for peers: they run "
-                + runs + "; nio runs it: `serve --transport nio` (the default) for the agent's end, `--transport nio` "
-                + "for this host's");
+                + "streams at both ends, and the agent's ends of ping-pong and request/response; nio runs it: "
+                + "`--transport nio` (the default) for this host's end");
     }
 }

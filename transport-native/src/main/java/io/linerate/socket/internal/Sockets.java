@@ -55,6 +55,15 @@ public final class Sockets {
     /** recv(2) into {@code len} bytes at {@code addr}, polling up to {@code timeoutMs}: bytes read (0 at the end of the stream), -EAGAIN when the wait ran out, or -errno. */
     public static native int recv(int fd, long addr, int len, int timeoutMs);
 
+    /**
+     * poll(2) on {@code count} descriptors, 1..1024, waiting up to {@code timeoutMs}: at
+     * {@code entries} lie {@code count} triples of ints {fd, events, revents}
+     * ({@link Layout#POLLIN}, {@link Layout#POLLOUT}); the call writes each revents.
+     *
+     * @return how many descriptors have events, 0 when the wait ran out, or -errno (-EINVAL for a count out of range)
+     */
+    public static native int pollAll(long entries, int count, int timeoutMs);
+
     /** shutdown(2): 0 or -errno. */
     public static native int shutdown(int fd, int how);
 
