@@ -2,46 +2,19 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.Clock;
 import io.linerate.core.RrSpec;
-import io.linerate.core.TcpMss;
 import io.linerate.core.TransferException;
-import io.linerate.core.latency.ExactRangeHistogram;
-import io.linerate.core.latency.LatencyHistograms;
-import io.linerate.core.latency.RrReport;
 import io.linerate.core.latency.RrResult;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.spi.ends.RrServerSide;
+import io.linerate.core.spi.latency.RrFlows;
 import io.linerate.nio.PathFacts;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.SocketAddress;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs request/response over TCP on loopback as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr
- * measure it, with the server and every flow in this JVM (one thread each).
- *
- * <p>Measurement: after the warm-up, the window opens with a reading of every flow's transaction
- * counter followed by a clock reading, and closes the same way after the duration; the rates are
- * the counter differences over the clock difference (DESIGN rule 1). The latency histogram holds
- * exactly the transactions counted in the window: a flow records a transaction, with the exact min
- * and max beside its histogram, when it completes while the window is open, and the histograms
- * are read after every flow thread has ended.
- *
- * <p>Open loop ({@code --rate}): the window is the schedule's own, from the end of the warm-up for
- * the duration, and holds the transactions whose requests were due inside it
- * ({@link OpenLoopSchedule}), so it never runs above the target rate: a backlog of the warm-up
- * caught up inside it is not counted. After it closes the flows finish the transactions due
- * inside it, bounded by the timeout. The report gives the achieved rate beside the target, and the
- * requests that left late with the largest lateness.
- *
- * <p>An interrupt of the calling thread closes the window at once and the result says so
- * ({@link RrResult#interrupted()}); one in the warm-up gives a result with a window of no length,
- * marked interrupted, that says nothing was measured.
+ * measure it, with the server and every flow in this JVM (one thread each), on core's coordinator
+ * ({@link RrFlows}: the measured window, the open-loop schedule, the report).
  */
 public final class RrRunner {
     private RrRunner() {}
@@ -96,238 +69,12 @@ public final class RrRunner {
     }
 
     /**
-     * Runs the flows against a server that is already serving; see {@link #run(RrSpec, Clock, RunFacts)}.
+     * Runs the flows against a server that is already serving, on {@link RrFlows} with NIO flows
+     * ({@link RrFlow}); see {@link #run(RrSpec, Clock, RunFacts)}.
      */
     public static RrResult run(RrSpec spec, Clock clock, RunFacts facts, RrServerSide server) throws TransferException {
-        List<RrFlow> flows = new ArrayList<>();
-        try {
-            try {
-                return measure(spec, clock, facts, server, flows);
-            } finally {
-                // flows end before the server closes, so none is left waiting on a closed peer
-                stopAll(flows);
-            }
-        } catch (IOException e) {
-            throw new TransferException(spec.testName() + " failed: " + e.getMessage(), e);
-        }
-    }
-
-    private static RrResult measure(RrSpec spec, Clock clock, RunFacts facts, RrServerSide s, List<RrFlow> flows)
-            throws IOException, TransferException {
-        SocketAddress address = s.address();
-        long t0 = clock.nanoTime();
-        long interval = spec.flowIntervalNanos();
-        long open = t0 + spec.warmup().toNanos();
-        long close = open + spec.duration().toNanos();
-        startFlows(spec, clock, address, t0, open, close, flows);
-        long[] window = window(spec, clock, flows, s, t0, open, close);
-        long w0 = window[0];
-        long w1 = window[1];
-        boolean interrupted = window[2] != 0;
-        boolean beforeWindow = window[2] == WARMUP_INTERRUPTED;
-        stopAll(flows);
-        checkFailures(flows, s, spec);
-        List<Long> perFlow = new ArrayList<>();
-        List<ExactRangeHistogram> parts = new ArrayList<>();
-        long completed = 0;
-        long inWindow = 0;
-        requireEnded(spec, flows);
-        for (RrFlow f : flows) {
-            perFlow.add(f.windowCompleted());
-            inWindow += f.windowCompleted();
-            parts.add(f.windowLatency());
-            completed += f.completed();
-        }
-        if (inWindow == 0 && !interrupted) {
-            throw new TransferException(String.format(Locale.ROOT,
-                    "%s: no transaction completed in the measured window of %d ms%s", spec.testName(),
-                    spec.duration().toMillis(), spec.rate() > 0 && interval > spec.duration().toNanos()
-                            ? String.format(Locale.ROOT, "; at %d transactions/s over %d flows each flow sends "
-                                    + "one request every %d ms: raise --rate or --duration", spec.rate(), spec.flows(),
-                                    interval / 1_000_000L)
-                            : ""), null);
-        }
-        ExactRangeHistogram latency = LatencyHistograms.merge(parts);
-        List<String> notes = notes(spec, flows, interval);
-        if (beforeWindow) {
-            notes.add(0, "interrupted in the warm-up: nothing was measured (the measured window had not opened)");
-        }
-        RrReport report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
-        if (spec.rate() > 0) {
-            notes.add(openLoopNote(spec, report, flows));
-            if (report.transactionsPerSecond().orElse(0) < 0.9 * spec.rate()) {
-                notes.add(String.format(Locale.ROOT, "achieved %.1f transactions/s, below the target of %d: "
-                        + "requests queued behind slow responses and their latency includes the wait",
-                        report.transactionsPerSecond().orElse(0), spec.rate()));
-            }
-            report = new RrReport(facts, spec.testName(), perFlow, w1 - w0, latency, spec.percentile(), notes);
-        }
-        long[] serverCounts = s.finish();
-        List<Long> allocated = new ArrayList<>();
-        for (RrFlow f : flows) {
-            allocated.add(f.windowAllocatedBytes());
-        }
-        return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated, interrupted);
-    }
-
-    /** {@link #window}'s third element when an interrupt came in the warm-up. */
-    private static final long WARMUP_INTERRUPTED = 2;
-
-    /**
-     * Waits out the warm-up, then opens and closes the window in every flow, each flow then counting
-     * and recording exactly the transactions it completes inside it; each end is a clock reading
-     * right after the switch. An interrupt (SIGINT) closes the window early, and what it holds is the
-     * result; one in the warm-up leaves the window unopened, of no length.
-     *
-     * @return {window start, window end (ns, clock readings), 0 / 1 (interrupted in the window) /
-     *     {@link #WARMUP_INTERRUPTED}}
-     */
-    private static long[] window(RrSpec spec, Clock clock, List<RrFlow> flows, RrServerSide s, long t0, long open,
-                                 long close) throws TransferException {
-        if (waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec)) {
-            long now = clock.nanoTime();
-            return new long[] {now, now, WARMUP_INTERRUPTED};
-        }
-        for (RrFlow f : flows) {
-            f.measuring(true);
-        }
-        long w0 = clock.nanoTime();
-        boolean interrupted = waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
-        for (RrFlow f : flows) {
-            f.measuring(false);
-        }
-        long w1 = clock.nanoTime();
-        if (spec.flowIntervalNanos() > 0) {
-            // open loop: the window is the scheduled one, and the requests due in it are waited for
-            if (!interrupted) {
-                finishDue(clock, close, flows, s, spec);
-                w1 = close;
-            }
-            w0 = open;
-        }
-        return new long[] {w0, w1, interrupted ? 1 : 0};
-    }
-
-    /** Starts every flow, each open-loop flow's first request spread over one interval, and its window set. */
-    private static void startFlows(RrSpec spec, Clock clock, SocketAddress address, long t0, long open, long close,
-                                   List<RrFlow> flows) {
-        long interval = spec.flowIntervalNanos();
-        for (int i = 0; i < spec.flows(); i++) {
-            RrFlow f = new RrFlow(i, spec, address, clock, t0 + interval * i / spec.flows());
-            if (interval > 0) {
-                f.openLoopWindow(open, close);
-            }
-            flows.add(f);
-            f.start();
-        }
-    }
-
-    /** @throws TransferException naming the first flow that did not stop when asked to */
-    private static void requireEnded(RrSpec spec, List<RrFlow> flows) throws TransferException {
-        for (int i = 0; i < flows.size(); i++) {
-            if (!flows.get(i).ended()) {
-                throw new TransferException(String.format(Locale.ROOT, "%s: flow %d did not stop within %d ms of being "
-                        + "asked to", spec.testName(), i, 2 * spec.timeout().toMillis() + 1000), null);
-            }
-        }
-    }
-
-    /** @return the report's notes on how the run was driven: closed or open loop, the MSS, polling */
-    private static List<String> notes(RrSpec spec, List<RrFlow> flows, long interval) {
-        List<String> notes = new ArrayList<>();
-        if (spec.rate() == 0) {
-            notes.add(RrReport.CLOSED_LOOP_NOTE);
-        } else {
-            notes.add(String.format(Locale.ROOT, "open loop at %d transactions/s (one request every %d ns per flow): "
-                    + "latency measured from each request's scheduled send time", spec.rate(), interval));
-        }
-        notes.add(mssNote(spec, flows));
-        spec.pollingIdle().ifPresent(i -> notes.add(String.format(Locale.ROOT, "the flows and the server poll their "
-                + "sockets (muxer %s, idle %s): %s", spec.muxer().label(), i.label(),
-                i.longestStepNanos() == 0 ? "each waiting thread keeps a core busy"
-                        : "a thread that waits long parks between polls, and its wake-up delay adds to latency")));
-        return notes;
-    }
-
-    /**
-     * The MSS of the first flow's first connection as the kernel gives it ({@link SocketMss}); where it
-     * cannot be read, derived from the MTU of the interface the flows' connections leave through (their
-     * local address's: the loopback's on this host, the link's towards a peer) and the TCP options in use.
-     */
-    private static String mssNote(RrSpec spec, List<RrFlow> flows) {
-        Optional<TcpMss> read = flows.stream().map(RrFlow::mss).flatMap(Optional::stream).findFirst();
-        InetAddress local = flows.stream().map(RrFlow::localAddress).filter(Objects::nonNull).findFirst().orElse(null);
-        Optional<TcpMss> mss = read.isPresent() || local == null ? read : PathFacts.tcpMss(spec.family(), local);
-        return mss.map(m -> "tcp mss " + m.bytes() + " B (" + m.derivation() + ")")
-                .orElse("tcp mss unknown: the MTU of the connections' interface or net.ipv4.tcp_timestamps could not be read");
-    }
-
-    /** @return the achieved rate beside the target, and the late sends with the largest lateness */
-    private static String openLoopNote(RrSpec spec, RrReport report, List<RrFlow> flows) {
-        long late = 0;
-        long maxLate = 0;
-        for (RrFlow f : flows) {
-            late += f.lateSends();
-            maxLate = Math.max(maxLate, f.maxLatenessNanos());
-        }
-        return String.format(Locale.ROOT, "open loop: achieved %.1f of the target %d transactions/s over the "
-                + "scheduled window; %d requests left late (a flow interval or more after they were due), "
-                + "the largest lateness %d ns", report.transactionsPerSecond().orElse(0), spec.rate(), late, maxLate);
-    }
-
-    /**
-     * Open loop: waits until every flow has completed the transactions due before {@code close},
-     * at most the spec's timeout after it.
-     */
-    private static void finishDue(Clock clock, long close, List<RrFlow> flows, RrServerSide server, RrSpec spec)
-            throws TransferException {
-        long deadline = close + spec.timeout().toNanos();
-        for (RrFlow f : flows) {
-            while (f.nextOpenDue() - close < 0 && !f.ended() && clock.nanoTime() - deadline < 0) {
-                checkFailures(flows, server, spec);
-                LockSupport.parkNanos(1_000_000L);
-            }
-        }
-    }
-
-    /** @return whether an interrupt of this thread ended the wait early (its status is cleared) */
-    private static boolean waitUntil(Clock clock, long when, List<RrFlow> flows, RrServerSide server, RrSpec spec)
-            throws TransferException {
-        while (true) {
-            checkFailures(flows, server, spec);
-            if (Thread.interrupted()) {
-                return true;
-            }
-            long left = when - clock.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            LockSupport.parkNanos(Math.min(left, 10_000_000L));
-        }
-    }
-
-    private static void checkFailures(List<RrFlow> flows, RrServerSide server, RrSpec spec) throws TransferException {
-        for (int i = 0; i < flows.size(); i++) {
-            RrFlow f = flows.get(i);
-            Throwable e = f.failure();
-            if (e != null) {
-                throw new TransferException(String.format(Locale.ROOT, "%s flow %d failed after %d transactions: %s",
-                        spec.testName(), i, f.completed(), e.getMessage()), e);
-            }
-        }
-        Throwable e = server.failure();
-        if (e != null) {
-            throw new TransferException(spec.testName() + " server failed after " + server.served()
-                    + " responses: " + e.getMessage(), e);
-        }
-    }
-
-    private static void stopAll(List<RrFlow> flows) {
-        for (RrFlow f : flows) {
-            f.requestStop();
-        }
-        for (RrFlow f : flows) {
-            f.close();
-        }
+        return RrFlows.run(spec, clock, facts, server,
+                (id, address, first) -> new RrFlow(id, spec, address, clock, first),
+                local -> PathFacts.tcpMss(spec.family(), local));
     }
 }

@@ -1,4 +1,4 @@
-package io.linerate.nio.internal;
+package io.linerate.core.spi.latency;
 
 /**
  * One flow's open-loop schedule (wrk2's constant-throughput model): the k-th request is due at
@@ -13,7 +13,7 @@ package io.linerate.nio.internal;
  * counted in it, so a window of {@code w} ns holds at most {@code w / interval + 1} requests of a
  * flow, and never runs above the target rate.
  */
-final class OpenLoopSchedule {
+public final class OpenLoopSchedule {
     private final long intervalNanos;
     private long due;
     private long late;
@@ -24,7 +24,7 @@ final class OpenLoopSchedule {
      * @param intervalNanos ns between due times, at least 1
      * @throws IllegalArgumentException when the interval is below 1 ns
      */
-    OpenLoopSchedule(long firstNanos, long intervalNanos) {
+    public OpenLoopSchedule(long firstNanos, long intervalNanos) {
         if (intervalNanos < 1) {
             throw new IllegalArgumentException("open-loop interval " + intervalNanos + " ns is out of range; allowed: 1 ns or more");
         }
@@ -33,7 +33,7 @@ final class OpenLoopSchedule {
     }
 
     /** @return the clock reading at which the next request is due */
-    long due() {
+    public long due() {
         return due;
     }
 
@@ -43,7 +43,7 @@ final class OpenLoopSchedule {
      * @param now a clock reading, at or after {@link #due()}
      * @return the request's due time, from which its latency is measured
      */
-    long leave(long now) {
+    public long leave(long now) {
         long scheduled = due;
         long lateness = now - scheduled;
         if (lateness >= intervalNanos) {
@@ -57,12 +57,12 @@ final class OpenLoopSchedule {
     }
 
     /** @return requests that left an interval or more after they were due */
-    long lateSends() {
+    public long lateSends() {
         return late;
     }
 
     /** @return the largest time a request left after it was due, ns; 0 when none left late at all */
-    long maxLatenessNanos() {
+    public long maxLatenessNanos() {
         return maxLatenessNanos;
     }
 
@@ -72,7 +72,7 @@ final class OpenLoopSchedule {
      * @param closeNanos its closing
      * @return whether the request belongs to the window [open, close)
      */
-    static boolean inWindow(long dueNanos, long openNanos, long closeNanos) {
+    public static boolean inWindow(long dueNanos, long openNanos, long closeNanos) {
         return dueNanos - openNanos >= 0 && dueNanos - closeNanos < 0;
     }
 }

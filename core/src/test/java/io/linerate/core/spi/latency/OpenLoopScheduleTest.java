@@ -1,4 +1,4 @@
-package io.linerate.nio.internal;
+package io.linerate.core.spi.latency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
