@@ -10,6 +10,7 @@ import io.linerate.core.Pattern;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
+import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
@@ -18,6 +19,7 @@ import io.linerate.core.spi.Transport;
 import io.linerate.core.spi.ends.PeerEnds;
 import io.linerate.socket.internal.NativePeerEnds;
 import io.linerate.socket.internal.NativePingPong;
+import io.linerate.socket.internal.NativeRr;
 import io.linerate.socket.internal.NativeStreamTransfer;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -35,7 +37,10 @@ import java.util.Set;
  * {@code serve --transport native}, and its ends of a TCP or UDP ping-pong (the echo end) and of
  * request/response (the server) too. Ping-pongs ({@link PingPongSpec}, both ends in this JVM) run
  * over TCP, UDP and Unix-domain datagram sockets (which Java NIO lacks), with SO_BINDTODEVICE
- * ({@link PingPongSpec#bindToDevice()}), on core's ping-pong engine. Registered for
+ * ({@link PingPongSpec#bindToDevice()}), on core's ping-pong engine; a TCP or UDP ping-pong with
+ * linerate's agent runs this host's measuring end here. Request/response ({@link RrSpec}: TCP_RR
+ * and TCP_CRR, closed loop or open loop at a rate, over one or more flows) runs its flows on native
+ * sockets, against a server in this JVM or the agent's, on core's coordinator. Registered for
  * {@link java.util.ServiceLoader} under the name
  * {@value #NAME}; select it by name, as NIO stays the portable default.
  */
@@ -59,8 +64,8 @@ public final class NativeTransport implements Transport {
 
     /**
      * @return the ends the peers run on this transport when its library loads here: TCP and UDP
-     *     streams on native sockets, as client and as server (linerate's agent), and the agent's
-     *     echo end of a TCP or UDP ping-pong and request/response server; empty where it cannot load
+     *     streams on native sockets, as client and as server (linerate's agent); both ends of a TCP
+     *     or UDP ping-pong and of request/response; empty where it cannot load
      */
     @Override
     public Optional<PeerEnds> peerEnds() {
@@ -69,18 +74,22 @@ public final class NativeTransport implements Transport {
 
     /**
      * @return why this transport cannot run the spec yet, naming the spec's field: its pattern
-     *     (request/response), its protocol (UDP between two stream ends in this JVM; a unix_stream or
-     *     pipe ping-pong), its endpoint (iperf3 or iperf 2; a ping-pong with a peer), a multicast
-     *     ping-pong, a ping-pong muxer other than blocking, or why the agent cannot run it
+     *     (raw frames), its protocol (UDP between two stream ends in this JVM; a unix_stream or pipe
+     *     ping-pong), its endpoint (iperf3 or iperf 2), a multicast ping-pong, a ping-pong muxer other
+     *     than blocking, a request/response muxer other than selector, or why the agent cannot run it
      */
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
         if (m instanceof PingPongSpec p) {
-            return pingPongReason(p);
+            return pingPongReason(p).or(() -> peerReason(p));
+        }
+        if (m instanceof RrSpec r) {
+            return NativeRr.refusal(r).or(() -> peerReason(r));
         }
         if (!(m instanceof TransferSpec spec)) {
-            return Optional.of("pattern " + m.pattern().label() + " is not yet on the native transport: it runs "
-                    + Pattern.STREAM.label() + " and " + Pattern.PING_PONG.label() + " only");
+            return Optional.of("pattern " + m.pattern().label() + " is not on the native transport: it runs "
+                    + Pattern.STREAM.label() + ", " + Pattern.PING_PONG.label() + " and "
+                    + Pattern.REQUEST_RESPONSE.label());
         }
         if (spec.endpoint() instanceof Endpoint.Loopback) {
             return spec.protocol() == Protocol.TCP ? Optional.empty()
@@ -103,10 +112,6 @@ public final class NativeTransport implements Transport {
             return Optional.of("protocol " + p.protocol().label() + " is not on the native transport's ping-pong: it runs "
                     + "tcp, udp and unix_datagram; the nio transport runs " + p.protocol().label());
         }
-        if (!(p.endpoint() instanceof Endpoint.Loopback)) {
-            return Optional.of("endpoint " + p.endpoint() + " is not yet on the native transport: it runs both ends "
-                    + "of a ping-pong in this JVM; the nio transport runs one with a peer");
-        }
         if (p.multicast().isPresent()) {
             return Optional.of("mcast is not yet on the native transport; the nio transport runs a multicast ping-pong");
         }
@@ -117,10 +122,27 @@ public final class NativeTransport implements Transport {
         return Optional.empty();
     }
 
+    /** @return empty in this JVM; else why linerate's agent (the spec's peer) cannot run it on this transport */
+    private Optional<String> peerReason(MeasurementSpec m) {
+        if (m.endpoint() instanceof Endpoint.Loopback) {
+            return Optional.empty();
+        }
+        if (!(m.endpoint() instanceof AgentPeer) && !(m.endpoint() instanceof Endpoint.Remote)) {
+            return Optional.of("a " + m.pattern().label() + " spec reaches linerate's agent by AgentPeer or "
+                    + "Endpoint.remote, not " + m.endpoint().getClass().getSimpleName() + " " + m.endpoint());
+        }
+        Optional<PeerProtocol> peer = PeerProtocols.of(m.endpoint());
+        if (peer.isEmpty()) {
+            return Optional.of(PeerProtocols.missing(m.endpoint()));
+        }
+        return peer.get().unsupportedReason(m, this);
+    }
+
     /**
      * @return for a stream, a {@link io.linerate.core.Transfer} whose ends are bound and connected; for
-     *     a stream with the agent what its {@link PeerProtocol} opens; for a ping-pong, a measurement
-     *     that sets up, runs and releases both ends in {@link Measurement#run()}
+     *     a stream, ping-pong or request/response with the agent what its {@link PeerProtocol} opens;
+     *     for a ping-pong or request/response in this JVM, a measurement that sets up, runs and
+     *     releases both ends in {@link Measurement#run()}
      * @throws TransferException if the library cannot be loaded or the sockets cannot be set up
      *     (a port in use is a usage error), or the agent cannot be reached; nothing is left open
      * @throws IllegalArgumentException if {@link #unsupportedReason} is not empty for the spec
@@ -134,8 +156,11 @@ public final class NativeTransport implements Transport {
         if (cause.isPresent()) {
             throw new TransferException("the native transport is unavailable: " + cause.get(), null);
         }
-        if (spec instanceof PingPongSpec p) {
+        if (spec instanceof PingPongSpec p && p.endpoint() instanceof Endpoint.Loopback) {
             return NativePingPong.of(p, clock);
+        }
+        if (spec instanceof RrSpec r && r.endpoint() instanceof Endpoint.Loopback) {
+            return NativeRr.of(r, clock);
         }
         if (!(spec.endpoint() instanceof Endpoint.Loopback)) {
             PeerProtocol peer = PeerProtocols.of(spec.endpoint())
@@ -145,9 +170,9 @@ public final class NativeTransport implements Transport {
         return NativeStreamTransfer.open((TransferSpec) spec, clock);
     }
 
-    /** @return {@link Pattern#STREAM} and {@link Pattern#PING_PONG} */
+    /** @return {@link Pattern#STREAM}, {@link Pattern#PING_PONG} and {@link Pattern#REQUEST_RESPONSE} */
     @Override
     public Set<Pattern> patterns() {
-        return EnumSet.of(Pattern.STREAM, Pattern.PING_PONG);
+        return EnumSet.of(Pattern.STREAM, Pattern.PING_PONG, Pattern.REQUEST_RESPONSE);
     }
 }

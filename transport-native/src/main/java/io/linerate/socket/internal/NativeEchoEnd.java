@@ -188,14 +188,14 @@ final class NativeEchoEnd implements EchoEnd {
         connected = null;
     }
 
-    private static void device(PingPongSpec spec, NativeSocket s) throws NativeSocketException {
+    static void device(PingPongSpec spec, NativeSocket s) throws NativeSocketException {
         if (spec.bindToDevice().isPresent()) {
             BindToDevice.bind(s, spec.bindToDevice().get());
         }
     }
 
     /** The traffic class and the buffers, as the client asked. */
-    private static void options(PingPongSpec spec, NativeSocket s) throws NativeSocketException {
+    static void options(PingPongSpec spec, NativeSocket s) throws NativeSocketException {
         s.trafficClass(spec.trafficClass());
         if (spec.sendBufferBytes() > 0) {
             s.sendBuffer(spec.sendBufferBytes());
@@ -206,7 +206,7 @@ final class NativeEchoEnd implements EchoEnd {
     }
 
     /** @throws IOException when the socket's SO_BINDTODEVICE does not read back as the spec's interface */
-    private static void checkBound(PingPongSpec spec, NativeSocket s) throws IOException {
+    static void checkBound(PingPongSpec spec, NativeSocket s) throws IOException {
         if (spec.bindToDevice().isEmpty()) {
             return;
         }

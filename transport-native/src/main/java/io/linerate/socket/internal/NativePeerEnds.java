@@ -17,14 +17,14 @@ import io.linerate.core.spi.ends.StreamListener;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * The native transport's ends for peers: TCP streams on native sockets ({@link PeerChannel}), with
  * the MSS read from this end's socket and a sending end's {@code TCP_INFO}, and UDP streams
  * ({@link UdpPeerChannel}); the agent's ends of a TCP or UDP ping-pong ({@link NativeEchoEnd}) and
- * of request/response ({@link NativeRrServer}). This host's measuring ends of a ping-pong or of
- * request/response with a peer are not on these ends yet: opening one throws an
- * {@link IOException} that names the run and the transport that has it ({@code nio}).
+ * of request/response ({@link NativeRrServer}); and this host's measuring ends of them: the
+ * ping-pong client ({@link NativePingPongClient}) and the request/response flows ({@link NativeRrFlow}).
  */
 public final class NativePeerEnds implements PeerEnds {
     private final String transport;
@@ -67,10 +67,13 @@ public final class NativePeerEnds implements PeerEnds {
         return NativeEchoEnd.open(spec, local);
     }
 
-    /** @throws IOException always: this host's measuring end of a ping-pong is not on these ends yet */
+    /**
+     * @throws IOException naming the call that failed (socket, setsockopt, bind), or a protocol other
+     *     than TCP or UDP
+     */
     @Override
     public PingPongClient pingPongClient(PingPongSpec spec, InetAddress local) throws IOException {
-        throw notYet("ping-pong (the measuring end) is");
+        return NativePingPongClient.open(spec, local);
     }
 
     /** @throws IOException naming the call that failed (socket, bind, listen), or a muxer other than selector */
@@ -79,16 +82,16 @@ public final class NativePeerEnds implements PeerEnds {
         return NativeRrServer.open(spec, local);
     }
 
-    /** @throws TransferException always: the flows of request/response are not on these ends yet */
+    /**
+     * @throws TransferException when a flow or the server fails or a wait overruns the timeout, or,
+     *     as a usage error, for a muxer other than selector ({@link NativeRr#refusal})
+     */
     @Override
     public RrResult runRr(RrSpec spec, Clock clock, RunFacts facts, RrServerSide server) throws TransferException {
-        IOException e = notYet("request/response (the flows) is");
-        throw new TransferException(e.getMessage(), e, true);
-    }
-
-    private IOException notYet(String what) {
-        return new IOException(what + " not yet on the " + transport + " transport's ends for peers: they run "
-                + "streams at both ends, and the agent's ends of ping-pong and request/response; nio runs it: "
-                + "`--transport nio` (the default) for this host's end");
+        Optional<String> refused = NativeRr.refusal(spec);
+        if (refused.isPresent()) {
+            throw new TransferException(refused.get(), null, true);
+        }
+        return NativeRr.flows(spec, clock, facts, server);
     }
 }

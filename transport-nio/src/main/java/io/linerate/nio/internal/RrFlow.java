@@ -58,7 +58,7 @@ public final class RrFlow extends RrFlowLoop {
                     await(key, SelectionKey.OP_CONNECT, deadline, "connect", n);
                 }
             }
-            if (localAddress() == null) {
+            if (!connectedOnce()) {
                 firstConnection(((InetSocketAddress) c.getLocalAddress()).getAddress(), SocketMss.ofEnd(spec.family(), c));
             }
             ch = c;

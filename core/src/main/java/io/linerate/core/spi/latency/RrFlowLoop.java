@@ -48,6 +48,7 @@ public abstract class RrFlowLoop implements AutoCloseable {
     private volatile long windowCompleted;
     private volatile Throwable failure;
     private volatile long windowAllocated = -1;
+    private volatile boolean connectedOnce;
     private volatile InetAddress localAddress;
     private volatile Optional<TcpMss> mss = Optional.empty();
     private volatile long windowOpen = Long.MAX_VALUE;
@@ -100,14 +101,20 @@ public abstract class RrFlowLoop implements AutoCloseable {
     /**
      * Records the first connection's facts, for the report's MSS note.
      *
-     * @param local its local address, which the route to the server chose
+     * @param local its local address, which the route to the server chose; null when unknown
      * @param readMss its MSS as read (or derived, saying why); empty when neither could be had
      */
     protected final void firstConnection(InetAddress local, Optional<TcpMss> readMss) {
-        if (localAddress == null) {
+        if (!connectedOnce) {
             mss = readMss;
             localAddress = local;
+            connectedOnce = true;
         }
+    }
+
+    /** @return whether {@link #firstConnection} was called */
+    protected final boolean connectedOnce() {
+        return connectedOnce;
     }
 
     /** @return whether the flow was asked to stop */
