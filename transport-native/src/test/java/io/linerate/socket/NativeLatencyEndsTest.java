@@ -280,11 +280,9 @@ class NativeLatencyEndsTest {
         assertThatThrownBy(() -> ends().rrServer(rrSpin, lo)).isInstanceOf(IOException.class)
                 .hasMessageStartingWith("muxer spin is not on the native transport's request/response server")
                 .hasMessageContaining("allowed: selector");
-        // this host's measuring ends are nio's still
-        assertThatThrownBy(() -> ends().pingPongClient(pingPong(PingPongProtocol.TCP, AddressFamily.IPV4), lo))
+        assertThatThrownBy(() -> ends().pingPongClient(pingPong(PingPongProtocol.UNIX_DATAGRAM, AddressFamily.IPV4), lo))
                 .isInstanceOf(IOException.class)
-                .hasMessageStartingWith("ping-pong (the measuring end) is not yet on the native transport's ends")
-                .hasMessageEndingWith("nio runs it: `--transport nio` (the default) for this host's end");
+                .hasMessage("a ping-pong with a peer runs tcp or udp, not unix_datagram");
         assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 }

@@ -168,6 +168,6 @@ class NativePingPongTest {
         assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UDP)
                 .multicast(PingPongMulticast.parse("239.1.2.3", null, false, AddressFamily.IPV4)).build()))
                 .contains("mcast is not yet on the native transport; the nio transport runs a multicast ping-pong");
-        assertThat(t.patterns()).containsExactlyInAnyOrder(Pattern.STREAM, Pattern.PING_PONG);
+        assertThat(t.patterns()).containsExactlyInAnyOrder(Pattern.STREAM, Pattern.PING_PONG, Pattern.REQUEST_RESPONSE);
     }
 }
