@@ -285,14 +285,6 @@ class NativeAgentEndsTest {
                         + "does not cross hosts");
     }
 
-    @Test
-    void thisHostsEndOfAPingPongWithAPeerIsNiosStill() {
-        PingPongSpec spec = pingPong(PingPongProtocol.TCP);
-        assertThat(Transports.byName(NATIVE).unsupportedReason(spec)).hasValue("endpoint " + spec.endpoint()
-                + " is not yet on the native transport: it runs both ends of a ping-pong in this JVM; the nio "
-                + "transport runs one with a peer");
-    }
-
     @ParameterizedTest
     @EnumSource(value = PeerDirection.class, names = {"FORWARD", "REVERSE"})
     void aUdpStreamRunsOnNativeSocketsAtBothEnds(PeerDirection d) throws Exception {
