@@ -161,7 +161,9 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
     Path fullLog;
 
     @Option(names = "--transport", paramLabel = "NAME",
-            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+            description = "Transport to run on, by name (see `linerate transports`): nio, or native (Linux sockets "
+                    + "through JNI: tcp, udp and unix_datagram, muxer blocking, in this JVM; tcp and udp with --peer); "
+                    + "default: the first that supports the spec.")
     String transportName;
 
     @Option(names = "--raw", paramLabel = "DIR", description = "Also write each size's samples to DIR/size-<bytes>.hlog (HdrHistogram log).")

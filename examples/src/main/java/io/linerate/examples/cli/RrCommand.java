@@ -84,7 +84,9 @@ public final class RrCommand implements Callable<Integer> {
     String muxer;
 
     @Option(names = "--transport", paramLabel = "NAME",
-            description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec.")
+            description = "Transport to run on, by name (see `linerate transports`): nio, or native (Linux sockets "
+                    + "through JNI; its flows and server wait in poll(2), so muxer selector only), in this JVM or "
+                    + "with --peer; default: the first that supports the spec.")
     String transportName;
 
     @Option(names = "--idle", paramLabel = "STRATEGY",
