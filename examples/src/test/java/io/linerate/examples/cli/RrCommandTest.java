@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.concurrent.TimeUnit;
+import io.linerate.core.Transports;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,5 +100,24 @@ class RrCommandTest {
                 .contains("# precision: HdrHistogram, 3 significant digits (values within 0.1 %)")
                 .contains("{\"name\":\"transactions_per_second\",\"regression\":{\"better\":\"higher\"")
                 .contains("{\"name\":\"latency_p99\",\"regression\":{\"better\":\"lower\"");
+    }
+
+    @Test
+    void theNativeTransportRunsRrAndRefusesAPollingMuxerNamingIt() throws Exception {
+        Assumptions.assumeTrue(Transports.byName("native").unavailabilityCause().isEmpty(),
+                () -> "the native transport cannot load here: " + Transports.byName("native").unavailabilityCause().orElseThrow());
+        Run r = rr("rr", "--transport", "native", "--crr", "--flows", "2", "--duration", "200ms", "--warmup", "50ms",
+                "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode j = JSON.readTree(r.out()).get("detail");
+        assertThat(j.get("test").asText()).isEqualTo("tcp_crr");
+        assertThat(j.get("transactions").asLong()).isPositive();
+        // a connection per transaction: the server accepted one for every response it wrote
+        assertThat(j.get("server").get("accepts").asLong()).isEqualTo(j.get("server").get("served").asLong());
+
+        Run spin = rr("rr", "--transport", "native", "--muxer", "spin");
+        assertThat(spin.exit()).isEqualTo(2);
+        assertThat(spin.err()).contains("muxer spin is not on the native transport's request/response")
+                .contains("allowed: selector").doesNotContain("\tat ");
     }
 }
