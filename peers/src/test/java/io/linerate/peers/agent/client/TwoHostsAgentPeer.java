@@ -139,8 +139,10 @@ public final class TwoHostsAgentPeer {
             200, Duration.ZERO, 0);
 
     /** Runs the spec on the one road: the transport {@link Transports#select} picks opens it through the agent's protocol. */
-    private static MeasurementResult run(MeasurementSpec spec) throws Exception {
-        try (Measurement m = Transports.select(null, spec).open(spec, Clock.system())) {
+    private static MeasurementResult run(MeasurementSpec spec, String[] args) throws Exception {
+        // an argument after the latency run's own names this host's transport, as --transport does
+        String transport = args.length > 5 ? args[5] : null;
+        try (Measurement m = Transports.select(transport, spec).open(spec, Clock.system())) {
             return m.run();
         }
     }
@@ -153,7 +155,7 @@ public final class TwoHostsAgentPeer {
             PingPongSpec spec = PingPongSpec.builder().protocol(args[4].equals("tcp") ? PingPongProtocol.TCP
                             : PingPongProtocol.UDP).sizes(List.of(32, 64)).policy(SHORT).timeout(Duration.ofSeconds(5))
                     .endpoint(peer).build();
-            RemotePingPongResult r = (RemotePingPongResult) run(spec);
+            RemotePingPongResult r = (RemotePingPongResult) run(spec, args);
             out.put("round_trips", r.local().roundTrips()).put("bytes", r.bytesSent())
                     .put("agent_echoes", r.agentEchoes()).put("agent_echoed_bytes", r.agentEchoedBytes());
             r.local().options().tcpMss().ifPresent(m -> out.put("tcp_mss", m.bytes()).put("tcp_mss_source", m.derivation()));
@@ -162,7 +164,7 @@ public final class TwoHostsAgentPeer {
             RrSpec spec = RrSpec.builder().flows(Integer.parseInt(args[4])).requestBytes(100).responseBytes(200)
                     .warmup(Duration.ofMillis(100)).duration(Duration.ofMillis(500)).timeout(Duration.ofSeconds(5))
                     .endpoint(peer).build();
-            RrResult r = (RrResult) run(spec);
+            RrResult r = (RrResult) run(spec, args);
             out.put("completed", r.completed()).put("served", r.served()).put("accepts", r.accepts());
             r.report().notes().forEach(out.putArray("notes")::add);
             r.invalidReasons().forEach(out.putArray("invalid")::add);

@@ -164,9 +164,11 @@ class TwoHostsAgentTest {
     }
 
     /** Runs a ping-pong or rr client in host A against the IPv4 agent in host B; returns its JSON line. */
-    private static JsonNode latency(String mode, String arg) throws Exception {
-        NetworkNamespace.Result r = hosts.exec(hosts.a(), TwoHosts.javaCommand(TwoHostsAgentPeer.class.getName(), List.of(
-                mode, TwoHosts.IPV4_B, Integer.toString(port4), secret.toString(), arg)), T);
+    private static JsonNode latency(String mode, String arg, String... transport) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of(mode, TwoHosts.IPV4_B, Integer.toString(port4),
+                secret.toString(), arg));
+        args.addAll(List.of(transport));
+        NetworkNamespace.Result r = hosts.exec(hosts.a(), TwoHosts.javaCommand(TwoHostsAgentPeer.class.getName(), args), T);
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
         List<String> lines = r.stdout().strip().lines().toList();
         return JSON.readTree(lines.get(lines.size() - 1));
@@ -304,6 +306,38 @@ class TwoHostsAgentTest {
         int mss = 1500 - 20 - 20 - (timestamps() ? 12 : 0);
         assertThat(r.get("notes")).extracting(JsonNode::asText).filteredOn(n -> n.startsWith("tcp mss "))
                 .containsExactly("tcp mss " + mss + " B (read: tcpi_snd_mss " + mss + " at this host's end)");
+    }
+
+    @ParameterizedTest(name = "{0} ping-pong")
+    @CsvSource({"tcp", "udp"})
+    void aNativePingPongEndReadsThePathsMssFromItsSocket(String protocol) throws Exception {
+        JsonNode r = latency("pingpong", protocol, "native");
+
+        long trips = r.get("round_trips").asLong();
+        assertThat(trips).isPositive();
+        assertThat(r.get("agent_echoed_bytes").asLong()).isEqualTo(r.get("bytes").asLong());
+        assertThat(r.get("agent_echoes").asLong()).isEqualTo(trips);
+        assertThat(r.get("invalid")).isEmpty();
+        if (protocol.equals("tcp")) {
+            // TCP_MAXSEG of host A's native socket, across the 1500-byte veth: 1500 - 20 IPv4 - 20 TCP - 12 timestamps
+            int mss = 1500 - 20 - 20 - (timestamps() ? 12 : 0);
+            assertThat(r.get("tcp_mss").asInt()).isEqualTo(mss);
+            assertThat(r.get("tcp_mss_source").asText()).isEqualTo("read: TCP_MAXSEG " + mss + " at this host's end");
+        }
+    }
+
+    @Test
+    void nativeRrFlowsReadThePathsMssFromTheirSocket() throws Exception {
+        JsonNode r = latency("rr", "2", "native");
+
+        long completed = r.get("completed").asLong();
+        assertThat(completed).isPositive();
+        assertThat(r.get("served").asLong()).isBetween(completed, completed + 2);
+        assertThat(r.get("accepts").asLong()).isEqualTo(2);
+        assertThat(r.get("invalid")).isEmpty();
+        int mss = 1500 - 20 - 20 - (timestamps() ? 12 : 0);
+        assertThat(r.get("notes")).extracting(JsonNode::asText).filteredOn(n -> n.startsWith("tcp mss "))
+                .containsExactly("tcp mss " + mss + " B (read: TCP_MAXSEG " + mss + " at this host's end)");
     }
 
     /** tbf's rate on the shaped link: 200 Mbit/s. */
