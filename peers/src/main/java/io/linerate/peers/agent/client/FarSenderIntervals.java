@@ -21,7 +21,7 @@ public record FarSenderIntervals(int samples, int joined, String unavailable) {
     public static final String JOIN = "by index within the warm-up and within the window, onto this host's intervals";
 
     /**
-     * @throws IllegalArgumentException for negative counts, or a reason with figures joined (or none without)
+     * @throws IllegalArgumentException for negative counts, or a reason with figures joined (or a blank one without)
      * @throws NullPointerException for a null reason
      */
     public FarSenderIntervals {
@@ -29,15 +29,17 @@ public record FarSenderIntervals(int samples, int joined, String unavailable) {
         if (samples < 0 || joined < 0) {
             throw new IllegalArgumentException("samples " + samples + " and joined " + joined + "; allowed: >= 0");
         }
-        if (joined > 0 == !unavailable.isEmpty()) {
+        if (joined > 0 == !unavailable.isBlank()) {
             throw new IllegalArgumentException(joined + " intervals joined and the reason '" + unavailable
                     + "'; allowed: a reason exactly when none is joined");
         }
     }
 
     /**
+     * @param samples interval samples the agent sent; 0 when it sent none
      * @param reason why the far sender's per-interval figures are missing; not blank
      * @return none joined, for {@code reason}
+     * @throws IllegalArgumentException for negative samples or a blank reason
      */
     public static FarSenderIntervals unavailable(int samples, String reason) {
         return new FarSenderIntervals(samples, 0, reason);

@@ -13,8 +13,6 @@ import io.linerate.peers.agent.internal.wire.TcpIntervalsJson;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One stream's result with the agent: both ends' counts joined ({@link EndsJoin}), and the sending
@@ -25,7 +23,6 @@ import org.slf4j.LoggerFactory;
  * valid and says why ({@code tcp_info_unavailable}, {@link FarSenderIntervals#unavailable()}).
  */
 final class TcpJoin {
-    private static final Logger LOG = LoggerFactory.getLogger(TcpJoin.class);
     /** Why a TCP stream the agent sent has no {@code tcp_info}. */
     static final String NO_FAR_TCP_INFO = "the agent sent no TCP_INFO of its sending socket: an agent of a release "
             + "before tcp_info, or one whose transport cannot read it (nio without linerate-native on its class path)";
@@ -46,7 +43,7 @@ final class TcpJoin {
      * @param clock how the two hosts' clocks compare
      * @return the stream's result
      * @throws IOException when the agent's counts or options are missing or malformed (its
-     *     {@code TCP_INFO} figures, malformed, are left out and say why instead)
+     *     {@code TCP_INFO} figures, malformed, are left out and the result says why instead)
      */
     static RemoteStreamResult stream(TransferSpec spec, EndCounters local, AppliedOptions lo, Optional<TcpStats> localTcp,
                                      JsonNode result, JsonNode remote, String clock) throws IOException {
@@ -60,11 +57,19 @@ final class TcpJoin {
             note = Optional.of(f.note());
         }
         TransferResult joined = EndsJoin.join(spec, local, lo, far, EndJson.options(remote), intervals);
-        Optional<TcpStats> tcp = localTcp.or(() -> farTcp(remote));
+        Optional<TcpStats> tcp = localTcp;
+        String noTcp = NO_FAR_TCP_INFO;
+        if (tcp.isEmpty()) {
+            try {
+                tcp = EndJson.tcp(remote);
+            } catch (IOException e) {
+                noTcp = "the agent's tcp_info is malformed and left out: " + e.getMessage();
+            }
+        }
         if (tcp.isPresent()) {
             joined = joined.withTcp(tcp.get(), joined.options());
         } else if (farSendsTcp) {
-            joined = joined.withTcpUnavailable(NO_FAR_TCP_INFO);
+            joined = joined.withTcpUnavailable(noTcp);
         }
         return new RemoteStreamResult(joined, local, far, clock, note);
     }
@@ -99,15 +104,5 @@ final class TcpJoin {
                     + FarSenderIntervals.JOIN + ")"));
         }
         return new Far(j.intervals(), new FarSenderIntervals(far.size(), j.joined(), ""));
-    }
-
-    /** @return the agent's end's TCP_INFO figures, if it sent them; malformed ones are logged and left out */
-    private static Optional<TcpStats> farTcp(JsonNode remote) {
-        try {
-            return EndJson.tcp(remote);
-        } catch (IOException e) {
-            LOG.debug("the agent's tcp_info is left out: {}", e.getMessage());
-            return Optional.empty();
-        }
     }
 }
