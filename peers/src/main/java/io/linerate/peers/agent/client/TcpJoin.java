@@ -9,6 +9,7 @@ import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.EndCounters;
 import io.linerate.peers.agent.internal.wire.EndJson;
+import io.linerate.peers.agent.internal.wire.TcpInfoFit;
 import io.linerate.peers.agent.internal.wire.TcpIntervalsJson;
 import java.io.IOException;
 import java.util.List;
@@ -58,6 +59,7 @@ final class TcpJoin {
         }
         TransferResult joined = EndsJoin.join(spec, local, lo, far, EndJson.options(remote), intervals);
         Optional<TcpStats> tcp = localTcp;
+        String leftOut = TcpInfoFit.leftOut(result);
         String noTcp = NO_FAR_TCP_INFO;
         if (tcp.isEmpty()) {
             try {
@@ -68,6 +70,8 @@ final class TcpJoin {
         }
         if (tcp.isPresent()) {
             joined = joined.withTcp(tcp.get(), joined.options());
+        } else if (farSendsTcp && leftOut != null && !remote.has("tcp_info")) {
+            joined = joined.withTcpUnavailable("the agent left this stream's TCP_INFO out: " + leftOut);
         } else if (farSendsTcp) {
             joined = joined.withTcpUnavailable(noTcp);
         }

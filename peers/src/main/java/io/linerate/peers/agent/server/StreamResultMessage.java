@@ -9,6 +9,7 @@ import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.engine.EndCounters;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.EndJson;
+import io.linerate.peers.agent.internal.wire.TcpInfoFit;
 import io.linerate.peers.agent.internal.wire.TcpIntervalsJson;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -31,8 +32,9 @@ final class StreamResultMessage {
      * @param spec the session's spec
      * @param counters every stream's counts, in order
      * @param channels every stream's data channel, in the same order
-     * @return the message, within {@link Control#MAX_MESSAGE_BYTES} as far as the per-interval
-     *     figures go ({@link TcpIntervalsJson#fit})
+     * @return the message, within {@link Control#MAX_MESSAGE_BYTES}: the ends' per-interval figures
+     *     ({@link TcpIntervalsJson#fit}) and then their {@code tcp_info} ({@link TcpInfoFit#fit}) are
+     *     left out where they would pass it
      * @throws IOException when a channel's {@code TCP_INFO} cannot be read or the message serialized
      */
     static ObjectNode of(TransferSpec spec, List<EndCounters> counters, List<StreamChannel> channels) throws IOException {
@@ -57,6 +59,8 @@ final class StreamResultMessage {
         }
         result.set("end", all.get(0));
         TcpIntervalsJson.fit(result, sending, intervals, Control.MAX_MESSAGE_BYTES);
+        // where even without them the ends' tcp_info passes the limit (about 100 parallel TCP senders), some go too
+        TcpInfoFit.fit(result, Control.MAX_MESSAGE_BYTES);
         return result;
     }
 }
