@@ -10,6 +10,7 @@ import io.linerate.core.Endpoint;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.EndJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -35,7 +36,8 @@ import org.junit.jupiter.api.Timeout;
  * This client against an agent of the release before {@code --affinity}: the agent's side of the
  * exchange is a golden file of that release's messages (no {@code server_cpus} in its result), and
  * an echo that answers every byte. The run completes, and the figure the old agent cannot give is
- * missing with a note saying why, never invented.
+ * missing with a note saying why, never invented; so is the echo end's {@code TCP_INFO}, which
+ * that release does not send.
  */
 @Timeout(60)
 class OldAgentExchangeTest {
@@ -105,6 +107,11 @@ class OldAgentExchangeTest {
             assertThat(r.local().report().notes()).contains("the agent did not report its echo thread's CPU set: an agent "
                     + "older than --affinity runs it unpinned");
             assertThat(r.local().report().table()).contains("# affinity: client any, server any (");
+            // the old agent's result has no tcp_info: the server's end says so, this host's is read here
+            assertThat(r.local().tcpInfo().orElseThrow().server().unavailable()).isEqualTo(EndJson.OLDER_AGENT);
+            assertThat(r.local().tcpInfo().orElseThrow().server().stats()).isEmpty();
+            assertThat(r.detailJson().toString()).contains("\"tcp_info_unavailable\":{\"server\":\""
+                    + EndJson.OLDER_AGENT + "\"}");
         } finally {
             agent.shutdownNow();
             assertThat(agent.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
