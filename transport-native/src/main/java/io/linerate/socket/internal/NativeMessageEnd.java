@@ -1,12 +1,14 @@
 package io.linerate.socket.internal;
 
 import io.linerate.core.spi.latency.MessageEnd;
+import io.linerate.core.spi.tcp.TcpInfoSources;
 import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
+import java.util.Optional;
 
 /**
  * One ping-pong end on a native socket: a TCP stream, or a UDP or Unix-domain datagram socket
@@ -124,6 +126,13 @@ final class NativeMessageEnd implements MessageEnd {
             return TIMEOUT;
         }
         return OK;
+    }
+
+    /** @return for a TCP end, a reader of its socket's {@code TCP_INFO} by getsockopt; empty for a datagram end */
+    @Override
+    public Optional<TcpInfoSources.Found> tcpInfo() {
+        return datagram ? Optional.empty()
+                : Optional.of(new TcpInfoSources.Found(new NativeTcpConnectionInfo(socket), null));
     }
 
     @Override

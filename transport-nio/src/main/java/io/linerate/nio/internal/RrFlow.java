@@ -55,6 +55,7 @@ public final class RrFlow implements AutoCloseable {
     private volatile long windowAllocated = -1;
     private volatile InetAddress localAddress;
     private volatile Optional<TcpMss> mss = Optional.empty();
+    private volatile RrTcpInfo.Connection connection;
     private volatile long windowOpen = Long.MAX_VALUE;
     private volatile long windowClose = Long.MAX_VALUE;
     private volatile long nextOpenDue;
@@ -152,6 +153,14 @@ public final class RrFlow implements AutoCloseable {
      */
     Optional<TcpMss> mss() {
         return mss;
+    }
+
+    /**
+     * @return the addresses of the flow's one connection (rr), for reads of its {@code TCP_INFO} by
+     *     another thread; null before it connected, and always for crr (a connection per transaction)
+     */
+    RrTcpInfo.Connection connection() {
+        return connection;
     }
 
     /** @return why the flow ended early, or null */
@@ -311,6 +320,10 @@ public final class RrFlow implements AutoCloseable {
             if (localAddress == null) {
                 localAddress = ((InetSocketAddress) ch.getLocalAddress()).getAddress();
                 mss = SocketMss.ofEnd(spec.family(), ch);
+                if (!spec.crr()) {
+                    connection = new RrTcpInfo.Connection((InetSocketAddress) ch.getLocalAddress(),
+                            (InetSocketAddress) ch.getRemoteAddress());
+                }
             }
             return ch;
         } catch (IOException | RuntimeException e) {

@@ -15,6 +15,7 @@ import io.linerate.core.Protocol;
 import io.linerate.core.TcpStats;
 import io.linerate.core.TransferSpec;
 import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.EndJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,9 +40,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * This client against agents of earlier releases: the agent's side of the exchange is a golden file
  * of that release's messages, and an echo that answers every byte (before {@code --affinity}: no
- * {@code server_cpus} in its result) or a sender that writes for the spec's duration (before
- * {@code tcp_intervals}: its end-of-run {@code tcp_info} only). The run completes, and the figures
- * the old agent cannot give are missing with a note saying why, never invented.
+ * {@code server_cpus} in its result, and no echo end's {@code TCP_INFO}) or a sender that writes for
+ * the spec's duration (before {@code tcp_intervals}: its end-of-run {@code tcp_info} only). The run
+ * completes, and the figures the old agent cannot give are missing with a note saying why, never
+ * invented.
  */
 @Timeout(60)
 class OldAgentExchangeTest {
@@ -181,6 +183,11 @@ class OldAgentExchangeTest {
             assertThat(r.local().report().notes()).contains("the agent did not report its echo thread's CPU set: an agent "
                     + "older than --affinity runs it unpinned");
             assertThat(r.local().report().table()).contains("# affinity: client any, server any (");
+            // the old agent's result has no tcp_info: the server's end says so, this host's is read here
+            assertThat(r.local().tcpInfo().orElseThrow().server().unavailable()).isEqualTo(EndJson.OLDER_AGENT);
+            assertThat(r.local().tcpInfo().orElseThrow().server().stats()).isEmpty();
+            assertThat(r.detailJson().toString()).contains("\"tcp_info_unavailable\":{\"server\":\""
+                    + EndJson.OLDER_AGENT + "\"}");
         } finally {
             agent.shutdownNow();
             assertThat(agent.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
