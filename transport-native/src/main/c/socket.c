@@ -3,10 +3,12 @@
  * socket descriptors. Every function takes primitives and direct-buffer addresses and returns a
  * non-negative result or -errno (linerate_jni.h). Sockets are opened non-blocking; every wait is
  * a poll(2) with the caller's timeout, and a wait that runs out returns -EAGAIN (send, recv) or
- * -ETIMEDOUT (accept, connect). Nothing here allocates.
+ * -ETIMEDOUT (accept, connect). A ping-pong end's socket is made blocking with a send and receive
+ * timeout instead (blockWithTimeout), and waits inside recvBlocking. Nothing here allocates.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
@@ -15,6 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -199,6 +202,44 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
         int r = wait_for(fd, POLLIN, timeoutMs);
         if (r <= 0) {
             return r == 0 ? -EAGAIN : r;
+        }
+    }
+}
+
+/* Makes fd blocking, each send or receive waiting at most timeoutMs (SO_SNDTIMEO, SO_RCVTIMEO,
+ * socket(7)): a message end then waits inside recv(2) itself, one system call per message as a
+ * blocking socket makes, instead of a try, a poll(2) and a second try. 0, or -errno. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_blockWithTimeout(JNIEnv *env, jclass cls,
+        jint fd, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    struct timeval tv = {.tv_sec = timeoutMs / 1000, .tv_usec = (timeoutMs % 1000) * 1000};
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0
+            || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0
+            || setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) < 0
+            || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        return linerate_neg_errno();
+    }
+    return 0;
+}
+
+/* One recv(2) on a socket made blocking by blockWithTimeout: bytes read (0 at the end of the
+ * stream), -EAGAIN when its SO_RCVTIMEO ran out, -errno otherwise. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvBlocking(JNIEnv *env, jclass cls,
+        jint fd, jlong addr, jint len) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        ssize_t n = recv(fd, LINERATE_PTR(addr), (size_t)len, 0);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            return -EAGAIN;
+        }
+        if (errno != EINTR) {
+            return linerate_neg_errno();
         }
     }
 }

@@ -21,7 +21,9 @@ import java.util.OptionalDouble;
  *     it does not exist)
  * @param omitted whether the interval lies in the warm-up and is left out of the summary
  * @param tcp the sending socket's {@code TCP_INFO} over the interval, where the transport reads it
- *     at every tick (the native transport's TCP streams); empty where it was not read
+ *     at every tick (the native transport's TCP streams); where a peer sent and reported its own
+ *     per interval (linerate's agent), the peer's sample joined onto this interval; empty where it
+ *     was not read
  */
 public record IntervalSample(long startNanos, long endNanos, long bytes, long datagrams, long lost,
                              OptionalDouble jitterNanos, boolean omitted, Optional<TcpIntervalSample> tcp) {

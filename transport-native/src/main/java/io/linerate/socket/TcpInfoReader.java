@@ -34,9 +34,20 @@ public final class TcpInfoReader {
      * @throws NativeSocketException naming {@code getsockopt(TCP_INFO)} and the errno when it fails
      */
     public TcpInfoReader read(NativeSocket socket) throws NativeSocketException {
-        int n = Sockets.tcpInfo(socket.fd(), address, CAPACITY);
+        return read(socket.fd());
+    }
+
+    /**
+     * Reads a TCP socket descriptor's {@code tcp_info} into this holder; allocates nothing.
+     *
+     * @param fd an open TCP socket's descriptor
+     * @return this
+     * @throws NativeSocketException naming {@code getsockopt(TCP_INFO)} and the errno when it fails
+     */
+    public TcpInfoReader read(int fd) throws NativeSocketException {
+        int n = Sockets.tcpInfo(fd, address, CAPACITY);
         if (n < 0) {
-            throw NativeSocketException.of("getsockopt(fd " + socket.fd() + ", TCP_INFO)", n);
+            throw NativeSocketException.of("getsockopt(fd " + fd + ", TCP_INFO)", n);
         }
         length = n;
         return this;

@@ -31,10 +31,12 @@ import java.util.Optional;
  *     sizes hold what was measured until then, the last one cut short
  * @param multicast the multicast options as read back from both sockets, when the spec asked for
  *     multicast ({@link PingPongSpec#multicast()})
+ * @param tcpInfo for TCP, the client's and the echo server's {@code TCP_INFO} at the end of the
+ *     sweep, or why each could not be read; empty for the other protocols, which have none
  */
 public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
                              long startEpochMillis, Optional<FullLogSummary> fullLog, boolean interrupted,
-                             Optional<PingPongMulticast.Applied> multicast)
+                             Optional<PingPongMulticast.Applied> multicast, Optional<LatencyTcpInfo> tcpInfo)
         implements MeasurementResult {
     /** Copies the list. */
     public PingPongResult {
@@ -44,6 +46,14 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         sizes = List.copyOf(sizes);
         Objects.requireNonNull(fullLog, "fullLog");
         Objects.requireNonNull(multicast, "multicast");
+        Objects.requireNonNull(tcpInfo, "tcpInfo");
+    }
+
+    /** A result without {@code TCP_INFO}. */
+    public PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOptions options, List<SizeCounts> sizes,
+                          long startEpochMillis, Optional<FullLogSummary> fullLog, boolean interrupted,
+                          Optional<PingPongMulticast.Applied> multicast) {
+        this(spec, report, options, sizes, startEpochMillis, fullLog, interrupted, multicast, Optional.empty());
     }
 
     /** A result without multicast read-backs. */
@@ -91,7 +101,16 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      */
     public PingPongResult withFacts(RunFacts facts) {
         LatencyReport r = new LatencyReport(facts, report.mode(), report.percentile(), report.sizes(), report.notes(), report.affinity());
-        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted, multicast);
+        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted, multicast, tcpInfo);
+    }
+
+    /**
+     * @param info both ends' {@code TCP_INFO}, or why each is missing
+     * @return this result with {@link #tcpInfo()} replaced
+     */
+    public PingPongResult withTcpInfo(LatencyTcpInfo info) {
+        return new PingPongResult(spec, report, options, sizes, startEpochMillis, fullLog, interrupted, multicast,
+                Optional.of(info));
     }
 
     /**
@@ -106,7 +125,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         note.ifPresent(notes::add);
         LatencyReport r = new LatencyReport(report.facts(), report.mode(), report.percentile(), report.sizes(), notes,
                 Optional.of(new AffinityReadBack(client, serverCpus)));
-        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted, multicast);
+        return new PingPongResult(spec, r, options, sizes, startEpochMillis, fullLog, interrupted, multicast, tcpInfo);
     }
 
     /**
@@ -157,7 +176,8 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      *     {@code full_log} with a full log, {@code connect} for udp and {@code multicast} (the
      *     group, the interfaces and IP_MULTICAST_LOOP as requested and as read back) for a
      *     multicast ping-pong, and {@code bindtodev} (the interface both ends' sockets were bound
-     *     to, read back) when there is one
+     *     to, read back) when there is one, and for TCP both ends' {@code TCP_INFO}
+     *     ({@link LatencyTcpInfo#putJson}: {@code tcp_info} and {@code tcp_info_unavailable})
      */
     @Override
     public JsonObject detailJson() {
@@ -174,6 +194,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
         }
         spec.multicast().ifPresent(m -> j.put("multicast", multicastJson(m)));
         spec.bindToDevice().ifPresent(d -> j.put("bindtodev", d));
+        tcpInfo.ifPresent(t -> t.putJson(j));
         return j;
     }
 

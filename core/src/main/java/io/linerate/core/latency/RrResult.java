@@ -8,6 +8,7 @@ import io.linerate.core.sink.ResultJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a request/response run measured.
@@ -24,14 +25,24 @@ import java.util.Objects;
  *     the JVM does not count them; 0 in steady state for rr (crr opens a socket per transaction)
  * @param interrupted whether an interrupt of the coordinating thread closed the window before its
  *     duration: the rates and latency cover the shorter window
+ * @param tcpInfo the flows' and the server's {@code TCP_INFO} at the end of the window, or why
+ *     each could not be read ({@link LatencyTcpInfo}); empty where the run did not read it
  */
 public record RrResult(RrSpec spec, RrReport report, long completed, long accepts, long served,
-                       List<Long> flowAllocatedBytes, boolean interrupted) implements MeasurementResult {
+                       List<Long> flowAllocatedBytes, boolean interrupted, Optional<LatencyTcpInfo> tcpInfo)
+        implements MeasurementResult {
     /** Copies the list. */
     public RrResult {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(report, "report");
         flowAllocatedBytes = List.copyOf(flowAllocatedBytes);
+        Objects.requireNonNull(tcpInfo, "tcpInfo");
+    }
+
+    /** A result without {@code TCP_INFO}. */
+    public RrResult(RrSpec spec, RrReport report, long completed, long accepts, long served,
+                    List<Long> flowAllocatedBytes, boolean interrupted) {
+        this(spec, report, completed, accepts, served, flowAllocatedBytes, interrupted, Optional.empty());
     }
 
     /** A result without allocation counts. */
@@ -52,7 +63,15 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
     public RrResult withFacts(RunFacts facts) {
         RrReport r = new RrReport(facts, report.test(), report.flowTransactions(), report.windowNanos(),
                 report.latency(), report.percentile(), report.notes());
-        return new RrResult(spec, r, completed, accepts, served, flowAllocatedBytes, interrupted);
+        return new RrResult(spec, r, completed, accepts, served, flowAllocatedBytes, interrupted, tcpInfo);
+    }
+
+    /**
+     * @param info both ends' {@code TCP_INFO}, or why each is missing
+     * @return this result with {@link #tcpInfo()} replaced
+     */
+    public RrResult withTcpInfo(LatencyTcpInfo info) {
+        return new RrResult(spec, report, completed, accepts, served, flowAllocatedBytes, interrupted, Optional.of(info));
     }
 
     /**
@@ -86,7 +105,8 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
      *     {@code muxer}, for a polling muxer {@code idle}, and {@code server}: the server's own
      *     counts over the whole run, {@code {"accepts": connections, "served": responses,
      *     "remote": whether they are a peer agent's (the spec's endpoint is remote) rather than
-     *     this JVM's server's}}
+     *     this JVM's server's}}, then both ends' {@code TCP_INFO} where it was read or tried
+     *     ({@link LatencyTcpInfo#putJson}: {@code tcp_info} and {@code tcp_info_unavailable})
      */
     @Override
     public JsonObject detailJson() {
@@ -96,8 +116,10 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
                 .put("rate", spec.rate())
                 .put("muxer", spec.muxer().label());
         spec.pollingIdle().ifPresent(i -> j.put("idle", i.label()));
-        return j.put("server", JsonObject.create().put("accepts", accepts).put("served", served)
+        j.put("server", JsonObject.create().put("accepts", accepts).put("served", served)
                 .put("remote", remote()));
+        tcpInfo.ifPresent(t -> t.putJson(j));
+        return j;
     }
 
     /** @return whether the server ran on a peer agent (the spec's endpoint is remote), not in this JVM */

@@ -131,7 +131,22 @@ public final class ResultJson {
      * {@code tcpi_rcv_mss} of the receiver (bytes).
      */
     private static JsonObject tcpInfo(TcpStats t) {
-        return JsonObject.create().put("source", "TCP_INFO of the sending socket")
+        return tcpInfo(t, "TCP_INFO of the sending socket");
+    }
+
+    /**
+     * A socket's {@code TCP_INFO} figures under the field names of a stream's {@code tcp_info}
+     * ({@link #transfer}): {@code source} (which socket or sockets, for people), then
+     * {@code retransmits_window}, {@code tcpi_total_retrans} (segments), {@code cwnd_bytes},
+     * {@code tcpi_rtt}, {@code tcpi_rttvar} (µs), {@code tcpi_pacing_rate}, {@code tcpi_delivery_rate}
+     * (bytes/s, -1 when unlimited or not given), {@code tcpi_snd_mss} and {@code tcpi_rcv_mss} (bytes).
+     *
+     * @param t the figures
+     * @param source which socket they were read from, such as {@code TCP_INFO of the client's socket}
+     * @return the object
+     */
+    public static JsonObject tcpInfo(TcpStats t, String source) {
+        return JsonObject.create().put("source", source)
                 .put("retransmits_window", t.windowRetransmits()).put("tcpi_total_retrans", t.totalRetransmits())
                 .put("cwnd_bytes", t.cwndBytes()).put("tcpi_rtt", t.rttMicros()).put("tcpi_rttvar", t.rttVarMicros())
                 .put("tcpi_pacing_rate", t.pacingRate()).put("tcpi_delivery_rate", t.deliveryRate())

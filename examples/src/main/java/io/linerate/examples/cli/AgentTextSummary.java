@@ -17,7 +17,8 @@ import java.util.Locale;
  * The text summary of a stream with linerate's agent: the joined summary line, then each end's own
  * line ({@code # local}, {@code # remote}); for several streams each tagged {@code [  i]} and their
  * sum ({@code [SUM]}), as iperf3 prints them; for both directions each tagged {@code [fwd]} or
- * {@code [rev]}.
+ * {@code [rev]}. A TCP stream's sender's {@code TCP_INFO} follows each stream's lines
+ * ({@link TcpInfoText}), naming the agent's host where it sent, with its per-interval figures.
  */
 final class AgentTextSummary {
     private AgentTextSummary() {}
@@ -61,6 +62,12 @@ final class AgentTextSummary {
         out.println(tag + TransferFormat.summaryLine(d.transfer()));
         out.println(tag + end("local", d.local(), d.remote(), udp));
         out.println(tag + end("remote", d.remote(), d.local(), udp));
+        if (!udp) {
+            String sender = d.local().sender() ? "sender" : "sender, " + d.transfer().spec().endpoint()
+                    .remoteAddress().map(a -> "the agent at " + a.host()).orElse("the agent");
+            TcpInfoText.end(out, tag, sender, d.transfer());
+            TcpInfoText.farIntervals(out, tag, sender, d.transfer(), d.farSenderIntervals());
+        }
     }
 
     /**

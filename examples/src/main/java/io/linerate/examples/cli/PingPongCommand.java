@@ -276,6 +276,7 @@ public final class PingPongCommand implements Callable<Integer>, ReportsProgress
                     out.println("# wait: client " + waits(spec, spec.clientMuxer()) + ", " + (agent != null ? "agent's echo end " : "server ")
                             + waits(spec, spec.serverMuxer()));
                     r.fullLog().ifPresent(l -> out.println("# " + l.describe()));
+                    r.tcpInfo().ifPresent(t -> TcpInfoText.print(out, t));
                     if (agent != null) {
                         out.println("# remote: the agent at " + spec.endpoint() + " echoed " + agent.agentEchoes()
                                 + " times, " + agent.agentEchoedBytes() + " bytes, for " + r.roundTrips()

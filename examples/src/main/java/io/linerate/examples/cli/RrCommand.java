@@ -140,6 +140,7 @@ public final class RrCommand implements Callable<Integer> {
             case text -> {
                 if (written instanceof RrResult r) {
                     r.report().writeText(out);
+                    r.tcpInfo().ifPresent(t -> TcpInfoText.print(out, t));
                     if (spec.endpoint().remoteAddress().isPresent()) {
                         out.println("# remote: the agent at " + spec.endpoint() + " accepted " + r.accepts()
                                 + " connections and served " + r.served() + " responses; " + r.completed()

@@ -111,17 +111,6 @@ final class StreamTextWriter implements StreamWriter {
                 r.options().noDelayApplied(), udp ? "" : r.options().tcpMss()
                         .map(m -> ", mss " + m.bytes() + " B (" + m.derivation() + ")").orElse(", mss unknown")));
         // where the transport read the sender's TCP_INFO: iperf3's Retr and Cwnd, and the RTT
-        r.tcp().ifPresent(t -> out.println(String.format(Locale.ROOT,
-                "# tcp_info (sender): retr %d in the window, %d in total; cwnd %d B; rtt %d us, rttvar %d us; "
-                        + "pacing %s; delivery %s", t.windowRetransmits(), t.totalRetransmits(), t.cwndBytes(),
-                t.rttMicros(), t.rttVarMicros(), rate(t.pacingRate()), rate(t.deliveryRate()))));
-        if (r.tcp().isEmpty() && !r.tcpUnavailable().isEmpty()) {
-            out.println("# tcp_info (sender): unavailable: " + r.tcpUnavailable());
-        }
-    }
-
-    /** A TCP_INFO rate in bytes/s as bit/s, or why it is absent. */
-    private static String rate(long bytesPerSecond) {
-        return bytesPerSecond < 0 ? "not given" : String.format(Locale.ROOT, "%.2f Mbit/s", bytesPerSecond * 8 / 1e6);
+        TcpInfoText.end(out, "", "sender", r);
     }
 }

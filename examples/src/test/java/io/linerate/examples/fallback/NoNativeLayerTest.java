@@ -80,8 +80,21 @@ class NoNativeLayerTest {
                 "--maxiter", "100", "--warmupiter", "0", "--json");
 
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(JSON.readTree(r.out()).get("detail").get("options").get("tcp_mss_source").asText())
-                .contains("; not read: ").contains(WHY);
+        JsonNode d = JSON.readTree(r.out()).get("detail");
+        assertThat(d.get("options").get("tcp_mss_source").asText()).contains("; not read: ").contains(WHY);
+        // neither end's TCP_INFO can be read: both say why, and no figure is given as 0
+        assertThat(d.has("tcp_info")).isFalse();
+        assertThat(d.get("tcp_info_unavailable").get("client").asText()).contains(WHY);
+        assertThat(d.get("tcp_info_unavailable").get("server").asText()).contains(WHY);
+    }
+
+    @Test
+    void requestResponseRunsOnNioAndItsTextSaysTcpInfoWasNotRead() throws Exception {
+        Run r = linerate("rr", "--duration", "300ms", "--warmup", "0s");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# tcp_info (client): unavailable: ").contains("# tcp_info (server): unavailable: ")
+                .contains(WHY).doesNotContain("retr ");
     }
 
     @Test

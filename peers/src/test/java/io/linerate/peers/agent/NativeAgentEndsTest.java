@@ -19,11 +19,13 @@ import io.linerate.core.PingPongSpec;
 import io.linerate.core.RrSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.TcpMss;
+import io.linerate.core.TcpStats;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.PingPongResult;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.latency.RrResult;
 import io.linerate.core.spi.Transport;
 import io.linerate.core.spi.cpu.CpuList;
@@ -212,8 +214,15 @@ class NativeAgentEndsTest {
             assertThat(mss.read()).as(mss.derivation()).isPresent();
             assertThat(mss.derivation()).startsWith("read: ");
             assertThat(mss.bytes()).isBetween(1, 65536 - 40);
+            // the agent read its native echo socket's TCP_INFO (getsockopt) and sent it back
+            TcpStats far = local.tcpInfo().orElseThrow().server().stats()
+                    .orElseThrow(() -> new AssertionError(local.tcpInfo().get().server().unavailable()));
+            assertThat(far.windowRetransmits()).isBetween(0L, far.totalRetransmits());
+            assertThat(far.rttMicros()).isPositive();
+            assertThat(far.senderMss()).isBetween(1L, 65536L - 40);
         } else {
             assertThat(local.options().tcpMss()).isEmpty();
+            assertThat(local.tcpInfo()).isEmpty();
         }
     }
 
@@ -256,6 +265,16 @@ class NativeAgentEndsTest {
         }
         assertThat(r.invalidReasons()).isEmpty();
         assertThat(r.report().notes()).anySatisfy(n -> assertThat(n).startsWith("tcp mss ").contains("(read: "));
+        LatencyTcpInfo.End far = r.tcpInfo().orElseThrow().server();
+        if (crr) {
+            assertThat(far.unavailable()).contains("a connection per transaction");
+        } else {
+            // the agent read each native connection's TCP_INFO as its flow closed it, and summed them
+            TcpStats t = far.stats().orElseThrow(() -> new AssertionError(far.unavailable()));
+            assertThat(t.windowRetransmits()).isBetween(0L, t.totalRetransmits());
+            assertThat(t.rttMicros()).isPositive();
+            assertThat(t.senderMss()).isBetween(1L, 65536L - 40);
+        }
     }
 
     @Test

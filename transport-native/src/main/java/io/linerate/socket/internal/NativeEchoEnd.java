@@ -4,8 +4,10 @@ import io.linerate.core.Muxer;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.spi.ends.EchoEnd;
 import io.linerate.core.spi.latency.EchoServer;
+import io.linerate.core.spi.tcp.TcpInfoWindow;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
@@ -22,6 +24,8 @@ import java.util.Optional;
  * thread runs on the spec's server CPU ({@link io.linerate.core.Affinity#serverCpu()}) when it has one.
  */
 final class NativeEchoEnd implements EchoEnd {
+    /** The figures' {@link LatencyTcpInfo.End#source()}, for this host; the client names its own. */
+    static final String SOURCE = "TCP_INFO of the echo end's socket; window: the echo's life";
     /** Longest wait for the echo thread to be pinned to its CPU beyond the spec's timeout, ns. */
     private static final long PIN_WAIT_NANOS = 10_000_000_000L;
 
@@ -32,6 +36,8 @@ final class NativeEchoEnd implements EchoEnd {
     private boolean udpConnected;
     private EchoServer echo;
     private Optional<String> cpus = Optional.empty();
+    private TcpInfoWindow tcpWindow;
+    private Optional<LatencyTcpInfo.End> tcpRead = Optional.empty();
 
     private NativeEchoEnd(PingPongSpec spec) {
         this.spec = spec;
@@ -133,8 +139,13 @@ final class NativeEchoEnd implements EchoEnd {
             throw new IllegalStateException("the echo end starts once its client is " + (tcp ? "accepted" : "connected"));
         }
         // from here the echo server owns the socket: closing it closes the end and the socket
-        echo = new EchoServer(new NativeMessageEnd(connected, !tcp), maxSize, spec.timeout().toNanos(), -1,
-                spec.affinity().serverCpu());
+        NativeMessageEnd end = new NativeMessageEnd(connected, !tcp);
+        // read on this thread at the start and in close(), by getsockopt(TCP_INFO)
+        tcpWindow = end.tcpInfo().map(f -> TcpInfoWindow.of(SOURCE, f)).orElse(null);
+        if (tcpWindow != null) {
+            tcpWindow.open();
+        }
+        echo = new EchoServer(end, maxSize, spec.timeout().toNanos(), -1, spec.affinity().serverCpu());
         try {
             cpus = echo.startPinned(spec.timeout().toNanos() + PIN_WAIT_NANOS);
         } catch (TransferException e) {
@@ -167,9 +178,21 @@ final class NativeEchoEnd implements EchoEnd {
         return echo == null ? null : echo.failure();
     }
 
-    /** Stops the echo thread first (within a poll slice, bounded by the spec's timeout), then closes every socket. */
+    /** @return the TCP socket's figures, read by getsockopt as {@link #close} released it; see {@link EchoEnd#tcpInfo()} */
+    @Override
+    public Optional<LatencyTcpInfo.End> tcpInfo() {
+        return tcpRead;
+    }
+
+    /**
+     * Reads a TCP socket's {@code TCP_INFO} while it is open, then stops the echo thread (within a
+     * poll slice, bounded by the spec's timeout), then closes every socket.
+     */
     @Override
     public void close() {
+        if (tcpWindow != null && tcpRead.isEmpty()) {
+            tcpRead = Optional.of(tcpWindow.end());
+        }
         if (echo != null) {
             // the echo server's end owns the connected socket: closing it closes the socket
             echo.close();

@@ -1,22 +1,27 @@
 package io.linerate.socket.internal;
 
 import io.linerate.core.spi.latency.MessageEnd;
+import io.linerate.core.spi.tcp.TcpInfoSources;
+import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
+import java.util.Optional;
 
 /**
  * One ping-pong end on a native socket: a TCP stream, or a UDP or Unix-domain datagram socket
- * (connected, or sending to its {@link NativeSocket#target}). Every wait is a poll(2) of at most
- * {@value #SLICE_MILLIS} ms, after which the deadline, the stop flag and this thread's interrupt
- * are checked; data moves by the direct buffer's address, so the per-message path allocates
- * nothing. An interrupt of the waiting thread ends the call with {@link ClosedByInterruptException},
+ * (connected, or sending to its {@link NativeSocket#target}). The socket is made blocking with a
+ * receive and send timeout of {@value #SLICE_MILLIS} ms (SO_RCVTIMEO, SO_SNDTIMEO), so that a read
+ * waits inside one recv(2), as sfnt-pingpong's and sockperf's blocking ends do, rather than in a
+ * failed try, a poll(2) and a second try: two system calls fewer per message. After each timeout
+ * the deadline, the stop flag and this thread's interrupt are checked. Data moves by the direct
+ * buffer's address, so the per-message path allocates nothing. An interrupt of the waiting thread ends the call with {@link ClosedByInterruptException},
  * as an interrupted NIO channel does. Used by one thread, except {@link #requestStop()}.
  */
 final class NativeMessageEnd implements MessageEnd {
-    /** Longest single poll(2), so that a stop request or an interrupt is seen, ms. */
+    /** Longest single wait (a receive's SO_RCVTIMEO, a send's poll(2)), so that a stop request or an interrupt is seen, ms. */
     static final int SLICE_MILLIS = 10;
     /** Longest wait in {@link #close()} for a call on another thread to see the stop, ns. */
     private static final long CLOSE_WAIT_NANOS = 1_000_000_000L;
@@ -27,9 +32,18 @@ final class NativeMessageEnd implements MessageEnd {
     /** Whether a thread is inside {@link #read} or {@link #write}, so that {@link #close()} does not pull the descriptor from under it. */
     private volatile boolean busy;
 
-    NativeMessageEnd(NativeSocket socket, boolean datagram) {
+    /**
+     * @param socket a connected socket, or a datagram socket with its target; this end makes it blocking
+     * @param datagram whether it carries datagrams
+     * @throws NativeSocketException naming the call (fcntl, setsockopt) and the errno; the socket stays the caller's to close
+     */
+    NativeMessageEnd(NativeSocket socket, boolean datagram) throws NativeSocketException {
         this.socket = socket;
         this.datagram = datagram;
+        int r = Sockets.blockWithTimeout(socket.fd(), SLICE_MILLIS);
+        if (r < 0) {
+            throw NativeSocketException.of("fcntl/setsockopt(fd " + socket.fd() + ", SO_RCVTIMEO) of a ping-pong end", r);
+        }
     }
 
     /** @return the socket, for its options */
@@ -51,13 +65,16 @@ final class NativeMessageEnd implements MessageEnd {
         long base = NativeSocket.address(buf);
         while (true) {
             int pos = buf.position();
-            int n = socket.receive(base + pos, buf.limit() - pos, SLICE_MILLIS);
-            if (n == NativeSocket.WAIT_RAN_OUT) {
+            int n = Sockets.recvBlocking(socket.fd(), base + pos, buf.limit() - pos);
+            if (n == -Errno.EAGAIN) {
                 int s = waited(deadlineNanos);
                 if (s != OK) {
                     return s;
                 }
                 continue;
+            }
+            if (n < 0) {
+                throw NativeSocketException.of("recv(fd " + socket.fd() + ")", n);
             }
             if (n == 0 && !datagram) {
                 return EOF;
@@ -111,6 +128,13 @@ final class NativeMessageEnd implements MessageEnd {
         return OK;
     }
 
+    /** @return for a TCP end, a reader of its socket's {@code TCP_INFO} by getsockopt; empty for a datagram end */
+    @Override
+    public Optional<TcpInfoSources.Found> tcpInfo() {
+        return datagram ? Optional.empty()
+                : Optional.of(new TcpInfoSources.Found(new NativeTcpConnectionInfo(socket), null));
+    }
+
     @Override
     public void requestStop() {
         stop = true;
@@ -118,7 +142,7 @@ final class NativeMessageEnd implements MessageEnd {
 
     /**
      * Stops the end and closes the socket; close(2) releases the descriptor even when it reports an
-     * error. A call still running on another thread ends within one poll slice of the stop; it is
+     * error. A call still running on another thread ends within one wait slice of the stop; it is
      * waited for, up to {@value #CLOSE_WAIT_NANOS} ns, so that it never polls a descriptor number
      * the process may have reused.
      */

@@ -105,10 +105,18 @@ final class NativePingPongClient implements PingPongClient {
         if (!connected || socket == null) {
             throw new IllegalStateException("the ping-pong client runs once, connected to its echo end");
         }
-        try (NativeMessageEnd end = new NativeMessageEnd(socket, !tcp)) {
-            // from here the end owns the socket: closing it closes the socket
-            socket = null;
-            return PingPongSweep.sweep(spec, clock, facts, end, null, options, roundTrips, Optional.empty());
+        NativeMessageEnd end;
+        try {
+            end = new NativeMessageEnd(socket, !tcp);
+        } catch (NativeSocketException e) {
+            close();
+            throw new TransferException("cannot set up the " + spec.protocol().label() + " ping-pong client: "
+                    + e.getMessage(), e);
+        }
+        // from here the end owns the socket: closing it closes the socket
+        socket = null;
+        try (NativeMessageEnd e = end) {
+            return PingPongSweep.sweep(spec, clock, facts, e, null, options, roundTrips, Optional.empty());
         }
     }
 

@@ -4,7 +4,9 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TcpMss;
+import io.linerate.core.spi.latency.RrConnection;
 import io.linerate.core.spi.latency.RrFlowLoop;
+import io.linerate.core.spi.tcp.TcpInfoSources;
 import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
@@ -32,6 +34,7 @@ final class NativeRrFlow extends RrFlowLoop {
     private final int family;
     private final int port;
     private final String server;
+    private final InetSocketAddress serverSocket;
     private final ByteBuffer serverAddress;
     private final long serverAddressAt;
     private final ByteBuffer request;
@@ -50,6 +53,7 @@ final class NativeRrFlow extends RrFlowLoop {
         byte[] raw = server.getAddress().getAddress();
         this.family = spec.family() == AddressFamily.IPV6 ? 6 : 4;
         this.port = server.getPort();
+        this.serverSocket = server;
         this.server = server.getAddress().getHostAddress() + " port " + port;
         this.serverAddress = ByteBuffer.allocateDirect(raw.length).put(0, raw);
         this.request = ByteBuffer.allocateDirect(spec.requestBytes());
@@ -84,6 +88,7 @@ final class NativeRrFlow extends RrFlowLoop {
                 throw failed("read its MSS", NativeSocketException.of("getsockopt(fd " + s + ", TCP_MAXSEG)", mss), n);
             }
             firstConnection(null, Optional.of(TcpMss.read(spec.family(), mss, mss, "TCP_MAXSEG" + TcpMss.ONE_END)));
+            connectionForTcpInfo(connection(s));
         }
     }
 
@@ -145,6 +150,31 @@ final class NativeRrFlow extends RrFlowLoop {
             Sockets.close(fd);
             fd = -1;
         }
+    }
+
+    /**
+     * @return the connection on {@code fd} for the coordinator's {@code TCP_INFO} reads: this end by
+     *     getsockopt on the descriptor (open until the flow ends, after the window closed), the
+     *     server's end, when it is in this JVM over loopback (both ends on the server's address),
+     *     through a TCP_INFO source by its addresses
+     */
+    private RrConnection connection(int fd) {
+        int localPort = Sockets.localPort(fd);
+        return new RrConnection() {
+            @Override
+            public TcpInfoSources.Found client() {
+                return new TcpInfoSources.Found(new NativeTcpConnectionInfo(fd), null);
+            }
+
+            @Override
+            public TcpInfoSources.Found server() {
+                if (localPort < 0) {
+                    return new TcpInfoSources.Found(null, NativeSocketException.of("getsockname(fd " + fd + ")", localPort)
+                            .getMessage());
+                }
+                return TcpInfoSources.connection(serverSocket, new InetSocketAddress(serverSocket.getAddress(), localPort));
+            }
+        };
     }
 
     /** @return the next poll(2)'s wait: at most {@value #SLICE_MILLIS} ms and the time left, at least 1 ms */

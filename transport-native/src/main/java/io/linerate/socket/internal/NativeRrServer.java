@@ -2,6 +2,7 @@ package io.linerate.socket.internal;
 
 import io.linerate.core.Muxer;
 import io.linerate.core.RrSpec;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.spi.ends.RrServerEnd;
 import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
@@ -25,6 +26,8 @@ import java.util.Optional;
  * backlog until one closes.
  */
 final class NativeRrServer implements RrServerEnd {
+    /** The figures' {@link LatencyTcpInfo.End#source()}, for this host; the client names its own. */
+    static final String TCP_SOURCE = "TCP_INFO of the server's sockets, each read as its client closed it";
     /** Connections served at once: one poll(2) takes at most 1024 descriptors, the listener's among them. */
     static final int MAX_CONNECTIONS = 1023;
     /** Longest single poll(2), so that a stop is seen, ms. */
@@ -59,6 +62,10 @@ final class NativeRrServer implements RrServerEnd {
     private volatile long accepts;
     private volatile long served;
     private volatile Throwable failure;
+    /** Each connection's TCP_INFO, read by the server's thread as it ends. */
+    private final ConnectionsTcpInfo tcp;
+    /** Whether {@link #tcpInfo()} has read the connections still open; guarded by this. */
+    private boolean openRead;
 
     private NativeRrServer(NativeSocket listener, InetAddress bound, RrSpec spec) {
         this.listener = listener;
@@ -66,6 +73,8 @@ final class NativeRrServer implements RrServerEnd {
         this.requestBytes = spec.requestBytes();
         this.responseBytes = spec.responseBytes();
         this.noDelay = spec.noDelay();
+        this.tcp = new ConnectionsTcpInfo(TCP_SOURCE, spec.crr() ? "tcp_crr opens and closes a connection per "
+                + "transaction: the server reads no TCP_INFO" : null);
         this.scratch = ByteBuffer.allocateDirect(Math.min(requestBytes, SCRATCH_BYTES));
         this.response = ByteBuffer.allocateDirect(responseBytes);
         this.scratchAddress = NativeSocket.address(scratch);
@@ -153,6 +162,7 @@ final class NativeRrServer implements RrServerEnd {
                 int was = open;
                 for (int i = 0; i < was; i++) {
                     if (entries.getInt(((base + i) * 3 + 2) * Integer.BYTES) != 0 && !handle(i)) {
+                        tcp.record(fds[i]);
                         Sockets.close(fds[i]);
                         fds[i] = -1;
                     }
@@ -263,6 +273,27 @@ final class NativeRrServer implements RrServerEnd {
         in[open] = 0;
         out[open] = -1;
         open++;
+    }
+
+    /**
+     * @return once {@link #stop stopped}, the connections' {@code TCP_INFO} as
+     *     {@link RrServerEnd#tcpInfo()} describes it: each read by getsockopt as its client closed it,
+     *     those still open read now; while the thread runs, why there is none yet
+     */
+    @Override
+    public synchronized Optional<LatencyTcpInfo.End> tcpInfo() {
+        if (thread.isAlive()) {
+            return Optional.of(LatencyTcpInfo.End.unavailable(TCP_SOURCE, "the server's thread had not stopped"));
+        }
+        if (!openRead && !released) {
+            openRead = true;
+            for (int i = 0; i < open; i++) {
+                if (fds[i] >= 0) {
+                    tcp.record(fds[i]);
+                }
+            }
+        }
+        return Optional.of(tcp.end());
     }
 
     /**

@@ -56,6 +56,15 @@ public final class Sockets {
     public static native int recv(int fd, long addr, int len, int timeoutMs);
 
     /**
+     * Makes {@code fd} blocking, each send or receive waiting at most {@code timeoutMs}
+     * (SO_SNDTIMEO, SO_RCVTIMEO): 0, or -errno.
+     */
+    public static native int blockWithTimeout(int fd, int timeoutMs);
+
+    /** recv(2) on a socket of {@link #blockWithTimeout}: bytes read (0 at the end of the stream), -EAGAIN when its timeout ran out, or -errno. */
+    public static native int recvBlocking(int fd, long addr, int len);
+
+    /**
      * poll(2) on {@code count} descriptors, 1..1024, waiting up to {@code timeoutMs}: at
      * {@code entries} lie {@code count} triples of ints {fd, events, revents}
      * ({@link Layout#POLLIN}, {@link Layout#POLLOUT}); the call writes each revents.

@@ -3,8 +3,10 @@ package io.linerate.nio.internal;
 import io.linerate.core.Idle;
 import io.linerate.core.Muxer;
 import io.linerate.core.spi.latency.MessageEnd;
+import io.linerate.core.spi.tcp.TcpInfoSources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
@@ -12,6 +14,7 @@ import java.nio.channels.DatagramChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
 import java.nio.channels.Selector;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
@@ -283,6 +286,26 @@ public final class Endpoint implements MessageEnd {
      * Asks the owner's current and future waits to end with {@link #STOPPED}; closes the channels
      * so that a blocked call returns. Thread-safe.
      */
+    /**
+     * @return for a TCP socket end, a reader of its connection through a TCP_INFO source found at
+     *     run time (the native layer's sock_diag), or why none can read it; empty for any other end
+     */
+    @Override
+    public Optional<TcpInfoSources.Found> tcpInfo() {
+        if (!(in instanceof SocketChannel ch)) {
+            return Optional.empty();
+        }
+        try {
+            if (!(ch.getLocalAddress() instanceof InetSocketAddress local)
+                    || !(ch.getRemoteAddress() instanceof InetSocketAddress remote)) {
+                return Optional.empty(); // a Unix stream socket, or one not connected
+            }
+            return Optional.of(TcpInfoSources.connection(local, remote));
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.of(new TcpInfoSources.Found(null, "the connection's addresses cannot be read: " + e.getMessage()));
+        }
+    }
+
     @Override
     public void requestStop() {
         stop = true;

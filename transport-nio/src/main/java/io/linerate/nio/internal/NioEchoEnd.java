@@ -3,8 +3,10 @@ package io.linerate.nio.internal;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.spi.ends.EchoEnd;
 import io.linerate.core.spi.latency.EchoServer;
+import io.linerate.core.spi.tcp.TcpInfoWindow;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -23,6 +25,8 @@ import java.util.Optional;
  * {@link EchoServer} on the spec's server muxer.
  */
 final class NioEchoEnd implements EchoEnd {
+    /** The figures' {@link LatencyTcpInfo.End#source()}, for this host's logs; the client names its own. */
+    static final String SOURCE = "TCP_INFO of the echo end's socket; window: the echo's life";
     private final PingPongSpec spec;
     private final boolean tcp;
     private final List<AutoCloseable> opened = new ArrayList<>();
@@ -30,6 +34,8 @@ final class NioEchoEnd implements EchoEnd {
     private NetworkChannel connected;
     private EchoServer echo;
     private Optional<String> cpus = Optional.empty();
+    private TcpInfoWindow tcpWindow;
+    private Optional<LatencyTcpInfo.End> tcpRead = Optional.empty();
     /** Longest wait for the echo thread to be pinned to its CPU beyond the spec's timeout, ns. */
     private static final long PIN_WAIT_NANOS = 10_000_000_000L;
 
@@ -122,6 +128,10 @@ final class NioEchoEnd implements EchoEnd {
                     spec.idleOf(spec.serverMuxer()), spec.timeout().toNanos());
         }
         opened.add(0, end);
+        tcpWindow = end.tcpInfo().map(f -> TcpInfoWindow.of(SOURCE, f)).orElse(null);
+        if (tcpWindow != null) {
+            tcpWindow.open();
+        }
         echo = new EchoServer(end, maxSize, spec.timeout().toNanos(), -1, spec.affinity().serverCpu());
         opened.add(0, echo);
         try {
@@ -152,8 +162,17 @@ final class NioEchoEnd implements EchoEnd {
     }
 
     /** Stops the echo thread first (bounded by the spec's timeout), then closes the sockets. */
+    /** @return the TCP socket's figures, read by sock_diag as {@link #close} released it; see {@link EchoEnd#tcpInfo()} */
+    @Override
+    public Optional<LatencyTcpInfo.End> tcpInfo() {
+        return tcpRead;
+    }
+
     @Override
     public void close() {
+        if (tcpWindow != null && tcpRead.isEmpty()) {
+            tcpRead = Optional.of(tcpWindow.end());
+        }
         Resources.closeQuietly(List.copyOf(opened));
         opened.clear();
     }

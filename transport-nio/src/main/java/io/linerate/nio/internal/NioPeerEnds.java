@@ -60,8 +60,10 @@ public final class NioPeerEnds implements PeerEnds {
 
     @Override
     public RrServerEnd rrServer(RrSpec spec, InetAddress local) throws IOException {
-        return RrServer.open(spec.family(), local, spec.requestBytes(), spec.responseBytes(), spec.noDelay(),
-                spec.pollingIdle().map(Idle::newStrategy).orElse(null));
+        RrServer server = RrServer.open(spec.family(), local, spec.requestBytes(), spec.responseBytes(),
+                spec.noDelay(), spec.pollingIdle().map(Idle::newStrategy).orElse(null));
+        server.readTcpInfo(spec.crr());
+        return server;
     }
 
     @Override

@@ -68,7 +68,7 @@ public final class PingPongRunner {
 
     private static PingPongResult withMulticast(PingPongResult r, Link link) {
         return link.multicast().isEmpty() ? r : new PingPongResult(r.spec(), r.report(), r.options(), r.sizes(),
-                r.startEpochMillis(), r.fullLog(), r.interrupted(), link.multicast());
+                r.startEpochMillis(), r.fullLog(), r.interrupted(), link.multicast(), r.tcpInfo());
     }
 
 }

@@ -2,6 +2,7 @@ package io.linerate.nio.internal;
 
 import io.linerate.core.Clock;
 import io.linerate.core.RrSpec;
+import io.linerate.core.spi.latency.RrConnection;
 import io.linerate.core.spi.latency.RrFlowLoop;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -59,7 +60,9 @@ public final class RrFlow extends RrFlowLoop {
                 }
             }
             if (!connectedOnce()) {
-                firstConnection(((InetSocketAddress) c.getLocalAddress()).getAddress(), SocketMss.ofEnd(spec.family(), c));
+                InetSocketAddress local = (InetSocketAddress) c.getLocalAddress();
+                firstConnection(local.getAddress(), SocketMss.ofEnd(spec.family(), c));
+                connectionForTcpInfo(RrConnection.byAddresses(local, (InetSocketAddress) c.getRemoteAddress()));
             }
             ch = c;
         } catch (IOException | RuntimeException e) {

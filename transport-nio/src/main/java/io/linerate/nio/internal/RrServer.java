@@ -1,7 +1,11 @@
 package io.linerate.nio.internal;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.spi.ends.RrServerEnd;
+import io.linerate.core.spi.latency.RrTcpInfo;
+import io.linerate.core.spi.tcp.TcpInfoSources;
+import io.linerate.core.spi.tcp.TcpInfoWindow;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -13,6 +17,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -24,6 +29,9 @@ import org.agrona.concurrent.IdleStrategy;
  * nothing per transaction (shared buffers, a counter pair per connection).
  */
 public final class RrServer implements RrServerEnd {
+    /** The figures' {@link LatencyTcpInfo.End#source()}: each connection read as it closed. */
+    static final String SOURCE = "TCP_INFO of the server's sockets, each read as its client closed it; window: "
+            + "the connections' lives; retransmits summed, the other figures the first connection's";
     private final ServerSocketChannel listener;
     private final Selector selector;
     private final int requestBytes;
@@ -37,6 +45,11 @@ public final class RrServer implements RrServerEnd {
     private volatile long accepts;
     private volatile long served;
     private volatile Throwable failure;
+    /** Whether to read each connection's TCP_INFO as it closes: null for no, else why not (empty: read). */
+    private volatile String tcpInfoMode;
+    private final List<LatencyTcpInfo.End> tcpEnds = new ArrayList<>();
+    /** Whether {@link #tcpInfo()} has read the connections still open; guarded by {@link #tcpEnds}. */
+    private boolean openRead;
 
     private RrServer(ServerSocketChannel listener, Selector selector, int requestBytes, int responseBytes,
                      boolean noDelay, IdleStrategy idle) {
@@ -151,6 +164,7 @@ public final class RrServer implements RrServerEnd {
                     scratch.clear().limit(Math.min(scratch.capacity(), requestBytes - c.in));
                     int r = ch.read(scratch);
                     if (r < 0) {
+                        recordTcp(ch);
                         key.cancel();
                         ch.close();
                         return;
@@ -195,6 +209,62 @@ public final class RrServer implements RrServerEnd {
         } catch (IOException e) {
             failure = e;
             stop = true;
+        }
+    }
+
+    /**
+     * Makes the server read each connection's {@code TCP_INFO} (through a {@link TcpInfoSources TCP_INFO
+     * source}, sock_diag) as its client closes it, for {@link #tcpInfo()}; call before {@link #start}.
+     *
+     * @param crr whether the run opens a connection per transaction (tcp_crr): then nothing is read,
+     *     and {@link #tcpInfo()} says why
+     */
+    void readTcpInfo(boolean crr) {
+        tcpInfoMode = crr ? RrTcpInfo.CRR : "";
+    }
+
+    /**
+     * @return once stopped, the connections' figures as {@link RrServerEnd#tcpInfo()} describes them;
+     *     connections the server had not seen closed are read now; empty unless {@link #readTcpInfo} was called
+     */
+    @Override
+    public Optional<LatencyTcpInfo.End> tcpInfo() {
+        String mode = tcpInfoMode;
+        if (mode == null) {
+            return Optional.empty();
+        }
+        if (!mode.isEmpty()) {
+            return Optional.of(LatencyTcpInfo.End.unavailable(SOURCE, mode));
+        }
+        synchronized (tcpEnds) {
+            if (!openRead && selector.isOpen()) {
+                openRead = true;
+                for (SelectionKey k : selector.keys()) {
+                    if (k.isValid() && k.channel() instanceof SocketChannel ch && ch.isOpen()) {
+                        recordTcp(ch);
+                    }
+                }
+            }
+            return Optional.of(RrTcpInfo.aggregate(SOURCE, tcpEnds));
+        }
+    }
+
+    /** Reads a connection's TCP_INFO before it is closed, when asked to ({@link #readTcpInfo}); once per connection. */
+    private void recordTcp(SocketChannel ch) {
+        if (!"".equals(tcpInfoMode)) {
+            return;
+        }
+        LatencyTcpInfo.End e;
+        try {
+            TcpInfoWindow w = TcpInfoWindow.of(SOURCE, TcpInfoSources.connection(
+                    (InetSocketAddress) ch.getLocalAddress(), (InetSocketAddress) ch.getRemoteAddress()));
+            w.openAtStart();
+            e = w.end();
+        } catch (IOException | IllegalArgumentException failed) {
+            e = LatencyTcpInfo.End.unavailable(SOURCE, "the connection's addresses cannot be read: " + failed.getMessage());
+        }
+        synchronized (tcpEnds) {
+            tcpEnds.add(e);
         }
     }
 

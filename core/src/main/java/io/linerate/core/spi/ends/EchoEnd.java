@@ -1,5 +1,6 @@
 package io.linerate.core.spi.ends;
 
+import io.linerate.core.latency.LatencyTcpInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -60,6 +61,19 @@ public interface EchoEnd extends AutoCloseable {
      *     when it was not pinned
      */
     default Optional<String> cpus() {
+        return Optional.empty();
+    }
+
+    /**
+     * The kernel's {@code TCP_INFO} of a TCP echo end's socket, read as {@link #close} released it
+     * (the client has closed its end by then; the socket still holds its figures). The figures'
+     * window is the echo's life, from {@link #start} to {@link #close}: this end does not see where
+     * the client's measured parts lie. Ends that do not read it keep this default.
+     *
+     * @return the figures or why they could not be read, once closed; empty for a UDP end, before
+     *     {@link #close}, or where the end does not read {@code TCP_INFO}
+     */
+    default Optional<LatencyTcpInfo.End> tcpInfo() {
         return Optional.empty();
     }
 

@@ -1,7 +1,9 @@
 package io.linerate.core.spi.ends;
 
+import io.linerate.core.latency.LatencyTcpInfo;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.util.Optional;
 
 /**
  * The server of a request/response run with flows on another host (netperf's netserver): it
@@ -27,6 +29,19 @@ public interface RrServerEnd extends AutoCloseable {
 
     /** @return responses written in full so far */
     long served();
+
+    /**
+     * The kernel's {@code TCP_INFO} of the server's connections, each read as the server saw its
+     * client close it (or as {@link #close} released it): retransmits summed over the connections,
+     * the other figures the first connection's. The window is each connection's life: the server
+     * does not see the client's measured window. Servers that do not read it keep this default.
+     *
+     * @return the figures or why they could not be read, once {@link #stop stopped}; empty where
+     *     the server does not read {@code TCP_INFO}
+     */
+    default Optional<LatencyTcpInfo.End> tcpInfo() {
+        return Optional.empty();
+    }
 
     /** @return why the server stopped before {@link #stop}, or null */
     Throwable failure();

@@ -1,6 +1,7 @@
 package io.linerate.core.spi.latency;
 
 import io.linerate.core.TransferException;
+import io.linerate.core.spi.tcp.TcpInfoSources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Locale;
@@ -90,6 +91,11 @@ public final class EchoServer implements AutoCloseable {
     /** @return the server thread, for its allocation counter */
     public Thread thread() {
         return thread;
+    }
+
+    /** @return a reader of the server end's {@code TCP_INFO} ({@link MessageEnd#tcpInfo()}), for another thread */
+    public Optional<TcpInfoSources.Found> tcpInfo() {
+        return end.tcpInfo();
     }
 
     /** @return messages (or stream parts) echoed so far */

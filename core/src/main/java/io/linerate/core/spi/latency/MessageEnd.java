@@ -1,7 +1,9 @@
 package io.linerate.core.spi.latency;
 
+import io.linerate.core.spi.tcp.TcpInfoSources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 
 /**
  * One end of a ping-pong link as the sweep and the echo server drive it. Reads and writes return a
@@ -38,6 +40,18 @@ public interface MessageEnd extends AutoCloseable {
      * @throws IOException when the socket fails, such as a peer that closed
      */
     int write(ByteBuffer buf, long deadlineNanos) throws IOException;
+
+    /**
+     * Prepares reads of this end's {@code struct tcp_info} (Linux {@code <linux/tcp.h>}); reads
+     * nothing yet. The reader is used by one thread at a time, which need not be the end's.
+     *
+     * @return for a TCP end, a reader of its connection or why none can read it (no TCP_INFO source,
+     *     no native layer); empty for an end that is not a TCP socket (UDP, Unix, pipe), which has no
+     *     {@code TCP_INFO}
+     */
+    default Optional<TcpInfoSources.Found> tcpInfo() {
+        return Optional.empty();
+    }
 
     /** Asks current and future waits to end with {@link #STOPPED}, releasing a blocked call. Thread-safe. */
     void requestStop();

@@ -12,11 +12,13 @@ import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.LatencyHistograms;
 import io.linerate.core.latency.LatencyReport;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RunFacts;
 import io.linerate.core.latency.SizeLatency;
 import io.linerate.core.live.LiveCounters;
 import io.linerate.core.live.RunProgress;
+import io.linerate.core.spi.tcp.TcpInfoWindow;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -32,9 +34,17 @@ import java.util.Optional;
  * timed with the run's {@link Clock} into an HdrHistogram ({@link LatencyHistograms}, ns), with the
  * full log's entries, live progress ({@link LiveCounters}) opened before the size's first round trip
  * and never touched inside the round-trip loop, and datagram answers checked for their round trip's
- * number ({@link AnswerStamp}). Allocation-free per round trip.
+ * number ({@link AnswerStamp}). Allocation-free per round trip. For TCP, both ends' {@code TCP_INFO}
+ * ({@link MessageEnd#tcpInfo()}) is read by this thread at the edges of each size's measured part
+ * and once the sweep has ended ({@link TcpInfoWindow}), into {@link PingPongResult#tcpInfo()}.
  */
 public final class PingPongSweep {
+    /** The client's {@link LatencyTcpInfo.End#source()}. */
+    public static final String CLIENT_SOURCE = "TCP_INFO of the client's socket; window: the sizes' measured parts";
+    /** The echo server's {@link LatencyTcpInfo.End#source()}, where it runs in this JVM. */
+    public static final String SERVER_SOURCE = "TCP_INFO of the echo server's socket; window: the sizes' measured parts";
+    /** Why the echo end's TCP_INFO is not read here when it runs on a peer, until its host's figures replace it. */
+    public static final String PEER_ECHO = "the echo end runs on a peer, which reads its own TCP_INFO";
     private static final com.sun.management.ThreadMXBean ALLOCATION =
             ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean m
                     && m.isThreadAllocatedMemorySupported() && m.isThreadAllocatedMemoryEnabled() ? m : null;
@@ -45,6 +55,9 @@ public final class PingPongSweep {
     private final EchoServer server;
     private final long timeoutNanos;
     private final FullLog log;
+    /** The client's and the echo server's TCP_INFO windows; null for an end that is not TCP. */
+    private final TcpInfoWindow clientTcp;
+    private final TcpInfoWindow serverTcp;
     private long roundTrips;
     /** Answers of the size being measured that carried an earlier round trip's number (skipped). */
     private long staleAnswers;
@@ -56,6 +69,9 @@ public final class PingPongSweep {
         this.server = server;
         this.timeoutNanos = spec.timeout().toNanos();
         this.log = log;
+        this.clientTcp = end.tcpInfo().map(f -> TcpInfoWindow.of(CLIENT_SOURCE, f)).orElse(null);
+        this.serverTcp = server == null ? null
+                : server.tcpInfo().map(f -> TcpInfoWindow.of(SERVER_SOURCE, f)).orElse(null);
     }
 
     /**
@@ -104,6 +120,7 @@ public final class PingPongSweep {
                 shown = next;
                 interrupted = runner.measure(sizes.get(i), t0, results, counts);
             }
+            Optional<LatencyTcpInfo> tcp = runner.tcpInfo();
             client.close();
             Optional<FullLogSummary> logged = Optional.empty();
             if (log != null) {
@@ -111,7 +128,7 @@ public final class PingPongSweep {
                 logged = Optional.of(log.closeAndSummarize());
             }
             return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results,
-                    staleNotes(counts), pinned), options, counts, startMillis, logged, interrupted);
+                    staleNotes(counts), pinned), options, counts, startMillis, logged, interrupted, Optional.empty(), tcp);
         } finally {
             if (shown != null) {
                 shown.close();
@@ -167,6 +184,7 @@ public final class PingPongSweep {
         long now = clock.nanoTime();
         p.begin(now);
         if (!p.warmingUp()) {
+            tcpOpen();
             serverAlloc0 = serverAllocated();
             clientAlloc0 = clientAllocated();
         }
@@ -202,6 +220,7 @@ public final class PingPongSweep {
                     break;
                 }
                 if (warming && !p.warmingUp()) {
+                    tcpOpen();
                     serverAlloc0 = serverAllocated();
                     clientAlloc0 = clientAllocated();
                 }
@@ -218,10 +237,45 @@ public final class PingPongSweep {
         }
         long clientAlloc1 = clientAllocated();
         long serverAlloc1 = serverAllocated();
+        tcpClose();
         results.add(new SizeLatency(size, h, p.measuredNanos(), Math.max(0, now - t0) / 1e9));
         counts.add(new PingPongResult.SizeCounts(size, sizeTrips, p.measuredIterations(),
                 between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1), staleAnswers));
         return interrupted;
+    }
+
+    /** Opens a measured part of both ends' TCP_INFO windows (no allocation). */
+    private void tcpOpen() {
+        if (clientTcp != null) {
+            clientTcp.open();
+        }
+        if (serverTcp != null) {
+            serverTcp.open();
+        }
+    }
+
+    /** Closes the measured part of both ends' TCP_INFO windows, if open (no allocation). */
+    private void tcpClose() {
+        if (clientTcp != null) {
+            clientTcp.close();
+        }
+        if (serverTcp != null) {
+            serverTcp.close();
+        }
+    }
+
+    /**
+     * @return both ends' TCP_INFO at the end of the sweep, read while the sockets are open; empty
+     *     when the client's end is not TCP. An echo end that is not in this JVM (a peer agent's) is
+     *     marked unavailable here; its host reads its own.
+     */
+    private Optional<LatencyTcpInfo> tcpInfo() {
+        if (clientTcp == null) {
+            return Optional.empty();
+        }
+        LatencyTcpInfo.End s = serverTcp != null ? serverTcp.end()
+                : LatencyTcpInfo.End.unavailable(SERVER_SOURCE, server == null ? PEER_ECHO : "the echo end is not TCP");
+        return Optional.of(new LatencyTcpInfo(clientTcp.end(), s));
     }
 
     /**

@@ -51,6 +51,7 @@ public abstract class RrFlowLoop implements AutoCloseable {
     private volatile boolean connectedOnce;
     private volatile InetAddress localAddress;
     private volatile Optional<TcpMss> mss = Optional.empty();
+    private volatile RrConnection connection;
     private volatile long windowOpen = Long.MAX_VALUE;
     private volatile long windowClose = Long.MAX_VALUE;
     private volatile long nextOpenDue;
@@ -110,6 +111,21 @@ public abstract class RrFlowLoop implements AutoCloseable {
             localAddress = local;
             connectedOnce = true;
         }
+    }
+
+    /**
+     * Offers the flow's one connection (TCP_RR only) for the coordinator's {@code TCP_INFO} reads
+     * ({@link RrTcpInfo}) at the window's edges; call once, when it is connected.
+     */
+    protected final void connectionForTcpInfo(RrConnection c) {
+        if (!spec.crr()) {
+            connection = c;
+        }
+    }
+
+    /** @return the flow's one connection for {@code TCP_INFO} reads; null before it connected, and always for crr */
+    public RrConnection connection() {
+        return connection;
     }
 
     /** @return whether {@link #firstConnection} was called */

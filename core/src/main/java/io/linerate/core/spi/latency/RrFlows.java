@@ -97,7 +97,8 @@ public final class RrFlows {
         long open = t0 + spec.warmup().toNanos();
         long close = open + spec.duration().toNanos();
         startFlows(spec, factory, address, t0, open, close, flows);
-        long[] window = window(spec, clock, flows, s, t0, open, close);
+        RrTcpInfo tcp = new RrTcpInfo(spec);
+        long[] window = window(spec, clock, flows, s, t0, open, close, tcp);
         long w0 = window[0];
         long w1 = window[1];
         boolean interrupted = window[2] != 0;
@@ -144,7 +145,8 @@ public final class RrFlows {
         for (RrFlowLoop f : flows) {
             allocated.add(f.windowAllocatedBytes());
         }
-        return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated, interrupted);
+        return new RrResult(spec, report, completed, serverCounts[0], serverCounts[1], allocated, interrupted,
+                Optional.ofNullable(tcp.result()));
     }
 
     /** {@link #window}'s third element when an interrupt came in the warm-up. */
@@ -154,13 +156,14 @@ public final class RrFlows {
      * Waits out the warm-up, then opens and closes the window in every flow, each flow then counting
      * and recording exactly the transactions it completes inside it; each end is a clock reading
      * right after the switch. An interrupt (SIGINT) closes the window early, and what it holds is the
-     * result; one in the warm-up leaves the window unopened, of no length.
+     * result; one in the warm-up leaves the window unopened, of no length. The connections'
+     * {@code TCP_INFO} is read at both edges ({@link RrTcpInfo}), after the flows switched.
      *
      * @return {window start, window end (ns, clock readings), 0 / 1 (interrupted in the window) /
      *     {@link #WARMUP_INTERRUPTED}}
      */
     private static long[] window(RrSpec spec, Clock clock, List<RrFlowLoop> flows, RrServerSide s, long t0, long open,
-                                 long close) throws TransferException {
+                                 long close, RrTcpInfo tcp) throws TransferException {
         if (waitUntil(clock, t0 + spec.warmup().toNanos(), flows, s, spec)) {
             long now = clock.nanoTime();
             return new long[] {now, now, WARMUP_INTERRUPTED};
@@ -169,11 +172,13 @@ public final class RrFlows {
             f.measuring(true);
         }
         long w0 = clock.nanoTime();
+        tcp.open(flows);
         boolean interrupted = waitUntil(clock, w0 + spec.duration().toNanos(), flows, s, spec);
         for (RrFlowLoop f : flows) {
             f.measuring(false);
         }
         long w1 = clock.nanoTime();
+        tcp.close(flows);
         if (spec.flowIntervalNanos() > 0) {
             // open loop: the window is the scheduled one, and the requests due in it are waited for
             if (!interrupted) {

@@ -1,6 +1,7 @@
 package io.linerate.peers.agent.client;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TransferResult;
@@ -37,6 +38,18 @@ final class EndsJoin {
      *     option as the end that uses it applied it, and why the result is invalid, if it is
      */
     static TransferResult join(TransferSpec spec, EndCounters local, AppliedOptions lo, EndCounters far, int[] fo) {
+        return join(spec, local, lo, far, fo, local.intervals());
+    }
+
+    /**
+     * As {@link #join(TransferSpec, EndCounters, AppliedOptions, EndCounters, int[])}, with this
+     * end's intervals as given: its own, with the far sender's {@code TCP_INFO} joined onto them
+     * ({@link FarIntervalsJoin}).
+     *
+     * @param intervals this end's interval samples, in its order
+     */
+    static TransferResult join(TransferSpec spec, EndCounters local, AppliedOptions lo, EndCounters far, int[] fo,
+                               List<IntervalSample> intervals) {
         boolean localSends = local.sender();
         EndCounters tx = localSends ? local : far;
         EndCounters rx = localSends ? far : local;
@@ -86,7 +99,7 @@ final class EndsJoin {
                 : rx.bytes() == tx.bytes() ? tx.windowBytes() : Math.min(rx.windowBytes(), tx.windowBytes());
         return TransferResult.builder(spec).bytesSent(tx.bytes()).messagesSent(tx.messages()).bytesReceived(rx.bytes())
                 .window(rx.windowStartNanos(), windowEnd).windowBytesSent(tx.windowBytes())
-                .windowBytesReceived(windowReceived).udp(udp).intervals(local.intervals()).options(options)
+                .windowBytesReceived(windowReceived).udp(udp).intervals(intervals).options(options)
                 .senderCpuNanos(tx.cpuNanos()).receiverCpuNanos(rx.cpuNanos()).invalidReasons(reasons)
                 .instructions(twoProcesses()).interrupted(local.interrupted() || far.interrupted())
                 .build();

@@ -5,11 +5,11 @@ import io.linerate.core.AppliedOptions;
 import io.linerate.core.Failures;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.EndCounters;
-import io.linerate.peers.agent.internal.wire.EndJson;
 import io.linerate.peers.agent.internal.wire.ParallelEnds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A client's streams with the agent after an interrupt ({@link RemoteStreamTransfer#STOP}): the
@@ -53,9 +53,8 @@ final class InterruptedEnds {
             if (missing == null) {
                 try {
                     JsonNode remote = AgentWord.farEnd(result, i, n);
-                    EndCounters far = EndJson.counters(remote);
-                    out.add(new RemoteStreamResult(EndsJoin.join(s, l, localOptions.get(i), far, EndJson.options(remote)),
-                            l, far, clockComparison));
+                    // where the agent sent, its TCP_INFO at the end and per interval, as after a whole run
+                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), result, remote, clockComparison));
                     continue;
                 } catch (IOException e) {
                     missing = "the agent's counts are missing: its result did not hold them (" + e.getMessage() + ")";

@@ -14,6 +14,7 @@ import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RrResult;
 import io.linerate.core.latency.RunFacts;
@@ -21,6 +22,7 @@ import io.linerate.core.spi.ends.PeerEnds;
 import io.linerate.core.spi.ends.PingPongClient;
 import io.linerate.core.spi.ends.RrServerSide;
 import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.EndJson;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
 import io.linerate.peers.internal.PeerEndsLookup;
 import java.io.IOException;
@@ -37,10 +39,19 @@ import java.util.Optional;
  * timed as in one JVM. {@link #run()} connects, authenticates, runs, collects the agent's counts
  * and releases everything before it returns or throws. A ping-pong gives a
  * {@link RemotePingPongResult}; request/response gives an {@link RrResult} whose server counts
- * ({@link RrResult#accepts()}, {@link RrResult#served()}) are the agent's. When the agent stops
+ * ({@link RrResult#accepts()}, {@link RrResult#served()}) are the agent's. Over TCP, the server's
+ * {@code TCP_INFO} in either result ({@link LatencyTcpInfo#server()}) is what the agent read of its
+ * own end and sent back, or why it could not, or that it sent none (an agent of an earlier release). When the agent stops
  * mid-run, the error says so, with the counts of both ends so far.
  */
 public final class RemoteLatency implements Measurement {
+    /** The agent's echo end's {@link LatencyTcpInfo.End#source()}. */
+    static final String AGENT_ECHO_SOURCE = "TCP_INFO of the agent's echo socket, read by the agent; window: the "
+            + "echo's life (the agent does not see the measured parts)";
+    /** The agent's request/response server's {@link LatencyTcpInfo.End#source()}. */
+    static final String AGENT_RR_SOURCE = "TCP_INFO of the agent's server sockets, each read by the agent as its "
+            + "client closed it; window: the connections' lives; retransmits summed, the other figures the first "
+            + "connection's";
     private final MeasurementSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
@@ -158,6 +169,10 @@ public final class RemoteLatency implements Measurement {
                 sweep = sweep.withServerCpus(cpus, cpus.isPresent() ? Optional.empty() : Optional.of("the agent did not report "
                         + "its echo thread's CPU set: an agent older than --affinity runs it unpinned"));
             }
+            if (sweep.tcpInfo().isPresent()) {
+                sweep = sweep.withTcpInfo(new LatencyTcpInfo(sweep.tcpInfo().get().client(),
+                        EndJson.latencyTcp(r, AGENT_ECHO_SOURCE)));
+            }
             return new RemotePingPongResult(sweep, echoes, bytes);
         } catch (IOException e) {
             if (outcome.failure != null) {
@@ -206,7 +221,8 @@ public final class RemoteLatency implements Measurement {
 
     private RrResult runRr(RrSpec r, Control c, InetSocketAddress server, int timeout, RunFacts facts,
                            boolean[] finished) throws TransferException {
-        return ends.runRr(r, clock, facts, new RrServerSide() {
+        LatencyTcpInfo.End[] agentTcp = new LatencyTcpInfo.End[1];
+        RrResult result = ends.runRr(r, clock, facts, new RrServerSide() {
             @Override
             public SocketAddress address() {
                 return server;
@@ -238,9 +254,12 @@ public final class RemoteLatency implements Measurement {
                     throw new TransferException(r.testName() + " server on the agent failed after " + served
                             + " responses: " + m.get("failure").asText(), null);
                 }
+                agentTcp[0] = EndJson.latencyTcp(m, AGENT_RR_SOURCE);
                 return new long[] {accepts, served};
             }
         });
+        return result.tcpInfo().isEmpty() || agentTcp[0] == null ? result
+                : result.withTcpInfo(new LatencyTcpInfo(result.tcpInfo().get().client(), agentTcp[0]));
     }
 
     /** Says done; an agent that stopped first has sent its counts and closed, which are still read after this. */

@@ -16,6 +16,7 @@ import io.linerate.peers.agent.internal.wire.HostClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -42,9 +43,23 @@ import java.util.OptionalDouble;
  * @param local this host's end
  * @param remote the agent's end
  * @param clock {@code "same host"} or {@code "unsynchronised"}
+ * @param farSenderIntervals where the agent sends a TCP stream: whether its per-interval
+ *     {@code TCP_INFO} was joined onto {@link TransferResult#intervals()} of {@code transfer}, or why
+ *     not; empty where this host sends (its own intervals carry its figures) and for UDP
  */
-public record RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote, String clock)
+public record RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote, String clock,
+                                 Optional<FarSenderIntervals> farSenderIntervals)
         implements MeasurementResult {
+
+    /** @throws NullPointerException for a null {@code farSenderIntervals} (use the empty one) */
+    public RemoteStreamResult {
+        java.util.Objects.requireNonNull(farSenderIntervals, "farSenderIntervals");
+    }
+
+    /** Both ends, without the far sender's per-interval figures. */
+    public RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote, String clock) {
+        this(transfer, local, remote, clock, Optional.empty());
+    }
 
     /** Both ends, their clocks not compared ({@code "unsynchronised"}). */
     public RemoteStreamResult(TransferResult transfer, EndCounters local, EndCounters remote) {
@@ -111,10 +126,19 @@ public record RemoteStreamResult(TransferResult transfer, EndCounters local, End
         return e.bytes() <= 0 ? OptionalDouble.empty() : OptionalDouble.of((e.cpuNanos() / 1e3) / (e.bytes() / 1024.0));
     }
 
+    /**
+     * @return {@link ResultJson#transfer} of {@link #transfer()} (whose intervals carry the far
+     *     sender's {@code TCP_INFO} figures where they were joined), then {@code local} and
+     *     {@code remote} (each end's own counts), {@code clock}, {@code one_way_delay}, and where the
+     *     agent sends a TCP stream {@code tcp_intervals} or {@code tcp_intervals_unavailable}
+     *     ({@link FarSenderIntervals#putInto})
+     */
     @Override
     public JsonObject detailJson() {
-        return ResultJson.transfer(transfer).put("local", endJson(local)).put("remote", endJson(remote))
+        JsonObject d = ResultJson.transfer(transfer).put("local", endJson(local)).put("remote", endJson(remote))
                 .put("clock", clock).put("one_way_delay", "not reported: the ends exchange no per-datagram timestamps");
+        farSenderIntervals.ifPresent(f -> f.putInto(d));
+        return d;
     }
 
     private static JsonObject endJson(EndCounters e) {

@@ -10,7 +10,6 @@ import io.linerate.core.Failures;
 import io.linerate.core.IntervalListener;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
-import io.linerate.core.TcpStats;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
@@ -23,7 +22,6 @@ import io.linerate.core.spi.engine.StreamEnd;
 import io.linerate.peers.agent.internal.wire.AgentGo;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.ControlBeats;
-import io.linerate.peers.agent.internal.wire.EndJson;
 import io.linerate.peers.agent.internal.wire.ParallelEnds;
 import io.linerate.peers.agent.internal.wire.SpecJson;
 import io.linerate.peers.internal.PeerEndsLookup;
@@ -34,8 +32,6 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One end of a stream in this JVM, the other run by a peer agent ({@link io.linerate.peers.agent.server.Agent}) reached at the
@@ -65,7 +61,6 @@ import org.slf4j.LoggerFactory;
  * I/O timeout.
  */
 public final class RemoteStreamTransfer implements Transfer {
-    private static final Logger LOG = LoggerFactory.getLogger(RemoteStreamTransfer.class);
     private final TransferSpec spec;
     private final Clock clock;
     private final RemoteOptions options;
@@ -326,30 +321,13 @@ public final class RemoteStreamTransfer implements Transfer {
             List<RemoteStreamResult> out = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 JsonNode remote = AgentWord.farEnd(watch.message(), i, n);
-                EndCounters far = EndJson.counters(remote);
-                TransferResult joined = EndsJoin.join(ParallelEnds.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
-                        far, EndJson.options(remote));
-                // the sending socket's TCP_INFO figures: this end's where it sends on a transport that reads
-                // them, else the agent's where it sends and its transport reads them
-                Optional<TcpStats> tcp = data.get(i).tcpStats().or(() -> farTcp(remote));
-                if (tcp.isPresent()) {
-                    joined = joined.withTcp(tcp.get(), joined.options());
-                }
-                out.add(new RemoteStreamResult(joined, local.get(i), far, clockComparison));
+                // the sending socket's TCP_INFO: this end's where it sends, else the agent's, at the end and per interval
+                out.add(TcpJoin.stream(ParallelEnds.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
+                        data.get(i).tcpStats(), watch.message(), remote, clockComparison));
             }
             return new RemoteParallelResult(out);
         } catch (IOException e) {
             throw new TransferException("stream with the agent at " + spec.endpoint() + ": " + Failures.describe(e), e);
-        }
-    }
-
-    /** @return the agent's end's TCP_INFO figures, if it sent them; a malformed object is logged and left out */
-    private static Optional<TcpStats> farTcp(JsonNode remote) {
-        try {
-            return EndJson.tcp(remote);
-        } catch (IOException e) {
-            LOG.debug("the agent's tcp_info is left out: {}", e.getMessage());
-            return Optional.empty();
         }
     }
 

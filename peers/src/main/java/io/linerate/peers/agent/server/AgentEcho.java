@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.spi.cpu.ThreadAffinity;
 import io.linerate.core.spi.ends.EchoEnd;
 import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.EndJson;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
 import io.linerate.peers.agent.internal.wire.SpecJson;
 import io.linerate.peers.server.ServedCounts;
@@ -25,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * The agent's end of a ping-pong: the echo server of an in-JVM ping-pong
  * ({@link EchoEnd}) on a TCP connection the client opens or a connected UDP socket, until the
  * client says {@code done}; then it sends its own counts: {@code echoes} (reads answered: one per
- * datagram, one per arrival of a TCP stream) and {@code bytes} echoed. When the agent stops first,
+ * datagram, one per arrival of a TCP stream) and {@code bytes} echoed, and for TCP its socket's
+ * {@code TCP_INFO} over the echo's life ({@link EndJson#latencyTcp}: {@code tcp_info}, or
+ * {@code tcp_info_unavailable} saying why). When the agent stops first,
  * the counts so far go back with {@code "stopped"} naming why. The session's listener hears its
  * start and, at its end, the same counts ({@link LatencyServed}).
  */
@@ -97,6 +101,10 @@ final class AgentEcho {
         served.ended(counts(echo), echo.failure(), stopped);
         ObjectNode result = Control.message("result").put("echoes", echo.answered()).put("bytes", echo.answeredBytes());
         echo.cpus().ifPresent(cpus -> result.put("server_cpus", cpus));
+        if (tcp) {
+            EndJson.latencyTcp(result, echo.tcpInfo().orElseGet(() -> LatencyTcpInfo.End.unavailable("",
+                    "the " + session.ends().transport() + " transport's echo end does not read TCP_INFO")));
+        }
         LatencyEnd.sendResult(c, result, echo.failure(), stopped);
         LOG.info("session {}: ping-pong done, {} echoes, {} bytes", session.peer(), echo.answered(), echo.answeredBytes());
     }

@@ -1,9 +1,12 @@
 package io.linerate.peers.agent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.RrSpec;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.spi.ends.RrServerEnd;
 import io.linerate.peers.agent.internal.wire.Control;
+import io.linerate.peers.agent.internal.wire.EndJson;
 import io.linerate.peers.agent.internal.wire.LatencySpecJson;
 import io.linerate.peers.server.ServedCounts;
 import java.io.IOException;
@@ -19,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * The agent's end of request/response: the server of an in-JVM run ({@link RrServerEnd}) on an
  * ephemeral port of the address the client reached, until the client says {@code done}; then it
  * sends its own counts: {@code accepts} (connections) and {@code served} (responses written in
- * full). When the agent stops first, the counts so far go back with {@code "stopped"} naming why.
+ * full), and its connections' {@code TCP_INFO} ({@link EndJson#latencyTcp}). When the agent stops first, the counts so far go back with {@code "stopped"} naming why.
  * The session's listener hears its start and, at its end, the same counts ({@link LatencyServed}).
  */
 final class AgentRr {
@@ -74,8 +77,10 @@ final class AgentRr {
         // once the thread has stopped, every response written in full is counted
         server.stop();
         served.ended(counts(server), server.failure(), stopped);
-        LatencyEnd.sendResult(c, Control.message("result").put("accepts", server.accepts()).put("served", server.served()),
-                server.failure(), stopped);
+        ObjectNode result = Control.message("result").put("accepts", server.accepts()).put("served", server.served());
+        EndJson.latencyTcp(result, server.tcpInfo().orElseGet(() -> LatencyTcpInfo.End.unavailable("",
+                "the " + session.ends().transport() + " transport's request/response server does not read TCP_INFO")));
+        LatencyEnd.sendResult(c, result, server.failure(), stopped);
         LOG.info("session {}: {} done, {} accepts, {} served", session.peer(), spec.testName(), server.accepts(),
                 server.served());
     }

@@ -2,20 +2,16 @@ package io.linerate.peers.agent.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.Clock;
 import io.linerate.core.Protocol;
-import io.linerate.core.TcpStats;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.ends.StreamListener;
-import io.linerate.core.spi.engine.EndCounters;
 import io.linerate.core.spi.engine.StreamEnd;
 import io.linerate.peers.agent.internal.wire.AgentGo;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.agent.internal.wire.ControlBeats;
-import io.linerate.peers.agent.internal.wire.EndJson;
 import io.linerate.peers.agent.internal.wire.ParallelEnds;
 import io.linerate.peers.agent.internal.wire.SpecJson;
 import java.io.IOException;
@@ -49,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * <p>Stream {@code i} (from 0) carries stream id {@code spec.streamId() + i} in its datagram
  * headers, on both ends, and its share of the spec's rate, which is the whole session's (the
  * agent's rate limit applies to that whole). The {@code result} holds every stream's counters in {@code ends} (in
- * order) and, for a client that knows one stream only, the first one's in {@code end}.
+ * order) and, for a client that knows one stream only, the first one's in {@code end}
+ * ({@link StreamResultMessage}: a sending TCP end's {@code TCP_INFO} too, at the end and at each interval).
  */
 final class AgentStreams {
     private static final Logger LOG = LoggerFactory.getLogger(AgentStreams.class);
@@ -112,7 +109,7 @@ final class AgentStreams {
             stopped(session, c, run, failure, ended, spec, sending);
             return;
         }
-        sendResult(c, run, channels);
+        c.send(StreamResultMessage.of(spec, run.counters(), channels));
         served.done(run.counters(), sentOf(peerSent));
         LOG.info("session {}: done, {} bytes {}", session.peer(), run.bytesSoFar(), sending ? "sent" : "received");
     }
@@ -128,27 +125,6 @@ final class AgentStreams {
                     : StreamEnd.receiver(s, Clock.system(), channels.get(i).receiveLoop()));
         }
         return ends;
-    }
-
-    /**
-     * Sends the ends' counts and applied socket options as the {@code result} message: one object
-     * per stream in {@code ends}, the first also as {@code end} for a client of one stream.
-     */
-    private static void sendResult(Control c, ParallelEnds run, List<StreamChannel> channels) throws IOException {
-        List<EndCounters> counters = run.counters();
-        var result = Control.message("result");
-        ArrayNode all = result.putArray("ends");
-        for (int i = 0; i < channels.size(); i++) {
-            ObjectNode end = EndJson.write(counters.get(i), channels.get(i).options());
-            // a sending end's TCP_INFO, where its transport reads it, so that the client reports the far sender's
-            Optional<TcpStats> tcp = channels.get(i).tcpStats();
-            if (tcp.isPresent()) {
-                EndJson.tcp(end, tcp.get());
-            }
-            all.add(end);
-        }
-        result.set("end", all.get(0));
-        c.send(result);
     }
 
     /**

@@ -160,6 +160,7 @@ public final class TwoHostsAgentPeer {
                     .put("agent_echoes", r.agentEchoes()).put("agent_echoed_bytes", r.agentEchoedBytes());
             r.local().options().tcpMss().ifPresent(m -> out.put("tcp_mss", m.bytes()).put("tcp_mss_source", m.derivation()));
             r.invalidReasons().forEach(out.putArray("invalid")::add);
+            out.set("detail", JSON.readTree(r.detailJson().toString()));
         } else {
             RrSpec spec = RrSpec.builder().flows(Integer.parseInt(args[4])).requestBytes(100).responseBytes(200)
                     .warmup(Duration.ofMillis(100)).duration(Duration.ofMillis(500)).timeout(Duration.ofSeconds(5))
@@ -168,6 +169,7 @@ public final class TwoHostsAgentPeer {
             out.put("completed", r.completed()).put("served", r.served()).put("accepts", r.accepts());
             r.report().notes().forEach(out.putArray("notes")::add);
             r.invalidReasons().forEach(out.putArray("invalid")::add);
+            out.set("detail", JSON.readTree(r.detailJson().toString()));
         }
         return out;
     }

@@ -277,6 +277,22 @@ class TwoHostsAgentTest {
             assertThat(r.get("tcp_mss").asInt()).isEqualTo(mss);
             assertThat(r.get("tcp_mss_source").asText())
                     .isEqualTo("read: tcpi_snd_mss " + mss + " at this host's end");
+            // each end's TCP_INFO: host A's read here, host B's read by the agent and sent back
+            bothEndsTcpInfo(r.get("detail"), mss);
+        } else {
+            assertThat(r.get("detail").has("tcp_info")).isFalse();
+            assertThat(r.get("detail").has("tcp_info_unavailable")).isFalse();
+        }
+    }
+
+    /** Both ends' figures are there, plausible, and send with the path's MSS. */
+    private static void bothEndsTcpInfo(JsonNode detail, int mss) {
+        assertThat(detail.has("tcp_info_unavailable")).as(detail.toString()).isFalse();
+        for (String end : List.of("client", "server")) {
+            JsonNode t = detail.get("tcp_info").get(end);
+            assertThat(t.get("tcpi_snd_mss").asInt()).as(end).isEqualTo(mss);
+            assertThat(t.get("tcpi_rtt").asLong()).as(end).isPositive();
+            assertThat(t.get("retransmits_window").asLong()).as(end).isBetween(0L, t.get("tcpi_total_retrans").asLong());
         }
     }
 
@@ -306,6 +322,7 @@ class TwoHostsAgentTest {
         int mss = 1500 - 20 - 20 - (timestamps() ? 12 : 0);
         assertThat(r.get("notes")).extracting(JsonNode::asText).filteredOn(n -> n.startsWith("tcp mss "))
                 .containsExactly("tcp mss " + mss + " B (read: tcpi_snd_mss " + mss + " at this host's end)");
+        bothEndsTcpInfo(r.get("detail"), mss);
     }
 
     @ParameterizedTest(name = "{0} ping-pong")

@@ -140,4 +140,28 @@ class AgentParallelTest {
         assertThat(ParallelEnds.streamSpec(spec, 2, 3).rateBitsPerSecond()).isEqualTo(3_333_333L);
         assertThat(ParallelEnds.streamSpec(spec, 2, 3).streamId()).isEqualTo(spec.streamId() + 2);
     }
+
+    @Test
+    void a128StreamReverseTcpRunFitsItsResultMessageAndSaysWhichStreamsLostTheirTcpInfo() throws Exception {
+        agent.close();
+        agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(AgentStreamTest.SECRET),
+                new AgentLimits(8, Duration.ofMinutes(1), 0, 1 << 20, 128), Duration.ofSeconds(30)));
+        TransferSpec spec = AgentStreamTest.spec(agent, Protocol.TCP).duration(Duration.ofMillis(200)).build();
+
+        RemoteParallelResult r = run(spec, true, 128, new AtomicIntegerArray(128));
+
+        // the result message of 128 senders with tcp_info passed 64 KiB: the run still ends with every stream
+        assertThat(r.streams()).hasSize(128);
+        int without = 0;
+        for (RemoteStreamResult s : r.streams()) {
+            assertThat(s.remote().bytes()).isEqualTo(s.local().bytes());
+            if (s.transfer().tcp().isEmpty()) {
+                without++;
+                assertThat(s.transfer().tcpUnavailable()).as("stream %s", s).startsWith("the agent left this "
+                        + "stream's TCP_INFO out: the agent's result message would pass the control connection's limit");
+            }
+        }
+        // where the agent's transport reads TCP_INFO, some streams keep theirs; where it cannot, none has any
+        assertThat(without).isBetween(1, 128);
+    }
 }

@@ -69,6 +69,7 @@ class ControlFuzzTest {
                 if (end != null && end.isObject()) {
                     EndJson.counters(end);
                     EndJson.options(end);
+                    io.linerate.peers.agent.internal.wire.TcpIntervalsJson.read(end, 64);
                 }
             }
             default -> {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TcpStats;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.spi.engine.EndCounters;
 import java.io.IOException;
 import java.util.List;
@@ -82,6 +83,38 @@ public final class EndJson {
             throw new IOException("the peer's tcp_info is out of range: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * Adds a ping-pong echo end's or a request/response server's {@code TCP_INFO} to its
+     * {@code result} message: {@code tcp_info} as {@link #tcp(ObjectNode, TcpStats)} writes it where
+     * it was read, else {@code tcp_info_unavailable} saying why. An older client reads neither.
+     *
+     * @param result the end's {@code result} message
+     * @param end the end's figures, or why there are none
+     */
+    public static void latencyTcp(ObjectNode result, LatencyTcpInfo.End end) {
+        end.stats().ifPresentOrElse(t -> tcp(result, t), () -> result.put("tcp_info_unavailable", end.unavailable()));
+    }
+
+    /**
+     * @param result a ping-pong or request/response {@code result} message from the agent
+     * @param source what the figures are, for the result ({@link LatencyTcpInfo.End#source()})
+     * @return the agent's end's figures ({@link #latencyTcp}), or why it sent none; an agent of an
+     *     earlier release sends neither field, and the reason then says so
+     * @throws IOException when {@code tcp_info} is there but a figure is missing or out of range
+     */
+    public static LatencyTcpInfo.End latencyTcp(JsonNode result, String source) throws IOException {
+        Optional<TcpStats> t = tcp(result);
+        if (t.isPresent()) {
+            return LatencyTcpInfo.End.read(source, t.get());
+        }
+        JsonNode why = result.get("tcp_info_unavailable");
+        return LatencyTcpInfo.End.unavailable(source, why != null && why.isTextual() ? "the agent: " + why.asText()
+                : OLDER_AGENT);
+    }
+
+    /** Why the agent's end has no {@code TCP_INFO} when its result carries neither field. */
+    public static final String OLDER_AGENT = "the agent sent no tcp_info (an agent of an earlier release)";
 
     public static EndCounters counters(JsonNode n) throws IOException {
         JsonNode j = n.get("jitter_ns");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.TcpStats;
+import io.linerate.core.latency.LatencyTcpInfo;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +28,23 @@ class EndJsonTcpTest {
                 + "\"tclass_applied\":0,\"sndbuf_applied\":0,\"rcvbuf_applied\":0,\"nodelay_applied\":false}";
         assertThat(EndJson.tcp(Control.MAPPER.readTree(before))).isEmpty();
         assertThat(EndJson.counters(Control.MAPPER.readTree(before)).bytes()).isEqualTo(100);
+    }
+
+    @Test
+    void aLatencyEndsFiguresOrItsReasonCrossTheWireAndAnOlderAgentsResultSaysItSentNone() throws IOException {
+        TcpStats t = new TcpStats(0, 1, 14480, 30, 10, -1, -1, 1448, 1448);
+        ObjectNode read = Control.message("result");
+        EndJson.latencyTcp(read, LatencyTcpInfo.End.read("", t));
+        ObjectNode why = Control.message("result");
+        EndJson.latencyTcp(why, LatencyTcpInfo.End.unavailable("", "no TCP_INFO source on the class path"));
+
+        assertThat(EndJson.latencyTcp(Control.MAPPER.readTree(read.toString()), "agent").stats()).contains(t);
+        assertThat(EndJson.latencyTcp(Control.MAPPER.readTree(why.toString()), "agent").unavailable())
+                .isEqualTo("the agent: no TCP_INFO source on the class path");
+        LatencyTcpInfo.End old = EndJson.latencyTcp(Control.MAPPER.readTree("{\"type\":\"result\",\"echoes\":3,"
+                + "\"bytes\":96}"), "agent");
+        assertThat(old.unavailable()).isEqualTo("the agent sent no tcp_info (an agent of an earlier release)");
+        assertThat(old.source()).isEqualTo("agent");
     }
 
     @Test
