@@ -13,9 +13,11 @@ import io.linerate.core.Muxer;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
 import io.linerate.core.Transports;
+import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.latency.RrResult;
 import io.linerate.core.spi.Transport;
 import io.linerate.core.spi.ends.RrServerSide;
+import io.linerate.core.spi.latency.RrTcpInfo;
 import io.linerate.socket.internal.NativePeerEnds;
 import io.linerate.testsupport.OpenFds;
 import java.io.IOException;
@@ -87,6 +89,15 @@ class NativeRrTest {
         int mss = Integer.parseInt(note.substring("tcp mss ".length(), note.indexOf(" B")));
         assertThat(mss).isBetween(1, 65536 - headers);
         assertThat(note).isEqualTo("tcp mss " + mss + " B (read: TCP_MAXSEG " + mss + " at this host's end)");
+        // TCP_INFO of the flows' sockets (getsockopt) and of the server's ends (sock_diag), at the window's edges
+        LatencyTcpInfo tcp = r.tcpInfo().orElseThrow();
+        assertThat(tcp.client().stats()).as(tcp.client().unavailable()).hasValueSatisfying(t -> {
+            assertThat(t.windowRetransmits()).isBetween(0L, t.totalRetransmits());
+            assertThat(t.senderMss()).isBetween(1L, 65536L - headers);
+            assertThat(t.cwndBytes()).isPositive();
+        });
+        assertThat(tcp.server().stats()).as(tcp.server().unavailable()).hasValueSatisfying(t ->
+                assertThat(t.windowRetransmits()).isBetween(0L, t.totalRetransmits()));
         assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 
@@ -99,6 +110,8 @@ class NativeRrTest {
         assertThat(r.report().test()).isEqualTo("tcp_crr");
         assertThat(r.accepts()).isEqualTo(r.completed());
         assertThat(r.served()).isEqualTo(r.completed());
+        // no connection lasts to be read: both ends say why
+        assertThat(r.tcpInfo().orElseThrow().client().unavailable()).isEqualTo(RrTcpInfo.CRR);
         assertThat(OpenFds.snapshot()).isEqualTo(before);
     }
 
