@@ -117,8 +117,12 @@ class NativeClientEndsTest {
             assertThat(read.how()).isEqualTo("TCP_MAXSEG" + TcpMss.ONE_END);
             // loopback's MTU is 65536 (Linux): at most 65536 - 20 IPv4 - 20 TCP bytes of payload
             assertThat(mss.bytes()).isBetween(1, 65536 - 40);
+            // this host's socket's TCP_INFO, read by getsockopt over the sizes' measured parts
+            assertThat(local.tcpInfo().orElseThrow().client().stats()).hasValueSatisfying(tcp ->
+                    assertThat(tcp.windowRetransmits()).isBetween(0L, tcp.totalRetransmits()));
         } else {
             assertThat(local.options().tcpMss()).isEmpty();
+            assertThat(local.tcpInfo()).isEmpty();
         }
     }
 
@@ -146,5 +150,12 @@ class NativeClientEndsTest {
         int mss = Integer.parseInt(note.substring("tcp mss ".length(), note.indexOf(" B")));
         assertThat(mss).isBetween(1, 65536 - 40);
         assertThat(note).isEqualTo("tcp mss " + mss + " B (read: TCP_MAXSEG " + mss + " at this host's end)");
+        // the flows' sockets' TCP_INFO, read by getsockopt at the window's edges; crr keeps no connection to read
+        if (crr) {
+            assertThat(r.tcpInfo().orElseThrow().client().stats()).isEmpty();
+        } else {
+            assertThat(r.tcpInfo().orElseThrow().client().stats()).hasValueSatisfying(tcp ->
+                    assertThat(tcp.windowRetransmits()).isBetween(0L, tcp.totalRetransmits()));
+        }
     }
 }
