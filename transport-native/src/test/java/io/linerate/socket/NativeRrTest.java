@@ -15,6 +15,7 @@ import io.linerate.core.TransferException;
 import io.linerate.core.Transports;
 import io.linerate.core.latency.LatencyTcpInfo;
 import io.linerate.core.latency.RrResult;
+import io.linerate.core.latency.RunFacts;
 import io.linerate.core.spi.Transport;
 import io.linerate.core.spi.ends.RrServerSide;
 import io.linerate.core.spi.latency.RrTcpInfo;
@@ -138,7 +139,7 @@ class NativeRrTest {
         ByteCountingServer server = new ByteCountingServer(spec);
         try (server) {
             r = new NativePeerEnds(NativeTransport.NAME).runRr(spec, Clock.system(),
-                    new io.linerate.core.latency.RunFacts("test", "2026-01-01T00:00:00Z", "u", "c", "j", "o"), server);
+                    new RunFacts("test", "2026-01-01T00:00:00Z", "u", "c", "j", "o"), server);
         }
         // counted by the JDK's sockets at the far end: whole requests in, whole responses out
         assertThat(r.completed()).isPositive();

@@ -143,11 +143,6 @@ public abstract class RrFlowLoop implements AutoCloseable {
         thread.start();
     }
 
-    /** @return the flow's thread, for its allocation counter */
-    public Thread thread() {
-        return thread;
-    }
-
     /** @return transactions completed so far */
     public long completed() {
         return completed;
