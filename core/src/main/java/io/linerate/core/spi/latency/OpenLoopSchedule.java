@@ -6,7 +6,8 @@ package io.linerate.core.spi.latency;
  * from that due time, so time spent queued behind a slow response shows in the latency
  * (coordinated omission, as wrk2 corrects it). A request that leaves an interval or more after it
  * was due left <i>late</i>: the schedule had fallen a whole send behind. The count of late sends
- * and the largest lateness are kept; allocation-free, for the flow's thread alone.
+ * and the largest lateness are kept, over the measured window where one is given
+ * ({@link #countLatenessIn}); allocation-free, for the flow's thread alone.
  *
  * <p>A measured window holds the requests <i>due</i> inside it ({@link #inWindow}), not those that
  * happen to complete in it: a backlog of the warm-up caught up after the window opened is not
@@ -18,6 +19,9 @@ public final class OpenLoopSchedule {
     private long due;
     private long late;
     private long maxLatenessNanos;
+    private boolean windowed;
+    private long countOpen;
+    private long countClose;
 
     /**
      * @param firstNanos clock reading at which the first request is due
@@ -46,22 +50,37 @@ public final class OpenLoopSchedule {
     public long leave(long now) {
         long scheduled = due;
         long lateness = now - scheduled;
-        if (lateness >= intervalNanos) {
-            late++;
-        }
-        if (lateness > maxLatenessNanos) {
-            maxLatenessNanos = lateness;
+        if (!windowed || inWindow(scheduled, countOpen, countClose)) {
+            if (lateness >= intervalNanos) {
+                late++;
+            }
+            if (lateness > maxLatenessNanos) {
+                maxLatenessNanos = lateness;
+            }
         }
         due = scheduled + intervalNanos;
         return scheduled;
     }
 
-    /** @return requests that left an interval or more after they were due */
+    /**
+     * From now on, counts the lateness of requests due in [open, close) only ({@link #inWindow}):
+     * those of the measured window, not a warm-up's; before a call, every request counts.
+     *
+     * @param openNanos the window's opening (a clock reading; {@code Long.MAX_VALUE} while it is not open)
+     * @param closeNanos its closing
+     */
+    public void countLatenessIn(long openNanos, long closeNanos) {
+        windowed = true;
+        countOpen = openNanos;
+        countClose = closeNanos;
+    }
+
+    /** @return requests that left an interval or more after they were due (in the counted window, where one is set) */
     public long lateSends() {
         return late;
     }
 
-    /** @return the largest time a request left after it was due, ns; 0 when none left late at all */
+    /** @return the largest time a request left after it was due, ns (in the counted window, where one is set); 0 when none left late at all */
     public long maxLatenessNanos() {
         return maxLatenessNanos;
     }

@@ -267,6 +267,8 @@ public abstract class RrFlowLoop implements AutoCloseable {
                     if (!waitUntil(schedule.due())) {
                         break;
                     }
+                    // late sends and lateness count in the window only, as the report's note says
+                    schedule.countLatenessIn(windowOpen, windowClose);
                     start = schedule.leave(clock.nanoTime());
                 } else {
                     start = clock.nanoTime();

@@ -72,4 +72,17 @@ class OpenLoopScheduleTest {
         assertThatThrownBy(() -> new OpenLoopSchedule(0, 0))
                 .hasMessage("open-loop interval 0 ns is out of range; allowed: 1 ns or more");
     }
+
+    @Test
+    void withAWindowOnlyRequestsDueInItCountAsLate() {
+        OpenLoopSchedule s = new OpenLoopSchedule(1_000 * US, 100 * US);
+        s.countLatenessIn(Long.MAX_VALUE, Long.MAX_VALUE); // not open yet: a warm-up
+        assertThat(s.leave(1_900 * US)).isEqualTo(1_000 * US); // 900 us late, in the warm-up
+        s.countLatenessIn(1_100 * US, 1_300 * US);
+        assertThat(s.leave(1_900 * US)).isEqualTo(1_100 * US); // 800 us late, in the window
+        assertThat(s.leave(1_450 * US)).isEqualTo(1_200 * US); // 250 us late, in the window
+        assertThat(s.leave(2_300 * US)).isEqualTo(1_300 * US); // 1000 us late, due at the close: after it
+        assertThat(s.lateSends()).isEqualTo(2);
+        assertThat(s.maxLatenessNanos()).isEqualTo(800 * US);
+    }
 }
