@@ -11,8 +11,13 @@ import io.linerate.core.TransferException;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.socket.internal.BindToDevice;
 import io.linerate.socket.internal.NativePingPong;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,6 +59,23 @@ class BindToDeviceTest {
                 .hasMessageStartingWith("bindtodev nosuchif0: no network interface named 'nosuchif0' on this host; "
                         + "allowed: one of ")
                 .hasMessageContaining("lo")
+                .satisfies(e -> assertThat(((TransferException) e).isUsageError()).isTrue());
+    }
+
+    @Test
+    void anInterfaceThatDoesNotCarryTheLoopbackAddressIsAUsageErrorBeforeAnyConnect() throws Exception {
+        // any interface of this host but lo: none of them holds 127.0.0.1
+        Optional<String> other;
+        try (Stream<Path> names = Files.list(Path.of("/sys/class/net"))) {
+            other = names.map(p -> p.getFileName().toString()).filter(n -> !n.equals("lo")).sorted().findFirst();
+        }
+        Assumptions.assumeTrue(other.isPresent(), "skipped: this host has no interface but lo");
+        PingPongSpec spec = PingPongSpec.builder().protocol(PingPongProtocol.TCP).bindToDevice(other.get()).build();
+        assertThatThrownBy(() -> NativePingPong.run(spec, Clock.system(), NativePingPongTest.FACTS, -1, n -> { }))
+                .isInstanceOf(TransferException.class)
+                .hasMessageStartingWith("bindtodev " + other.get() + ": this ping-pong runs over 127.0.0.1, which "
+                        + other.get() + " does not carry")
+                .hasMessageContaining("allowed: an interface that holds it, such as lo")
                 .satisfies(e -> assertThat(((TransferException) e).isUsageError()).isTrue());
     }
 }

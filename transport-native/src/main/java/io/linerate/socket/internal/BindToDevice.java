@@ -1,10 +1,21 @@
 package io.linerate.socket.internal;
 
+import io.linerate.core.TransferException;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
+import java.io.IOException;
 import java.lang.ref.Reference;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -12,6 +23,8 @@ import java.util.Optional;
  * on one interface only. The name travels as its bytes and a terminating NUL, at most IFNAMSIZ (16).
  */
 public final class BindToDevice {
+    /** Where Linux lists every network interface of this namespace (sysfs-class-net). */
+    private static final Path SYS_CLASS_NET = Path.of("/sys/class/net");
     /** IFNAMSIZ of {@code <net/if.h>}: the longest name with its NUL, bytes. */
     private static final int IFNAMSIZ = 16;
 
@@ -61,5 +74,43 @@ public final class BindToDevice {
         byte[] raw = new byte[len];
         b.get(0, raw);
         return len == 0 ? Optional.empty() : Optional.of(new String(raw, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Checks before a ping-pong in this JVM that {@code name} is an interface of this host
+     * ({@code /sys/class/net}, which also lists interfaces that are down or hold no address, as the
+     * JDK's list does not) and that it carries {@code loopback}, the only address such a ping-pong
+     * uses: bound to any other device, its packets have no route, and connect(2) times out.
+     *
+     * @param name the interface
+     * @param loopback the ping-pong's address, 127.0.0.1 or ::1
+     * @throws TransferException a usage error naming the interface and the allowed ones
+     */
+    static void checkCarriesLoopback(String name, InetAddress loopback) throws TransferException {
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(SYS_CLASS_NET)) {
+            for (Path p : dir) {
+                names.add(p.getFileName().toString());
+            }
+        } catch (IOException e) {
+            throw new TransferException("bindtodev " + name + ": cannot list the network interfaces in " + SYS_CLASS_NET
+                    + ": " + e.getMessage(), e, true);
+        }
+        Collections.sort(names);
+        if (!names.contains(name)) {
+            throw new TransferException("bindtodev " + name + ": no network interface named '" + name
+                    + "' on this host; allowed: one of " + String.join(", ", names), null, true);
+        }
+        try {
+            NetworkInterface nif = NetworkInterface.getByName(name);
+            if (nif == null || !Collections.list(nif.getInetAddresses()).contains(loopback)) {
+                throw new TransferException("bindtodev " + name + ": this ping-pong runs over " + loopback.getHostAddress()
+                        + ", which " + name + " does not carry" + (nif == null || nif.isUp() ? "" : " (it is down)")
+                        + "; allowed: an interface that holds it, such as lo; with --peer, the interface towards the peer",
+                        null, true);
+            }
+        } catch (SocketException e) {
+            throw new TransferException("bindtodev " + name + ": cannot read its addresses: " + e.getMessage(), e, true);
+        }
     }
 }

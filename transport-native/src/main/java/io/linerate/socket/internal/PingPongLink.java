@@ -9,10 +9,7 @@ import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,7 +44,7 @@ final class PingPongLink implements AutoCloseable {
      */
     static PingPongLink open(PingPongSpec spec) throws TransferException {
         if (spec.bindToDevice().isPresent()) {
-            checkInterface(spec.bindToDevice().get());
+            BindToDevice.checkCarriesLoopback(spec.bindToDevice().get(), spec.family().loopbackAddress());
         }
         List<NativeSocket> opened = new ArrayList<>();
         try {
@@ -71,24 +68,6 @@ final class PingPongLink implements AutoCloseable {
         } catch (TransferException | RuntimeException e) {
             closeAll(opened);
             throw e;
-        }
-    }
-
-    private static void checkInterface(String name) throws TransferException {
-        try {
-            if (NetworkInterface.getByName(name) != null) {
-                return;
-            }
-            List<String> names = new ArrayList<>();
-            for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                names.add(i.getName());
-            }
-            Collections.sort(names);
-            throw new TransferException("bindtodev " + name + ": no network interface named '" + name
-                    + "' on this host; allowed: one of " + String.join(", ", names), null, true);
-        } catch (SocketException e) {
-            throw new TransferException("bindtodev " + name + ": cannot list the network interfaces: " + e.getMessage(),
-                    e, true);
         }
     }
 
