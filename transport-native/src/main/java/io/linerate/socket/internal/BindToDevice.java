@@ -105,12 +105,21 @@ public final class BindToDevice {
             NetworkInterface nif = NetworkInterface.getByName(name);
             if (nif == null || !Collections.list(nif.getInetAddresses()).contains(loopback)) {
                 throw new TransferException("bindtodev " + name + ": this ping-pong runs over " + loopback.getHostAddress()
-                        + ", which " + name + " does not carry" + (nif == null || nif.isUp() ? "" : " (it is down)")
+                        + ", which " + name + " does not carry" + (down(name) ? " (it is down)" : "")
                         + "; allowed: an interface that holds it, such as lo; with --peer, the interface towards the peer",
                         null, true);
             }
         } catch (SocketException e) {
             throw new TransferException("bindtodev " + name + ": cannot read its addresses: " + e.getMessage(), e, true);
+        }
+    }
+
+    /** @return whether sysfs says the interface is down ({@code operstate}); false where it cannot be read */
+    private static boolean down(String name) {
+        try {
+            return Files.readString(SYS_CLASS_NET.resolve(name).resolve("operstate")).strip().equals("down");
+        } catch (IOException e) {
+            return false;
         }
     }
 }
