@@ -13,14 +13,18 @@
 # Needs: root, ip and ss (iproute2), sockperf (Debian package sockperf), python3, and a built jar
 #   (mvn -B -q package -DskipTests). Traffic stays inside the two namespaces.
 # Usage: examples/bench/pingpong-netns-vs-sockperf.sh [ROUNDS (default 5)] [SECONDS (default 3)]
+#   environment: TRANSPORT (both linerate ends' transport, default nio; native for the JNI socket
+#   transport, whose ends wait in a blocking recv only: no spin row)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup sockperf 3 7101 "$@"
 two_hosts 1500
 sockperf_port=$((port + 1))
+transport=${TRANSPORT:-nio}
+muxers=(spin blocking); [ "$transport" = native ] && muxers=(blocking)
 
 head -c 32 /dev/urandom | base64 > "$workdir/secret"
-serve_in_b "$workdir/agent.log" java -jar "$jar" serve --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
+serve_in_b "$workdir/agent.log" java -jar "$jar" serve --transport "$transport" --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
 serve_in_b "$workdir/sockperf.log" sockperf sr --tcp -i "$addr_b" -p "$sockperf_port"
 listening_in_b -Hltn "$port"
 listening_in_b -Hltn "$sockperf_port"
@@ -28,7 +32,7 @@ listening_in_b -Hltn "$sockperf_port"
 # linerate MUXER -> p50 half-RTT in usec
 linerate_run() {
   local ms=$((secs * 1000))
-  in_a java -jar "$jar" pingpong --peer "$addr_b:$port" --secret-file "$workdir/secret" --protocol tcp \
+  in_a java -jar "$jar" pingpong --transport "$transport" --peer "$addr_b:$port" --secret-file "$workdir/secret" --protocol tcp \
       --sizes 64 --muxer "$1" --minms "$ms" --maxms "$ms" --miniter 1 --maxiter 100000000 \
       --warmupms 1000 --warmupiter 10000 --json \
     | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["detail"]["results"][0]["median"] / 1000.0)'
@@ -41,16 +45,21 @@ sockperf_run() {
 }
 
 echo "two hosts $ns_a ($addr_a) and $ns_b ($addr_b), $rounds rounds of ${secs} s, TCP 64 B" >&2
-spin=(); blocking=(); sp=()
+declare -A runs=(); sp=()
 for i in $(seq "$rounds"); do
-  spin+=("$(linerate_run spin)")
-  blocking+=("$(linerate_run blocking)")
+  line="round $i: p50 half-RTT"
+  for m in "${muxers[@]}"; do
+    v=$(linerate_run "$m"); runs[$m]+="$v "
+    line+=$(LC_ALL=C printf ' linerate %s %s %.3f us,' "$transport" "$m" "$v")
+  done
   sp+=("$(sockperf_run)")
-  LC_ALL=C printf 'round %d: p50 half-RTT linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us\n' \
-    "$i" "${spin[-1]}" "${blocking[-1]}" "${sp[-1]}" >&2
+  LC_ALL=C printf '%s sockperf %.3f us\n' "$line" "${sp[-1]}" >&2
 done
-ms=$(printf '%s\n' "${spin[@]}" | median)
-mb=$(printf '%s\n' "${blocking[@]}" | median)
 mp=$(printf '%s\n' "${sp[@]}" | median)
-LC_ALL=C awk -v s="$ms" -v b="$mb" -v k="$mp" -v n="$rounds" 'BEGIN {
-  printf "tcp 64 B across two namespaces, median of %d rounds, p50 half-RTT: linerate spin %.3f us, linerate blocking %.3f us, sockperf %.3f us; ratio spin %.3f, ratio blocking %.3f\n", n, s, b, k, s/k, b/k }'
+summary="tcp 64 B across two namespaces, median of $rounds rounds, p50 half-RTT:"
+for m in "${muxers[@]}"; do
+  mm=$(printf '%s\n' ${runs[$m]} | median)
+  summary+=$(LC_ALL=C awk -v t="$transport" -v m="$m" -v a="$mm" -v k="$mp" \
+    'BEGIN {printf " linerate %s %s %.3f us (ratio %.3f),", t, m, a, a/k}')
+done
+LC_ALL=C printf '%s sockperf %.3f us\n' "$summary" "$mp"
