@@ -1,6 +1,5 @@
 package io.linerate.peers.iperf2;
 
-import io.linerate.core.spi.UdpReceiveWarmup;
 import io.linerate.peers.agent.server.AgentLimits;
 import io.linerate.peers.server.AllowFrom;
 import io.linerate.peers.server.PeerServerConfig;
@@ -47,7 +46,6 @@ public record Iperf2ServerConfig(InetAddress bind, int port, AllowFrom allowFrom
     /** Starts {@link Iperf2Agent} with these settings; see {@link PeerServerConfig#start}. */
     @Override
     public Iperf2Agent start(ServedTestListener listener) throws IOException {
-        UdpReceiveWarmup.once(); // else a fresh JVM interprets its first UDP test's receive loop
         return Iperf2Agent.start(this, listener);
     }
 }

@@ -1,6 +1,5 @@
 package io.linerate.peers.iperf3;
 
-import io.linerate.core.spi.UdpReceiveWarmup;
 import io.linerate.peers.agent.server.AgentLimits;
 import io.linerate.peers.server.AllowFrom;
 import io.linerate.peers.server.PeerServerConfig;
@@ -48,7 +47,6 @@ public record Iperf3ServerConfig(InetAddress bind, int port, AllowFrom allowFrom
     /** Starts {@link Iperf3Agent} with these settings; see {@link PeerServerConfig#start}. */
     @Override
     public Iperf3Agent start(ServedTestListener listener) throws IOException {
-        UdpReceiveWarmup.once(); // else a fresh JVM interprets its first UDP test's receive loop
         return Iperf3Agent.start(this, listener);
     }
 }

@@ -29,9 +29,7 @@ public interface PeerServerConfig {
     Duration ioTimeout();
 
     /**
-     * Binds the server's ports and starts serving. The first server a JVM starts first warms the
-     * UDP receive path ({@link io.linerate.core.spi.UdpReceiveWarmup#once()}, at most 3 s), so that its
-     * first UDP test does not run interpreted.
+     * Binds the server's ports and starts serving.
      *
      * @param listener receives each served test's start, interval lines and summary
      * @return the server, serving until {@link PeerServer#close()}

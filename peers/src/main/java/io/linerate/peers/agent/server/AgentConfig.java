@@ -1,7 +1,6 @@
 package io.linerate.peers.agent.server;
 
 import io.linerate.core.Units;
-import io.linerate.core.spi.UdpReceiveWarmup;
 import io.linerate.peers.agent.internal.wire.Control;
 import io.linerate.peers.internal.PeerEndsLookup;
 import io.linerate.peers.server.AllowFrom;
@@ -108,7 +107,6 @@ public record AgentConfig(InetAddress bind, int port, AllowFrom allowFrom, Optio
     /** Starts an {@link Agent} with these settings; see {@link PeerServerConfig#start}. */
     @Override
     public Agent start(ServedTestListener listener) throws IOException {
-        UdpReceiveWarmup.once(); // else a fresh JVM interprets its first UDP test's receive loop
         return Agent.start(this, listener);
     }
 }
