@@ -12,7 +12,6 @@ import io.linerate.core.spi.ends.RrServerSide;
 import io.linerate.core.spi.latency.RrFlows;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -84,29 +83,7 @@ public final class NativeRr implements Measurement {
         }
         try (NativeRrServer s = server) {
             s.start();
-            return flows(spec, clock, facts, new RrServerSide() {
-                @Override
-                public SocketAddress address() throws IOException {
-                    return s.address();
-                }
-
-                @Override
-                public Throwable failure() {
-                    return s.failure();
-                }
-
-                @Override
-                public long served() {
-                    return s.served();
-                }
-
-                @Override
-                public long[] finish() {
-                    // the server counts a response once written in full: stop it first, then every one is counted
-                    s.stop();
-                    return new long[] {s.accepts(), s.served()};
-                }
-            });
+            return flows(spec, clock, facts, RrServerSide.of(s));
         }
     }
 

@@ -161,13 +161,13 @@ final class NioEchoEnd implements EchoEnd {
         return echo == null ? null : echo.failure();
     }
 
-    /** Stops the echo thread first (bounded by the spec's timeout), then closes the sockets. */
     /** @return the TCP socket's figures, read by sock_diag as {@link #close} released it; see {@link EchoEnd#tcpInfo()} */
     @Override
     public Optional<LatencyTcpInfo.End> tcpInfo() {
         return tcpRead;
     }
 
+    /** Reads a TCP socket's {@code TCP_INFO} while it is open, then stops the echo thread (bounded by the spec's timeout), then closes the sockets. */
     @Override
     public void close() {
         if (tcpWindow != null && tcpRead.isEmpty()) {

@@ -9,7 +9,6 @@ import io.linerate.core.spi.ends.RrServerSide;
 import io.linerate.core.spi.latency.RrFlows;
 import io.linerate.nio.PathFacts;
 import java.io.IOException;
-import java.net.SocketAddress;
 
 /**
  * Runs request/response over TCP on loopback as netperf TCP_RR / TCP_CRR and neper tcp_rr / tcp_crr
@@ -41,30 +40,7 @@ public final class RrRunner {
         }
         try (RrServer s = server) {
             s.start();
-            return run(spec, clock, facts, new RrServerSide() {
-                @Override
-                public SocketAddress address() throws IOException {
-                    return s.address();
-                }
-
-                @Override
-                public Throwable failure() {
-                    return s.failure();
-                }
-
-                @Override
-                public long served() {
-                    return s.served();
-                }
-
-                @Override
-                public long[] finish() {
-                    // the server counts a response after writing it, so a flow can finish reading one before it
-                    // is counted: stop the server's thread first, then every completed response is counted
-                    s.stop();
-                    return new long[] {s.accepts(), s.served()};
-                }
-            });
+            return run(spec, clock, facts, RrServerSide.of(s));
         }
     }
 

@@ -27,4 +27,36 @@ public interface RrServerSide {
      * @throws TransferException when the server failed or stopped
      */
     long[] finish() throws IOException, TransferException;
+
+    /**
+     * The side of a server serving in this JVM.
+     *
+     * @param s a started server
+     * @return its side: {@link #finish} stops it first, as it counts a response only once written in
+     *     full, so that a flow that finished reading one sees it counted
+     */
+    static RrServerSide of(RrServerEnd s) {
+        return new RrServerSide() {
+            @Override
+            public SocketAddress address() throws IOException {
+                return s.address();
+            }
+
+            @Override
+            public Throwable failure() {
+                return s.failure();
+            }
+
+            @Override
+            public long served() {
+                return s.served();
+            }
+
+            @Override
+            public long[] finish() {
+                s.stop();
+                return new long[] {s.accepts(), s.served()};
+            }
+        };
+    }
 }
