@@ -2,10 +2,8 @@ package io.linerate.socket.internal;
 
 import io.linerate.core.TcpStats;
 import io.linerate.core.latency.LatencyTcpInfo;
-import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import io.linerate.socket.TcpInfoReader;
 
 /**
  * The {@code struct tcp_info} (Linux {@code <linux/tcp.h>}) of a native server's connections, read
@@ -16,14 +14,9 @@ import java.nio.ByteOrder;
  * ended (a join orders the two).
  */
 final class ConnectionsTcpInfo {
-    /** Bytes offered to the kernel; it writes {@code min(this, its sizeof(struct tcp_info))}. */
-    private static final int CAPACITY = 512;
-
     private final String source;
     private final String refusal;
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(CAPACITY).order(ByteOrder.nativeOrder());
-    private final long address = NativeSocket.address(buf);
-    private int length;
+    private final TcpInfoReader reader = new TcpInfoReader();
     private long total;
     private TcpStats first;
     private String failure;
@@ -42,24 +35,23 @@ final class ConnectionsTcpInfo {
         if (refusal != null || failure != null) {
             return;
         }
-        int n = Sockets.tcpInfo(fd, address, CAPACITY);
-        if (n < 0) {
-            failure = NativeSocketException.of("getsockopt(fd " + fd + ", TCP_INFO)", n).getMessage();
+        try {
+            reader.read(fd);
+        } catch (NativeSocketException e) {
+            failure = e.getMessage();
             return;
         }
-        length = n;
-        long retrans = u32(Layout.TCPI_TOTAL_RETRANS);
+        long retrans = reader.totalRetrans();
         if (retrans < 0) {
             failure = "the kernel's tcp_info holds no tcpi_total_retrans";
             return;
         }
         total += retrans;
         if (first == null) {
-            long mss = u32(Layout.TCPI_SND_MSS);
-            long cwnd = u32(Layout.TCPI_SND_CWND);
-            first = new TcpStats(0, 0, cwnd < 0 || mss < 0 ? -1 : cwnd * mss, u32(Layout.TCPI_RTT),
-                    u32(Layout.TCPI_RTTVAR), u64(Layout.TCPI_PACING_RATE), u64(Layout.TCPI_DELIVERY_RATE), mss,
-                    u32(Layout.TCPI_RCV_MSS));
+            long mss = reader.sndMss();
+            long cwnd = reader.sndCwnd();
+            first = new TcpStats(0, 0, cwnd < 0 || mss < 0 ? -1 : cwnd * mss, reader.rttMicros(), reader.rttVarMicros(),
+                    reader.pacingRate(), reader.deliveryRate(), mss, reader.rcvMss());
         }
     }
 
@@ -73,17 +65,5 @@ final class ConnectionsTcpInfo {
         }
         return LatencyTcpInfo.End.read(source, new TcpStats(total, total, first.cwndBytes(), first.rttMicros(),
                 first.rttVarMicros(), first.pacingRate(), first.deliveryRate(), first.senderMss(), first.receiverMss()));
-    }
-
-    private long u32(int offset) {
-        return offset + 4 <= length ? Integer.toUnsignedLong(buf.getInt(offset)) : -1;
-    }
-
-    private long u64(int offset) {
-        if (offset + 8 > length) {
-            return -1;
-        }
-        long v = buf.getLong(offset);
-        return v < 0 ? -1 : v; // ~0 is "unlimited"
     }
 }
