@@ -96,6 +96,12 @@ public record PingPongSpec(PingPongProtocol protocol, AddressFamily family, List
         if (trafficClass < 0 || trafficClass > 255) {
             throw new IllegalArgumentException("traffic class " + trafficClass + " is out of range; allowed: 0..255");
         }
+        if (!protocol.ip() && (trafficClass != 0 || family != AddressFamily.IPV4)) {
+            // a Unix-domain socket or a pipe has no IP header: neither option could be applied, so neither is taken
+            throw new IllegalArgumentException((trafficClass != 0 ? String.format(java.util.Locale.ROOT,
+                    "traffic class 0x%02x", trafficClass) : "family IPv" + family.label()) + " applies to tcp and udp "
+                    + "only, not " + protocol.label() + ", which carries no IP header; allowed: --protocol tcp or udp");
+        }
         if (timeout.compareTo(java.time.Duration.ofMillis(1)) < 0 || timeout.compareTo(TransferSpec.MAX_IO_TIMEOUT) > 0) {
             throw new IllegalArgumentException("timeout " + Units.text(timeout) + " is out of range; allowed: 1 ms..10 min,"
                     + " as the stream's --io-timeout");

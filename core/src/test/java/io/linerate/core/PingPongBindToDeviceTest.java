@@ -44,4 +44,16 @@ class PingPongBindToDeviceTest {
                 .hasMessage("bindtodev lo applies to tcp and udp only, not unix_datagram");
         assertThat(PingPongSpec.builder().build().bindToDevice()).isEmpty();
     }
+
+    @Test
+    void onlyIpProtocolsTakeATrafficClassOrIpv6() {
+        assertThatThrownBy(() -> PingPongSpec.builder().protocol(PingPongProtocol.UNIX_DATAGRAM).trafficClass(0x20).build())
+                .hasMessage("traffic class 0x20 applies to tcp and udp only, not unix_datagram, which carries no IP "
+                        + "header; allowed: --protocol tcp or udp");
+        assertThatThrownBy(() -> PingPongSpec.builder().protocol(PingPongProtocol.PIPE).family(AddressFamily.IPV6).build())
+                .hasMessage("family IPv6 applies to tcp and udp only, not pipe, which carries no IP header; allowed: "
+                        + "--protocol tcp or udp");
+        assertThat(PingPongSpec.builder().protocol(PingPongProtocol.UDP).family(AddressFamily.IPV6).trafficClass(0x20)
+                .build().trafficClass()).isEqualTo(0x20);
+    }
 }
