@@ -50,7 +50,7 @@ class LatencyTcpInfoTest {
     }
 
     private static PingPongSpec pingPong(PingPongProtocol p) {
-        // blocking ends: the native transport's ping-pong waits in poll(2)
+        // blocking ends: the native transport's ping-pong waits in a blocking recv(2)
         return PingPongSpec.builder().protocol(p).sizes(List.of(32, 1000)).policy(SHORT).clientMuxer(Muxer.BLOCKING)
                 .serverMuxer(Muxer.BLOCKING).timeout(Duration.ofSeconds(10)).build();
     }

@@ -117,7 +117,7 @@ public final class NativeTransport implements Transport {
         }
         if (p.clientMuxer() != Muxer.BLOCKING || p.serverMuxer() != Muxer.BLOCKING || p.idle().isPresent()) {
             return Optional.of("muxer " + p.clientMuxer().label() + " (server " + p.serverMuxer().label() + ") is not on "
-                    + "the native transport: its ends wait in poll(2), as blocking sockets do; allowed: blocking");
+                    + "the native transport: its ends wait in a blocking recv(2); allowed: blocking");
         }
         return Optional.empty();
     }

@@ -163,8 +163,8 @@ class NativePingPongTest {
         assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UNIX_DATAGRAM).build())).isEmpty();
         assertThat(t.unsupportedReason(PingPongSpec.builder().bindToDevice("lo").build())).isEmpty();
         assertThat(t.unsupportedReason(PingPongSpec.builder().clientMuxer(Muxer.SPIN).build()))
-                .contains("muxer spin (server blocking) is not on the native transport: its ends wait in poll(2), as "
-                        + "blocking sockets do; allowed: blocking");
+                .contains("muxer spin (server blocking) is not on the native transport: its ends wait in a blocking "
+                        + "recv(2); allowed: blocking");
         assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UDP)
                 .multicast(PingPongMulticast.parse("239.1.2.3", null, false, AddressFamily.IPV4)).build()))
                 .contains("mcast is not yet on the native transport; the nio transport runs a multicast ping-pong");

@@ -55,8 +55,8 @@ final class NativeEchoEnd implements EchoEnd {
         }
         if (spec.serverMuxer() != Muxer.BLOCKING || spec.idle().isPresent()) {
             return Optional.of("server muxer " + spec.serverMuxer().label() + " is not on the native transport's echo "
-                    + "end: it waits in poll(2), as blocking sockets do; allowed: blocking; `serve --transport nio` "
-                    + "runs the others");
+                    + "end (the server muxer is --muxer's unless --servmuxer is given): it waits in a blocking recv(2); "
+                    + "allowed: blocking; `serve --transport nio` runs the others");
         }
         return Optional.empty();
     }
