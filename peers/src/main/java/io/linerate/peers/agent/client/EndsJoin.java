@@ -65,7 +65,13 @@ final class EndsJoin {
             if (rx.bytes() != tx.bytes()) {
                 reasons.add("receiver counted " + rx.bytes() + " bytes but the sender sent " + tx.bytes());
             }
-            if (tx.windowBytes() == 0) {
+            if (tx.windowBytes() == 0 && tx.bytes() > 0) {
+                // it sent before the window and not in it: its writes blocked, the receiver reading too little
+                reasons.add("no payload byte was sent in the sender's window of " + tx.windowNanos() + " ns, after "
+                        + tx.bytes() + " bytes before it: the sender's socket stayed full (TCP flow control), as its "
+                        + "receiver read " + rx.windowBytes() + " bytes in its own window; with more streams than CPUs, "
+                        + "give fewer --parallel streams");
+            } else if (tx.windowBytes() == 0) {
                 reasons.add("no payload byte was sent in the sender's window of " + tx.windowNanos() + " ns; "
                         + "lengthen the duration");
             } else if (rx.windowBytes() == 0) {

@@ -41,4 +41,21 @@ class EndsJoinAloneTest {
         assertThat(r.metrics()).as("no figure from counts that were not measured").isEmpty();
         assertThat(ResultJson.of(r).toJson()).contains("\"interrupted\":true").contains(MISSING);
     }
+
+    @Test
+    void aSenderBlockedForItsWholeWindowIsInvalidAndSaysItsReceiverReadTooLittle() {
+        // 183 MB sent in the warm-up, none in the 5 s window; the receiver read 13 MB in its own 3 s window
+        EndCounters local = new EndCounters(true, 183_107_584, 1397, 0, 5_000_000_000L, 0, 0, 0, 0, 0,
+                OptionalDouble.empty(), 5_000_000, List.of());
+        EndCounters far = new EndCounters(false, 183_107_584, 0, 0, 3_000_000_000L, 13_155_000, 0, 0, 0, 0,
+                OptionalDouble.empty(), 5_000_000, List.of());
+        // the spec's traffic class applied as asked, so that the only reason is the window's
+        TransferResult t = EndsJoin.join(SPEC, local, new AppliedOptions(0x20, 0x20, 0, 0, 0, 0, false, false), far,
+                new int[] {0x20, 0, 0, 0});
+
+        assertThat(t.invalidReasons()).containsExactly("no payload byte was sent in the sender's window of "
+                + "5000000000 ns, after 183107584 bytes before it: the sender's socket stayed full (TCP flow control), "
+                + "as its receiver read 13155000 bytes in its own window; with more streams than CPUs, give fewer "
+                + "--parallel streams");
+    }
 }
