@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -93,6 +94,20 @@ class DistributionIT {
         assertThat(entries.get(TOP + "lib/linerate.jar").getSize())
                 .as("size of lib/linerate.jar, the shaded jar next to the distribution")
                 .isEqualTo(size(ARCHIVE.resolveSibling("linerate.jar")));
+    }
+
+    @Test
+    void everyDocsPageTheReadmeLinksToIsInTheArchive() throws IOException {
+        String readme = Files.readString(home.resolve("README.md"));
+        java.util.regex.Matcher m = Pattern.compile("\\]\\((docs/[^)#]+\\.md)").matcher(readme);
+        Set<String> linked = new TreeSet<>();
+        while (m.find()) {
+            linked.add(m.group(1));
+        }
+        assertThat(linked).as("docs pages the README links to").isNotEmpty();
+        for (String page : linked) {
+            assertThat(entries).as("the archive holds %s", page).containsKey(TOP + page);
+        }
     }
 
     @Test
