@@ -112,6 +112,7 @@ final class LoopbackCommand implements Callable<Integer>, ReportsProgress {
         TransferOptions t = transfer;
         // the TCP default follows this namespace's loopback MSS; with --netns the child JVM decides it there
         LoopbackTcpPayload tcp = payload != null ? LoopbackTcpPayload.given(payload)
+                : netns ? LoopbackTcpPayload.zperf() // the child reads the namespace's MSS; nothing to probe here
                 : LoopbackTcpPayload.of(PathFacts.readLoopbackTcpMss(AddressFamily.IPV4, MSS_PROBE_BOUND),
                         PathFacts.readLoopbackTcpMss(AddressFamily.IPV6, MSS_PROBE_BOUND));
         LoopbackSuite.Config config = LoopbackSuite.Config.builder()

@@ -7,6 +7,7 @@ import static io.linerate.testsupport.NamespaceLeftovers.processesIn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.linerate.core.live.LiveCounters;
+import io.linerate.netns.NamespaceProcess;
 import io.linerate.netns.NetworkNamespace;
 import io.linerate.testsupport.ChildOutput;
 import java.io.BufferedReader;
@@ -87,7 +88,10 @@ class NetnsCleanupTest {
             } else {
                 assertThat(new ProcessBuilder("kill", "-INT", Long.toString(parent.pid())).start().waitFor()).isZero();
             }
-            assertThat(parent.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            // the parent's own bound: SIGTERM to the child, its grace, then SIGKILL and a wait of at most the
+            // namespace commands' timeout; generously more on a loaded host
+            long bound = NamespaceProcess.GRACE.plus(NetworkNamespace.COMMAND_TIMEOUT).plusSeconds(30).toSeconds();
+            assertThat(parent.waitFor(bound, TimeUnit.SECONDS)).as("the parent ended within %d s", bound).isTrue();
         } finally {
             parent.destroyForcibly();
         }
