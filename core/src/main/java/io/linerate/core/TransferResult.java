@@ -48,6 +48,8 @@ import java.util.OptionalDouble;
  *     reads it (the native transport; NIO through a TCP_INFO source); empty otherwise
  * @param tcpUnavailable why a TCP stream has no {@code tcp}, such as no TCP_INFO source on the class
  *     path; empty when it has them, or the reason is not known
+ * @param dataPath the system calls each end made and the datagrams or writes each carried, where
+ *     the transport reports them (the native transport); empty otherwise
  */
 public record TransferResult(TransferSpec spec, long bytesSent, long messagesSent, long bytesReceived,
                              long windowStartNanos, long windowEndNanos, long windowBytesSent,
@@ -57,7 +59,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                              long senderAllocatedBytes, long receiverAllocatedBytes,
                              List<String> invalidReasons, Optional<FullLogSummary> fullLog,
                              long processCpuNanos, InstructionCount instructions, boolean interrupted,
-                             Optional<TcpStats> tcp, String tcpUnavailable)
+                             Optional<TcpStats> tcp, String tcpUnavailable, Optional<DataPath> dataPath)
         implements MeasurementResult {
 
     public TransferResult {
@@ -68,6 +70,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tcp, "tcp");
         Objects.requireNonNull(tcpUnavailable, "tcpUnavailable");
+        Objects.requireNonNull(dataPath, "dataPath");
         if (tcp.isPresent() && !tcpUnavailable.isEmpty()) {
             throw new IllegalArgumentException("a result with TCP_INFO figures has no reason they are unavailable, not '"
                     + tcpUnavailable + "'; allowed: empty");
@@ -111,6 +114,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         private InstructionCount instructions = InstructionCount.unavailable(CpuCounters.NO_PROVIDER);
         private boolean interrupted;
         private Optional<TcpStats> tcp = Optional.empty();
+        private Optional<DataPath> dataPath = Optional.empty();
 
         private Builder(TransferSpec spec) {
             this.spec = Objects.requireNonNull(spec, "spec");
@@ -245,11 +249,17 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
             return this;
         }
 
+        /** @param v the system calls each end made and what each carried @return this */
+        public Builder dataPath(DataPath v) {
+            dataPath = Optional.of(v);
+            return this;
+        }
+
         public TransferResult build() {
             return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                     windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
                     senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos,
-                    instructions, interrupted, tcp, "");
+                    instructions, interrupted, tcp, "", dataPath);
         }
     }
 
@@ -264,7 +274,7 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                 windowBytesSent, windowBytesReceived, udp, intervals, readOptions, senderCpuNanos, receiverCpuNanos,
                 senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos, instructions,
-                interrupted, Optional.of(stats), "");
+                interrupted, Optional.of(stats), "", dataPath);
     }
 
     /**
@@ -283,7 +293,18 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
         return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
                 windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
                 senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos, instructions,
-                interrupted, tcp, reason);
+                interrupted, tcp, reason, dataPath);
+    }
+
+    /**
+     * @param path the system calls each end made and what each carried
+     * @return this result with {@code path}
+     */
+    public TransferResult withDataPath(DataPath path) {
+        return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
+                windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
+                senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos, instructions,
+                interrupted, tcp, tcpUnavailable, Optional.of(path));
     }
 
     /** @return the CPU cost per KiB of payload: {@link ServiceDemand#of} this result */

@@ -56,6 +56,7 @@ public final class TransferSpec implements MeasurementSpec {
     private final int streamId;
     private final Endpoint endpoint;
     private final Optional<Path> fullLog;
+    private final StreamIo io;
 
     private TransferSpec(Builder b) {
         this.protocol = b.protocol;
@@ -75,6 +76,7 @@ public final class TransferSpec implements MeasurementSpec {
         this.streamId = b.streamId;
         this.endpoint = b.endpoint;
         this.fullLog = b.fullLog;
+        this.io = b.io;
     }
 
     /** @return a builder with the defaults: TCP, IPv4, 1220-byte payload, 10 s, unlimited rate */
@@ -102,7 +104,13 @@ public final class TransferSpec implements MeasurementSpec {
         b.streamId = streamId;
         b.endpoint = endpoint;
         b.fullLog = fullLog;
+        b.io = io;
         return b;
+    }
+
+    /** @return how the ends call the kernel; {@link StreamIo#DEFAULT} lets the transport choose */
+    public StreamIo io() {
+        return io;
     }
 
     /** @return TCP or UDP */
@@ -248,7 +256,8 @@ public final class TransferSpec implements MeasurementSpec {
         return protocol.label() + family.label() + " payload=" + payloadBytes + "B bound=" + bound
                 + " rate=" + (rateBitsPerSecond == 0 ? "unlimited" : rateBitsPerSecond + "bit/s") + " nodelay=" + noDelay + " tclass=0x"
                 + Integer.toHexString(trafficClass) + " warmup=" + warmup.toMillis() + "ms"
-                + (endpoint.remoteAddress().isPresent() ? " peer=" + endpoint : "");
+                + (endpoint.remoteAddress().isPresent() ? " peer=" + endpoint : "")
+                + (io.isDefault() ? "" : " " + io);
     }
 
     /** Mutable builder; {@link #build()} validates. Not thread-safe. */
@@ -270,6 +279,7 @@ public final class TransferSpec implements MeasurementSpec {
         private int streamId = 1;
         private Endpoint endpoint = Endpoint.loopback();
         private Optional<Path> fullLog = Optional.empty();
+        private StreamIo io = StreamIo.DEFAULT;
 
         private Builder() {}
 
@@ -372,6 +382,16 @@ public final class TransferSpec implements MeasurementSpec {
          */
         public Builder fullLog(Path v) {
             this.fullLog = Optional.ofNullable(v);
+            return this;
+        }
+
+        /**
+         * @param v how the ends call the kernel ({@code sendmmsg(2)} batches, UDP GSO/GRO,
+         *     {@code sendfile(2)}, {@code MSG_TRUNC}); default {@link StreamIo#DEFAULT}
+         * @return this
+         */
+        public Builder io(StreamIo v) {
+            io = Objects.requireNonNull(v, "io");
             return this;
         }
 

@@ -71,6 +71,20 @@ final class TransferSpecRanges {
         if (protocol != Protocol.TCP && spec.noDelay()) {
             throw new IllegalArgumentException("TCP_NODELAY applies to TCP only, not " + protocol.label());
         }
+        return checkIo(spec);
+    }
+
+    private static TransferSpec checkIo(TransferSpec spec) {
+        StreamIo io = spec.io();
+        Protocol protocol = spec.protocol();
+        if (protocol != Protocol.UDP && (io.gso() || io.batch() != 0)) {
+            throw new IllegalArgumentException((io.gso() ? "gso" : "batch " + io.batch()) + " applies to UDP only, not "
+                    + protocol.label() + ": it batches or segments datagrams");
+        }
+        if (protocol != Protocol.TCP && (io.zeroCopySend() || io.skipReceiveCopy())) {
+            throw new IllegalArgumentException((io.zeroCopySend() ? "zerocopy (sendfile)" : "skip-rx-copy (MSG_TRUNC)")
+                    + " applies to TCP only, not " + protocol.label());
+        }
         return spec;
     }
 }

@@ -10,6 +10,7 @@ import io.linerate.core.PingPongSpec;
 import io.linerate.core.Protocol;
 import io.linerate.core.RrSpec;
 import io.linerate.core.TransferException;
+import io.linerate.core.StreamIo;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
 import io.linerate.core.spi.PeerProtocols;
@@ -59,6 +60,9 @@ public final class NioTransport implements Transport {
         return EnumSet.of(Pattern.STREAM, Pattern.PING_PONG, Pattern.REQUEST_RESPONSE);
     }
 
+    /** The one path NIO has: a batch of one datagram per call. */
+    private static final StreamIo ONE_CALL_PER_MESSAGE = new StreamIo(1, false, false, false);
+
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
         if (!patterns().contains(m.pattern())) {
@@ -82,6 +86,11 @@ public final class NioTransport implements Transport {
         }
         if (m instanceof TransferSpec spec && spec.protocol() != Protocol.TCP && spec.protocol() != Protocol.UDP) {
             return Optional.of("the nio transport moves TCP and UDP streams only, not " + spec.protocol().label());
+        }
+        if (m instanceof TransferSpec spec && !spec.io().isDefault() && !spec.io().equals(ONE_CALL_PER_MESSAGE)) {
+            return Optional.of("io " + spec.io() + " is not on the nio transport: Java NIO makes one system call per "
+                    + "datagram or write; the native transport (--transport native) runs batches, GSO/GRO, "
+                    + "sendfile and MSG_TRUNC");
         }
         if (m instanceof PingPongSpec spec) {
             if (spec.bindToDevice().isPresent()) {

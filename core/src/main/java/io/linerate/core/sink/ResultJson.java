@@ -2,6 +2,7 @@ package io.linerate.core.sink;
 
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.DataPath;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.ServiceDemand;
@@ -75,7 +76,8 @@ public final class ResultJson {
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
      * {@code significant_digits}), then {@code options} ({@link #options}), {@code tcp_info} where the
      * transport read the sender's {@code TCP_INFO} ({@link #tcpInfo}), else {@code tcp_info_unavailable}
-     * saying why where that is known (no TCP_INFO source on the class path), {@code cpu_ns,
+     * saying why where that is known (no TCP_INFO source on the class path), {@code data_path} where
+     * the transport reports its system calls ({@link #dataPath}), {@code cpu_ns,
      * window_allocated_bytes, valid, reasons}, {@code interrupted} (only when true), {@code intervals}
      * ({@code start_s, end_s, bytes, bits_per_second}, for UDP {@code datagrams, lost, jitter_ms}, where the
      * transport read {@code TCP_INFO} at each tick {@code retransmits, cwnd_bytes, tcpi_rtt, tcpi_rttvar,
@@ -109,6 +111,7 @@ public final class ResultJson {
         if (r.tcp().isEmpty() && !r.tcpUnavailable().isEmpty()) {
             n.put("tcp_info_unavailable", r.tcpUnavailable());
         }
+        r.dataPath().ifPresent(p -> n.put("data_path", dataPath(p)));
         cost(n, r);
         n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
                 .put("receiver", r.receiverAllocatedBytes()));
@@ -130,6 +133,25 @@ public final class ResultJson {
      * (bytes/s, -1 when unlimited or not given), {@code tcpi_snd_mss} of the sender and
      * {@code tcpi_rcv_mss} of the receiver (bytes).
      */
+    /**
+     * The system calls of a stream's ends: {@code sender} and {@code receiver}, each {@code call}
+     * (as its man page names it), {@code calls}, {@code segments} (datagrams, each GSO/GRO segment
+     * counted once; TCP writes or reads), {@code segments_per_call} (mean) and
+     * {@code max_segments_per_call}; then {@code payload_note} where the payload was not checked.
+     */
+    private static JsonObject dataPath(DataPath p) {
+        JsonObject n = JsonObject.create().put("sender", dataPathEnd(p.sender())).put("receiver", dataPathEnd(p.receiver()));
+        if (!p.payloadNote().isEmpty()) {
+            n.put("payload_note", p.payloadNote());
+        }
+        return n;
+    }
+
+    private static JsonObject dataPathEnd(DataPath.End e) {
+        return JsonObject.create().put("call", e.call()).put("calls", e.calls()).put("segments", e.segments())
+                .put("segments_per_call", e.segmentsPerCall()).put("max_segments_per_call", e.maxSegmentsPerCall());
+    }
+
     private static JsonObject tcpInfo(TcpStats t) {
         return tcpInfo(t, "TCP_INFO of the sending socket");
     }

@@ -68,6 +68,7 @@ final class AgentTextSummary {
             TcpInfoText.end(out, tag, sender, d.transfer());
             TcpInfoText.farIntervals(out, tag, sender, d.transfer(), d.farSenderIntervals());
         }
+        DataPathText.print(out, tag, d.transfer());
     }
 
     /**

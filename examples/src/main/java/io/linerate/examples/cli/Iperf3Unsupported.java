@@ -13,9 +13,10 @@ import picocli.CommandLine.ParseResult;
  * hidden option, so that picocli matches it instead of calling it unknown; {@link #refuse} then
  * turns it into bad usage. Names follow iperf3 3.12's {@code iperf3 --help} (server options too, which
  * point at {@code linerate serve --iperf3}) and a few client options of later releases
- * ({@code --json-stream}, {@code --skip-rx-copy}, {@code --mptcp}, {@code --gsro}); a long name that
- * linerate itself has ({@code --format}, {@code --interval}, {@code --port}, {@code --bytes},
- * {@code --verbose}) keeps linerate's meaning and is not listed.
+ * ({@code --json-stream}, {@code --mptcp}); a name that linerate itself has ({@code --format},
+ * {@code --interval}, {@code --port}, {@code --bytes}, {@code --verbose}, and {@code -Z},
+ * {@code --skip-rx-copy} and {@code --gsro}, {@link StreamIoOptions}) keeps linerate's meaning and is
+ * not listed.
  */
 final class Iperf3Unsupported implements CommandLine.IModelTransformer {
     /**
@@ -31,7 +32,6 @@ final class Iperf3Unsupported implements CommandLine.IModelTransformer {
 
     /** Every refused option; first name first in messages. */
     static final List<Refusal> REFUSALS = List.of(
-            new Refusal(List.of("-Z", "--zerocopy"), false, "is not supported: linerate writes from its own buffers"),
             new Refusal(List.of("-O", "--omit"), true, "is not supported against an iperf3 server (linerate asks it to "
                     + "omit nothing); linerate's own ends leave --warmup out of the measurement"),
             new Refusal(List.of("-T", "--title"), true, "is not supported: linerate's results name the test's "
@@ -80,12 +80,9 @@ final class Iperf3Unsupported implements CommandLine.IModelTransformer {
             new Refusal(List.of("--sctp"), false, "is not supported: linerate runs TCP and UDP (--protocol tcp|udp)"),
             new Refusal(List.of("-X", "--xbind"), true, "is not supported: linerate runs no SCTP"),
             new Refusal(List.of("--nstreams"), true, "is not supported: linerate runs no SCTP"),
-            new Refusal(List.of("--skip-rx-copy"), false, "is not supported: linerate reads every byte it counts"),
             new Refusal(List.of("--bind-dev"), true, "is not supported: the kernel picks the device by the route to "
                     + "the server"),
             new Refusal(List.of("-m", "--mptcp"), false, "is not supported: the JDK cannot open MPTCP sockets"),
-            new Refusal(List.of("--gsro"), false, "is not supported: linerate's iperf3 client uses neither UDP GSO nor "
-                    + "GRO"),
             new Refusal(List.of("-I", "--pidfile"), true, SERVER_ONLY),
             new Refusal(List.of("--one-off"), false, SERVER_ONLY),
             new Refusal(List.of("--server-bitrate-limit"), true, SERVER_ONLY),

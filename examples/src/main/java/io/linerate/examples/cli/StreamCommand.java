@@ -89,6 +89,9 @@ final class StreamCommand implements Callable<Integer> {
         Long messages;
     }
 
+    @Mixin
+    StreamIoOptions io;
+
     @Option(names = "--transport", paramLabel = "NAME",
             description = "Transport to run on, by name (see `linerate transports`); default: the first that supports the spec. "
                     + "With --peer (linerate's agent), the transport of this host's end: nio or native.")
@@ -188,6 +191,7 @@ final class StreamCommand implements Callable<Integer> {
                 .ioTimeout(transfer.ioTimeout)
                 .pacingTimer(pacingTimer)
                 .fullLog(fullLog)
+                .io(io.io())
                 .endpoint(peer.endpoint())
                 .build();
     }

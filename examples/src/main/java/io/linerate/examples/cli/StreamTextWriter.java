@@ -112,5 +112,6 @@ final class StreamTextWriter implements StreamWriter {
                         .map(m -> ", mss " + m.bytes() + " B (" + m.derivation() + ")").orElse(", mss unknown")));
         // where the transport read the sender's TCP_INFO: iperf3's Retr and Cwnd, and the RTT
         TcpInfoText.end(out, "", "sender", r);
+        DataPathText.print(out, "", r);
     }
 }

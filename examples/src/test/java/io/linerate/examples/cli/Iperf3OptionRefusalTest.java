@@ -78,8 +78,8 @@ class Iperf3OptionRefusalTest {
 
     @Test
     void optionsLinerateLacksSayTheyAreNotSupported() {
-        for (String[] args : new String[][] {{"-Z"}, {"-O", "2"}, {"-T", "x"}, {"-C", "bbr"}, {"-M", "1400"}, {"-A", "1"},
-            {"--get-server-output"}, {"-c", "127.0.0.1", "-Z"}}) {
+        for (String[] args : new String[][] {{"-O", "2"}, {"-T", "x"}, {"-C", "bbr"}, {"-M", "1400"}, {"-A", "1"},
+            {"--get-server-output"}, {"-c", "127.0.0.1", "-O", "2"}}) {
             Run r = stream(args);
             assertThat(r.exit()).as(args[0]).isEqualTo(2);
             assertThat(r.err()).as(String.join(" ", args)).startsWith("linerate: iperf3's ").contains("is not supported");
@@ -92,8 +92,8 @@ class Iperf3OptionRefusalTest {
         // iperf3 3.12's --help and later releases' client options; picocli once answered some with "Possible solutions"
         String[][] cases = {
             {"--bind-dev", "lo"}, {"--json-stream"}, {"--server-bitrate-limit", "1M"}, {"--time-skew-threshold", "5"},
-            {"-m"}, {"--mptcp"}, {"-v"}, {"--sctp"}, {"-X", "127.0.0.1"}, {"--nstreams", "2"}, {"--skip-rx-copy"},
-            {"--gsro"}, {"-I", "pid"}, {"--one-off"}, {"--idle-timeout", "5"}, {"--dscp", "46"},
+            {"-m"}, {"--mptcp"}, {"-v"}, {"--sctp"}, {"-X", "127.0.0.1"}, {"--nstreams", "2"},
+            {"-I", "pid"}, {"--one-off"}, {"--idle-timeout", "5"}, {"--dscp", "46"},
             {"--rsa-private-key-path", "k"}, {"--authorized-users-path", "u"}, {"--use-pkcs1-padding"},
         };
         for (String[] c : cases) {

@@ -1,0 +1,46 @@
+package io.linerate.core;
+
+import java.util.Objects;
+
+/**
+ * How a stream's two ends moved the payload through the kernel, counted over the whole transfer:
+ * which system call each end made and how many datagrams (UDP segments on the wire) or writes
+ * (TCP) each call carried. A transport reports it where it chooses among paths ({@link StreamIo}).
+ *
+ * @param sender the sending end's calls
+ * @param receiver the receiving end's calls
+ * @param payloadNote why the payload's content was not checked or not copied to this process
+ *     ({@code MSG_TRUNC}, {@code sendfile(2)}); empty when it was handled as on every other path
+ */
+public record DataPath(End sender, End receiver, String payloadNote) {
+    public DataPath {
+        Objects.requireNonNull(sender, "sender");
+        Objects.requireNonNull(receiver, "receiver");
+        Objects.requireNonNull(payloadNote, "payloadNote");
+    }
+
+    /**
+     * One end's calls.
+     *
+     * @param call what the end called, as its man page names it: {@code sendmmsg(2)},
+     *     {@code recvmmsg(2) with UDP_GRO}, {@code sendfile(2)}, ...
+     * @param calls the calls that moved payload, whole transfer
+     * @param segments the datagrams (UDP: each GSO or GRO segment counted once) or writes/reads
+     *     (TCP) those calls moved, whole transfer
+     * @param maxSegmentsPerCall the most any one call moved
+     */
+    public record End(String call, long calls, long segments, long maxSegmentsPerCall) {
+        public End {
+            Objects.requireNonNull(call, "call");
+            if (calls < 0 || segments < 0 || maxSegmentsPerCall < 0) {
+                throw new IllegalArgumentException("counts of " + call + " are negative: " + calls + " calls, "
+                        + segments + " segments, " + maxSegmentsPerCall + " at most per call; allowed: 0 or more");
+            }
+        }
+
+        /** @return the mean segments per call; 0 when no call moved any */
+        public double segmentsPerCall() {
+            return calls == 0 ? 0 : (double) segments / calls;
+        }
+    }
+}
