@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Bound;
 import io.linerate.core.Protocol;
+import io.linerate.core.StreamIo;
 import io.linerate.core.TransferSpec;
 import java.time.Duration;
 import java.util.Locale;
@@ -57,6 +58,15 @@ public final class SpecJson {
         n.put("interval_ns", spec.interval().toNanos());
         n.put("io_timeout_ns", spec.ioTimeout().toNanos());
         n.put("stream_id", spec.streamId());
+        StreamIo io = spec.io();
+        if (!io.isDefault()) {
+            // absent when default, so that an agent of the previous release reads the spec as before
+            ObjectNode o = n.putObject("io");
+            o.put("batch", io.batch());
+            o.put("gso", io.gso());
+            o.put("zerocopy", io.zeroCopySend());
+            o.put("skip_rx_copy", io.skipReceiveCopy());
+        }
         return n;
     }
 
@@ -90,7 +100,19 @@ public final class SpecJson {
                 .interval(Duration.ofNanos(integer(n, "interval_ns")))
                 .ioTimeout(Duration.ofNanos(integer(n, "io_timeout_ns")))
                 .streamId(toInt(n, "stream_id"))
+                .io(io(n.get("io")))
                 .build();
+    }
+
+    /** @return the spec's {@code io} object, or the default where a spec (of the previous release) has none */
+    private static StreamIo io(JsonNode o) {
+        if (o == null) {
+            return StreamIo.DEFAULT;
+        }
+        if (!o.isObject()) {
+            throw new IllegalArgumentException("spec field \"io\" is not a JSON object");
+        }
+        return new StreamIo(toInt(o, "batch"), bool(o, "gso"), bool(o, "zerocopy"), bool(o, "skip_rx_copy"));
     }
 
     public static String text(JsonNode n, String field) {
