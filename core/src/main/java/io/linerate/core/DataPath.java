@@ -19,6 +19,28 @@ public record DataPath(End sender, End receiver, String payloadNote) {
         Objects.requireNonNull(payloadNote, "payloadNote");
     }
 
+    /** Why a payload received with {@code MSG_TRUNC} is not checked. */
+    public static final String TRUNCATED = "payload not checked: the receiver took it with MSG_TRUNC, so the kernel "
+            + "dropped the bytes instead of copying them";
+    /** What a payload sent with {@code sendfile(2)} is. */
+    public static final String FROM_FILE = "payload sent by sendfile(2) from a file of the payload, not from linerate's "
+            + "buffer";
+
+    /**
+     * @param sender the sending end's calls
+     * @param receiver the receiving end's calls
+     * @param io what the spec asked for: its {@code MSG_TRUNC} receive and {@code sendfile(2)} send
+     *     give the payload note
+     * @return the path, its note naming what {@code io} did to the payload
+     */
+    public static DataPath of(End sender, End receiver, StreamIo io) {
+        String note = io.skipReceiveCopy() ? TRUNCATED : "";
+        if (io.zeroCopySend()) {
+            note = note.isEmpty() ? FROM_FILE : note + "; " + FROM_FILE;
+        }
+        return new DataPath(sender, receiver, note);
+    }
+
     /**
      * One end's calls.
      *

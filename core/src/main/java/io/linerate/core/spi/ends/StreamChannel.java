@@ -1,6 +1,7 @@
 package io.linerate.core.spi.ends;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.DataPath;
 import io.linerate.core.TcpStats;
 import io.linerate.core.spi.engine.StreamEngine;
 import io.linerate.core.spi.engine.TcpProbe;
@@ -65,6 +66,15 @@ public interface StreamChannel extends Closeable {
      *     end, and where the transport cannot read it
      */
     default Optional<TcpProbe> tcpProbe() {
+        return Optional.empty();
+    }
+
+    /**
+     * @return the system call this end made and what its calls carried ({@link DataPath.End}),
+     *     once its loop has run, for a transport that chooses among paths ({@link
+     *     io.linerate.core.StreamIo}); empty by default and before the loop ran
+     */
+    default Optional<DataPath.End> dataPathEnd() {
         return Optional.empty();
     }
 }
