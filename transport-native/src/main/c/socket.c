@@ -260,7 +260,8 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
 
 /* sendfile(2) of up to count bytes of in_fd from offset to the socket fd, waiting for room in poll
  * slices of timeoutMs as send does; in_fd's own file offset is left alone. Bytes sent, -EAGAIN
- * when there was no room within the wait, or -errno. */
+ * when there was no room within the wait, or -errno. sendfile(2) takes no MSG_NOSIGNAL: a peer
+ * gone raises SIGPIPE, which the JVM ignores, so the call returns -EPIPE. */
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendFile(JNIEnv *env, jclass cls,
         jint fd, jint inFd, jlong offset, jint count, jint timeoutMs) {
     (void)env;
