@@ -9,6 +9,7 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Affinity;
 import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
+import io.linerate.core.DataPath;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
@@ -189,6 +190,14 @@ class NativeAgentEndsTest {
         assertThat(t.bytesSent()).isPositive();
         assertThat(t.bytesReceived()).isEqualTo(t.bytesSent());
         assertThat(both.local().bytes()).isEqualTo(both.remote().bytes());
+        assertThat(t.invalidReasons()).isEmpty();
+        // whichever end the agent ran, it made the calls asked for and said so
+        DataPath p = t.dataPath().orElseThrow();
+        assertThat(p.sender().call()).isEqualTo("sendfile(2)");
+        assertThat(p.receiver().call()).isEqualTo("recv(2) with MSG_TRUNC");
+        assertThat(p.sender().calls()).isPositive();
+        assertThat(p.receiver().calls()).isPositive();
+        assertThat(p.payloadNote()).startsWith("payload not checked");
     }
 
     @Test
