@@ -2,6 +2,7 @@ package io.linerate.peers.agent.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.DataPath;
+import io.linerate.core.StreamIo;
 import io.linerate.core.TransferResult;
 import io.linerate.peers.agent.internal.wire.EndJson;
 import java.io.IOException;
@@ -10,9 +11,10 @@ import java.util.Optional;
 /**
  * A stream's data path with the agent: this end's system calls and the agent's end's (its
  * {@code data_path}), in the sender's and the receiver's places. A spec that asked for a path of
- * its own ({@link io.linerate.core.StreamIo}) needs the agent's end to say it ran it: an agent of a
- * release before those options reads the spec without them and runs its default path, so its result
- * is invalid and says so, never a silent fallback.
+ * its own of the agent's end ({@link StreamIo}: a batch, GSO, and zero-copy send where the agent
+ * sends, skip-receive-copy where it receives) needs that end to say it ran it: an agent of a release
+ * before those options reads the spec without them and runs its default path, so its result is
+ * invalid and says so, never a silent fallback.
  */
 final class PathJoin {
     /** Why a stream that asked for a path is invalid when the agent sent no {@code data_path}. */
@@ -21,6 +23,11 @@ final class PathJoin {
             + "default path; upgrade the agent, or run it with serve --transport native";
 
     private PathJoin() {}
+
+    /** @return whether {@code io} asks anything of the end that sends ({@code sending}) or receives */
+    private static boolean askedOf(StreamIo io, boolean sending) {
+        return io.batch() > 1 || io.gso() || (sending ? io.zeroCopySend() : io.skipReceiveCopy());
+    }
 
     /**
      * @param joined the stream's result, both ends' counts joined
@@ -35,8 +42,8 @@ final class PathJoin {
             throws IOException {
         Optional<DataPath.End> far = EndJson.dataPath(remote);
         if (far.isEmpty()) {
-            return joined.spec().io().isDefault() ? joined
-                    : joined.withInvalidReason(String.format(NO_FAR_PATH, joined.spec().io()));
+            return askedOf(joined.spec().io(), !localSends) ? joined.withInvalidReason(String.format(NO_FAR_PATH,
+                    joined.spec().io())) : joined;
         }
         if (local.isEmpty()) {
             return joined;

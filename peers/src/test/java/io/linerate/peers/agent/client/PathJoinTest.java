@@ -71,6 +71,17 @@ class PathJoinTest {
     }
 
     @Test
+    void aPathAskedOfThisEndAloneNeedsNoneFromTheAgent() throws IOException {
+        // zero-copy send where this host sends: the agent's receiving end was asked nothing
+        TransferSpec tcp = TransferSpec.builder().io(new StreamIo(0, false, true, false))
+                .endpoint(Endpoint.remote("198.18.0.2", 7001)).build();
+        TransferResult joined = TransferResult.builder(tcp).options(OPTIONS).build();
+        assertThat(PathJoin.join(joined, Optional.of(SENDS), true, agentEnd(null)).valid()).isTrue();
+        assertThat(PathJoin.join(joined, Optional.of(RECEIVES), false, agentEnd(null)).invalidReasons())
+                .singleElement().asString().startsWith("the agent sent no data_path for its end, though the spec asked for zerocopy");
+    }
+
+    @Test
     void aMalformedPathIsAnError() throws IOException {
         JsonNode bad = Control.MAPPER.readTree("{\"data_path\":[\"send(2)\",-1,0,0]}");
         assertThatThrownBy(() -> PathJoin.join(result(StreamIo.DEFAULT), Optional.of(SENDS), true, bad))
