@@ -78,9 +78,9 @@ public final class NativeTransport implements Transport {
 
     /**
      * @return why this transport cannot run the spec yet, naming the spec's field: its pattern
-     *     (raw frames), its protocol (a unix_stream or pipe ping-pong), its io (a batch or GSO on a
-     *     TCP stream), its endpoint (iperf3 or iperf 2), a multicast ping-pong, a ping-pong muxer other
-     *     than blocking, a request/response muxer other than selector, or why the agent cannot run it
+     *     (raw frames), its protocol (a unix_stream or pipe ping-pong), its endpoint (iperf3 or
+     *     iperf 2), a multicast ping-pong, a ping-pong muxer other than blocking, a
+     *     request/response muxer other than selector, or why the agent cannot run it
      */
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
@@ -95,10 +95,6 @@ public final class NativeTransport implements Transport {
                     + Pattern.STREAM.label() + ", " + Pattern.PING_PONG.label() + " and "
                     + Pattern.REQUEST_RESPONSE.label());
         }
-        Optional<String> io = ioReason(spec);
-        if (io.isPresent()) {
-            return io;
-        }
         if (spec.endpoint() instanceof Endpoint.Loopback) {
             return Optional.empty();
         }
@@ -111,15 +107,6 @@ public final class NativeTransport implements Transport {
             return Optional.of(PeerProtocols.missing(spec.endpoint()));
         }
         return peer.get().unsupportedReason(spec, this);
-    }
-
-    /** @return why the spec's {@link io.linerate.core.StreamIo} does not fit its protocol: batches and GSO are UDP's */
-    private static Optional<String> ioReason(TransferSpec spec) {
-        if (spec.protocol() == Protocol.UDP || (spec.io().batch() == 0 && !spec.io().gso())) {
-            return Optional.empty();
-        }
-        return Optional.of("io " + spec.io() + " is not on a " + spec.protocol().label() + " stream: --batch and --gso "
-                + "move UDP datagrams (sendmmsg(2), UDP_SEGMENT); allowed with protocol udp");
     }
 
     private static Optional<String> pingPongReason(PingPongSpec p) {

@@ -9,7 +9,6 @@ import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Iperf3Peer;
 import io.linerate.core.Protocol;
-import io.linerate.core.StreamIo;
 import io.linerate.core.TcpMss;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
@@ -93,9 +92,6 @@ class NativeTransportTest {
     void whatItCannotRunYetIsNamedByTheSpecsField() {
         NativeTransport t = new NativeTransport();
         assertThat(t.unsupportedReason(TransferSpec.builder().protocol(Protocol.UDP).build())).isEmpty();
-        assertThat(t.unsupportedReason(tcp(AddressFamily.IPV4).io(new StreamIo(32, false, false, false)).build()))
-                .hasValue("io batch=32 is not on a tcp stream: --batch and --gso move UDP datagrams (sendmmsg(2), "
-                        + "UDP_SEGMENT); allowed with protocol udp");
         assertThat(t.unsupportedReason(TransferSpec.builder()
                 .endpoint(Iperf3Peer.builder(Endpoint.remote("198.18.0.2", 5201)).build()).build()))
                 .hasValue("endpoint 198.18.0.2:5201 is not yet on the native transport: it runs both ends in this JVM "
@@ -105,8 +101,6 @@ class NativeTransportTest {
                 .hasValueSatisfying(s -> assertThat(s).startsWith("no peer protocol on the class path reaches ")
                         .endsWith("add linerate-peers"));
         assertThat(t.unsupportedReason(tcp(AddressFamily.IPV6).build())).isEmpty();
-        assertThatThrownBy(() -> t.open(tcp(AddressFamily.IPV4).io(new StreamIo(0, true, false, false)).build(),
-                Clock.system())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("io gso");
     }
 
     @Test
