@@ -17,6 +17,8 @@
 #include <poll.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -201,6 +203,80 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
             return linerate_neg_errno();
         }
         int r = wait_for(fd, POLLIN, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -EAGAIN : r;
+        }
+    }
+}
+
+/* recv(2) with MSG_TRUNC on a TCP socket: the kernel drops up to len bytes of the stream instead of
+ * copying them (tcp(7)), so no buffer is given. Bytes dropped (0 at the end of the stream), -EAGAIN
+ * when nothing came within the wait, or -errno. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvTruncated(JNIEnv *env, jclass cls,
+        jint fd, jint len, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        ssize_t n = recv(fd, NULL, (size_t)len, MSG_DONTWAIT | MSG_TRUNC);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLIN, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -EAGAIN : r;
+        }
+    }
+}
+
+/* A memfd_create(2) file named "linerate-payload" holding the len bytes at addr, for sendfile(2):
+ * its descriptor (close-on-exec), or -errno; nothing is left open on an error. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_payloadFile(JNIEnv *env, jclass cls,
+        jlong addr, jint len) {
+    (void)env;
+    (void)cls;
+    int fd = memfd_create("linerate-payload", MFD_CLOEXEC);
+    if (fd < 0) {
+        return linerate_neg_errno();
+    }
+    const char *p = LINERATE_PTR(addr);
+    size_t left = (size_t)len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            int e = w < 0 ? linerate_neg_errno() : -EIO;
+            close(fd);
+            return e;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    return fd;
+}
+
+/* sendfile(2) of up to count bytes of in_fd from offset to the socket fd, waiting for room in poll
+ * slices of timeoutMs as send does; in_fd's own file offset is left alone. Bytes sent, -EAGAIN
+ * when there was no room within the wait, or -errno. sendfile(2) takes no MSG_NOSIGNAL: a peer
+ * gone raises SIGPIPE, which the JVM ignores, so the call returns -EPIPE. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendFile(JNIEnv *env, jclass cls,
+        jint fd, jint inFd, jlong offset, jint count, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        off_t off = (off_t)offset;
+        ssize_t n = sendfile(fd, inFd, &off, (size_t)count);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLOUT, timeoutMs);
         if (r <= 0) {
             return r == 0 ? -EAGAIN : r;
         }

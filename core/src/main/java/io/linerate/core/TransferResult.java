@@ -6,6 +6,7 @@ import io.linerate.core.sink.ResultJson;
 import io.linerate.core.sink.TransferFormat;
 import io.linerate.core.spi.cost.CpuCounters;
 import io.linerate.core.spi.cost.InstructionCount;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -294,6 +295,23 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                 windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
                 senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog, processCpuNanos, instructions,
                 interrupted, tcp, reason, dataPath);
+    }
+
+    /**
+     * @param reason why the result must not be used, found after it was built; not blank
+     * @return this result with {@code reason} after its others
+     * @throws IllegalArgumentException for a blank reason
+     */
+    public TransferResult withInvalidReason(String reason) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("an invalid reason is blank; allowed: a reason");
+        }
+        List<String> reasons = new ArrayList<>(invalidReasons);
+        reasons.add(reason);
+        return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
+                windowBytesSent, windowBytesReceived, udp, intervals, options, senderCpuNanos, receiverCpuNanos,
+                senderAllocatedBytes, receiverAllocatedBytes, reasons, fullLog, processCpuNanos, instructions,
+                interrupted, tcp, tcpUnavailable, dataPath);
     }
 
     /**

@@ -298,6 +298,46 @@ public final class NativeSocket implements AutoCloseable {
         throw NativeSocketException.of("recv(fd " + fd + ")", n);
     }
 
+    /**
+     * sendfile(2) of up to {@code count} bytes of {@code file} from byte {@code offset}, waiting
+     * up to {@code pollMillis} for room in the send buffer: the kernel takes the bytes from the
+     * file's pages, with no copy made by this process. Allocates nothing.
+     *
+     * @param offset where in the file to start, 0..{@code file.bytes() - count}
+     * @param count bytes to send at most, 1 or more
+     * @return bytes sent, or {@link #WAIT_RAN_OUT}
+     * @throws NativeSocketException naming sendfile(2) and the errno (EPIPE, ECONNRESET, EBADF, ...)
+     */
+    public int sendFile(PayloadFile file, long offset, int count, int pollMillis) throws NativeSocketException {
+        int n = Sockets.sendFile(fd, file.fd(), offset, count, pollMillis);
+        if (n >= 0) {
+            return n;
+        }
+        if (n == -Errno.EAGAIN) {
+            return WAIT_RAN_OUT;
+        }
+        throw NativeSocketException.of("sendfile(fd " + fd + ", " + PayloadFile.NAME + ")", n);
+    }
+
+    /**
+     * recv(2) with {@code MSG_TRUNC} on a TCP socket: the kernel drops up to {@code length} bytes
+     * of the stream instead of copying them (tcp(7)), so they reach no buffer and their content
+     * is not seen. Waits up to {@code pollMillis} for data. Allocates nothing.
+     *
+     * @return bytes dropped, 0 at the end of the stream, or {@link #WAIT_RAN_OUT}
+     * @throws NativeSocketException naming recv(2) and the errno
+     */
+    public int receiveTruncated(int length, int pollMillis) throws NativeSocketException {
+        int n = Sockets.recvTruncated(fd, length, pollMillis);
+        if (n >= 0) {
+            return n;
+        }
+        if (n == -Errno.EAGAIN) {
+            return WAIT_RAN_OUT;
+        }
+        throw NativeSocketException.of("recv(fd " + fd + ", MSG_TRUNC)", n);
+    }
+
     /** shutdown(SHUT_WR): the peer reads the end of the stream. @throws NativeSocketException naming the errno */
     public void shutdownOutput() throws NativeSocketException {
         check(Sockets.shutdown(fd, Layout.SHUT_WR), "shutdown(fd " + fd + ", SHUT_WR)");

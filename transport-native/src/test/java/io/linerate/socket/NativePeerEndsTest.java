@@ -91,6 +91,60 @@ class NativePeerEndsTest {
     }
 
     @Test
+    void aSendfileEndAndAMsgTruncEndCountEveryByteNameTheirCallsAndCloseThePayloadFile() throws Exception {
+        TransferSpec spec = tcp(AddressFamily.IPV4).io(new io.linerate.core.StreamIo(0, false, true, true)).build();
+        InetAddress lo = AddressFamily.IPV4.loopbackAddress();
+        Set<String> before = OpenFds.snapshot();
+        long filesBefore = memfds();
+        try (StreamListener listener = ends().listenTcp(spec, lo, false);
+             StreamChannel tx = ends().connectTcp(spec, new InetSocketAddress(lo, listener.port()), true);
+             StreamChannel rx = listener.accept(lo)) {
+            assertThat(memfds()).as("the sending end's payload file").isEqualTo(filesBefore + 1);
+            assertThat(tx.dataPathEnd()).as("before the loop ran").isEmpty();
+            StreamEnd receiver = StreamEnd.receiver(spec, Clock.system(), rx.receiveLoop());
+            CompletableFuture<EndCounters> received = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return receiver.run(IntervalListener.NONE, () -> -1);
+                } catch (TransferException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            EndCounters sent = StreamEnd.sender(spec, Clock.system(), tx.sendLoop()).run(IntervalListener.NONE, () -> -1);
+            EndCounters got = received.get(30, TimeUnit.SECONDS);
+
+            // the sender shut its output down after its last byte: the receiver dropped all of them
+            assertThat(sent.bytes()).isPositive();
+            assertThat(got.bytes()).isEqualTo(sent.bytes());
+            io.linerate.core.DataPath.End out = tx.dataPathEnd().orElseThrow();
+            io.linerate.core.DataPath.End in = rx.dataPathEnd().orElseThrow();
+            assertThat(out.call()).isEqualTo("sendfile(2)");
+            assertThat(in.call()).isEqualTo("recv(2) with MSG_TRUNC");
+            // each 64 KiB message took one sendfile(2) call at least
+            assertThat(out.calls()).isGreaterThanOrEqualTo(sent.bytes() / (64 * 1024)).isEqualTo(out.segments());
+            // a receive takes 256 KiB at most
+            assertThat(in.calls()).isGreaterThanOrEqualTo(got.bytes() / (256 * 1024)).isEqualTo(in.segments());
+        }
+        assertThat(memfds()).isEqualTo(filesBefore);
+        assertThat(OpenFds.snapshot()).isEqualTo(before);
+    }
+
+    /** @return this process's descriptors of a memfd named linerate-payload (/proc/self/fd: "/memfd:NAME (deleted)") */
+    private static long memfds() throws IOException {
+        long n = 0;
+        for (String fd : java.util.Objects.requireNonNull(new java.io.File("/proc/self/fd").list())) {
+            try {
+                if (java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd", fd)).toString()
+                        .startsWith("/memfd:" + PayloadFile.NAME)) {
+                    n++;
+                }
+            } catch (java.nio.file.NoSuchFileException e) {
+                // the listing's own descriptor, closed again
+            }
+        }
+        return n;
+    }
+
+    @Test
     void anAcceptThatGetsNoConnectionEndsAtTheIoTimeoutAndClosesTheListener() throws Exception {
         TransferSpec spec = tcp(AddressFamily.IPV4).ioTimeout(Duration.ofMillis(200)).build();
         InetAddress lo = AddressFamily.IPV4.loopbackAddress();

@@ -57,6 +57,28 @@ class NativeStreamCommandTest {
     }
 
     @Test
+    void zeroCopyAndSkipRxCopyDeliverEveryByteAndSayThePayloadWasNotChecked() throws Exception {
+        Run text = linerate("stream", "--transport", "native", "-Z", "--skip-rx-copy", "--payload", "131072", "--bytes",
+                "10M", "--warmup", "0s");
+
+        assertThat(text.exit()).as(text.err()).isZero();
+        assertThat(text.lines()).anyMatch(l -> l.matches("# data path: sender sendfile\\(2\\), \\d+ calls, 1\\.0 per call "
+                + "\\(at most 1\\); receiver recv\\(2\\) with MSG_TRUNC, \\d+ calls, 1\\.0 per call \\(at most 1\\); "
+                + "payload not checked: .*"));
+
+        Run json = linerate("stream", "--transport", "native", "-Z", "--skip-rx-copy", "--bytes", "10M", "--warmup", "0s",
+                "--json");
+        assertThat(json.exit()).as(json.err()).isZero();
+        JsonNode d = new ObjectMapper().readTree(json.out()).get("detail");
+        // --bytes 10M is 10 x 1048576, and TCP loses none of them
+        assertThat(d.get("bytes_received").asLong()).isEqualTo(d.get("bytes_sent").asLong()).isEqualTo(10_485_760L);
+        JsonNode path = d.get("data_path");
+        assertThat(path.get("sender").get("call").asText()).isEqualTo("sendfile(2)");
+        assertThat(path.get("receiver").get("call").asText()).isEqualTo("recv(2) with MSG_TRUNC");
+        assertThat(path.get("payload_note").asText()).startsWith("payload not checked");
+    }
+
+    @Test
     void anAgentServingOnNativeSocketsRunsAStreamWithANativeClientBothWays() throws Exception {
         try (ServeRun serve = ServeRun.start("serve", "--port", "0", "--transport", "native")) {
             String peer = "127.0.0.1:" + serve.port();

@@ -92,6 +92,11 @@ public final class LendingTransports {
         }
 
         @Override
+        public Optional<String> ioRefusal(TransferSpec spec, boolean sending) {
+            return to.ioRefusal(spec, sending);
+        }
+
+        @Override
         public StreamListener listenTcp(TransferSpec spec, InetAddress local, boolean sending) throws IOException {
             Lending.OPENED.add("listenTcp");
             return to.listenTcp(spec, local, sending);

@@ -9,6 +9,7 @@ import io.linerate.core.AddressFamily;
 import io.linerate.core.Affinity;
 import io.linerate.core.AgentPeer;
 import io.linerate.core.Clock;
+import io.linerate.core.DataPath;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
@@ -18,6 +19,7 @@ import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.RrSpec;
 import io.linerate.core.Protocol;
+import io.linerate.core.StreamIo;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TcpStats;
 import io.linerate.core.TransferResult;
@@ -175,6 +177,47 @@ class NativeAgentEndsTest {
             assertThat(each.transfer().bytesSent()).isPositive().isEqualTo(each.transfer().bytesReceived());
             assertThat(each.transfer().tcp()).isPresent();
         });
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PeerDirection.class, names = {"FORWARD", "REVERSE"})
+    void aStreamWithSendfileAndMsgTruncRunsThroughTheAgentAndCountsEveryByte(PeerDirection d) throws Exception {
+        TransferSpec spec = tcp(d).toBuilder().io(new StreamIo(0, false, true, true)).build();
+        RemoteStreamResult both = (RemoteStreamResult) run(Transports.byName(NATIVE), spec);
+
+        // the sender sent from its payload file, the receiver dropped the bytes: TCP still delivered them all
+        TransferResult t = both.transfer();
+        assertThat(t.bytesSent()).isPositive();
+        assertThat(t.bytesReceived()).isEqualTo(t.bytesSent());
+        assertThat(both.local().bytes()).isEqualTo(both.remote().bytes());
+        assertThat(t.invalidReasons()).isEmpty();
+        // whichever end the agent ran, it made the calls asked for and said so
+        DataPath p = t.dataPath().orElseThrow();
+        assertThat(p.sender().call()).isEqualTo("sendfile(2)");
+        assertThat(p.receiver().call()).isEqualTo("recv(2) with MSG_TRUNC");
+        assertThat(p.sender().calls()).isPositive();
+        assertThat(p.receiver().calls()).isPositive();
+        assertThat(p.payloadNote()).startsWith("payload not checked");
+    }
+
+    @Test
+    void anAgentOnNioRefusesMsgTruncNamingTheNativeTransport() throws Exception {
+        try (Agent onNio = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0,
+                Optional.of(AgentStreamTest.SECRET), AgentLimits.defaults(), Duration.ofSeconds(5)))) {
+            // forward: the agent receives, so --skip-rx-copy is its to run
+            TransferSpec spec = tcp(PeerDirection.FORWARD).toBuilder().io(new StreamIo(0, false, false, true))
+                    .endpoint(AgentPeer.builder(Endpoint.remote("127.0.0.1", onNio.address().getPort()))
+                            .secret(PeerSecret.of(AgentStreamTest.SECRET)).build()).build();
+            Transport t = Transports.byName(NATIVE);
+            assertThat(t.unsupportedReason(spec)).isEmpty();
+
+            assertThatThrownBy(() -> {
+                try (Measurement m = t.open((MeasurementSpec) spec, Clock.system())) {
+                    m.run();
+                }
+            }).hasMessageContaining("skip-rx-copy (MSG_TRUNC) is not on the nio transport's receiving end")
+                    .hasMessageContaining("serve --transport native");
+        }
     }
 
     @Test

@@ -39,6 +39,15 @@ public final class NativePeerEnds implements PeerEnds {
         return transport;
     }
 
+    /**
+     * @return empty: a TCP end sends with {@code sendfile(2)} and receives with {@code MSG_TRUNC}
+     *     when the spec's io asks ({@link PeerChannel})
+     */
+    @Override
+    public Optional<String> ioRefusal(TransferSpec spec, boolean sending) {
+        return Optional.empty();
+    }
+
     /** @throws IOException naming the call that failed (socket, setsockopt, bind, listen) */
     @Override
     public StreamListener listenTcp(TransferSpec spec, InetAddress local, boolean sending) throws IOException {

@@ -1,6 +1,7 @@
 package io.linerate.socket.internal;
 
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.DataPath;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TcpStats;
 import io.linerate.core.TransferSpec;
@@ -11,6 +12,7 @@ import io.linerate.core.spi.engine.StreamEngine;
 import io.linerate.core.spi.engine.TcpProbe;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
+import io.linerate.socket.PayloadFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -25,7 +27,10 @@ import java.util.Optional;
  * socket and a direct buffer allocated when the channel opens, by address, so they allocate
  * nothing; every wait is a poll(2) of at most {@link #POLL_MILLIS}, so they see a stop request
  * within it. A sending end's {@code TCP_INFO} is read at the window's edges and after the run
- * ({@link #tcpStats()}).
+ * ({@link #tcpStats()}). The spec's {@link io.linerate.core.StreamIo} picks the calls
+ * ({@link TcpLoops}): a sending end with zero-copy send sends from a {@link PayloadFile} made when
+ * the channel opens and closed with it; a receiving end with skip-receive-copy takes the bytes
+ * with {@code MSG_TRUNC}. {@link #dataPathEnd()} says which, and how many calls moved payload.
  */
 final class PeerChannel implements StreamChannel {
     /** Longest single poll(2) of a loop or an accept, ms. */
@@ -40,14 +45,20 @@ final class PeerChannel implements StreamChannel {
     private final boolean sending;
     private final ByteBuffer buffer;
     private final RetransmitWindow retransmits;
+    /** The payload for sendfile(2) at a sending end with zero-copy send; else null. */
+    private final PayloadFile payloadFile;
+    private final TcpCalls calls;
     private volatile boolean ran;
 
-    private PeerChannel(TransferSpec spec, NativeSocket socket, boolean sending) {
+    /** @throws NativeSocketException when the payload file cannot be made; the caller closes the socket */
+    private PeerChannel(TransferSpec spec, NativeSocket socket, boolean sending) throws NativeSocketException {
         this.spec = spec;
         this.socket = socket;
         this.sending = sending;
         this.buffer = ByteBuffer.allocateDirect(sending ? spec.payloadBytes() : RECEIVE_BUFFER_BYTES);
         this.retransmits = sending ? new RetransmitWindow(socket) : null;
+        this.payloadFile = sending && spec.io().zeroCopySend() ? PayloadFile.of(buffer) : null;
+        this.calls = sending ? TcpCalls.sender(spec.io()) : TcpCalls.receiver(spec.io());
     }
 
     /**
@@ -134,12 +145,12 @@ final class PeerChannel implements StreamChannel {
     /** Sends until the context's bound ({@link TcpLoops#send}). */
     private void send(SenderContext ctx) throws IOException {
         ran = true;
-        TcpLoops.send(socket, NativeSocket.address(buffer), ctx, retransmits);
+        TcpLoops.send(socket, NativeSocket.address(buffer), payloadFile, ctx, retransmits, calls);
     }
 
     /** Counts bytes until the end of the stream or a stop request ({@link TcpLoops#receive}). */
     private void receive(ReceiverContext ctx) throws IOException {
-        TcpLoops.receive(socket, NativeSocket.address(buffer), RECEIVE_BUFFER_BYTES, ctx);
+        TcpLoops.receive(socket, NativeSocket.address(buffer), RECEIVE_BUFFER_BYTES, ctx, calls);
     }
 
     /**
@@ -178,10 +189,26 @@ final class PeerChannel implements StreamChannel {
         return sending && ran ? Optional.of(retransmits.stats(-1L)) : Optional.empty();
     }
 
-    /** Closes the socket; idempotent. @throws NativeSocketException naming close(2) (the descriptor is released all the same) */
+    /**
+     * @return the call this end made ({@code send(2)} or {@code sendfile(2)}; {@code recv(2)}, or
+     *     with {@code MSG_TRUNC}) and the calls that moved payload, segments = calls (a TCP call is
+     *     one write or read of the stream), at most 1 per call; empty before the loop ran
+     */
+    @Override
+    public Optional<DataPath.End> dataPathEnd() {
+        return calls.end();
+    }
+
+    /**
+     * Closes the socket and the payload file; idempotent.
+     *
+     * @throws NativeSocketException naming close(2) (the descriptors are released all the same)
+     */
     @Override
     public void close() throws NativeSocketException {
-        socket.close();
+        try (PayloadFile f = payloadFile) {
+            socket.close();
+        }
     }
 
     static void closeQuietly(NativeSocket s) {

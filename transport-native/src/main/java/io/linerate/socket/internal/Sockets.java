@@ -56,6 +56,31 @@ public final class Sockets {
     public static native int recv(int fd, long addr, int len, int timeoutMs);
 
     /**
+     * recv(2) with {@code MSG_TRUNC} on a TCP socket: the kernel drops up to {@code len} bytes of
+     * the stream instead of copying them (tcp(7)), polling up to {@code timeoutMs}.
+     *
+     * @return bytes dropped (0 at the end of the stream), -EAGAIN when the wait ran out, or -errno
+     */
+    public static native int recvTruncated(int fd, int len, int timeoutMs);
+
+    /**
+     * memfd_create(2) of a file named {@code linerate-payload} (close-on-exec), filled with the
+     * {@code len} bytes at {@code addr}.
+     *
+     * @return its descriptor, or -errno; nothing is left open on an error
+     */
+    public static native int payloadFile(long addr, int len);
+
+    /**
+     * sendfile(2) of up to {@code count} bytes of {@code inFd} from byte {@code offset} to the
+     * socket {@code fd}, polling up to {@code timeoutMs} for room; {@code inFd}'s own file offset is
+     * left alone.
+     *
+     * @return bytes sent, -EAGAIN when the wait ran out, or -errno
+     */
+    public static native int sendFile(int fd, int inFd, long offset, int count, int timeoutMs);
+
+    /**
      * Makes {@code fd} blocking, each send or receive waiting at most {@code timeoutMs}
      * (SO_SNDTIMEO, SO_RCVTIMEO): 0, or -errno.
      */

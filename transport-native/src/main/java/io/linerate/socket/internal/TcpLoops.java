@@ -4,13 +4,17 @@ import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
+import io.linerate.socket.PayloadFile;
 import java.io.IOException;
 
 /**
  * The send and receive loops of a native TCP stream socket, shared by the ends in one JVM
  * ({@link NativeStreamTransfer}) and the ends for peers ({@link PeerChannel}). They move bytes
  * between the socket and a direct buffer by address, each wait a {@code poll(2)} of at most
- * {@value #POLL_MILLIS} ms so that a stop request is seen, and allocate nothing.
+ * {@value #POLL_MILLIS} ms so that a stop request is seen, and allocate nothing. The spec's
+ * {@link io.linerate.core.StreamIo} may take the copies out: the sender then sends each message
+ * from a {@link PayloadFile} with {@code sendfile(2)}, the receiver drops the bytes with
+ * {@code MSG_TRUNC}. Each loop counts its calls that moved payload ({@link TcpCalls}).
  */
 final class TcpLoops {
     /** Longest single poll(2) of a loop, ms: how often it looks at the stop flag while waiting. */
@@ -23,11 +27,17 @@ final class TcpLoops {
      * peer reads the end of the stream.
      *
      * @param address the send buffer's address, holding at least the payload
+     * @param file the payload in a file, to send each message from with {@code sendfile(2)} (a
+     *     message is at most one payload: it starts at byte 0 and a partial send resumes where it
+     *     stopped); null to {@code send(2)} from {@code address}
      * @param window told the context's phase before each message ({@link RetransmitWindow#observe})
+     * @param calls told the calls that moved payload when the loop ends
      * @throws IOException when a send fails, or makes no progress for the I/O timeout
      */
-    static void send(NativeSocket tx, long address, SenderContext ctx, RetransmitWindow window) throws IOException {
+    static void send(NativeSocket tx, long address, PayloadFile file, SenderContext ctx, RetransmitWindow window,
+                     TcpCalls calls) throws IOException {
         long stallNanos = ctx.ioTimeoutNanos();
+        long moved = 0;
         try {
             int n;
             while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
@@ -35,8 +45,10 @@ final class TcpLoops {
                 int off = 0;
                 long progressAt = System.nanoTime();
                 while (off < n) {
-                    int w = tx.send(address + off, n - off, POLL_MILLIS);
+                    int w = file == null ? tx.send(address + off, n - off, POLL_MILLIS)
+                            : tx.sendFile(file, off, n - off, POLL_MILLIS);
                     if (w > 0) {
+                        moved++;
                         off += w;
                         ctx.sent(w, off == n);
                         progressAt = System.nanoTime();
@@ -49,6 +61,7 @@ final class TcpLoops {
                 }
             }
         } finally {
+            calls.ran(moved);
             try {
                 tx.shutdownOutput();
             } catch (NativeSocketException ignored) {
@@ -60,18 +73,28 @@ final class TcpLoops {
     /**
      * Counts bytes until the end of the stream or a stop request.
      *
-     * @param address the receive buffer's address
-     * @param capacity the receive buffer's size, bytes
+     * @param address the receive buffer's address; unused when {@code calls} {@link TcpCalls#truncates truncates}
+     * @param capacity the receive buffer's size, bytes: the most one call takes
+     * @param calls which receive to make ({@code recv(2)}, or with {@code MSG_TRUNC} the kernel drops
+     *     the bytes), told the calls that moved payload when the loop ends
      */
-    static void receive(NativeSocket rx, long address, int capacity, ReceiverContext ctx) throws IOException {
-        while (!ctx.stopRequested()) {
-            int r = rx.receive(address, capacity, POLL_MILLIS);
-            if (r > 0) {
-                ctx.received(r);
-            } else if (r == 0) {
-                ctx.endOfStream();
-                return;
+    static void receive(NativeSocket rx, long address, int capacity, ReceiverContext ctx, TcpCalls calls)
+            throws IOException {
+        boolean truncate = calls.truncates();
+        long moved = 0;
+        try {
+            while (!ctx.stopRequested()) {
+                int r = truncate ? rx.receiveTruncated(capacity, POLL_MILLIS) : rx.receive(address, capacity, POLL_MILLIS);
+                if (r > 0) {
+                    moved++;
+                    ctx.received(r);
+                } else if (r == 0) {
+                    ctx.endOfStream();
+                    return;
+                }
             }
+        } finally {
+            calls.ran(moved);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.linerate.core.spi.ends;
 import io.linerate.core.Clock;
 import io.linerate.core.PingPongSpec;
 import io.linerate.core.RrSpec;
+import io.linerate.core.StreamIo;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.latency.RrResult;
@@ -10,6 +11,7 @@ import io.linerate.core.latency.RunFacts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * Opens this host's ends of a measurement whose other end a peer runs. Each method opens sockets
@@ -22,6 +24,30 @@ public interface PeerEnds {
 
     /** @return the name of the transport these ends run on, such as {@code nio} */
     String transport();
+
+    /**
+     * Whether this end can move a stream the way its {@link TransferSpec#io()} asks: a peer asks
+     * before it opens its end, so that a path it lacks is refused, not run another way. A sending
+     * end is asked for batches, GSO and zero-copy send; a receiving end for batches, GRO and
+     * skip-receive-copy. By default an end makes one system call per datagram or write, with a copy
+     * of the payload, so it refuses all of those (a batch of 1 is what it does); ends that run more
+     * say so.
+     *
+     * @param spec the stream's spec
+     * @param sending whether this end sends (else it receives)
+     * @return why this end cannot run the io, naming the option and the transport; empty when it can
+     */
+    default Optional<String> ioRefusal(TransferSpec spec, boolean sending) {
+        StreamIo io = spec.io();
+        String asked = io.batch() > 1 ? "batch " + io.batch() : io.gso() ? "gso"
+                : sending && io.zeroCopySend() ? "zerocopy (sendfile(2))"
+                : !sending && io.skipReceiveCopy() ? "skip-rx-copy (MSG_TRUNC)" : null;
+        if (asked == null) {
+            return Optional.empty();
+        }
+        return Optional.of(asked + " is not on the " + transport() + " transport's " + (sending ? "sending" : "receiving")
+                + " end: it makes one system call per datagram or write, with a copy of the payload");
+    }
 
     /**
      * Listens for the peer's one TCP data connection of a stream on an ephemeral port.

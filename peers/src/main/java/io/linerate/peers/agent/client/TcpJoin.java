@@ -2,6 +2,7 @@ package io.linerate.peers.agent.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.DataPath;
 import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.TcpStats;
@@ -39,6 +40,7 @@ final class TcpJoin {
      * @param lo the socket options as this end applied them
      * @param localTcp this end's sending socket's {@code TCP_INFO} at the end; empty where it receives
      *     or its transport cannot read it
+     * @param localPath this end's system calls, where its transport reports them ({@link PathJoin})
      * @param result the agent's {@code result} message
      * @param remote the agent's end of this stream in it
      * @param clock how the two hosts' clocks compare
@@ -47,7 +49,8 @@ final class TcpJoin {
      *     {@code TCP_INFO} figures, malformed, are left out and the result says why instead)
      */
     static RemoteStreamResult stream(TransferSpec spec, EndCounters local, AppliedOptions lo, Optional<TcpStats> localTcp,
-                                     JsonNode result, JsonNode remote, String clock) throws IOException {
+                                     Optional<DataPath.End> localPath, JsonNode result, JsonNode remote, String clock)
+            throws IOException {
         EndCounters far = EndJson.counters(remote);
         boolean farSendsTcp = far.sender() && spec.protocol() == Protocol.TCP;
         List<IntervalSample> intervals = local.intervals();
@@ -57,7 +60,8 @@ final class TcpJoin {
             intervals = f.intervals();
             note = Optional.of(f.note());
         }
-        TransferResult joined = EndsJoin.join(spec, local, lo, far, EndJson.options(remote), intervals);
+        TransferResult joined = PathJoin.join(EndsJoin.join(spec, local, lo, far, EndJson.options(remote), intervals),
+                localPath, local.sender(), remote);
         Optional<TcpStats> tcp = localTcp;
         String leftOut = TcpInfoFit.leftOut(result);
         String noTcp = NO_FAR_TCP_INFO;

@@ -128,9 +128,9 @@ final class AgentStreams {
     }
 
     /**
-     * Reads and checks a stream request: its spec, within the agent's limits, its number of
-     * streams and its direction, in the client's address family. Refuses (and returns null) what
-     * does not fit.
+     * Reads and checks a stream request: its spec, within the agent's limits and the calls its ends
+     * can make ({@link io.linerate.core.spi.ends.PeerEnds#ioRefusal}), its number of streams and its
+     * direction, in the client's address family. Refuses (and returns null) what does not fit.
      */
     private static Accepted accept(AgentSession session, Control c, JsonNode req) throws IOException {
         TransferSpec spec;
@@ -157,10 +157,17 @@ final class AgentStreams {
             session.refuse(c, "direction '" + direction + "' is unknown; allowed: forward, reverse");
             return null;
         }
+        boolean sending = direction.equals("reverse");
+        Optional<String> io = session.ends().ioRefusal(spec, sending);
+        if (io.isPresent()) {
+            session.refuse(c, io.get() + "; this agent runs its ends on the " + session.ends().transport()
+                    + " transport: start it with serve --transport native to run it");
+            return null;
+        }
         if (session.sameFamily(c, spec.family()) == null) {
             return null;
         }
-        return new Accepted(spec, n, direction.equals("reverse"), direction);
+        return new Accepted(spec, n, sending, direction);
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.Optional;
  * {@code TCP_INFO} at the end of the run ({@code tcp_info}, where its transport reads it) and at
  * each of its intervals ({@link TcpIntervalsJson}: the samples its {@code StreamEnd} already
  * reported, at most the run's interval count), so that the client reports the far sender's figures
- * as iperf3's client reports its server's after the results exchange.
+ * as iperf3's client reports its server's after the results exchange. Where its transport reports
+ * them, each end's system calls too ({@link EndJson#dataPath}).
  */
 final class StreamResultMessage {
     private StreamResultMessage() {}
@@ -51,6 +52,7 @@ final class StreamResultMessage {
             if (tcp.isPresent()) {
                 EndJson.tcp(end, tcp.get());
             }
+            channels.get(i).dataPathEnd().ifPresent(p -> EndJson.dataPath(end, p));
             if (e.sender() && spec.protocol() == Protocol.TCP) {
                 sending.add(end);
                 intervals.add(TcpIntervalsJson.array(e.intervals(), bound));

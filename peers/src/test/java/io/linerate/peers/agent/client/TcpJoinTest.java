@@ -52,7 +52,8 @@ class TcpJoinTest {
     }
 
     private static RemoteStreamResult join(JsonNode result, JsonNode end) throws IOException {
-        return TcpJoin.stream(SPEC, ends(false, here()), OPTIONS, Optional.empty(), result, end, "same host");
+        return TcpJoin.stream(SPEC, ends(false, here()), OPTIONS, Optional.empty(), Optional.empty(), result, end,
+                "same host");
     }
 
     @Test

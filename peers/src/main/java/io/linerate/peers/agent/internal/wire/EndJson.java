@@ -3,6 +3,7 @@ package io.linerate.peers.agent.internal.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.DataPath;
 import io.linerate.core.TcpMss;
 import io.linerate.core.TcpStats;
 import io.linerate.core.latency.LatencyTcpInfo;
@@ -111,6 +112,40 @@ public final class EndJson {
         JsonNode why = result.get("tcp_info_unavailable");
         return LatencyTcpInfo.End.unavailable(source, why != null && why.isTextual() ? "the agent: " + why.asText()
                 : OLDER_AGENT);
+    }
+
+    /**
+     * Adds an end's system calls as {@code data_path}: {@code [call, calls, segments,
+     * max_segments_per_call]} (an array, so that 128 ends stay within a control message). An older
+     * client reads no such field.
+     *
+     * @param end an object {@link #write} made
+     * @param e the end's calls
+     */
+    public static void dataPath(ObjectNode end, DataPath.End e) {
+        end.putArray("data_path").add(e.call()).add(e.calls()).add(e.segments()).add(e.maxSegmentsPerCall());
+    }
+
+    /**
+     * @param end an end's object from the peer
+     * @return its calls ({@link #dataPath(ObjectNode, DataPath.End)}); empty where it sent none (a
+     *     transport that reports no path, an agent of an earlier release)
+     * @throws IOException when the field is there but malformed or out of range
+     */
+    public static Optional<DataPath.End> dataPath(JsonNode end) throws IOException {
+        JsonNode a = end.get("data_path");
+        if (a == null) {
+            return Optional.empty();
+        }
+        if (!a.isArray() || a.size() != 4 || !a.get(0).isTextual() || !a.get(1).canConvertToLong()
+                || !a.get(2).canConvertToLong() || !a.get(3).canConvertToLong()) {
+            throw new IOException("the peer's data_path is not [call, calls, segments, max_segments_per_call]: " + a);
+        }
+        try {
+            return Optional.of(new DataPath.End(a.get(0).asText(), a.get(1).asLong(), a.get(2).asLong(), a.get(3).asLong()));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the peer's data_path is out of range: " + e.getMessage(), e);
+        }
     }
 
     /** Why the agent's end has no {@code TCP_INFO} when its result carries neither field. */
