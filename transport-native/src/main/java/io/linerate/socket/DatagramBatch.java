@@ -94,8 +94,8 @@ public final class DatagramBatch {
      */
     public int send(NativeSocket socket, int first, int count, int pollMillis) throws NativeSocketException {
         if (first < 0 || count < 1 || first + count > slots) {
-            throw new IllegalArgumentException("slots " + first + ".." + (first + count - 1) + " are out of range; allowed: 0.."
-                    + (slots - 1));
+            throw new IllegalArgumentException("slots " + first + ".." + (first + count - 1)
+                    + " are out of range; allowed: 0.." + (slots - 1));
         }
         int n = Sockets.sendBatch(socket.fd(), dataAddress + (long) first * slotBytes, slotBytes,
                 lengthsAddress + (long) first * Integer.BYTES, count, pollMillis);
