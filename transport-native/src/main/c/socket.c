@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <netinet/udp.h>
 #include <linux/tcp.h>
 #include <poll.h>
 #include <stddef.h>
@@ -282,6 +283,107 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     }
 }
 
+/* --- batches of UDP datagrams: sendmmsg(2), recvmmsg(2) and the UDP_GRO control message --- */
+
+/* The most messages one batch call moves: UIO_MAXIOV, as sendmmsg(2) takes at most. */
+#define LINERATE_MMSG_MAX 1024
+
+/* sendmmsg(2) of count messages without blocking, waiting for room in poll slices of timeoutMs:
+ * message i is the lens[i] bytes at base + i * slotBytes (lens: count native ints). Returns the
+ * messages the kernel accepted (1..count), -EAGAIN when there was no room within the wait, or -errno. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendBatch(JNIEnv *env, jclass cls, jint fd,
+        jlong base, jint slotBytes, jlong lens, jint count, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    if (count < 1 || count > LINERATE_MMSG_MAX || slotBytes < 1) {
+        return -EINVAL;
+    }
+    struct mmsghdr msgs[count];
+    struct iovec iov[count];
+    const jint *len = (const jint *)LINERATE_PTR(lens);
+    char *at = (char *)LINERATE_PTR(base);
+    memset(msgs, 0, sizeof msgs);
+    for (jint i = 0; i < count; i++) {
+        iov[i].iov_base = at + (size_t)i * (size_t)slotBytes;
+        iov[i].iov_len = (size_t)len[i];
+        msgs[i].msg_hdr.msg_iov = &iov[i];
+        msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+    for (;;) {
+        int n = sendmmsg(fd, msgs, (unsigned int)count, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLOUT, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -EAGAIN : r;
+        }
+    }
+}
+
+/* recvmmsg(2) of up to count messages without blocking, waiting for data in poll slices of
+ * timeoutMs: message i lands at base + i * slotBytes (slotBytes each), its length goes to lens[i]
+ * and the segment size of its UDP_GRO control message to gsoSizes[i], 0 when it has none (one
+ * datagram, not coalesced); lens and gsoSizes hold count native ints. A message cut to its slot
+ * (MSG_TRUNC) reports -1 as its segment size. Returns the messages received (1..count), -EAGAIN
+ * when none came within the wait, or -errno. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvBatch(JNIEnv *env, jclass cls, jint fd,
+        jlong base, jint slotBytes, jint count, jlong lens, jlong gsoSizes, jint timeoutMs) {
+    (void)env;
+    (void)cls;
+    if (count < 1 || count > LINERATE_MMSG_MAX || slotBytes < 1) {
+        return -EINVAL;
+    }
+    union control {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    };
+    struct mmsghdr msgs[count];
+    struct iovec iov[count];
+    union control ctl[count];
+    char *at = (char *)LINERATE_PTR(base);
+    jint *len = (jint *)LINERATE_PTR(lens);
+    jint *gso = (jint *)LINERATE_PTR(gsoSizes);
+    memset(msgs, 0, sizeof msgs);
+    for (jint i = 0; i < count; i++) {
+        iov[i].iov_base = at + (size_t)i * (size_t)slotBytes;
+        iov[i].iov_len = (size_t)slotBytes;
+        msgs[i].msg_hdr.msg_iov = &iov[i];
+        msgs[i].msg_hdr.msg_iovlen = 1;
+        msgs[i].msg_hdr.msg_control = ctl[i].buf;
+        msgs[i].msg_hdr.msg_controllen = sizeof ctl[i].buf;
+    }
+    int n;
+    for (;;) {
+        n = recvmmsg(fd, msgs, (unsigned int)count, MSG_DONTWAIT, NULL);
+        if (n >= 0) {
+            break;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return linerate_neg_errno();
+        }
+        int r = wait_for(fd, POLLIN, timeoutMs);
+        if (r <= 0) {
+            return r == 0 ? -EAGAIN : r;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        struct msghdr *h = &msgs[i].msg_hdr;
+        int size = 0;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c != NULL; c = CMSG_NXTHDR(h, c)) {
+            if (c->cmsg_level == IPPROTO_UDP && c->cmsg_type == UDP_GRO && c->cmsg_len >= CMSG_LEN(sizeof(int))) {
+                memcpy(&size, CMSG_DATA(c), sizeof size);
+            }
+        }
+        len[i] = (jint)msgs[i].msg_len;
+        gso[i] = (h->msg_flags & MSG_TRUNC) ? -1 : size;
+    }
+    return (jint)n;
+}
+
 /* Makes fd blocking, each send or receive waiting at most timeoutMs (SO_SNDTIMEO, SO_RCVTIMEO,
  * socket(7)): a message end then waits inside recv(2) itself, one system call per message as a
  * blocking socket makes, instead of a try, a poll(2) and a second try. 0, or -errno. */
@@ -425,6 +527,9 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
         (jint)POLLOUT,
         (jint)POLLERR,
         (jint)POLLHUP,
+        (jint)IPPROTO_UDP,
+        (jint)UDP_SEGMENT,
+        (jint)UDP_GRO,
     };
     return linerate_layout_write(out, capacity, values, LINERATE_COUNT(values));
 }

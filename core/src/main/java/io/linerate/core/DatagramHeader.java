@@ -40,12 +40,21 @@ public final class DatagramHeader {
 
     /** Writes a header at index 0 of {@code buf}; position and limit are not changed. */
     public static void write(ByteBuffer buf, int streamId, long sequence, long sendTimeNanos, int phase) {
-        buf.putInt(0, MAGIC);
-        buf.putInt(4, streamId);
-        buf.putLong(8, sequence);
-        buf.putLong(16, sendTimeNanos);
-        buf.putInt(24, phase);
-        buf.putInt(28, 0);
+        write(buf, 0, streamId, sequence, sendTimeNanos, phase);
+    }
+
+    /**
+     * Writes a header at {@code index} of {@code buf}, in the buffer's byte order (a buffer as
+     * allocated is big-endian), such as a segment inside a UDP GSO buffer; position and limit are
+     * not changed.
+     */
+    public static void write(ByteBuffer buf, int index, int streamId, long sequence, long sendTimeNanos, int phase) {
+        buf.putInt(index, MAGIC);
+        buf.putInt(index + 4, streamId);
+        buf.putLong(index + 8, sequence);
+        buf.putLong(index + 16, sendTimeNanos);
+        buf.putInt(index + 24, phase);
+        buf.putInt(index + 28, 0);
     }
 
     /** Writes a header of the {@link #WINDOW} phase; see {@link #write(ByteBuffer, int, long, long, int)}. */
@@ -61,23 +70,50 @@ public final class DatagramHeader {
      *     known phase
      */
     public static boolean matches(ByteBuffer buf, int length, int streamId) {
-        return length >= BYTES && buf.getInt(0) == MAGIC && buf.getInt(4) == streamId
-                && Integer.compareUnsigned(buf.getInt(24), PHASES) < 0;
+        return matches(buf, 0, length, streamId);
     }
 
     /** @return the phase of a datagram that {@link #matches}, 0..{@link #PHASES}−1 */
     public static int phase(ByteBuffer buf) {
-        return buf.getInt(24);
+        return phase(buf, 0);
     }
 
     /** @return the sequence number of a datagram that {@link #matches} */
     public static long sequence(ByteBuffer buf) {
-        return buf.getLong(8);
+        return sequence(buf, 0);
     }
 
     /** @return the send time (ns) of a datagram that {@link #matches} */
     public static long sendTime(ByteBuffer buf) {
-        return buf.getLong(16);
+        return sendTime(buf, 0);
+    }
+
+    /**
+     * @param buf a buffer holding a received datagram at {@code index}, such as one segment of a
+     *     coalesced ({@code UDP_GRO}) receive
+     * @param index where the datagram starts
+     * @param length bytes of the datagram
+     * @param streamId the stream expected
+     * @return as {@link #matches(ByteBuffer, int, int)}
+     */
+    public static boolean matches(ByteBuffer buf, int index, int length, int streamId) {
+        return length >= BYTES && buf.getInt(index) == MAGIC && buf.getInt(index + 4) == streamId
+                && Integer.compareUnsigned(buf.getInt(index + 24), PHASES) < 0;
+    }
+
+    /** @return the phase of a header at {@code index} that {@link #matches(ByteBuffer, int, int, int) matches} */
+    public static int phase(ByteBuffer buf, int index) {
+        return buf.getInt(index + 24);
+    }
+
+    /** @return the sequence number of a header at {@code index} that matches */
+    public static long sequence(ByteBuffer buf, int index) {
+        return buf.getLong(index + 8);
+    }
+
+    /** @return the send time (ns) of a header at {@code index} that matches */
+    public static long sendTime(ByteBuffer buf, int index) {
+        return buf.getLong(index + 16);
     }
 
     /**

@@ -9,7 +9,8 @@ package io.linerate.core;
  *
  * @param batch UDP datagrams per {@code sendmmsg(2)}/{@code recvmmsg(2)} call, 1..{@value #MAX_BATCH}
  *     ({@code UIO_MAXIOV}, {@code <linux/uio.h>}); 0 lets the transport choose; 1 is one
- *     {@code send(2)}/{@code recv(2)} per datagram
+ *     {@code send(2)}/{@code recv(2)} per datagram; with {@code gso}, the messages per call, each a
+ *     buffer of several segments
  * @param gso UDP generic segmentation and receive offload, as iperf3's {@code --gsro}: the sender
  *     hands the kernel several payload-sized segments per call ({@code UDP_SEGMENT}, udp(7)), the
  *     receiver takes coalesced segments ({@code UDP_GRO}); every segment still carries its own

@@ -31,6 +31,7 @@ public final class Errno {
     public static final int ENODATA = 61;
     public static final int EPROTO = 71;
     public static final int EMSGSIZE = 90;
+    public static final int ENOPROTOOPT = 92;
     public static final int EPROTONOSUPPORT = 93;
     public static final int EOPNOTSUPP = 95;
     public static final int EAFNOSUPPORT = 97;
@@ -66,6 +67,7 @@ public final class Errno {
             Map.entry(ENODATA, new String[] {"ENODATA", "No data available"}),
             Map.entry(EPROTO, new String[] {"EPROTO", "Protocol error"}),
             Map.entry(EMSGSIZE, new String[] {"EMSGSIZE", "Message too long"}),
+            Map.entry(ENOPROTOOPT, new String[] {"ENOPROTOOPT", "Protocol not available"}),
             Map.entry(EPROTONOSUPPORT, new String[] {"EPROTONOSUPPORT", "Protocol not supported"}),
             Map.entry(EOPNOTSUPP, new String[] {"EOPNOTSUPP", "Operation not supported"}),
             Map.entry(EAFNOSUPPORT, new String[] {"EAFNOSUPPORT", "Address family not supported by protocol"}),

@@ -404,6 +404,29 @@ public final class NativeSocket implements AutoCloseable {
         return get(Layout.IPPROTO_TCP, Layout.TCP_MAXSEG, "TCP_MAXSEG");
     }
 
+    /**
+     * setsockopt(SOL_UDP, UDP_SEGMENT) (udp(7), Linux 4.18+): every send of more than
+     * {@code bytes} bytes leaves as segments of {@code bytes} bytes (the last may be shorter),
+     * each its own datagram on the wire (generic segmentation offload).
+     *
+     * @param bytes the segment size, bytes
+     * @throws NativeSocketException naming the option and the errno (ENOPROTOOPT on a kernel
+     *     without it, EINVAL for a size out of range)
+     */
+    public void udpSegment(int bytes) throws NativeSocketException {
+        set(Layout.IPPROTO_UDP, Layout.UDP_SEGMENT, bytes, "UDP_SEGMENT");
+    }
+
+    /**
+     * setsockopt(SOL_UDP, UDP_GRO, 1) (udp(7), Linux 5.0+): the socket takes several datagrams of
+     * one flow coalesced into one receive, with a control message holding the segment size.
+     *
+     * @throws NativeSocketException naming the option and the errno (ENOPROTOOPT on a kernel without it)
+     */
+    public void udpGro() throws NativeSocketException {
+        set(Layout.IPPROTO_UDP, Layout.UDP_GRO, 1, "UDP_GRO");
+    }
+
     /** close(2); later calls do nothing. @throws NativeSocketException naming the errno (the descriptor is released all the same) */
     @Override
     public void close() throws NativeSocketException {

@@ -21,16 +21,20 @@ import io.linerate.socket.internal.NativePeerEnds;
 import io.linerate.socket.internal.NativePingPong;
 import io.linerate.socket.internal.NativeRr;
 import io.linerate.socket.internal.NativeStreamTransfer;
+import io.linerate.socket.internal.NativeUdpTransfer;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Linux sockets through JNI ({@code liblinerate-socket.so}): TCP streams ({@link TransferSpec},
+ * Linux sockets through JNI ({@code liblinerate-socket.so}): TCP and UDP streams ({@link TransferSpec},
  * forward, both ends in this JVM over the loopback address of the spec's family) on core's stream
- * engine, as the {@code nio} transport runs them, but with the MSS read from each end's socket
+ * engine, as the {@code nio} transport runs them, but for TCP with the MSS read from each end's socket
  * ({@code TCP_MAXSEG}, {@link io.linerate.core.TcpMss#read}) and the sender's {@code TCP_INFO}
- * ({@link TcpInfo}) in the result. A TCP or UDP stream with linerate's agent ({@link AgentPeer},
+ * ({@link TcpInfo}) in the result, and for UDP with datagrams moved in {@code sendmmsg(2)} and
+ * {@code recvmmsg(2)} batches, or one call each, or with UDP GSO and GRO, as the spec's
+ * {@link io.linerate.core.StreamIo} asks, and the calls that ran in the result
+ * ({@link io.linerate.core.DataPath}). A TCP or UDP stream with linerate's agent ({@link AgentPeer},
  * {@link Endpoint.Remote}) opens through the {@link PeerProtocol} that reaches it
  * ({@link PeerProtocols}, found on the class path: {@code linerate-peers}), which runs this host's
  * end on this transport's {@link #peerEnds() ends}; the agent runs its own on them with
@@ -74,9 +78,9 @@ public final class NativeTransport implements Transport {
 
     /**
      * @return why this transport cannot run the spec yet, naming the spec's field: its pattern
-     *     (raw frames), its protocol (UDP between two stream ends in this JVM; a unix_stream or pipe
-     *     ping-pong), its endpoint (iperf3 or iperf 2), a multicast ping-pong, a ping-pong muxer other
-     *     than blocking, a request/response muxer other than selector, or why the agent cannot run it
+     *     (raw frames), its protocol (a unix_stream or pipe ping-pong), its endpoint (iperf3 or
+     *     iperf 2), a multicast ping-pong, a ping-pong muxer other than blocking, a
+     *     request/response muxer other than selector, or why the agent cannot run it
      */
     @Override
     public Optional<String> unsupportedReason(MeasurementSpec m) {
@@ -92,9 +96,7 @@ public final class NativeTransport implements Transport {
                     + Pattern.REQUEST_RESPONSE.label());
         }
         if (spec.endpoint() instanceof Endpoint.Loopback) {
-            return spec.protocol() == Protocol.TCP ? Optional.empty()
-                    : Optional.of("protocol " + spec.protocol().label() + " is not yet on the native transport: it moves "
-                            + "TCP streams between two ends in this JVM, and TCP and UDP streams with linerate's agent");
+            return Optional.empty();
         }
         if (!(spec.endpoint() instanceof AgentPeer) && !(spec.endpoint() instanceof Endpoint.Remote)) {
             return Optional.of("endpoint " + spec.endpoint() + " is not yet on the native transport: it runs both ends "
@@ -167,7 +169,9 @@ public final class NativeTransport implements Transport {
                     .orElseThrow(() -> new IllegalArgumentException(PeerProtocols.missing(spec.endpoint())));
             return peer.open(spec, clock, this);
         }
-        return NativeStreamTransfer.open((TransferSpec) spec, clock);
+        TransferSpec stream = (TransferSpec) spec;
+        return stream.protocol() == Protocol.UDP ? NativeUdpTransfer.open(stream, clock)
+                : NativeStreamTransfer.open(stream, clock);
     }
 
     /** @return {@link Pattern#STREAM}, {@link Pattern#PING_PONG} and {@link Pattern#REQUEST_RESPONSE} */

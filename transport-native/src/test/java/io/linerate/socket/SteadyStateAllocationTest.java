@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Protocol;
+import io.linerate.core.StreamIo;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -28,8 +30,21 @@ class SteadyStateAllocationTest {
     @ParameterizedTest
     @ValueSource(longs = {0, 100_000_000L})
     void sendAndReceiveLoopsAllocateNothingAfterWarmup(long rate) throws Exception {
-        TransferSpec spec = TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV4).rateBitsPerSecond(rate)
-                .warmup(Duration.ofSeconds(3)).duration(Duration.ofSeconds(1)).interval(Duration.ofSeconds(1)).build();
+        allocateNothingInTheWindow(TransferSpec.builder().protocol(Protocol.TCP).family(AddressFamily.IPV4)
+                .rateBitsPerSecond(rate).warmup(Duration.ofSeconds(3)).duration(Duration.ofSeconds(1))
+                .interval(Duration.ofSeconds(1)).build());
+    }
+
+    /** The UDP loops in sendmmsg/recvmmsg batches, and with GSO and GRO splitting each coalesced receive. */
+    @ParameterizedTest
+    @CsvSource({"false, 0", "false, 100000000", "true, 0", "true, 100000000"})
+    void batchedUdpLoopsAllocateNothingAfterWarmup(boolean gso, long rate) throws Exception {
+        allocateNothingInTheWindow(TransferSpec.builder().protocol(Protocol.UDP).family(AddressFamily.IPV4)
+                .payloadBytes(1400).io(new StreamIo(0, gso, false, false)).rateBitsPerSecond(rate)
+                .warmup(Duration.ofSeconds(3)).duration(Duration.ofSeconds(1)).interval(Duration.ofSeconds(1)).build());
+    }
+
+    private static void allocateNothingInTheWindow(TransferSpec spec) throws Exception {
         boolean clean = false;
         for (int run = 0; run < 3 && !clean; run++) {
             TransferResult r;

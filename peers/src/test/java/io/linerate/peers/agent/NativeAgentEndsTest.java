@@ -367,4 +367,26 @@ class NativeAgentEndsTest {
         });
         assertThat(t.options().tcpMss()).isEmpty();
     }
+
+    @ParameterizedTest
+    @EnumSource(value = PeerDirection.class, names = {"FORWARD", "REVERSE"})
+    void aUdpStreamWithGsoRunsThroughTheAgentAndNamesBothEndsCalls(PeerDirection d) throws Exception {
+        TransferSpec udp = tcp(d).toBuilder().protocol(Protocol.UDP).payloadBytes(1200).rateBitsPerSecond(10_000_000)
+                .io(new StreamIo(0, true, false, false)).build();
+
+        TransferResult t = ((RemoteStreamResult) run(Transports.byName(NATIVE), udp)).transfer();
+
+        assertThat(t.bytesSent()).isPositive().isEqualTo(1200L * t.messagesSent());
+        assertThat(t.udp()).hasValueSatisfying(u -> {
+            assertThat(u.datagramsReceived()).isPositive().isLessThanOrEqualTo(u.datagramsSent());
+            assertThat(u.lost()).isEqualTo(u.datagramsSent() - u.datagramsReceived());
+        });
+        // whichever end the agent ran, it segmented or coalesced and said so
+        DataPath p = t.dataPath().orElseThrow();
+        assertThat(p.sender().call()).isEqualTo("sendmmsg(2) with UDP_SEGMENT (1200-byte segments)");
+        assertThat(p.receiver().call()).startsWith("recvmmsg(2) with UDP_GRO");
+        assertThat(p.sender().segments()).isEqualTo(t.messagesSent());
+        assertThat(p.receiver().maxSegmentsPerCall()).isPositive();
+        assertThat(t.invalidReasons()).isEmpty();
+    }
 }

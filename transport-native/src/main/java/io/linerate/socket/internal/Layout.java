@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The offsets of {@code struct tcp_info} (Linux {@code <linux/tcp.h>}) and the socket option
- * constants ({@code <sys/socket.h>}, {@code <netinet/in.h>}, {@code <linux/tcp.h>}, {@code <poll.h>}) the Java side
+ * constants ({@code <sys/socket.h>}, {@code <netinet/in.h>}, {@code <linux/tcp.h>}, {@code <netinet/udp.h>}, {@code <poll.h>}) the Java side
  * uses, in bytes or as the numbers the kernel takes, for x86_64 Linux. {@code struct tcp_info}
  * only grows at its end (its size differs between kernel versions, so it is not checked), and the
  * kernel writes as much of it as it has. {@link #mismatches()}
@@ -39,6 +39,9 @@ public final class Layout {
     public static final int POLLOUT = 0x4;
     public static final int POLLERR = 0x8;
     public static final int POLLHUP = 0x10;
+    public static final int IPPROTO_UDP = 17;
+    public static final int UDP_SEGMENT = 103;
+    public static final int UDP_GRO = 104;
 
     /** Every checked value, in the order {@code socket.c}'s layout function writes them. */
     public static final List<Field> FIELDS = List.of(
@@ -68,7 +71,10 @@ public final class Layout {
             new Field("POLLIN", POLLIN),
             new Field("POLLOUT", POLLOUT),
             new Field("POLLERR", POLLERR),
-            new Field("POLLHUP", POLLHUP));
+            new Field("POLLHUP", POLLHUP),
+            new Field("IPPROTO_UDP", IPPROTO_UDP),
+            new Field("UDP_SEGMENT", UDP_SEGMENT),
+            new Field("UDP_GRO", UDP_GRO));
 
     private Layout() {}
 

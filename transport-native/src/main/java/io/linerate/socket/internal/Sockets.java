@@ -137,4 +137,24 @@ public final class Sockets {
 
     /** getsockopt(SO_BINDTODEVICE) into {@code capacity} bytes at {@code out}: the length written (0 when unbound), or -errno. */
     public static native int boundDevice(int fd, long out, int capacity);
+
+    /**
+     * sendmmsg(2) of {@code count} messages, 1..1024, polling up to {@code timeoutMs} for room:
+     * message i is the {@code lens[i]} bytes at {@code base + i * slotBytes}, {@code lens} holding
+     * {@code count} native-order ints.
+     *
+     * @return messages the kernel accepted, 1..count; -EAGAIN when the wait ran out; -EINVAL for a count out of range; or -errno
+     */
+    public static native int sendBatch(int fd, long base, int slotBytes, long lens, int count, int timeoutMs);
+
+    /**
+     * recvmmsg(2) of up to {@code count} messages, 1..1024, polling up to {@code timeoutMs} for
+     * data: message i lands in the {@code slotBytes} at {@code base + i * slotBytes}; its length
+     * goes to {@code lens[i]} and the segment size of its {@code UDP_GRO} control message to
+     * {@code gsoSizes[i]} (0 without one: a single datagram; -1 when the message was cut to its
+     * slot), both holding {@code count} native-order ints.
+     *
+     * @return messages received, 1..count; -EAGAIN when the wait ran out; -EINVAL for a count out of range; or -errno
+     */
+    public static native int recvBatch(int fd, long base, int slotBytes, int count, long lens, long gsoSizes, int timeoutMs);
 }

@@ -1,19 +1,18 @@
 package io.linerate.socket.internal;
 
 import io.linerate.core.AppliedOptions;
-import io.linerate.core.Clock;
+import io.linerate.core.DataPath;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.ends.StreamChannel;
 import io.linerate.core.spi.engine.ReceiverContext;
-import io.linerate.core.spi.engine.SenderContext;
 import io.linerate.core.spi.engine.StreamEngine;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
+import java.util.Optional;
 
 /**
  * One end's native UDP data socket of a stream whose other end runs on a peer, bound to an
@@ -21,31 +20,34 @@ import java.nio.ByteBuffer;
  * Every datagram sent carries a {@link DatagramHeader} (as the nio transport's), which the
  * receiving end's {@link ReceiverContext#datagram} accounts: loss, reordering, duplicates, RFC 3550
  * jitter. A sending end's traffic class and SO_SNDBUF, a receiving end's SO_RCVBUF, are set before
- * the bind and read back after it. The loops move datagrams between the socket and a direct buffer
- * allocated when the channel opens, by address, so they allocate nothing; every wait is a poll(2)
- * of at most {@link PeerChannel#POLL_MILLIS}.
+ * the bind and read back after it. The loops ({@link UdpSender}, {@link UdpReceiver}) follow the
+ * spec's {@link io.linerate.core.StreamIo}: one call per datagram, {@code sendmmsg(2)} and
+ * {@code recvmmsg(2)} batches, or UDP GSO and GRO; they move datagrams between the socket and
+ * direct buffers allocated when the channel opens, by address, so they allocate nothing; every
+ * wait is a poll(2) of at most {@link PeerChannel#POLL_MILLIS}. {@link #dataPathEnd()} says which
+ * calls ran and what they carried.
  */
 final class UdpPeerChannel implements StreamChannel {
-    /** Largest datagram a receive holds, bytes: the nio transport's. */
-    static final int RECEIVE_BUFFER_BYTES = 65536;
-
     private final TransferSpec spec;
     private final NativeSocket socket;
     private final boolean sending;
-    private final ByteBuffer buffer;
+    private final UdpSender sender;
+    private final UdpReceiver receiver;
 
-    private UdpPeerChannel(TransferSpec spec, NativeSocket socket, boolean sending) {
+    private UdpPeerChannel(TransferSpec spec, NativeSocket socket, boolean sending) throws IOException {
         this.spec = spec;
         this.socket = socket;
         this.sending = sending;
-        this.buffer = ByteBuffer.allocateDirect(sending ? spec.payloadBytes() : RECEIVE_BUFFER_BYTES);
+        this.sender = sending ? UdpSender.of(spec, socket) : null;
+        this.receiver = sending ? null : UdpReceiver.of(spec, socket);
     }
 
     /**
      * @param local the address to bind; its family is the socket's
-     * @throws NativeSocketException naming the call that failed; nothing is left open
+     * @throws IOException naming the call that failed, or why the kernel refuses {@code --gso}
+     *     ({@code UDP_SEGMENT}, {@code UDP_GRO}); nothing is left open
      */
-    static UdpPeerChannel bind(TransferSpec spec, InetAddress local, boolean sending) throws NativeSocketException {
+    static UdpPeerChannel bind(TransferSpec spec, InetAddress local, boolean sending) throws IOException {
         NativeSocket s = NativeSocket.udp(PeerListener.family(local));
         try {
             if (sending) {
@@ -58,7 +60,7 @@ final class UdpPeerChannel implements StreamChannel {
             }
             s.bind(local, 0);
             return new UdpPeerChannel(spec, s, sending);
-        } catch (NativeSocketException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             PeerChannel.closeQuietly(s);
             throw e;
         }
@@ -80,7 +82,7 @@ final class UdpPeerChannel implements StreamChannel {
         if (!sending) {
             throw new IllegalStateException("this end was opened to receive");
         }
-        return this::send;
+        return sender::run;
     }
 
     @Override
@@ -88,50 +90,13 @@ final class UdpPeerChannel implements StreamChannel {
         if (sending) {
             throw new IllegalStateException("this end was opened to send");
         }
-        return this::receive;
+        return receiver::run;
     }
 
-    /**
-     * Sends sequence-numbered, time-stamped datagrams until the context's bound.
-     *
-     * @throws IOException when a send fails (ECONNREFUSED after ICMP port unreachable from a peer
-     *     that is gone), or makes no progress for the I/O timeout
-     */
-    private void send(SenderContext ctx) throws IOException {
-        long address = NativeSocket.address(buffer);
-        long stallNanos = ctx.ioTimeoutNanos();
-        Clock clock = ctx.clock();
-        int streamId = spec.streamId();
-        int n;
-        while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
-            DatagramHeader.write(buffer, streamId, ctx.nextSequence(), clock.nanoTime(), ctx.phase());
-            long waitingSince = System.nanoTime();
-            while (true) {
-                int w = socket.send(address, n, PeerChannel.POLL_MILLIS);
-                if (w > 0) {
-                    ctx.sent(w, true);
-                    break;
-                }
-                if (ctx.stopRequested()) {
-                    return;
-                }
-                if (System.nanoTime() - waitingSince > stallNanos) {
-                    throw NativeSocketException.timedOut("send(fd " + socket.fd() + ") after " + ctx.bytesSent()
-                            + " bytes", stallNanos / 1_000_000L);
-                }
-            }
-        }
-    }
-
-    /** Accounts datagrams until told to stop. */
-    private void receive(ReceiverContext ctx) throws IOException {
-        long address = NativeSocket.address(buffer);
-        while (!ctx.stopRequested()) {
-            int r = socket.receive(address, RECEIVE_BUFFER_BYTES, PeerChannel.POLL_MILLIS);
-            if (r > 0) {
-                ctx.datagram(buffer, r);
-            }
-        }
+    /** @return this end's calls ({@code send(2)}, {@code sendmmsg(2)}, ...) and what they carried, once its loop ran */
+    @Override
+    public Optional<DataPath.End> dataPathEnd() {
+        return sending ? sender.dataPathEnd() : receiver.dataPathEnd();
     }
 
     /**

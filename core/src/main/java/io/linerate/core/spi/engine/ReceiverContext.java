@@ -116,14 +116,26 @@ public final class ReceiverContext {
      * @param length bytes received
      */
     public void datagram(ByteBuffer buf, int length) {
+        datagram(buf, 0, length);
+    }
+
+    /**
+     * Accounts one datagram that starts at {@code index} of {@code buf}, such as one segment of a
+     * coalesced ({@code UDP_GRO}) receive; otherwise as {@link #datagram(ByteBuffer, int)}.
+     *
+     * @param buf the buffer holding the datagram
+     * @param index where the datagram (its {@link DatagramHeader}) starts
+     * @param length bytes of the datagram
+     */
+    public void datagram(ByteBuffer buf, int index, int length) {
         long arrival = clock.nanoTime();
-        if (!DatagramHeader.matches(buf, length, streamId)) {
+        if (!DatagramHeader.matches(buf, index, length, streamId)) {
             foreign++;
             return;
         }
-        long sendTime = DatagramHeader.sendTime(buf);
-        int phase = DatagramHeader.phase(buf);
-        long seq = DatagramHeader.sequence(buf);
+        long sendTime = DatagramHeader.sendTime(buf, index);
+        int phase = DatagramHeader.phase(buf, index);
+        long seq = DatagramHeader.sequence(buf, index);
         SequenceTracker.Arrival a = tracker.onArrival(seq);
         if (a == SequenceTracker.Arrival.INVALID) {
             foreign++;

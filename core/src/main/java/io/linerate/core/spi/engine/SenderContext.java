@@ -192,6 +192,41 @@ public final class SenderContext {
     }
 
     /**
+     * How many whole messages may leave now, for a loop that hands the kernel several per call
+     * ({@code sendmmsg(2)}, UDP GSO): call it after {@link #pace()} returned true. It counts the
+     * next message and every one after it whose last byte is due by now on the pacing schedule
+     * ({@link #nanosUntilNextSend}), within the bound; at an unlimited rate, as many as the bound
+     * leaves. The loop then stamps each with {@link #nextSequence()} + k and {@link #phase()}, and
+     * reports each the kernel accepted with {@code sent(bytes, true)}.
+     *
+     * @param max the most the loop takes, at least 1
+     * @return 0 when the bound is reached or a stop was requested; else 1..max
+     * @throws IllegalArgumentException for a max below 1
+     */
+    public int messagesDue(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max " + max + " messages is out of range; allowed: 1 or more");
+        }
+        int next = nextMessageBytes();
+        if (next == 0) {
+            return 0;
+        }
+        long left = Math.min(max, messageLimit - localMessages);
+        if (byteLimit != Long.MAX_VALUE) {
+            left = Math.min(left, (byteLimit - localBytes + next - 1) / next);
+        }
+        if (pacer.unlimited()) {
+            return (int) left;
+        }
+        long now = clock.nanoTime();
+        int k = 1;
+        while (k < left && pacer.nanosUntilNext(localBytes + (long) (k + 1) * next, now) <= 0) {
+            k++;
+        }
+        return k;
+    }
+
+    /**
      * The next message may leave once its last byte is due: its deadline is that of the byte after
      * {@code bytesSent + nextMessageBytes()}. So the bytes let out since the schedule's origin never
      * exceed {@code rate × elapsed}, however large a message is against the window (a 128 KiB

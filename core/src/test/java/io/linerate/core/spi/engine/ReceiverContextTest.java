@@ -76,4 +76,23 @@ class ReceiverContextTest {
         assertThat(rx.foreign()).isEqualTo(2);
         assertThat(rx.tracker().distinct()).isZero();
     }
+
+    @Test
+    void segmentsOfOneCoalescedBufferAreAccountedEachByItsOwnHeader() {
+        // three 100-byte segments in one buffer, as a UDP_GRO receive hands them over: 0, 2, then 1
+        ByteBuffer coalesced = ByteBuffer.allocate(300);
+        long[] seqs = {0, 2, 1};
+        for (int i = 0; i < seqs.length; i++) {
+            DatagramHeader.write(coalesced, i * 100, spec.streamId(), seqs[i], clock.nanoTime(), M);
+        }
+        for (int i = 0; i < seqs.length; i++) {
+            rx.datagram(coalesced, i * 100, 100);
+        }
+        rx.datagram(coalesced, 100, 100);
+        assertThat(rx.distinct(M)).isEqualTo(3);
+        assertThat(rx.reordered(M)).isEqualTo(1);
+        assertThat(rx.duplicates(M)).isEqualTo(1);
+        assertThat(rx.windowBytes()).isEqualTo(300);
+        assertThat(rx.foreign()).isZero();
+    }
 }

@@ -146,4 +146,40 @@ class SenderContextTest {
         assertThat(ctx.nanosUntilNextSend(0)).isZero();
         assertThat(ctx.pace()).isTrue();
     }
+
+    @Test
+    void aBatchTakesOnlyTheMessagesDueByNow() {
+        // 1 Mbit/s and 125-byte messages: one due per ms. After 5 ms the first five are due, the
+        // sixth 1 ms later; a batch of at most 4 takes 4
+        ManualClock clock = new ManualClock();
+        SenderContext ctx = new SenderContext(TransferSpec.builder().payloadBytes(125)
+                .rateBitsPerSecond(1_000_000).bound(Bound.messages(100)).build(), clock);
+        ctx.start(clock.nanoTime());
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
+        clock.advance(5 * MS);
+        assertThat(ctx.messagesDue(64)).isEqualTo(5);
+        assertThat(ctx.messagesDue(4)).isEqualTo(4);
+        for (int i = 0; i < 5; i++) {
+            ctx.sent(125, true);
+        }
+        assertThat(ctx.messagesDue(64)).as("the sixth is due 1 ms later; pace() waits for it").isEqualTo(1);
+        assertThat(ctx.nanosUntilNextSend(clock.nanoTime())).isEqualTo(MS);
+    }
+
+    @Test
+    void aBatchStopsAtTheBound() {
+        // unlimited: as many as the bound leaves; 1000 bytes of 300-byte datagrams are 4 (the last exceeds the bound)
+        SenderContext byMessages = new SenderContext(TransferSpec.builder().payloadBytes(125)
+                .bound(Bound.messages(10)).build(), new ManualClock());
+        assertThat(byMessages.messagesDue(64)).isEqualTo(10);
+        for (int i = 0; i < 8; i++) {
+            byMessages.sent(125, true);
+        }
+        assertThat(byMessages.messagesDue(64)).isEqualTo(2);
+        SenderContext byBytes = new SenderContext(TransferSpec.builder().protocol(io.linerate.core.Protocol.UDP)
+                .payloadBytes(300).bound(Bound.bytes(1000)).build(), new ManualClock());
+        assertThat(byBytes.messagesDue(64)).isEqualTo(4);
+        byBytes.requestStop();
+        assertThat(byBytes.messagesDue(64)).isZero();
+    }
 }

@@ -1,0 +1,142 @@
+package io.linerate.socket.internal;
+
+import io.linerate.core.AppliedOptions;
+import io.linerate.core.Clock;
+import io.linerate.core.DataPath;
+import io.linerate.core.IntervalListener;
+import io.linerate.core.Transfer;
+import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
+import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.engine.StreamEngine;
+import io.linerate.jni.Errno;
+import io.linerate.socket.NativeSocket;
+import io.linerate.socket.NativeSocketException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A UDP stream between two native sockets of this JVM on the loopback address of the spec's
+ * family, on core's {@link StreamEngine}: the receiver bound to the spec's port, the sender to an
+ * ephemeral one, each connected to the other so that it only sees the other's datagrams. The
+ * loops ({@link UdpSender}, {@link UdpReceiver}) follow the spec's {@link io.linerate.core.StreamIo}
+ * (one call per datagram, {@code sendmmsg(2)}/{@code recvmmsg(2)} batches, UDP GSO and GRO), and
+ * the result carries the {@link DataPath} of both ends. The sender's traffic class and SO_SNDBUF
+ * and the receiver's SO_RCVBUF are set before the bind and read back after it; both ends are open
+ * once constructed.
+ */
+public final class NativeUdpTransfer implements Transfer {
+    private static final Logger LOG = LoggerFactory.getLogger(NativeUdpTransfer.class);
+
+    private final TransferSpec spec;
+    private final Clock clock;
+    private final NativeSocket tx;
+    private final NativeSocket rx;
+    private final AppliedOptions options;
+    private final UdpSender sender;
+    private final UdpReceiver receiver;
+    private final AtomicBoolean ran = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private NativeUdpTransfer(TransferSpec spec, Clock clock, NativeSocket tx, NativeSocket rx, AppliedOptions options,
+                              UdpSender sender, UdpReceiver receiver) {
+        this.spec = spec;
+        this.clock = clock;
+        this.tx = tx;
+        this.rx = rx;
+        this.options = options;
+        this.sender = sender;
+        this.receiver = receiver;
+    }
+
+    /**
+     * Binds and connects both sockets and, with {@code gso}, sets {@code UDP_SEGMENT} and
+     * {@code UDP_GRO}.
+     *
+     * @throws TransferException naming the call and the errno (a port in use is a usage error), or
+     *     why the kernel refuses {@code --gso}; nothing is left open
+     */
+    public static NativeUdpTransfer open(TransferSpec spec, Clock clock) throws TransferException {
+        InetAddress lo = spec.family().loopbackAddress();
+        NativeSocket tx = null;
+        NativeSocket rx = null;
+        try {
+            rx = NativeSocket.udp(spec.family());
+            if (spec.receiveBufferBytes() > 0) {
+                rx.receiveBuffer(spec.receiveBufferBytes());
+            }
+            rx.bind(lo, spec.port());
+            tx = NativeSocket.udp(spec.family());
+            tx.trafficClass(spec.trafficClass());
+            if (spec.sendBufferBytes() > 0) {
+                tx.sendBuffer(spec.sendBufferBytes());
+            }
+            tx.bind(lo, 0);
+            tx.connect(lo, rx.localPort(), TcpLoops.POLL_MILLIS);
+            rx.connect(lo, tx.localPort(), TcpLoops.POLL_MILLIS);
+            AppliedOptions options = new AppliedOptions(spec.trafficClass(), tx.trafficClass(), spec.sendBufferBytes(),
+                    tx.sendBuffer(), spec.receiveBufferBytes(), rx.receiveBuffer(), spec.noDelay(), false);
+            UdpSender sender = UdpSender.of(spec, tx);
+            UdpReceiver receiver = UdpReceiver.of(spec, rx);
+            LOG.debug("opened {} on native sockets: {}", spec, options);
+            return new NativeUdpTransfer(spec, clock, tx, rx, options, sender, receiver);
+        } catch (IOException e) {
+            closeQuietly(tx);
+            closeQuietly(rx);
+            boolean portInUse = e instanceof NativeSocketException n && n.errno() == Errno.EADDRINUSE;
+            throw new TransferException("cannot set up the UDP transfer on " + lo.getHostAddress() + ": " + e.getMessage(),
+                    e, portInUse);
+        } catch (RuntimeException e) {
+            closeQuietly(tx);
+            closeQuietly(rx);
+            throw e;
+        }
+    }
+
+    @Override
+    public TransferSpec spec() {
+        return spec;
+    }
+
+    /**
+     * @return the engine's result with the {@link DataPath} of both ends
+     * @throws IllegalStateException when run a second time or after {@link #close()}
+     */
+    @Override
+    public TransferResult run(IntervalListener listener) throws TransferException {
+        if (closed.get()) {
+            throw new IllegalStateException("the transfer is closed");
+        }
+        if (!ran.compareAndSet(false, true)) {
+            throw new IllegalStateException("a transfer runs once; open a new one");
+        }
+        StreamEngine engine = new StreamEngine(spec, clock, sender::run, receiver::run);
+        TransferResult r = engine.run(options, listener);
+        DataPath.End unrun = new DataPath.End("none", 0, 0, 0);
+        return r.withDataPath(DataPath.of(sender.dataPathEnd().orElse(unrun), receiver.dataPathEnd().orElse(unrun),
+                spec.io()));
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            closeQuietly(tx);
+            closeQuietly(rx);
+            LOG.debug("closed {}", spec);
+        }
+    }
+
+    private static void closeQuietly(NativeSocket s) {
+        if (s == null) {
+            return;
+        }
+        try {
+            s.close();
+        } catch (NativeSocketException ignored) {
+            // close(2) releases the descriptor even when it reports an error
+        }
+    }
+}
