@@ -41,6 +41,9 @@ public record DataPath(End sender, End receiver, String payloadNote) {
         return new DataPath(sender, receiver, note);
     }
 
+    /** The tail of an {@link End#unreported} end's call. */
+    public static final String NOT_REPORTED = ": calls not reported (an agent serving on nio names none)";
+
     /**
      * One end's calls.
      *
@@ -58,6 +61,22 @@ public record DataPath(End sender, End receiver, String payloadNote) {
                 throw new IllegalArgumentException("counts of " + call + " are negative: " + calls + " calls, "
                         + segments + " segments, " + maxSegmentsPerCall + " at most per call; allowed: 0 or more");
             }
+        }
+
+        /**
+         * The far end of a stream with linerate's agent where that end's transport names no calls
+         * (an agent serving on nio): its call says so, and its counts, all 0, stand for nothing.
+         *
+         * @param role what ran the far end, for the text ({@code the agent's receiving end})
+         * @return an end that {@link #reported()} says is not reported
+         */
+        public static End unreported(String role) {
+            return new End(role + NOT_REPORTED, 0, 0, 0);
+        }
+
+        /** @return false for an end of {@link #unreported}, whose counts stand for nothing */
+        public boolean reported() {
+            return !call.endsWith(NOT_REPORTED);
         }
 
         /** @return the mean segments per call; 0 when no call moved any */

@@ -137,7 +137,9 @@ public final class ResultJson {
      * The system calls of a stream's ends: {@code sender} and {@code receiver}, each {@code call}
      * (as its man page names it), {@code calls}, {@code segments} (datagrams, each GSO/GRO segment
      * counted once; TCP writes or reads), {@code segments_per_call} (mean) and
-     * {@code max_segments_per_call}; then {@code payload_note} where the payload was not checked.
+     * {@code max_segments_per_call}, or the {@code call} alone for the agent's end where its
+     * transport names no calls ({@link DataPath.End#reported()}); then {@code payload_note} where the
+     * payload was not checked.
      */
     private static JsonObject dataPath(DataPath p) {
         JsonObject n = JsonObject.create().put("sender", dataPathEnd(p.sender())).put("receiver", dataPathEnd(p.receiver()));
@@ -148,6 +150,9 @@ public final class ResultJson {
     }
 
     private static JsonObject dataPathEnd(DataPath.End e) {
+        if (!e.reported()) {
+            return JsonObject.create().put("call", e.call());
+        }
         return JsonObject.create().put("call", e.call()).put("calls", e.calls()).put("segments", e.segments())
                 .put("segments_per_call", e.segmentsPerCall()).put("max_segments_per_call", e.maxSegmentsPerCall());
     }

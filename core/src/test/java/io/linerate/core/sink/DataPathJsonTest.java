@@ -44,6 +44,21 @@ class DataPathJsonTest {
         assertThat(json(r).get("data_path").get("payload_note").asText()).isEqualTo(p.payloadNote());
     }
 
+    @Test
+    void anUnreportedEndCarriesItsCallAloneNoCounts() throws Exception {
+        DataPath p = new DataPath(new DataPath.End("sendfile(2)", 8, 8, 1),
+                DataPath.End.unreported("the agent's receiving end"), DataPath.FROM_FILE);
+        JsonNode n = json(TransferResult.builder(TransferSpec.builder().build()).options(OPTIONS).dataPath(p).build())
+                .get("data_path");
+        assertThat(n.get("receiver").get("call").asText())
+                .isEqualTo("the agent's receiving end: calls not reported (an agent serving on nio names none)");
+        assertThat(n.get("receiver").has("calls")).as("no count stands for calls nobody counted").isFalse();
+        assertThat(n.get("receiver").has("segments")).isFalse();
+        assertThat(n.get("sender").get("calls").asLong()).isEqualTo(8);
+        assertThat(p.receiver().reported()).isFalse();
+        assertThat(p.sender().reported()).isTrue();
+    }
+
     private static JsonNode json(TransferResult r) throws Exception {
         return new ObjectMapper().readTree(ResultJson.transfer(r).toJson());
     }

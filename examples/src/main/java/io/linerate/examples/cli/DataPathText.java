@@ -28,6 +28,9 @@ final class DataPathText {
     }
 
     private static String end(DataPath.End e) {
+        if (!e.reported()) {
+            return e.call();
+        }
         return String.format(Locale.ROOT, "%s, %d calls, %.1f per call (at most %d)", e.call(), e.calls(),
                 e.segmentsPerCall(), e.maxSegmentsPerCall());
     }

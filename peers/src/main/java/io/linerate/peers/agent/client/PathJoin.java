@@ -29,27 +29,42 @@ final class PathJoin {
         return io.batch() > 1 || io.gso() || (sending ? io.zeroCopySend() : io.skipReceiveCopy());
     }
 
+    /** @return whether {@code io} asks this end to send from a file or to receive with MSG_TRUNC */
+    private static boolean changesPayload(StreamIo io, boolean localSends) {
+        return localSends ? io.zeroCopySend() : io.skipReceiveCopy();
+    }
+
     /**
      * @param joined the stream's result, both ends' counts joined
      * @param local this end's calls, where its transport reports them
      * @param localSends whether this end sent
      * @param remote the agent's end of the stream in its result message
-     * @return {@code joined} with the data path where both ends reported theirs; with an invalid
-     *     reason where the spec asked for a path and the agent's end did not report one
+     * @return {@code joined} with the data path where both ends reported theirs, or where this end
+     *     alone sent by sendfile(2) or received with MSG_TRUNC (the agent's end then
+     *     {@link DataPath.End#unreported}); with an invalid reason where the spec asked for a path
+     *     and the agent's end did not report one
      * @throws IOException when the agent's {@code data_path} is malformed
      */
     static TransferResult join(TransferResult joined, Optional<DataPath.End> local, boolean localSends, JsonNode remote)
             throws IOException {
         Optional<DataPath.End> far = EndJson.dataPath(remote);
+        StreamIo io = joined.spec().io();
         if (far.isEmpty()) {
-            return askedOf(joined.spec().io(), !localSends) ? joined.withInvalidReason(String.format(NO_FAR_PATH,
-                    joined.spec().io())) : joined;
+            if (askedOf(io, !localSends)) {
+                return joined.withInvalidReason(String.format(NO_FAR_PATH, io));
+            }
+            if (local.isEmpty() || !changesPayload(io, localSends)) {
+                return joined;
+            }
+            // this end alone sent by sendfile(2) or received with MSG_TRUNC: the result still says so
+            far = Optional.of(DataPath.End.unreported(localSends ? "the agent's receiving end"
+                    : "the agent's sending end"));
         }
         if (local.isEmpty()) {
             return joined;
         }
         DataPath.End sender = localSends ? local.get() : far.get();
         DataPath.End receiver = localSends ? far.get() : local.get();
-        return joined.withDataPath(DataPath.of(sender, receiver, joined.spec().io()));
+        return joined.withDataPath(DataPath.of(sender, receiver, io));
     }
 }

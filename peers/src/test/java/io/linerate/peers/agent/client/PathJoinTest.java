@@ -82,6 +82,33 @@ class PathJoinTest {
     }
 
     @Test
+    void aPayloadOptionOfThisEndAloneKeepsItsPathAndNoteWhenTheAgentNamesNoCalls() throws IOException {
+        // an agent on nio sends no data_path; this end sent by sendfile(2), or received with MSG_TRUNC
+        DataPath.End sendfile = new DataPath.End("sendfile(2)", 20, 20, 1);
+        TransferResult sent = PathJoin.join(tcp(new StreamIo(0, false, true, false)), Optional.of(sendfile), true,
+                agentEnd(null));
+        assertThat(sent.valid()).isTrue();
+        DataPath p = sent.dataPath().orElseThrow();
+        assertThat(p.sender()).isEqualTo(sendfile);
+        assertThat(p.receiver().reported()).isFalse();
+        assertThat(p.receiver().call()).startsWith("the agent's receiving end: calls not reported");
+        assertThat(p.payloadNote()).isEqualTo(DataPath.FROM_FILE);
+
+        DataPath.End truncated = new DataPath.End("recv(2) with MSG_TRUNC", 30, 30, 1);
+        TransferResult received = PathJoin.join(tcp(new StreamIo(0, false, false, true)), Optional.of(truncated), false,
+                agentEnd(null));
+        assertThat(received.valid()).isTrue();
+        assertThat(received.dataPath().orElseThrow().receiver()).isEqualTo(truncated);
+        assertThat(received.dataPath().orElseThrow().sender().call()).startsWith("the agent's sending end: calls not");
+        assertThat(received.dataPath().orElseThrow().payloadNote()).isEqualTo(DataPath.TRUNCATED);
+    }
+
+    private static TransferResult tcp(StreamIo io) {
+        TransferSpec spec = TransferSpec.builder().io(io).endpoint(Endpoint.remote("198.18.0.2", 7001)).build();
+        return TransferResult.builder(spec).options(OPTIONS).build();
+    }
+
+    @Test
     void aMalformedPathIsAnError() throws IOException {
         JsonNode bad = Control.MAPPER.readTree("{\"data_path\":[\"send(2)\",-1,0,0]}");
         assertThatThrownBy(() -> PathJoin.join(result(StreamIo.DEFAULT), Optional.of(SENDS), true, bad))
