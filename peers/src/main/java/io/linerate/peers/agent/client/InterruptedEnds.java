@@ -2,6 +2,7 @@ package io.linerate.peers.agent.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.AppliedOptions;
+import io.linerate.core.DataPath;
 import io.linerate.core.Failures;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.engine.EndCounters;
@@ -25,13 +26,15 @@ final class InterruptedEnds {
      * @param watch the watch on the agent's control message
      * @param local this end's counts of every stream, each interrupted
      * @param localOptions the socket options this end applied, per stream
+     * @param localPaths this end's system calls, per stream, where its transport reports them
      * @param clockComparison how the two hosts' clocks compare
      * @return both ends' counts of every stream when the agent's {@code result} comes within the
      *     I/O timeout, else this end's alone, whose reasons say the agent's are missing; either way
      *     marked interrupted
      */
     static RemoteParallelResult collect(TransferSpec spec, ControlWatch watch, List<EndCounters> local,
-                                        List<AppliedOptions> localOptions, String clockComparison) {
+                                        List<AppliedOptions> localOptions, List<Optional<DataPath.End>> localPaths,
+                                        String clockComparison) {
         long io = spec.ioTimeout().toMillis();
         int n = local.size();
         String missing = null;
@@ -53,9 +56,10 @@ final class InterruptedEnds {
             if (missing == null) {
                 try {
                     JsonNode remote = AgentWord.farEnd(result, i, n);
-                    // where the agent sent, its TCP_INFO at the end and per interval, as after a whole run
-                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), Optional.empty(), result, remote,
-                            clockComparison));
+                    // where the agent sent, its TCP_INFO at the end and per interval, as after a whole run;
+                    // both ends' calls until the interrupt
+                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), localPaths.get(i), result,
+                            remote, clockComparison));
                     continue;
                 } catch (IOException e) {
                     missing = "the agent's counts are missing: its result did not hold them (" + e.getMessage() + ")";

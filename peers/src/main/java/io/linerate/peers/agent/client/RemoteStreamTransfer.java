@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.Clock;
+import io.linerate.core.DataPath;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Failures;
 import io.linerate.core.IntervalListener;
@@ -303,7 +304,9 @@ public final class RemoteStreamTransfer implements Transfer {
                 }
             }
             if (interrupted) {
-                return InterruptedEnds.collect(spec, watch, local, localOptions, clockComparison);
+                List<Optional<DataPath.End>> localPaths = new ArrayList<>();
+                data.forEach(ch -> localPaths.add(ch.dataPathEnd()));
+                return InterruptedEnds.collect(spec, watch, local, localOptions, localPaths, clockComparison);
             }
             // the agent's ends may close their windows up to a control round trip after ours, then drain
             try {
