@@ -11,7 +11,7 @@ import java.util.Locale;
  * byte is due, so a paced window shorter than one message's time ({@code payload × 8 / rate})
  * carries nothing; otherwise a window without traffic is one in which the sender was stalled.
  */
-final class EmptyWindow {
+public final class EmptyWindow {
     private EmptyWindow() {}
 
     /**
@@ -33,7 +33,7 @@ final class EmptyWindow {
      * @param rateBitsPerSecond the sender's target, 0 for unlimited
      * @return the reason for a UDP window none of whose datagrams arrived
      */
-    static String udp(long windowNanos, long datagramsSent, int payloadBytes, long rateBitsPerSecond) {
+    public static String udp(long windowNanos, long datagramsSent, int payloadBytes, long rateBitsPerSecond) {
         if (datagramsSent > 0) {
             return String.format(Locale.ROOT, "none of the %d datagrams sent in the measured window of %s arrived",
                     datagramsSent, length(windowNanos));

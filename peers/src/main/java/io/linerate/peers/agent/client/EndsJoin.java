@@ -9,6 +9,7 @@ import io.linerate.core.TransferSpec;
 import io.linerate.core.UdpStats;
 import io.linerate.core.latency.ExactRangeHistogram;
 import io.linerate.core.spi.cost.InstructionCount;
+import io.linerate.core.spi.engine.EmptyWindow;
 import io.linerate.core.spi.engine.EndCounters;
 import io.linerate.peers.agent.internal.wire.EndJson;
 import java.util.ArrayList;
@@ -85,7 +86,8 @@ final class EndsJoin {
                     // one-way delay needs the two clocks compared, which they are not
                     new ExactRangeHistogram(1, 60_000_000_000L, 3)));
             if (got == 0) {
-                reasons.add("no datagram of the window arrived (" + sent + " sent in it)");
+                // as an in-process run says it: for a paced sender, how long one message takes at its rate
+                reasons.add(EmptyWindow.udp(tx.windowNanos(), sent, spec.payloadBytes(), spec.rateBitsPerSecond()));
             }
             if (rx.foreign() > 0) {
                 reasons.add(rx.foreign() + " datagrams of another stream or without a linerate header arrived");
