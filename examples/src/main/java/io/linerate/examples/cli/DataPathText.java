@@ -31,7 +31,7 @@ final class DataPathText {
         if (!e.reported()) {
             return e.call();
         }
-        return String.format(Locale.ROOT, "%s, %d calls, %.1f per call (at most %d)", e.call(), e.calls(),
-                e.segmentsPerCall(), e.maxSegmentsPerCall());
+        return String.format(Locale.ROOT, "%s, %d %s, %.1f per call (at most %d)", e.call(), e.calls(),
+                e.calls() == 1 ? "call" : "calls", e.segmentsPerCall(), e.maxSegmentsPerCall());
     }
 }

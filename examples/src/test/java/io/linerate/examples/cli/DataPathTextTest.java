@@ -16,6 +16,16 @@ class DataPathTextTest {
     }
 
     @Test
+    void oneCallIsSingular() {
+        // --messages 45 with --gso: one sendmmsg(2) of 45 segments, received in two calls
+        DataPath p = new DataPath(new DataPath.End("sendmmsg(2) with UDP_SEGMENT (1460-byte segments)", 1, 45, 45),
+                new DataPath.End("recvmmsg(2) with UDP_GRO (at most 44 segments per coalesced datagram)", 2, 45, 44), "");
+        assertThat(DataPathText.line(p)).isEqualTo("# data path: sender sendmmsg(2) with UDP_SEGMENT (1460-byte "
+                + "segments), 1 call, 45.0 per call (at most 45); receiver recvmmsg(2) with UDP_GRO (at most 44 segments "
+                + "per coalesced datagram), 2 calls, 22.5 per call (at most 44)");
+    }
+
+    @Test
     void anUnreportedEndPrintsNoCountsButTheNoteStays() {
         DataPath p = new DataPath(DataPath.End.unreported("the agent's sending end"),
                 new DataPath.End("recv(2) with MSG_TRUNC", 5, 5, 1), DataPath.TRUNCATED);
