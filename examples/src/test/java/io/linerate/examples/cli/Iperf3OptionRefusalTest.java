@@ -159,4 +159,23 @@ class Iperf3OptionRefusalTest {
         assertThat(stream("-c", "127.0.0.1", "--bitrate=x").err()).startsWith("linerate: Invalid value for option '--bitrate':");
         assertThat(stream("-c", "127.0.0.1", "--time", "x").err()).startsWith("linerate: Invalid value for option '--time':");
     }
+
+    @Test
+    void theNativeTransportsCallsAreRefusedWithAnIperfServerNamingWhy() {
+        // iperf3's own --gsro, -Z and --skip-rx-copy: linerate's end of an iperf server's stream runs on nio
+        String[][] cases = {
+            {"-c", "198.18.0.2", "-u", "--gsro"}, {"-c", "198.18.0.2", "-Z"}, {"-c", "198.18.0.2", "-R", "--skip-rx-copy"},
+            {"--peer", "198.18.0.2:5001", "--peer-protocol", "iperf2", "--protocol", "udp", "--batch", "8"},
+        };
+        String[] named = {"gso", "zerocopy", "skip-rx-copy", "batch=8"};
+        for (int k = 0; k < cases.length; k++) {
+            Run r = stream(cases[k]);
+            assertThat(r.exit()).as(named[k]).isEqualTo(2);
+            assertThat(r.err()).as(named[k]).isEqualTo("linerate: " + named[k] + " runs on the native transport's ends "
+                    + "only, and with an iperf3 or iperf 2 server this end runs on the nio transport: leave --batch, "
+                    + "--gso, -Z and --skip-rx-copy out, or run the far end on linerate's agent (serve --transport "
+                    + "native)" + System.lineSeparator());
+        }
+    }
+
 }
