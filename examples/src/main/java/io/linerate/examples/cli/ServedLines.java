@@ -15,7 +15,8 @@ import java.util.Locale;
  * a test starts, an interval line per reporting interval
  * ({@code [  3]  1.00- 2.00 sec  1589248 Bytes  12.71 Mbits/sec}, for UDP data received followed by
  * jitter and lost/total datagrams), and summary lines at its end, each marked {@code receiver} or
- * {@code sender} as iperf3's are; a linerate ping-pong or request/response test ends with one line
+ * {@code sender} as iperf3's are (a UDP test received and cut short, whose client never said what
+ * it sent, gives its datagrams received and {@code loss unknown} instead); a linerate ping-pong or request/response test ends with one line
  * of the agent's own counts and how it ended
  * ({@code [  4]  2.31 sec  5120 echoes  163840 bytes echoed  done}). The number in brackets is the test's on this server, followed by
  * the stream's where a linerate client runs several. Bytes are exact, rates decimal
@@ -44,9 +45,14 @@ final class ServedLines implements ServedTestListener {
     @Override
     public void onEnd(ServedSummary s) {
         IntervalSample whole = new IntervalSample(0, s.nanos(), s.bytes(), s.datagrams(), s.lost(), s.jitterNanos(), false);
-        line(String.format(Locale.ROOT, "[%3d] ", s.test()) + TransferFormat.intervalLine(whole, s.udp() && !s.sent())
+        boolean done = ServedSummary.DONE.equals(s.end());
+        boolean udpReceived = s.udp() && !s.sent();
+        // a test cut short never learnt what the client sent: its loss is unknown, not 0
+        String counts = udpReceived && !done ? TransferFormat.intervalLine(whole, false) + "  " + s.datagrams()
+                + " datagrams received, loss unknown" : TransferFormat.intervalLine(whole, udpReceived);
+        line(String.format(Locale.ROOT, "[%3d] ", s.test()) + counts
                 + (s.sent() ? "  sender" : "  receiver")
-                + (ServedSummary.DONE.equals(s.end()) ? "" : "  (ended: " + s.end() + ")"));
+                + (done ? "" : "  (ended: " + s.end() + ")"));
     }
 
     @Override
