@@ -54,7 +54,7 @@ final class InterruptedEnds {
                 try {
                     JsonNode remote = AgentWord.farEnd(result, i, n);
                     // where the agent sent, its TCP_INFO at the end and per interval, as after a whole run
-                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), Optional.empty(), result, remote,
+                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), Optional.empty(), -1, result, remote,
                             clockComparison));
                     continue;
                 } catch (IOException e) {
