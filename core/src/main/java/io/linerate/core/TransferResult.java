@@ -336,8 +336,8 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
             return this;
         }
         return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
-                windowBytesSent, windowBytesReceived, udp.map(u -> u.withReceiverSocketDrops(drops)), intervals, options,
-                senderCpuNanos, receiverCpuNanos, senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog,
+                windowBytesSent, windowBytesReceived, udp.map(u -> u.withReceiverSocketDrops(drops)), intervals,
+                options, senderCpuNanos, receiverCpuNanos, senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog,
                 processCpuNanos, instructions, interrupted, tcp, tcpUnavailable, dataPath);
     }
 

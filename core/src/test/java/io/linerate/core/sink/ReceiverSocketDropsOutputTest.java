@@ -16,13 +16,15 @@ class ReceiverSocketDropsOutputTest {
         assertThat(TransferFormat.receiverNote(r)).hasValue("# receiver: the receiving socket dropped 1890000 "
                 + "datagrams over the transfer because its buffer (SO_RCVBUF 212992 B) was full: linerate's receiver "
                 + "was the bottleneck, not the path; raise --rcvbuf, run fewer streams, or use a less loaded host");
-        assertThat(ResultJson.transfer(r).toJson()).contains("\"jitter_ms\":0.0040005,\"receiver_socket_drops\":1890000,");
+        assertThat(ResultJson.transfer(r).toJson())
+                .contains("\"jitter_ms\":0.0040005,\"receiver_socket_drops\":1890000,");
     }
 
     @Test
     void noDropsSayNoneAndAddNoNote() {
         TransferResult r = OutputFormatsGoldenTest.udpResult().withReceiverSocketDrops(0);
-        assertThat(TransferFormat.summaryLine(r)).contains("lost 698 (13.96%, receiving socket dropped 0)  reordered 7");
+        assertThat(TransferFormat.summaryLine(r))
+                .contains("lost 698 (13.96%, receiving socket dropped 0)  reordered 7");
         assertThat(TransferFormat.receiverNote(r)).isEmpty();
         assertThat(ResultJson.transfer(r).toJson()).contains("\"receiver_socket_drops\":0,");
     }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.condition.OS;
 class UdpSocketDropsTest {
     private static final String HEADER = "   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt"
             + "   uid  timeout inode ref pointer drops";
-    private static final String HEADER6 = "  sl  local_address                         remote_address                        st"
-            + " tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops";
+    private static final String HEADER6 = "  sl  local_address                         "
+            + "remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops";
 
     /**
      * Lines as udp4_format_sock prints them on a little-endian host: 127.0.0.1 is the __be32 bytes
@@ -89,7 +89,8 @@ class UdpSocketDropsTest {
         assertThat(r.known()).isFalse();
         assertThat(r.unknownReason()).startsWith("line 3 of /proc/net/udp cannot be parsed");
         List<String> shortLine = List.of(HEADER, "  131: 0100007F:1452 00000000:0000 07");
-        assertThat(parse(shortLine, "127.0.0.1", 5202).unknownReason()).contains("it has 4 fields, at least 13 expected");
+        assertThat(parse(shortLine, "127.0.0.1", 5202).unknownReason())
+                .contains("it has 4 fields, at least 13 expected");
     }
 
     /**
@@ -124,7 +125,8 @@ class UdpSocketDropsTest {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             gone = (InetSocketAddress) s.getLocalSocketAddress();
         }
-        assertThat(UdpSocketDrops.of(gone).unknownReason()).startsWith("no socket bound to 127.0.0.1:").endsWith("in /proc/net/udp or /proc/net/udp6");
+        assertThat(UdpSocketDrops.of(gone).unknownReason()).startsWith("no socket bound to 127.0.0.1:")
+                .endsWith("in /proc/net/udp or /proc/net/udp6");
     }
 
     /** @return datagrams the socket yields until none arrives for 200 ms */

@@ -55,14 +55,15 @@ class AgentSocketDropsTest {
         assumeTrue(t.unavailabilityCause().isEmpty(), () -> "the " + transport + " transport cannot load here: "
                 + t.unavailabilityCause().orElseThrow());
         RemoteStreamResult r;
-        try (Agent agent = Agent.start(new AgentConfig(InetAddress.getLoopbackAddress(), 0,
-                Optional.of(AgentStreamTest.SECRET), AgentLimits.defaults(), Duration.ofSeconds(5)).withTransport(transport))) {
+        AgentConfig config = new AgentConfig(InetAddress.getLoopbackAddress(), 0, Optional.of(AgentStreamTest.SECRET),
+                AgentLimits.defaults(), Duration.ofSeconds(5)).withTransport(transport);
+        try (Agent agent = Agent.start(config)) {
             AgentPeer peer = AgentPeer.builder(Endpoint.remote("127.0.0.1", agent.address().getPort()))
                     .secret(PeerSecret.of(AgentStreamTest.SECRET)).direction(d).build();
-            TransferSpec spec = TransferSpec.builder().protocol(Protocol.UDP).family(AddressFamily.IPV4).payloadBytes(1200)
-                    .rateBitsPerSecond(20_000_000).receiveBufferBytes(4096).duration(Duration.ofMillis(300))
-                    .warmup(Duration.ofMillis(100)).interval(Duration.ofMillis(100)).ioTimeout(Duration.ofSeconds(5))
-                    .endpoint(peer).build();
+            TransferSpec spec = TransferSpec.builder().protocol(Protocol.UDP).family(AddressFamily.IPV4)
+                    .payloadBytes(1200).rateBitsPerSecond(20_000_000).receiveBufferBytes(4096)
+                    .duration(Duration.ofMillis(300)).warmup(Duration.ofMillis(100)).interval(Duration.ofMillis(100))
+                    .ioTimeout(Duration.ofSeconds(5)).endpoint(peer).build();
             try (Measurement m = t.open((MeasurementSpec) spec, Clock.system())) {
                 r = (RemoteStreamResult) m.run();
             }
