@@ -54,8 +54,8 @@ final class InterruptedEnds {
                 try {
                     JsonNode remote = AgentWord.farEnd(result, i, n);
                     // where the agent sent, its TCP_INFO at the end and per interval, as after a whole run
-                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), Optional.empty(), result, remote,
-                            clockComparison));
+                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), Optional.empty(), -1, result,
+                            remote, clockComparison));
                     continue;
                 } catch (IOException e) {
                     missing = "the agent's counts are missing: its result did not hold them (" + e.getMessage() + ")";
