@@ -22,8 +22,9 @@ import java.util.OptionalDouble;
  *     all (the estimator starts on the second), never 0 in their place
  * @param oneWayDelay one-way delay of the window's datagrams in ns (both ends read the same clock
  *     in one JVM), with its exact min and max; a copy the caller owns
- * @param receiverSocketDrops datagrams the receiving socket itself dropped over the whole transfer
- *     (warm-up, window and drain), the kernel's {@code sk_drops}: mostly a full receive buffer, so
+ * @param receiverSocketDrops packets the receiving socket itself dropped over the whole transfer
+ *     (warm-up, window and drain), the kernel's {@code sk_drops}: datagrams, or with {@code UDP_GRO}
+ *     ({@link StreamIo#gso()}) coalesced buffers of up to 64 datagrams each; mostly a full receive buffer, so
  *     the receiver read too slowly and linerate's own end, not the network, lost them (DESIGN rule
  *     12); -1 when unknown (another system than Linux, a receiving socket in another process, a
  *     peer that does not report it). Not a part of {@code lost}, which counts the window only.

@@ -114,10 +114,12 @@ public final class TransferFormat {
      */
     public static Optional<String> receiverNote(TransferResult r) {
         return r.udp().filter(UdpStats::receiverDropped).map(u -> String.format(Locale.ROOT,
-                "# receiver: the receiving socket dropped %d datagrams over the transfer because its buffer%s "
+                "# receiver: the receiving socket dropped %d %s over the transfer because its buffer%s "
                         + "was full: linerate's receiver was the bottleneck, not the path; "
                         + "raise --rcvbuf, run fewer streams, or use a less loaded host",
-                u.receiverSocketDrops(), r.options().receiveBufferApplied() > 0
+                u.receiverSocketDrops(), r.spec().io().gso()
+                        ? "receive buffers (UDP_GRO coalesced, each of up to 64 datagrams)" : "datagrams",
+                r.options().receiveBufferApplied() > 0
                         ? " (SO_RCVBUF " + r.options().receiveBufferApplied() + " B)" : ""));
     }
 

@@ -21,6 +21,17 @@ class ReceiverSocketDropsOutputTest {
     }
 
     @Test
+    void withGroTheDropsAreCoalescedBuffersNotDatagrams() {
+        TransferResult plain = OutputFormatsGoldenTest.udpResult();
+        TransferResult gso = TransferResult.builder(plain.spec().toBuilder()
+                        .io(new io.linerate.core.StreamIo(0, true, false, false)).build())
+                .options(plain.options()).udp(plain.udp().orElseThrow()).build().withReceiverSocketDrops(5);
+        assertThat(TransferFormat.receiverNote(gso)).hasValueSatisfying(n -> assertThat(n).startsWith(
+                "# receiver: the receiving socket dropped 5 receive buffers (UDP_GRO coalesced, each of up to 64 "
+                        + "datagrams) over the transfer"));
+    }
+
+    @Test
     void noDropsSayNoneAndAddNoNote() {
         TransferResult r = OutputFormatsGoldenTest.udpResult().withReceiverSocketDrops(0);
         assertThat(TransferFormat.summaryLine(r))
