@@ -15,30 +15,39 @@
 # Needs: root, ip (iproute2), iperf3 (Debian package iperf3), ss, python3, and a built jar
 #   (mvn -B -q package -DskipTests). Traffic stays inside the two namespaces.
 # Usage: examples/bench/agent-vs-iperf3.sh [ROUNDS (default 5)] [SECONDS (default 3)] [MTU (default 1500)]
-#   environment: TRANSPORT (both linerate ends' transport, default nio; native for the JNI socket transport)
+#   environment: TRANSPORT (both linerate ends' transport, default nio; native for the JNI socket transport);
+#     GSO=1 with IPERF3_NEW (an iperf3 3.21 or later built from esnet/iperf's public source): UDP only,
+#     linerate with --gso (TRANSPORT=native) against IPERF3_NEW's client and server with --gsro
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup iperf3 3 7001 "$@"
 two_hosts "${3:-1500}"
 transport=${TRANSPORT:-nio} # both linerate ends' transport: nio (default) or native
 iperf_port=$((port + 1))
+iperf3=iperf3; gso=(); gsro=(); protos=(tcp udp)
+if [ "${GSO:-0}" = 1 ]; then
+  [ -x "${IPERF3_NEW:-}" ] && "$IPERF3_NEW" --help 2>&1 | grep -q -- --gsro \
+    || { echo "GSO=1 needs IPERF3_NEW: an iperf3 with --gsro (3.21 or later)" >&2; exit 2; }
+  [ "$transport" = native ] || { echo "GSO=1 needs TRANSPORT=native: the nio transport has no --gso" >&2; exit 2; }
+  iperf3=$IPERF3_NEW; gso=(--gso); gsro=(--gsro); protos=(udp)
+fi
 
 head -c 32 /dev/urandom | base64 > "$workdir/secret"
 serve_in_b "$workdir/agent.log" java -jar "$jar" serve --transport "$transport" --bind "$addr_b" --port "$port" --secret-file "$workdir/secret"
-serve_in_b "$workdir/iperf3.log" iperf3 -s -J -B "$addr_b" -p "$iperf_port"
+serve_in_b "$workdir/iperf3.log" "$iperf3" -s -J -B "$addr_b" -p "$iperf_port"
 listening_in_b -Hltn "$port"
 listening_in_b -Hltn "$iperf_port"
 
 iperf3_run() { # proto -> "bits/s received" and, for UDP, "lost%"
   local proto=$1 out
   if [ "$proto" = tcp ]; then
-    out=$(in_a iperf3 -c "$addr_b" -p "$iperf_port" -t "$secs" -O 1 -l 128K -J)
+    out=$(in_a "$iperf3" -c "$addr_b" -p "$iperf_port" -t "$secs" -O 1 -l 128K -J)
     echo "$out" | json_field end.sum_received.bits_per_second
   else
     # the receiver's own figures, from the server's report: the client's end.sum joins its own count of
     # datagrams sent after the omitted second with the server's count of lost ones, omitted ones included,
     # and its lost_percent can exceed 100
-    out=$(in_a iperf3 -c "$addr_b" -p "$iperf_port" -u -b 0 -l 1400 -t "$secs" -O 1 -J --get-server-output)
+    out=$(in_a "$iperf3" -c "$addr_b" -p "$iperf_port" -u -b 0 -l 1400 -t "$secs" -O 1 -J --get-server-output "${gsro[@]}")
     echo "$out" | python3 -c 'import json,sys
 s=json.load(sys.stdin)["server_output_json"]["end"]["sum_received"]
 print(s["bits_per_second"], s["lost_percent"])'
@@ -48,7 +57,8 @@ print(s["bits_per_second"], s["lost_percent"])'
 linerate_run() { # proto -> "bits/s received" and, for UDP, "lost%"
   local proto=$1 out
   out=$(in_a java -jar "$jar" stream --transport "$transport" --peer "$addr_b:$port" --secret-file "$workdir/secret" --protocol "$proto" \
-    --payload "$([ "$proto" = tcp ] && echo 131072 || echo 1400)" --duration "${secs}s" --warmup 1s --json)
+    --payload "$([ "$proto" = tcp ] && echo 131072 || echo 1400)" --duration "${secs}s" --warmup 1s --json \
+    $([ "$proto" = udp ] && echo "${gso[@]}"))
   if [ "$proto" = tcp ]; then
     echo "$out" | json_field detail.bits_per_second
   else
@@ -61,7 +71,7 @@ linerate_run() { # proto -> "bits/s received" and, for UDP, "lost%"
 }
 
 echo "two hosts $ns_a ($addr_a) and $ns_b ($addr_b), veth MTU ${3:-1500}, $rounds rounds of ${secs} s" >&2
-for proto in tcp udp; do
+for proto in "${protos[@]}"; do
   a=(); b=(); al=(); bl=()
   for i in $(seq "$rounds"); do
     read -r ra la <<<"$(linerate_run "$proto")"

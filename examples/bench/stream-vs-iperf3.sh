@@ -51,9 +51,6 @@ linerate_run() { # proto -> bits/s received
 
 
 protos=(tcp udp)
-if [ "$transport" = native ]; then
-  protos=(tcp); echo "udp skipped: in one JVM the native transport moves TCP streams only" >&2
-fi
 for proto in "${protos[@]}"; do
   a=(); b=()
   for i in $(seq "$rounds"); do

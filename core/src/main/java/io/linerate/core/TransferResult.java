@@ -325,6 +325,22 @@ public record TransferResult(TransferSpec spec, long bytesSent, long messagesSen
                 interrupted, tcp, tcpUnavailable, Optional.of(path));
     }
 
+    /**
+     * @param drops the receiving socket's drops over the whole transfer ({@link
+     *     UdpStats#receiverSocketDrops()}), -1 when unknown
+     * @return this result with {@code drops} in its UDP stats; this result itself without UDP stats
+     * @throws IllegalArgumentException for drops below -1
+     */
+    public TransferResult withReceiverSocketDrops(long drops) {
+        if (udp.isEmpty()) {
+            return this;
+        }
+        return new TransferResult(spec, bytesSent, messagesSent, bytesReceived, windowStartNanos, windowEndNanos,
+                windowBytesSent, windowBytesReceived, udp.map(u -> u.withReceiverSocketDrops(drops)), intervals,
+                options, senderCpuNanos, receiverCpuNanos, senderAllocatedBytes, receiverAllocatedBytes, invalidReasons, fullLog,
+                processCpuNanos, instructions, interrupted, tcp, tcpUnavailable, dataPath);
+    }
+
     /** @return the CPU cost per KiB of payload: {@link ServiceDemand#of} this result */
     public ServiceDemand serviceDemand() {
         return ServiceDemand.of(this);

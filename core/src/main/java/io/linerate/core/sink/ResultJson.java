@@ -72,7 +72,9 @@ public final class ResultJson {
      * {@code bytes_sent, bytes_received, messages_sent, window_bytes_sent, window_bytes_received,
      * bits_per_second} (receiver goodput over the window, null without a window),
      * {@code sender_bits_per_second}, for UDP {@code datagrams_sent, datagrams_received, lost,
-     * lost_percent, reordered, duplicates, jitter_ms, one_way_delay_ns} (exact {@code min} and
+     * lost_percent, reordered, duplicates, jitter_ms}, {@code receiver_socket_drops} (packets the
+     * receiving socket dropped over the whole transfer, the kernel's {@code sk_drops}: datagrams, or
+     * with {@code UDP_GRO} coalesced buffers of several; only where known), {@code one_way_delay_ns} (exact {@code min} and
      * {@code max}, {@code p50} and {@code p99} clamped to them, {@code count} and the histogram's
      * {@code significant_digits}), then {@code options} ({@link #options}), {@code tcp_info} where the
      * transport read the sender's {@code TCP_INFO} ({@link #tcpInfo}), else {@code tcp_info_unavailable}
@@ -193,6 +195,9 @@ public final class ResultJson {
         n.put("reordered", u.reordered());
         n.put("duplicates", u.duplicates());
         n.put("jitter_ms", toMillis(u.jitterNanos()));
+        if (u.receiverSocketDrops() >= 0) {
+            n.put("receiver_socket_drops", u.receiverSocketDrops());
+        }
         ExactRangeHistogram h = u.oneWayDelay();
         JsonObject d = JsonObject.create();
         if (h.count() > 0) {

@@ -8,9 +8,11 @@ import io.linerate.core.MetricDefaults;
 import io.linerate.core.StreamMetrics;
 import io.linerate.core.Rates;
 import io.linerate.core.TransferResult;
+import io.linerate.core.UdpStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -75,7 +77,8 @@ public final class TransferFormat {
         r.udp().ifPresent(u -> sb.append(String.format(Locale.ROOT,
                 "  datagrams %d of %d received  lost %s  reordered %d  duplicates %d  jitter %s ms",
                 u.datagramsReceived(), u.datagramsSent(), u.lossPercent().isPresent()
-                        ? String.format(Locale.ROOT, "%d (%.2f%%)", u.lost(), u.lossPercent().getAsDouble()) : "n/a",
+                        ? String.format(Locale.ROOT, "%d (%.2f%%%s)", u.lost(), u.lossPercent().getAsDouble(),
+                                socketDrops(u, ", ")) : "n/a" + socketDrops(u, " "),
                 u.reordered(), u.duplicates(), millis(u.jitterNanos()))));
         AppliedOptions o = r.options();
         if (r.spec().protocol() == io.linerate.core.Protocol.TCP) {
@@ -88,6 +91,36 @@ public final class TransferFormat {
             sb.append("  INVALID: ").append(String.join("; ", r.invalidReasons()));
         }
         return sb.toString();
+    }
+
+    /**
+     * @param prefix what precedes the text when there is one
+     * @return the receiving socket's drops over the whole transfer after {@code prefix}
+     *     ({@code ", receiving socket dropped 0"}, with its cause when above 0); empty when unknown
+     */
+    private static String socketDrops(UdpStats u, String prefix) {
+        if (u.receiverSocketDrops() < 0) {
+            return "";
+        }
+        String text = prefix + "receiving socket dropped " + u.receiverSocketDrops();
+        return u.receiverDropped() ? text + ": its buffer was full, the receiver read too slowly" : text;
+    }
+
+    /**
+     * @param r a result
+     * @return a note for people where the receiving socket dropped datagrams over the transfer
+     *     ({@link UdpStats#receiverSocketDrops()} above 0): linerate's receiver, not the path, was
+     *     the bottleneck, and what helps; empty otherwise. Starts with {@code "# receiver: "}.
+     */
+    public static Optional<String> receiverNote(TransferResult r) {
+        return r.udp().filter(UdpStats::receiverDropped).map(u -> String.format(Locale.ROOT,
+                "# receiver: the receiving socket dropped %d %s over the transfer because its buffer%s "
+                        + "was full: linerate's receiver was the bottleneck, not the path; "
+                        + "raise --rcvbuf, run fewer streams, or use a less loaded host",
+                u.receiverSocketDrops(), r.spec().io().gso()
+                        ? "receive buffers (UDP_GRO coalesced, each of up to 64 datagrams)" : "datagrams",
+                r.options().receiveBufferApplied() > 0
+                        ? " (SO_RCVBUF " + r.options().receiveBufferApplied() + " B)" : ""));
     }
 
     /**

@@ -60,6 +60,7 @@ final class AgentTextSummary {
     private static void ends(PrintWriter out, String tag, RemoteStreamResult d) {
         boolean udp = d.transfer().spec().protocol() == Protocol.UDP;
         out.println(tag + TransferFormat.summaryLine(d.transfer()));
+        TransferFormat.receiverNote(d.transfer()).ifPresent(n -> out.println(tag + n));
         out.println(tag + end("local", d.local(), d.remote(), udp));
         out.println(tag + end("remote", d.remote(), d.local(), udp));
         if (!udp) {

@@ -103,6 +103,7 @@ final class StreamTextWriter implements StreamWriter {
 
     private void local(TransferResult r) {
         out.println(TransferFormat.summaryLine(r));
+        TransferFormat.receiverNote(r).ifPresent(out::println);
         out.println(String.format(Locale.ROOT,
                 "# applied: tclass 0x%02x (requested 0x%02x), sndbuf %d B (requested %d), rcvbuf %d B (requested %d), nodelay %s%s",
                 r.options().trafficClassApplied(), r.options().trafficClassRequested(),

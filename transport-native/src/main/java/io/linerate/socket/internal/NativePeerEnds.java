@@ -40,8 +40,9 @@ public final class NativePeerEnds implements PeerEnds {
     }
 
     /**
-     * @return empty: a TCP end sends with {@code sendfile(2)} and receives with {@code MSG_TRUNC}
-     *     when the spec's io asks ({@link PeerChannel})
+     * @return empty: a UDP end moves datagrams in batches and with GSO/GRO ({@link UdpPeerChannel}),
+     *     a TCP end sends with {@code sendfile(2)} and receives with {@code MSG_TRUNC}
+     *     ({@link PeerChannel}), as the spec's io asks
      */
     @Override
     public Optional<String> ioRefusal(TransferSpec spec, boolean sending) {

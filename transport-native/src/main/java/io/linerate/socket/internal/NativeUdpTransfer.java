@@ -8,12 +8,14 @@ import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.UdpSocketDrops;
 import io.linerate.core.spi.engine.StreamEngine;
 import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,9 +117,29 @@ public final class NativeUdpTransfer implements Transfer {
         }
         StreamEngine engine = new StreamEngine(spec, clock, sender::run, receiver::run);
         TransferResult r = engine.run(options, listener);
+        // the loops ended and the sockets are still open: the receiving socket's drops over the whole transfer
+        r = r.withReceiverSocketDrops(socketDrops(rx, spec.family().loopbackAddress()));
         DataPath.End unrun = new DataPath.End("none", 0, 0, 0);
         return r.withDataPath(DataPath.of(sender.dataPathEnd().orElse(unrun), receiver.dataPathEnd().orElse(unrun),
                 spec.io()));
+    }
+
+    /**
+     * @param socket an open UDP socket bound to {@code bound}
+     * @param bound the address it was bound to
+     * @return its drops since it was created ({@link UdpSocketDrops}); -1 when unknown
+     */
+    static long socketDrops(NativeSocket socket, InetAddress bound) {
+        try {
+            UdpSocketDrops.Reading d = UdpSocketDrops.of(new InetSocketAddress(bound, socket.localPort()));
+            if (!d.known()) {
+                LOG.debug("receiving socket drops unknown: {}", d.unknownReason());
+            }
+            return d.drops();
+        } catch (IOException e) {
+            LOG.debug("receiving socket drops unknown: {}", e.toString());
+            return -1;
+        }
     }
 
     @Override

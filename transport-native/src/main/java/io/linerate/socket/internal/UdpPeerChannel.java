@@ -30,13 +30,16 @@ import java.util.Optional;
 final class UdpPeerChannel implements StreamChannel {
     private final TransferSpec spec;
     private final NativeSocket socket;
+    private final InetAddress bound;
     private final boolean sending;
     private final UdpSender sender;
     private final UdpReceiver receiver;
 
-    private UdpPeerChannel(TransferSpec spec, NativeSocket socket, boolean sending) throws IOException {
+    private UdpPeerChannel(TransferSpec spec, NativeSocket socket, InetAddress bound, boolean sending)
+            throws IOException {
         this.spec = spec;
         this.socket = socket;
+        this.bound = bound;
         this.sending = sending;
         this.sender = sending ? UdpSender.of(spec, socket) : null;
         this.receiver = sending ? null : UdpReceiver.of(spec, socket);
@@ -59,7 +62,7 @@ final class UdpPeerChannel implements StreamChannel {
                 s.receiveBuffer(spec.receiveBufferBytes());
             }
             s.bind(local, 0);
-            return new UdpPeerChannel(spec, s, sending);
+            return new UdpPeerChannel(spec, s, local, sending);
         } catch (IOException | RuntimeException e) {
             PeerChannel.closeQuietly(s);
             throw e;
@@ -75,6 +78,12 @@ final class UdpPeerChannel implements StreamChannel {
     @Override
     public int localPort() throws IOException {
         return socket.localPort();
+    }
+
+    /** @return a receiving end's socket's drops since it was created; -1 at a sending end and when unknown */
+    @Override
+    public long socketDrops() {
+        return sending ? -1 : NativeUdpTransfer.socketDrops(socket, bound);
     }
 
     @Override

@@ -213,6 +213,12 @@ public final class PeerChannel implements StreamChannel {
         return ((InetSocketAddress) channel.getLocalAddress()).getPort();
     }
 
+    /** @return a receiving UDP socket's drops since it was created; -1 elsewhere and when unknown */
+    @Override
+    public long socketDrops() {
+        return !sending && channel instanceof DatagramChannel udp && udp.isOpen() ? UdpEndpoints.socketDrops(udp) : -1;
+    }
+
     private static PeerChannel of(TransferSpec spec, NetworkChannel ch, boolean sending, List<AutoCloseable> opened)
             throws IOException {
         ((java.nio.channels.SelectableChannel) ch).configureBlocking(false);

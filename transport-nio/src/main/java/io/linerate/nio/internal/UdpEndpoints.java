@@ -3,8 +3,10 @@ package io.linerate.nio.internal;
 import io.linerate.core.Clock;
 import io.linerate.core.DatagramHeader;
 import io.linerate.core.TransferException;
+import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.DatagramWait;
+import io.linerate.core.spi.UdpSocketDrops;
 import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
 import java.io.IOException;
@@ -17,6 +19,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Two UDP sockets on loopback connected to each other, so each only sees the other's datagrams.
@@ -24,6 +28,7 @@ import java.util.List;
  * path MTU (Linux's default IP_PMTUDISC_WANT), which is what the {@code *_frag} markers measure.
  */
 public final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
+    private static final Logger LOG = LoggerFactory.getLogger(UdpEndpoints.class);
     /** Largest datagram a receive can hold, bytes. */
     static final int RECEIVE_BUFFER_BYTES = 65536;
 
@@ -76,6 +81,35 @@ public final class UdpEndpoints extends ChannelEndpoints<DatagramChannel> {
         }
     }
 
+
+    /**
+     * Adds the receiving socket's drops over the whole transfer ({@link UdpSocketDrops}), read once
+     * after the receive loop ended, while the socket is still open; -1 where unknown.
+     */
+    @Override
+    public TransferResult finish(TransferResult r) {
+        return r.withReceiverSocketDrops(socketDrops(receiver));
+    }
+
+    /**
+     * @param channel an open, bound UDP channel
+     * @return its drops since it was created ({@link UdpSocketDrops}); -1 when unknown
+     */
+    static long socketDrops(DatagramChannel channel) {
+        try {
+            if (channel.getLocalAddress() instanceof InetSocketAddress local) {
+                UdpSocketDrops.Reading d = UdpSocketDrops.of(local);
+                if (!d.known()) {
+                    LOG.debug("receiving socket drops unknown: {}", d.unknownReason());
+                }
+                return d.drops();
+            }
+            return -1;
+        } catch (IOException e) {
+            LOG.debug("receiving socket drops unknown: {}", e.toString());
+            return -1;
+        }
+    }
 
     @Override
     void send(SenderContext ctx) throws IOException {

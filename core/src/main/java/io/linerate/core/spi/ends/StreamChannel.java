@@ -77,4 +77,16 @@ public interface StreamChannel extends Closeable {
     default Optional<DataPath.End> dataPathEnd() {
         return Optional.empty();
     }
+
+    /**
+     * Datagrams this receiving UDP socket itself dropped since it was created (the kernel's
+     * {@code sk_drops}, {@link io.linerate.core.spi.UdpSocketDrops}): over the whole stream when read
+     * after its receive loop ended and before it is closed, which is when callers read it.
+     *
+     * @return the count, or -1 when unknown: a sending end, TCP, a transport that cannot read it
+     *     (this default), another system than Linux
+     */
+    default long socketDrops() {
+        return -1;
+    }
 }

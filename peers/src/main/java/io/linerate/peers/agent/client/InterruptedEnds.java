@@ -58,7 +58,7 @@ final class InterruptedEnds {
                     JsonNode remote = AgentWord.farEnd(result, i, n);
                     // where the agent sent, its TCP_INFO at the end and per interval, as after a whole run;
                     // both ends' calls until the interrupt
-                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), localPaths.get(i), result,
+                    out.add(TcpJoin.stream(s, l, localOptions.get(i), Optional.empty(), localPaths.get(i), -1, result,
                             remote, clockComparison));
                     continue;
                 } catch (IOException e) {

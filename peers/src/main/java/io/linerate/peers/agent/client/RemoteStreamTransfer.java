@@ -326,7 +326,8 @@ public final class RemoteStreamTransfer implements Transfer {
                 JsonNode remote = AgentWord.farEnd(watch.message(), i, n);
                 // the sending socket's TCP_INFO: this end's where it sends, else the agent's, at the end and per interval
                 out.add(TcpJoin.stream(ParallelEnds.streamSpec(spec, i, n), local.get(i), localOptions.get(i),
-                        data.get(i).tcpStats(), data.get(i).dataPathEnd(), watch.message(), remote, clockComparison));
+                        data.get(i).tcpStats(), data.get(i).dataPathEnd(), data.get(i).socketDrops(), watch.message(),
+                        remote, clockComparison));
             }
             return new RemoteParallelResult(out);
         } catch (IOException e) {

@@ -21,7 +21,8 @@ import java.util.Optional;
  * socket's {@code TCP_INFO}: at the end of the run this host's where it sends and its transport
  * reads it, else the agent's {@code tcp_info} where it sends; at each interval this host's own
  * where it sends, else the agent's {@code tcp_intervals} joined onto this host's intervals
- * ({@link FarIntervalsJoin}). What the agent did not send is named, not invented: the result stays
+ * ({@link FarIntervalsJoin}). A UDP stream's receiving socket's drops: this host's where it
+ * receives, else the agent's {@code socket_drops}. What the agent did not send is named, not invented: the result stays
  * valid and says why ({@code tcp_info_unavailable}, {@link FarSenderIntervals#unavailable()}).
  */
 final class TcpJoin {
@@ -41,6 +42,8 @@ final class TcpJoin {
      * @param localTcp this end's sending socket's {@code TCP_INFO} at the end; empty where it receives
      *     or its transport cannot read it
      * @param localPath this end's system calls, where its transport reports them ({@link PathJoin})
+     * @param localDrops where this end receives UDP, the datagrams its socket dropped over the stream,
+     *     -1 when unknown; where the agent receives, its {@code socket_drops} are taken instead
      * @param result the agent's {@code result} message
      * @param remote the agent's end of this stream in it
      * @param clock how the two hosts' clocks compare
@@ -49,8 +52,8 @@ final class TcpJoin {
      *     {@code TCP_INFO} figures, malformed, are left out and the result says why instead)
      */
     static RemoteStreamResult stream(TransferSpec spec, EndCounters local, AppliedOptions lo, Optional<TcpStats> localTcp,
-                                     Optional<DataPath.End> localPath, JsonNode result, JsonNode remote, String clock)
-            throws IOException {
+                                     Optional<DataPath.End> localPath, long localDrops, JsonNode result,
+                                     JsonNode remote, String clock) throws IOException {
         EndCounters far = EndJson.counters(remote);
         boolean farSendsTcp = far.sender() && spec.protocol() == Protocol.TCP;
         List<IntervalSample> intervals = local.intervals();
@@ -61,7 +64,8 @@ final class TcpJoin {
             note = Optional.of(f.note());
         }
         TransferResult joined = PathJoin.join(EndsJoin.join(spec, local, lo, far, EndJson.options(remote), intervals),
-                localPath, local.sender(), remote);
+                localPath, local.sender(), remote)
+                .withReceiverSocketDrops(local.sender() ? EndJson.socketDrops(remote) : localDrops);
         Optional<TcpStats> tcp = localTcp;
         String leftOut = TcpInfoFit.leftOut(result);
         String noTcp = NO_FAR_TCP_INFO;

@@ -24,7 +24,8 @@ import java.util.Optional;
  * each of its intervals ({@link TcpIntervalsJson}: the samples its {@code StreamEnd} already
  * reported, at most the run's interval count), so that the client reports the far sender's figures
  * as iperf3's client reports its server's after the results exchange. Where its transport reports
- * them, each end's system calls too ({@link EndJson#dataPath}).
+ * them, each end's system calls too ({@link EndJson#dataPath}); a receiving UDP end's the datagrams
+ * its socket dropped, where known ({@link EndJson#socketDrops(ObjectNode, long)}).
  */
 final class StreamResultMessage {
     private StreamResultMessage() {}
@@ -53,6 +54,10 @@ final class StreamResultMessage {
                 EndJson.tcp(end, tcp.get());
             }
             channels.get(i).dataPathEnd().ifPresent(p -> EndJson.dataPath(end, p));
+            if (!e.sender()) {
+                // the loop ended and the socket is still open: its drops over the whole stream, where known
+                EndJson.socketDrops(end, channels.get(i).socketDrops());
+            }
             if (e.sender() && spec.protocol() == Protocol.TCP) {
                 sending.add(end);
                 intervals.add(TcpIntervalsJson.array(e.intervals(), bound));

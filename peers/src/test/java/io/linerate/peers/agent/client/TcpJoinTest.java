@@ -52,7 +52,7 @@ class TcpJoinTest {
     }
 
     private static RemoteStreamResult join(JsonNode result, JsonNode end) throws IOException {
-        return TcpJoin.stream(SPEC, ends(false, here()), OPTIONS, Optional.empty(), Optional.empty(), result, end,
+        return TcpJoin.stream(SPEC, ends(false, here()), OPTIONS, Optional.empty(), Optional.empty(), -1, result, end,
                 "same host");
     }
 

@@ -148,6 +148,37 @@ public final class EndJson {
         }
     }
 
+    /**
+     * Adds a receiving end's socket drops as {@code socket_drops}: the datagrams its UDP socket
+     * itself dropped over the whole stream ({@link io.linerate.core.spi.ends.StreamChannel#socketDrops()}),
+     * only when known. An older client reads no such field.
+     *
+     * @param end an object {@link #write} made
+     * @param drops the count, -1 when unknown (then nothing is added)
+     */
+    public static void socketDrops(ObjectNode end, long drops) {
+        if (drops >= 0) {
+            end.put("socket_drops", drops);
+        }
+    }
+
+    /**
+     * @param end an end's object from the peer
+     * @return its socket's drops ({@link #socketDrops(ObjectNode, long)}); -1 where it sent none (a
+     *     sending end, TCP, a transport or system that cannot read them, an agent of an earlier release)
+     * @throws IOException when the field is there but not a count of 0 or more
+     */
+    public static long socketDrops(JsonNode end) throws IOException {
+        JsonNode v = end.get("socket_drops");
+        if (v == null) {
+            return -1;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
+            throw new IOException("the peer's socket_drops is not a count of 0 or more: " + v);
+        }
+        return v.asLong();
+    }
+
     /** Why the agent's end has no {@code TCP_INFO} when its result carries neither field. */
     public static final String OLDER_AGENT = "the agent sent no tcp_info (an agent of an earlier release)";
 
