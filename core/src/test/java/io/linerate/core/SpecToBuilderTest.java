@@ -37,8 +37,9 @@ class SpecToBuilderTest {
                 .bound(Bound.bytes(1_000_000)).rateBitsPerSecond(50_000_000).noDelay(true).trafficClass(0x48)
                 .sendBufferBytes(65536).receiveBufferBytes(131072).warmup(Duration.ofMillis(500))
                 .interval(Duration.ofMillis(200)).port(5201).ioTimeout(Duration.ofSeconds(7))
-                .pacingTimer(Duration.ofMillis(2)).streamId(9).endpoint(PEER).build();
+                .pacingTimer(Duration.ofMillis(2)).streamId(9).endpoint(PEER).io(new StreamIo(0, false, true, true)).build();
         TransferSpec udp = tcp.toBuilder().protocol(Protocol.UDP).noDelay(false).payloadBytes(1400)
+                .io(new StreamIo(16, true, false, false))
                 .fullLog(Path.of("full.log")).build();
         for (TransferSpec s : List.of(tcp, udp)) {
             assertThat(s.toBuilder().build()).usingRecursiveComparison().withStrictTypeChecking().isEqualTo(s);
@@ -59,13 +60,15 @@ class SpecToBuilderTest {
         one.put("pacingTimer", b -> b.pacingTimer(Duration.ZERO));
         one.put("streamId", b -> b.streamId(10));
         one.put("endpoint", b -> b.endpoint(Endpoint.loopback()));
+        one.put("io", b -> b.io(new StreamIo(0, false, true, false)));
         eachAlone(tcp, TransferSpec::toBuilder, TransferSpec.Builder::build, one);
         // the protocol and the full log each need a UDP spec: TCP_NODELAY and a full log are off-protocol
         Map<String, UnaryOperator<TransferSpec.Builder>> udpOne = new LinkedHashMap<>();
-        udpOne.put("protocol", b -> b.protocol(Protocol.TCP));
+        // off UDP, its batch and GSO are off-protocol too
+        udpOne.put("protocol,io", b -> b.protocol(Protocol.TCP).io(StreamIo.DEFAULT));
         udpOne.put("fullLog", b -> b.fullLog(Path.of("other.log")));
         eachAlone(udp.toBuilder().fullLog(null).build(), TransferSpec::toBuilder, TransferSpec.Builder::build,
-                Map.of("protocol", udpOne.get("protocol")));
+                Map.of("protocol,io", udpOne.get("protocol,io")));
         eachAlone(udp, TransferSpec::toBuilder, TransferSpec.Builder::build, Map.of("fullLog", udpOne.get("fullLog")));
         one.putAll(udpOne);
         assertThat(names(one)).isEqualTo(instanceFields(TransferSpec.class));
