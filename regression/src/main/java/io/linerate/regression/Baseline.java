@@ -218,6 +218,7 @@ public record Baseline(int version, String created, Environment environment, Lis
             if (!s.path("name").isTextual() || !s.path("host").isTextual()) {
                 throw new IllegalArgumentException(where + ": name and host must be strings");
             }
+            shape(s.path("labels"), JsonNode::isObject, where, "/series/" + (i - 1) + "/labels", "an object of strings");
             TreeMap<String, String> labels = new TreeMap<>();
             for (Map.Entry<String, JsonNode> e : s.path("labels").properties()) {
                 labels.put(e.getKey(), e.getValue().asText());
@@ -230,8 +231,18 @@ public record Baseline(int version, String created, Environment environment, Lis
             String unit = s.path("unit").asText("");
             List<Run> runs = new ArrayList<>();
             JsonNode rs = s.path("runs");
+            shape(rs, JsonNode::isArray, where + " (" + key.display() + ")", "/series/" + (i - 1) + "/runs", "an array of runs");
             for (int ri = 0; ri < rs.size(); ri++) {
-                String path = "/series/" + (i - 1) + "/runs/" + ri + "/samples/";
+                String runPath = "/series/" + (i - 1) + "/runs/" + ri;
+                if (!rs.get(ri).isObject()) {
+                    throw new IllegalArgumentException(where + " (" + key.display() + "): " + runPath + " is " + rs.get(ri)
+                            + "; allowed: an object with \"samples\"");
+                }
+                shape(rs.get(ri).path("samples"), JsonNode::isArray, where + " (" + key.display() + ")", runPath + "/samples",
+                        "an array of numbers");
+                shape(rs.get(ri).path("times"), JsonNode::isArray, where + " (" + key.display() + ")", runPath + "/times",
+                        "an array of seconds");
+                String path = runPath + "/samples/";
                 runs.add(run(rs.get(ri), unit, where + " (" + key.display() + ")", path));
             }
             Policy policy = null;
@@ -277,6 +288,18 @@ public record Baseline(int version, String created, Environment environment, Lis
             }
         }
         return new Run(r.path("run").asText(""), v, t);
+    }
+
+    /**
+     * Refuses a node present with the wrong JSON type; a missing node passes (its default applies).
+     *
+     * @throws IllegalArgumentException naming the node's JSON Pointer path, what it is and what is allowed
+     */
+    private static void shape(JsonNode n, java.util.function.Predicate<JsonNode> ok, String where, String path,
+            String allowed) {
+        if (!n.isMissingNode() && !n.isNull() && !ok.test(n)) {
+            throw new IllegalArgumentException(where + ": " + path + " is " + n + "; allowed: " + allowed);
+        }
     }
 
     /** @return the node as JSON, or {@code (none)} where the field is missing */

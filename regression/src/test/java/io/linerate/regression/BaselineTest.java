@@ -67,6 +67,27 @@ class BaselineTest {
     }
 
     @Test
+    void aRunsSamplesTimesOrLabelsNodeOfTheWrongTypeIsNamedByItsPath() {
+        String head = "{\"format\":\"linerate-baseline\",\"version\":3,\"series\":[{\"name\":\"a_mbps\",\"host\":\"local\",";
+        // samples as an object: found by fuzzing, where it once failed with a NullPointerException
+        assertThatThrownBy(() -> Baseline.parse("x.json", head + "\"runs\":[{\"samples\":{\"a\":1}}]}]}"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("baseline x.json, series #1 (a_mbps@local): /series/0/runs/0/samples is {\"a\":1}; allowed: an"
+                        + " array of numbers");
+        assertThatThrownBy(() -> Baseline.parse("x.json", head + "\"runs\":[{\"samples\":[1],\"times\":{\"t\":0}}]}]}"))
+                .hasMessage("baseline x.json, series #1 (a_mbps@local): /series/0/runs/0/times is {\"t\":0}; allowed: an"
+                        + " array of seconds");
+        assertThatThrownBy(() -> Baseline.parse("x.json", head + "\"runs\":{\"r\":{\"samples\":[1]}}}]}"))
+                .hasMessage("baseline x.json, series #1 (a_mbps@local): /series/0/runs is {\"r\":{\"samples\":[1]}}; allowed:"
+                        + " an array of runs");
+        assertThatThrownBy(() -> Baseline.parse("x.json", head + "\"runs\":[null]}]}"))
+                .hasMessage("baseline x.json, series #1 (a_mbps@local): /series/0/runs/0 is null; allowed: an object with"
+                        + " \"samples\"");
+        assertThatThrownBy(() -> Baseline.parse("x.json", head + "\"labels\":[\"x\"],\"runs\":[]}]}"))
+                .hasMessage("baseline x.json, series #1: /series/0/labels is [\"x\"]; allowed: an object of strings");
+    }
+
+    @Test
     void aVersionOneBaselineIsStillReadAndComparesFlatLogsAsBefore() {
         // baselines/v1-loopback.json is the file linerate wrote as format version 1 from inputs/loopback.log
         Baseline v1 = Baseline.parse("v1-loopback.json", TestFiles.resource("baselines/v1-loopback.json"));
