@@ -14,8 +14,10 @@ import io.linerate.core.MeasurementSpec;
 import io.linerate.core.PeerSecret;
 import io.linerate.core.PingPongProtocol;
 import io.linerate.core.PingPongSpec;
+import io.linerate.core.Protocol;
 import io.linerate.core.RawTransferSpec;
 import io.linerate.core.RrSpec;
+import io.linerate.core.StreamIo;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.Transports;
 import io.linerate.nio.NioTransport;
@@ -62,6 +64,18 @@ class NioTransportPeersTest {
                 .contains("linerate's agent at 127.0.0.1:1 is bounded by a duration"));
         TransferSpec iperf3 = TransferSpec.builder().bound(Bound.bytes(1000)).endpoint(Iperf3Peer.builder(AT).build()).build();
         assertThat(nio.unsupportedReason(iperf3)).isEmpty();
+    }
+
+    @Test
+    void anIperfServersStreamRefusesTheNativeCallsButNotOneCallPerMessage() {
+        TransferSpec gso = TransferSpec.builder().protocol(Protocol.UDP).io(new StreamIo(0, true, false, false))
+                .endpoint(Iperf3Peer.builder(AT).build()).build();
+        assertThat(new NioTransport().unsupportedReason(gso)).contains("io gso runs on the native transport's ends only, and"
+                + " with an iperf3 server this host's end runs on the nio transport: leave --batch, --gso, -Z and"
+                + " --skip-rx-copy out, or run the far end on linerate's agent (serve --transport native)");
+        TransferSpec one = TransferSpec.builder().protocol(Protocol.UDP).io(new StreamIo(1, false, false, false))
+                .endpoint(Iperf3Peer.builder(AT).build()).build();
+        assertThat(new NioTransport().unsupportedReason(one)).isEmpty();
     }
 
     @Test

@@ -7,7 +7,6 @@ import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.MeasurementSpec;
 import io.linerate.core.Protocol;
-import io.linerate.core.StreamIo;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferResult;
 import io.linerate.core.TransferSpec;
@@ -168,11 +167,6 @@ final class StreamCommand implements Callable<Integer> {
         boolean agent = peer.peer != null && peer.protocol.equals(PeerOptions.LINERATE);
         boolean iperf3 = peer.peer != null && (peer.protocol.equals(PeerOptions.IPERF3)
                 || peer.protocol.equals(PeerOptions.IPERF2));
-        if (iperf3 && !io.io().equals(StreamIo.DEFAULT)) {
-            throw new IllegalArgumentException(io.io() + " runs on the native transport's ends only, and with an iperf3 "
-                    + "or iperf 2 server this end runs on the nio transport: leave --batch, --gso, -Z and --skip-rx-copy "
-                    + "out, or run the far end on linerate's agent (serve --transport native)");
-        }
         if (agent && (bound.bytes != null || bound.messages != null)) {
             throw new IllegalArgumentException((bound.bytes != null ? "--bytes " + bound.bytes : "--messages "
                     + bound.messages) + " bounds the stream by a count, but linerate's agent (--peer) takes a "

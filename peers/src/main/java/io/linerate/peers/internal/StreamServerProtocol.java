@@ -4,6 +4,7 @@ import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
 import io.linerate.core.MeasurementSpec;
+import io.linerate.core.StreamIo;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
 import io.linerate.core.spi.Transport;
@@ -47,10 +48,24 @@ public abstract class StreamServerProtocol implements PeerProtocol {
         return endpoint.isInstance(e);
     }
 
+    /**
+     * @return why this host's end cannot run the spec with this server: a stream asking for the
+     *     native transport's calls (batches, GSO, sendfile, MSG_TRUNC), which this end, on the JDK's
+     *     sockets, cannot make; or a transport other than the JDK's sockets
+     */
     @Override
     public final Optional<String> unsupportedReason(MeasurementSpec spec, Transport transport) {
+        if (spec instanceof TransferSpec t && !t.io().isDefault() && !t.io().equals(ONE_CALL_PER_MESSAGE)) {
+            return Optional.of("io " + t.io() + " runs on the native transport's ends only, and with " + server
+                    + " this host's end runs on the " + PeerEndsLookup.DEFAULT_TRANSPORT + " transport: leave --batch, "
+                    + "--gso, -Z and --skip-rx-copy out, or run the far end on linerate's agent (serve --transport "
+                    + "native)");
+        }
         return OnNio.reason(server, transport);
     }
+
+    /** What the JDK's sockets do anyway: one system call per datagram or write. */
+    private static final StreamIo ONE_CALL_PER_MESSAGE = new StreamIo(1, false, false, false);
 
     /** @throws IllegalArgumentException for a spec that is no {@link TransferSpec}, or is unsupported */
     @Override
