@@ -17,13 +17,13 @@ class NativeSocketTest {
     @Test
     void mssReadAtBothEndsIsBoundedByTheMaxSegSetOnTheListener() throws Exception {
         try (NativeSocket listener = NativeSocket.tcp(AddressFamily.IPV4)) {
-            listener.maxSegment(1200);
+            listener.options().maxSegment(1200);
             listener.bindAndListen(LO, 0, 1);
             try (NativeSocket client = NativeSocket.tcp(AddressFamily.IPV4)) {
                 client.connect(LO, listener.localPort(), TIMEOUT_MS);
                 try (NativeSocket server = listener.accept(TIMEOUT_MS)) {
-                    int clientMss = client.maxSegment();
-                    int serverMss = server.maxSegment();
+                    int clientMss = client.options().maxSegment();
+                    int serverMss = server.options().maxSegment();
                     // the server announces at most 1200 in its SYN-ACK, so the client sends with at most that
                     assertThat(clientMss).isPositive().isLessThanOrEqualTo(1200);
                     assertThat(serverMss).isPositive().isLessThanOrEqualTo(1200);
@@ -40,8 +40,8 @@ class NativeSocketTest {
         try (Pair p = Pair.open()) {
             // loopback MTU 65536, capped at 65535 for an IPv4 datagram, less 20 IP and 20 TCP bytes
             int bound = 65535 - 20 - 20;
-            assertThat(p.client.maxSegment()).isPositive().isLessThanOrEqualTo(bound);
-            assertThat(p.server.maxSegment()).isPositive().isLessThanOrEqualTo(bound);
+            assertThat(p.client.options().maxSegment()).isPositive().isLessThanOrEqualTo(bound);
+            assertThat(p.server.options().maxSegment()).isPositive().isLessThanOrEqualTo(bound);
         }
     }
 
@@ -89,12 +89,12 @@ class NativeSocketTest {
     @Test
     void socketOptionsReadBackAsSet() throws Exception {
         try (NativeSocket s = NativeSocket.tcp(AddressFamily.IPV6)) {
-            s.noDelay(true);
-            s.trafficClass(0x20);
-            s.sendBuffer(64 * 1024);
-            assertThat(s.noDelay()).isTrue();
-            assertThat(s.trafficClass()).isEqualTo(0x20);
-            assertThat(s.sendBuffer()).isEqualTo(2 * 64 * 1024); // socket(7): the kernel doubles it
+            s.options().noDelay(true);
+            s.options().trafficClass(0x20);
+            s.options().sendBuffer(64 * 1024);
+            assertThat(s.options().noDelay()).isTrue();
+            assertThat(s.options().trafficClass()).isEqualTo(0x20);
+            assertThat(s.options().sendBuffer()).isEqualTo(2 * 64 * 1024); // socket(7): the kernel doubles it
         }
     }
 
@@ -108,7 +108,8 @@ class NativeSocketTest {
                 .isInstanceOf(NativeSocketException.class)
                 .hasMessage("send(fd " + fd + "): EBADF (Bad file descriptor)")
                 .extracting(e -> ((NativeSocketException) e).errno()).isEqualTo(9);
-        assertThatThrownBy(s::maxSegment).hasMessageStartingWith("getsockopt(fd " + fd + ", TCP_MAXSEG): EBADF");
+        assertThatThrownBy(() -> s.options().maxSegment())
+                .hasMessageStartingWith("getsockopt(fd " + fd + ", TCP_MAXSEG): EBADF");
     }
 
     @Test

@@ -79,7 +79,7 @@ final class NativeEchoEnd implements EchoEnd {
                 device(spec, e.listener);
                 if (spec.receiveBufferBytes() > 0) {
                     // before listen, so that the window scale the connection announces covers it
-                    e.listener.receiveBuffer(spec.receiveBufferBytes());
+                    e.listener.options().receiveBuffer(spec.receiveBufferBytes());
                 }
                 e.listener.bindAndListen(local, 0, 1);
             } else {
@@ -116,7 +116,7 @@ final class NativeEchoEnd implements EchoEnd {
                     + ", not from the client at " + from.getHostAddress());
         }
         options(spec, connected);
-        connected.noDelay(spec.noDelay());
+        connected.options().noDelay(spec.noDelay());
         checkBound(spec, connected);
     }
 
@@ -219,12 +219,12 @@ final class NativeEchoEnd implements EchoEnd {
 
     /** The traffic class and the buffers, as the client asked. */
     static void options(PingPongSpec spec, NativeSocket s) throws NativeSocketException {
-        s.trafficClass(spec.trafficClass());
+        s.options().trafficClass(spec.trafficClass());
         if (spec.sendBufferBytes() > 0) {
-            s.sendBuffer(spec.sendBufferBytes());
+            s.options().sendBuffer(spec.sendBufferBytes());
         }
         if (spec.receiveBufferBytes() > 0) {
-            s.receiveBuffer(spec.receiveBufferBytes());
+            s.options().receiveBuffer(spec.receiveBufferBytes());
         }
     }
 

@@ -12,6 +12,7 @@ import io.linerate.core.spi.ends.PingPongClient;
 import io.linerate.core.spi.latency.PingPongSweep;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
+import io.linerate.socket.SocketOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -53,7 +54,7 @@ final class NativePingPongClient implements PingPongClient {
             NativeEchoEnd.device(spec, s);
             NativeEchoEnd.options(spec, s);
             if (tcp) {
-                s.noDelay(spec.noDelay());
+                s.options().noDelay(spec.noDelay());
             }
             s.bind(local, 0);
             NativeEchoEnd.checkBound(spec, s);
@@ -92,11 +93,12 @@ final class NativePingPongClient implements PingPongClient {
         NativeSocket s = open();
         Optional<TcpMss> mss = Optional.empty();
         if (tcp) {
-            int m = s.maxSegment();
+            int m = s.options().maxSegment();
             mss = Optional.of(TcpMss.read(spec.family(), m, m, "TCP_MAXSEG" + TcpMss.ONE_END));
         }
-        return new AppliedOptions(spec.trafficClass(), s.trafficClass(), spec.sendBufferBytes(), s.sendBuffer(),
-                spec.receiveBufferBytes(), s.receiveBuffer(), spec.noDelay(), tcp && s.noDelay(), mss);
+        SocketOptions o = s.options();
+        return new AppliedOptions(spec.trafficClass(), o.trafficClass(), spec.sendBufferBytes(), o.sendBuffer(),
+                spec.receiveBufferBytes(), o.receiveBuffer(), spec.noDelay(), tcp && o.noDelay(), mss);
     }
 
     @Override

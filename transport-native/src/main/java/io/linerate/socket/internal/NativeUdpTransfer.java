@@ -68,19 +68,20 @@ public final class NativeUdpTransfer implements Transfer {
         try {
             rx = NativeSocket.udp(spec.family());
             if (spec.receiveBufferBytes() > 0) {
-                rx.receiveBuffer(spec.receiveBufferBytes());
+                rx.options().receiveBuffer(spec.receiveBufferBytes());
             }
             rx.bind(lo, spec.port());
             tx = NativeSocket.udp(spec.family());
-            tx.trafficClass(spec.trafficClass());
+            tx.options().trafficClass(spec.trafficClass());
             if (spec.sendBufferBytes() > 0) {
-                tx.sendBuffer(spec.sendBufferBytes());
+                tx.options().sendBuffer(spec.sendBufferBytes());
             }
             tx.bind(lo, 0);
             tx.connect(lo, rx.localPort(), TcpLoops.POLL_MILLIS);
             rx.connect(lo, tx.localPort(), TcpLoops.POLL_MILLIS);
-            AppliedOptions options = new AppliedOptions(spec.trafficClass(), tx.trafficClass(), spec.sendBufferBytes(),
-                    tx.sendBuffer(), spec.receiveBufferBytes(), rx.receiveBuffer(), spec.noDelay(), false);
+            AppliedOptions options = new AppliedOptions(spec.trafficClass(), tx.options().trafficClass(),
+                    spec.sendBufferBytes(), tx.options().sendBuffer(), spec.receiveBufferBytes(),
+                    rx.options().receiveBuffer(), spec.noDelay(), false);
             UdpSender sender = UdpSender.of(spec, tx);
             UdpReceiver receiver = UdpReceiver.of(spec, rx);
             LOG.debug("opened {} on native sockets: {}", spec, options);

@@ -12,6 +12,7 @@ import io.linerate.core.spi.engine.StreamEngine;
 import io.linerate.core.spi.engine.TcpProbe;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
+import io.linerate.socket.SocketOptions;
 import io.linerate.socket.PayloadFile;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -73,7 +74,7 @@ final class PeerChannel implements StreamChannel {
             if (sending) {
                 senderOptions(spec, s);
             } else if (spec.receiveBufferBytes() > 0) {
-                s.receiveBuffer(spec.receiveBufferBytes());
+                s.options().receiveBuffer(spec.receiveBufferBytes());
             }
             int timeout = (int) Math.min(Integer.MAX_VALUE, spec.ioTimeout().toMillis());
             s.connect(peer.getAddress(), peer.getPort(), timeout);
@@ -108,10 +109,10 @@ final class PeerChannel implements StreamChannel {
     }
 
     private static void senderOptions(TransferSpec spec, NativeSocket s) throws NativeSocketException {
-        s.noDelay(spec.noDelay());
-        s.trafficClass(spec.trafficClass());
+        s.options().noDelay(spec.noDelay());
+        s.options().trafficClass(spec.trafficClass());
         if (spec.sendBufferBytes() > 0) {
-            s.sendBuffer(spec.sendBufferBytes());
+            s.options().sendBuffer(spec.sendBufferBytes());
         }
     }
 
@@ -162,14 +163,15 @@ final class PeerChannel implements StreamChannel {
      */
     @Override
     public AppliedOptions options() throws NativeSocketException {
-        int mss = socket.maxSegment();
+        int mss = socket.options().maxSegment();
         Optional<TcpMss> read = Optional.of(TcpMss.read(socket.family(), mss, mss, THIS_END));
         if (sending) {
-            return new AppliedOptions(spec.trafficClass(), socket.trafficClass(), spec.sendBufferBytes(),
-                    socket.sendBuffer(), spec.receiveBufferBytes(), 0, spec.noDelay(), socket.noDelay(), read);
+            SocketOptions o = socket.options();
+            return new AppliedOptions(spec.trafficClass(), o.trafficClass(), spec.sendBufferBytes(), o.sendBuffer(),
+                    spec.receiveBufferBytes(), 0, spec.noDelay(), o.noDelay(), read);
         }
         return new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0, spec.receiveBufferBytes(),
-                socket.receiveBuffer(), spec.noDelay(), false, read);
+                socket.options().receiveBuffer(), spec.noDelay(), false, read);
     }
 
     /**

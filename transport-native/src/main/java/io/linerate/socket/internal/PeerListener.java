@@ -40,7 +40,7 @@ final class PeerListener implements StreamListener {
         NativeSocket s = NativeSocket.tcp(family(local));
         try {
             if (!sending && spec.receiveBufferBytes() > 0) {
-                s.receiveBuffer(spec.receiveBufferBytes());
+                s.options().receiveBuffer(spec.receiveBufferBytes());
             }
             s.bindAndListen(local, 0, 1);
             return new PeerListener(spec, s, sending);

@@ -8,6 +8,7 @@ import io.linerate.core.TransferException;
 import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
+import io.linerate.socket.SocketOptions;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,16 +81,17 @@ final class PingPongLink implements AutoCloseable {
         listener.bindAndListen(lo, 0, 1);
         NativeSocket c = add(opened, NativeSocket.tcp(spec.family()));
         ipOptions(spec, c);
-        c.noDelay(spec.noDelay());
+        c.options().noDelay(spec.noDelay());
         c.connect(lo, listener.localPort(), timeout);
         NativeSocket s = add(opened, listener.accept(timeout));
         opened.remove(listener);
         listener.close();
-        s.noDelay(spec.noDelay());
+        s.options().noDelay(spec.noDelay());
         checkBound(spec, c, s);
-        TcpMss mss = TcpMss.read(spec.family(), c.maxSegment(), s.maxSegment(), "TCP_MAXSEG");
-        AppliedOptions o = new AppliedOptions(spec.trafficClass(), c.trafficClass(), spec.sendBufferBytes(),
-                c.sendBuffer(), spec.receiveBufferBytes(), c.receiveBuffer(), spec.noDelay(), c.noDelay(),
+        TcpMss mss = TcpMss.read(spec.family(), c.options().maxSegment(), s.options().maxSegment(), "TCP_MAXSEG");
+        SocketOptions co = c.options();
+        AppliedOptions o = new AppliedOptions(spec.trafficClass(), co.trafficClass(), spec.sendBufferBytes(),
+                co.sendBuffer(), spec.receiveBufferBytes(), co.receiveBuffer(), spec.noDelay(), co.noDelay(),
                 Optional.of(mss));
         return new PingPongLink(new NativeMessageEnd(c, false), new NativeMessageEnd(s, false), o);
     }
@@ -140,16 +142,16 @@ final class PingPongLink implements AutoCloseable {
         if (spec.bindToDevice().isPresent()) {
             BindToDevice.bind(s, spec.bindToDevice().get());
         }
-        s.trafficClass(spec.trafficClass());
+        s.options().trafficClass(spec.trafficClass());
         buffers(spec, s);
     }
 
     private static void buffers(PingPongSpec spec, NativeSocket s) throws NativeSocketException {
         if (spec.sendBufferBytes() > 0) {
-            s.sendBuffer(spec.sendBufferBytes());
+            s.options().sendBuffer(spec.sendBufferBytes());
         }
         if (spec.receiveBufferBytes() > 0) {
-            s.receiveBuffer(spec.receiveBufferBytes());
+            s.options().receiveBuffer(spec.receiveBufferBytes());
         }
     }
 
@@ -169,8 +171,9 @@ final class PingPongLink implements AutoCloseable {
     }
 
     private static AppliedOptions options(PingPongSpec spec, NativeSocket c, boolean ip) throws NativeSocketException {
-        return new AppliedOptions(spec.trafficClass(), ip ? c.trafficClass() : 0, spec.sendBufferBytes(),
-                c.sendBuffer(), spec.receiveBufferBytes(), c.receiveBuffer(), spec.noDelay(), false);
+        SocketOptions o = c.options();
+        return new AppliedOptions(spec.trafficClass(), ip ? o.trafficClass() : 0, spec.sendBufferBytes(),
+                o.sendBuffer(), spec.receiveBufferBytes(), o.receiveBuffer(), spec.noDelay(), false);
     }
 
     private static void closeAll(List<NativeSocket> opened) {

@@ -7,6 +7,7 @@ import io.linerate.core.TransferSpec;
 import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
+import io.linerate.socket.SocketOptions;
 import java.net.InetAddress;
 import java.util.Optional;
 
@@ -39,20 +40,21 @@ final class TcpEnds implements AutoCloseable {
         NativeSocket rx = null;
         try (NativeSocket listener = NativeSocket.tcp(spec.family())) {
             if (spec.receiveBufferBytes() > 0) {
-                listener.receiveBuffer(spec.receiveBufferBytes());
+                listener.options().receiveBuffer(spec.receiveBufferBytes());
             }
             listener.bindAndListen(lo, spec.port(), 1);
             tx = NativeSocket.tcp(spec.family());
-            tx.noDelay(spec.noDelay());
-            tx.trafficClass(spec.trafficClass());
+            tx.options().noDelay(spec.noDelay());
+            tx.options().trafficClass(spec.trafficClass());
             if (spec.sendBufferBytes() > 0) {
-                tx.sendBuffer(spec.sendBufferBytes());
+                tx.options().sendBuffer(spec.sendBufferBytes());
             }
             tx.connect(lo, listener.localPort(), timeout);
             rx = listener.accept(timeout);
-            AppliedOptions options = new AppliedOptions(spec.trafficClass(), tx.trafficClass(), spec.sendBufferBytes(),
-                    tx.sendBuffer(), spec.receiveBufferBytes(), rx.receiveBuffer(), spec.noDelay(), tx.noDelay(),
-                    Optional.of(mss(tx, rx)));
+            SocketOptions to = tx.options();
+            AppliedOptions options = new AppliedOptions(spec.trafficClass(), to.trafficClass(), spec.sendBufferBytes(),
+                    to.sendBuffer(), spec.receiveBufferBytes(), rx.options().receiveBuffer(), spec.noDelay(),
+                    to.noDelay(), Optional.of(mss(tx, rx)));
             return new TcpEnds(tx, rx, options);
         } catch (NativeSocketException e) {
             closeQuietly(tx);
@@ -90,7 +92,7 @@ final class TcpEnds implements AutoCloseable {
     }
 
     private static TcpMss mss(NativeSocket tx, NativeSocket rx) throws NativeSocketException {
-        return TcpMss.read(tx.family(), tx.maxSegment(), rx.maxSegment(), "TCP_MAXSEG");
+        return TcpMss.read(tx.family(), tx.options().maxSegment(), rx.options().maxSegment(), "TCP_MAXSEG");
     }
 
     /** Closes both sockets; the first error is thrown after both were closed. */

@@ -37,9 +37,9 @@ final class UdpOffload {
     static void enable(NativeSocket socket, boolean sending, int payloadBytes) throws IOException {
         try {
             if (sending) {
-                socket.udpSegment(payloadBytes);
+                socket.options().udpSegment(payloadBytes);
             } else {
-                socket.udpGro();
+                socket.options().udpGro();
             }
         } catch (NativeSocketException e) {
             throw refused(e);

@@ -54,12 +54,12 @@ final class UdpPeerChannel implements StreamChannel {
         NativeSocket s = NativeSocket.udp(PeerListener.family(local));
         try {
             if (sending) {
-                s.trafficClass(spec.trafficClass());
+                s.options().trafficClass(spec.trafficClass());
                 if (spec.sendBufferBytes() > 0) {
-                    s.sendBuffer(spec.sendBufferBytes());
+                    s.options().sendBuffer(spec.sendBufferBytes());
                 }
             } else if (spec.receiveBufferBytes() > 0) {
-                s.receiveBuffer(spec.receiveBufferBytes());
+                s.options().receiveBuffer(spec.receiveBufferBytes());
             }
             s.bind(local, 0);
             return new UdpPeerChannel(spec, s, local, sending);
@@ -116,11 +116,11 @@ final class UdpPeerChannel implements StreamChannel {
     @Override
     public AppliedOptions options() throws NativeSocketException {
         if (sending) {
-            return new AppliedOptions(spec.trafficClass(), socket.trafficClass(), spec.sendBufferBytes(),
-                    socket.sendBuffer(), spec.receiveBufferBytes(), 0, spec.noDelay(), false);
+            return new AppliedOptions(spec.trafficClass(), socket.options().trafficClass(), spec.sendBufferBytes(),
+                    socket.options().sendBuffer(), spec.receiveBufferBytes(), 0, spec.noDelay(), false);
         }
         return new AppliedOptions(spec.trafficClass(), 0, spec.sendBufferBytes(), 0, spec.receiveBufferBytes(),
-                socket.receiveBuffer(), spec.noDelay(), false);
+                socket.options().receiveBuffer(), spec.noDelay(), false);
     }
 
     /** Closes the socket; idempotent. @throws NativeSocketException naming close(2) (the descriptor is released all the same) */

@@ -30,8 +30,8 @@ class SenderTcpProbeTest {
             TcpInfoReader r = new TcpInfoReader().read(ends.sender);
             assertThat(f.totalRetransmits()).isZero().isEqualTo(r.totalRetrans());
             // tcpi_snd_mss is the kernel's mss_cache, which TCP_MAXSEG also reports
-            assertThat(r.sndMss()).isEqualTo(ends.sender.maxSegment());
-            assertThat(f.cwndBytes()).isPositive().isEqualTo(r.sndCwnd() * ends.sender.maxSegment());
+            assertThat(r.sndMss()).isEqualTo(ends.sender.options().maxSegment());
+            assertThat(f.cwndBytes()).isPositive().isEqualTo(r.sndCwnd() * ends.sender.options().maxSegment());
             assertThat(f.rttMicros()).isEqualTo(r.rttMicros());
             assertThat(f.rttVarMicros()).isEqualTo(r.rttVarMicros());
             assertThat(f.pacingRate()).isEqualTo(r.pacingRate());

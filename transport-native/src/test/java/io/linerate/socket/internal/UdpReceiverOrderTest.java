@@ -48,7 +48,7 @@ class UdpReceiverOrderTest {
             tx.connect(lo, rx.localPort(), 1000);
             rx.connect(lo, tx.localPort(), 1000);
             if (gso) {
-                tx.udpSegment(PAYLOAD);
+                tx.options().udpSegment(PAYLOAD);
             }
             UdpReceiver receiver = UdpReceiver.of(spec, rx);
             // one message of 12 segments with GSO; else 12 messages of one datagram each
