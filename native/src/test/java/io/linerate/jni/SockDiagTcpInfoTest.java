@@ -149,11 +149,18 @@ class SockDiagTcpInfoTest {
             TcpConnectionInfo info = new SockDiagTcpInfo().connection(
                     (InetSocketAddress) client.getLocalSocketAddress(), (InetSocketAddress) client.getRemoteSocketAddress());
             long sum = readAll(info, 100); // links the native method and warms the path
-            long before = threads.getCurrentThreadAllocatedBytes();
-            sum += readAll(info, 1000);
-            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            assertThat(sum).isEqualTo(1100 * TCP_ESTABLISHED);
-            assertThat(allocated).as("bytes allocated by 1000 reads").isZero();
+            // as the transports' steady-state tests: a read that allocated would show at least 16 bytes
+            // each, 16,000 per round, in every round; the compiler's own work may show once, not in all three
+            boolean clean = false;
+            for (int round = 0; round < 3 && !clean; round++) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                sum += readAll(info, 1000);
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                assertThat(allocated).as("bytes allocated by 1000 reads").isLessThan(1000);
+                clean = allocated == 0;
+                assertThat(sum).isEqualTo(1100 * TCP_ESTABLISHED + round * 1000L * TCP_ESTABLISHED);
+            }
+            assertThat(clean).as("one of three rounds of 1000 reads allocated nothing").isTrue();
             assertThat(peer.isConnected()).isTrue();
         }
     }
