@@ -22,7 +22,7 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * The results of a ping-pong sweep and their output formats: the sfnt-pingpong table, ktap
- * metrics, and HdrHistogram logs of the raw samples ({@link io.linerate.core.sink.ResultJson#latency}
+ * metrics, and HdrHistogram logs of the raw samples ({@link io.linerate.core.sink.LatencyJson#latency}
  * writes its JSON). Every format says whether
  * values are half round trips or round trips, and how precise they are ({@link #precision()});
  * every number is written with {@link Locale#ROOT}.
@@ -36,7 +36,7 @@ import org.HdrHistogram.HistogramLogWriter;
  */
 public record LatencyReport(RunFacts facts, LatencyMode mode, double percentile, List<SizeLatency> sizes,
                             List<String> notes, Optional<AffinityReadBack> affinity) {
-    /** Value of {@code format} in the JSON document ({@link io.linerate.core.sink.ResultJson#latency}). */
+    /** Value of {@code format} in the JSON document ({@link io.linerate.core.sink.LatencyJson#latency}). */
     public static final String JSON_FORMAT = "linerate-latency";
     /** Version of the JSON document and of the raw log comment. */
     public static final int JSON_VERSION = 1;

@@ -1,5 +1,6 @@
 package io.linerate.core.latency;
 
+import io.linerate.core.sink.LatencyJson;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
@@ -170,7 +171,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
     }
 
     /**
-     * @return the report's JSON ({@link ResultJson#latency}) with {@code protocol}, {@code muxer},
+     * @return the report's JSON ({@link LatencyJson#latency}) with {@code protocol}, {@code muxer},
      *     {@code serv_muxer}, the socket options in the schema of every result that reports them
      *     ({@link ResultJson#options}), {@code idle}/{@code serv_idle} for a polling end,
      *     {@code full_log} with a full log, {@code connect} for udp and {@code multicast} (the
@@ -181,7 +182,7 @@ public record PingPongResult(PingPongSpec spec, LatencyReport report, AppliedOpt
      */
     @Override
     public JsonObject detailJson() {
-        JsonObject j = ResultJson.latency(report)
+        JsonObject j = LatencyJson.latency(report)
                 .put("protocol", spec.protocol().label())
                 .put("muxer", spec.clientMuxer().label())
                 .put("serv_muxer", spec.serverMuxer().label())

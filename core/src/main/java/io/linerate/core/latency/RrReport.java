@@ -30,7 +30,7 @@ import java.util.TreeMap;
  */
 public record RrReport(RunFacts facts, String test, List<Long> flowTransactions, long windowNanos,
                        ExactRangeHistogram latency, double percentile, List<String> notes) {
-    /** Value of {@code format} in the JSON document ({@link io.linerate.core.sink.ResultJson#rr}). */
+    /** Value of {@code format} in the JSON document ({@link io.linerate.core.sink.LatencyJson#rr}). */
     public static final String JSON_FORMAT = "linerate-rr";
     /** The note every closed-loop result carries. */
     public static final String CLOSED_LOOP_NOTE = "closed loop: each flow waits for a response before its next "

@@ -1,10 +1,10 @@
 package io.linerate.core.latency;
 
+import io.linerate.core.sink.LatencyJson;
 import io.linerate.core.MeasurementResult;
 import io.linerate.core.Metric;
 import io.linerate.core.RrSpec;
 import io.linerate.core.sink.JsonObject;
-import io.linerate.core.sink.ResultJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -100,7 +100,7 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
     }
 
     /**
-     * @return the report's JSON ({@link ResultJson#rr}) with {@code request_bytes},
+     * @return the report's JSON ({@link LatencyJson#rr}) with {@code request_bytes},
      *     {@code response_bytes}, {@code rate} (the target in transactions/s, 0 for closed loop),
      *     {@code muxer}, for a polling muxer {@code idle}, and {@code server}: the server's own
      *     counts over the whole run, {@code {"accepts": connections, "served": responses,
@@ -110,7 +110,7 @@ public record RrResult(RrSpec spec, RrReport report, long completed, long accept
      */
     @Override
     public JsonObject detailJson() {
-        JsonObject j = ResultJson.rr(report)
+        JsonObject j = LatencyJson.rr(report)
                 .put("request_bytes", spec.requestBytes())
                 .put("response_bytes", spec.responseBytes())
                 .put("rate", spec.rate())

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.linerate.core.sink.LatencyJson;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
 import io.linerate.core.MetricSink;
 import io.linerate.core.sink.KtapSink;
-import io.linerate.core.sink.ResultJson;
 import io.linerate.testsupport.GoldenFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -82,7 +82,7 @@ class LatencyReportTest {
     @ValueSource(strings = {"ROOT", "de-DE"})
     void json(String locale) throws IOException {
         setLocale(locale);
-        String line = ResultJson.latency(report(LatencyMode.HALF_RTT, 99.9)).toJson();
+        String line = LatencyJson.latency(report(LatencyMode.HALF_RTT, 99.9)).toJson();
         GoldenFiles.assertMatches("latency/pingpong.json", line + "\n");
         JsonNode j = new ObjectMapper().readTree(line);
         assertThat(j.get("latency").asText()).isEqualTo("half-RTT");
@@ -133,7 +133,7 @@ class LatencyReportTest {
         assertThat(r.table()).contains("\t32\t166899\t250\t350\t500001\t500001\t")
                 .contains("# precision: HdrHistogram, 3 significant digits (values within 0.1 %); "
                         + "min and max exact, percentiles clamped to them\n");
-        JsonNode json = new ObjectMapper().readTree(ResultJson.latency(r).toJson());
+        JsonNode json = new ObjectMapper().readTree(LatencyJson.latency(r).toJson());
         JsonNode size = json.get("results").get(0);
         assertThat(size.get("max").asDouble()).isEqualTo(500_000.5);
         assertThat(size.get("percentile_value").asDouble()).isEqualTo(500_000.5);

@@ -2,9 +2,9 @@ package io.linerate.core.latency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.linerate.core.sink.LatencyJson;
 import io.linerate.core.Better;
 import io.linerate.core.Metric;
-import io.linerate.core.sink.ResultJson;
 import io.linerate.testsupport.GoldenFiles;
 import java.io.IOException;
 import java.util.List;
@@ -48,7 +48,7 @@ class RrReportTest {
         assertThat(r.metrics(1)).isEmpty();
         assertThat(r.text()).contains("total: 0 transactions in 0.000000 s, - transactions/s\n")
                 .contains("latency ns: mean - min - median - max - p99 - stddev - iter 0\n");
-        assertThat(ResultJson.rr(r).has("transactions_per_second")).isFalse();
+        assertThat(LatencyJson.rr(r).has("transactions_per_second")).isFalse();
     }
 
     @Test
@@ -61,7 +61,7 @@ class RrReportTest {
         assertThat(r.text()).contains("# precision: HdrHistogram, 3 significant digits (values within 0.1 %); "
                         + "min and max exact, percentiles clamped to them\n")
                 .contains(" min 500 median 700 max 1000001 p99 1000001 ");
-        assertThat(ResultJson.rr(r).toJson()).contains("\"max\":1000001.0,\"percentile_value\":1000001.0,")
+        assertThat(LatencyJson.rr(r).toJson()).contains("\"max\":1000001.0,\"percentile_value\":1000001.0,")
                 .contains("\"significant_digits\":3,");
         assertThat(r.metrics(1)).filteredOn(m -> m.name().equals("latency_p99")).extracting(Metric::value)
                 .containsExactly(1_000_001.0);
@@ -85,6 +85,6 @@ class RrReportTest {
     void golden(String locale) throws IOException {
         LatencyReportTest.setLocale(locale);
         GoldenFiles.assertMatches("latency/rr.txt", report().text());
-        GoldenFiles.assertMatches("latency/rr.json", ResultJson.rr(report()).toJson() + "\n");
+        GoldenFiles.assertMatches("latency/rr.json", LatencyJson.rr(report()).toJson() + "\n");
     }
 }

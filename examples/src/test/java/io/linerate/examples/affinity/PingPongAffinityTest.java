@@ -3,6 +3,7 @@ package io.linerate.examples.affinity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import io.linerate.core.sink.LatencyJson;
 import io.linerate.core.Affinity;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
@@ -15,7 +16,6 @@ import io.linerate.core.Transports;
 import io.linerate.core.latency.IterationPolicy;
 import io.linerate.core.latency.PingPongResult;
 import io.linerate.core.latency.RunFacts;
-import io.linerate.core.sink.ResultJson;
 import io.linerate.core.spi.cpu.ThreadAffinity;
 import io.linerate.nio.latency.PingPong;
 import io.linerate.peers.agent.client.RemotePingPongResult;
@@ -78,7 +78,7 @@ class PingPongAffinityTest {
         assertThat(r.report().affinity().get().server()).contains(Integer.toString(server));
         assertThat(r.sizes()).allSatisfy(s -> assertThat(s.measured()).isEqualTo(20));
         assertThat(r.report().table()).contains("# affinity: client " + client + ", server " + server + " (");
-        assertThat(ResultJson.latency(r.report()).toString())
+        assertThat(LatencyJson.latency(r.report()).toString())
                 .contains("\"affinity\":{\"client\":\"" + client + "\",\"server\":\"" + server + "\"}");
     }
 

@@ -2,6 +2,7 @@ package io.linerate.nio.latency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.linerate.core.sink.LatencyJson;
 import io.linerate.core.AddressFamily;
 import io.linerate.core.Clock;
 import io.linerate.core.Muxer;
@@ -116,7 +117,7 @@ class PingPongIntegrationTest {
         PingPongResult r = PingPong.run(shortSweep(PingPongProtocol.PIPE).mode(LatencyMode.RTT).build(),
                 Clock.system(), FACTS);
         assertThat(r.report().table()).contains("# values: RTT in ns");
-        assertThat(io.linerate.core.sink.ResultJson.latency(r.report()).toJson()).contains("\"latency\":\"RTT\"");
+        assertThat(LatencyJson.latency(r.report()).toJson()).contains("\"latency\":\"RTT\"");
     }
 
     @Test
