@@ -35,6 +35,24 @@ public record StreamIo(int batch, boolean gso, boolean zeroCopySend, boolean ski
         }
     }
 
+    /** Marker suffix of a stream with {@code gso} ({@code udp4_gso}). */
+    public static final String GSO_MARKER = "_gso";
+    /** Marker suffix of a stream with {@code zeroCopySend} ({@code tcp4_zerocopy}). */
+    public static final String ZERO_COPY_MARKER = "_zerocopy";
+    /** Marker suffix of a stream with {@code skipReceiveCopy} ({@code tcp4_skiprxcopy}). */
+    public static final String SKIP_RECEIVE_COPY_MARKER = "_skiprxcopy";
+
+    /**
+     * @return what this path adds to a stream's marker ({@link TransferSpec#testName()}), so that its
+     *     figures are a series of their own: {@value #GSO_MARKER}, {@value #ZERO_COPY_MARKER} and
+     *     {@value #SKIP_RECEIVE_COPY_MARKER} in that order, each where asked; empty for the batch, which
+     *     changes the calls but not what they carry, and for the default
+     */
+    public String markerSuffix() {
+        return (gso ? GSO_MARKER : "") + (zeroCopySend ? ZERO_COPY_MARKER : "")
+                + (skipReceiveCopy ? SKIP_RECEIVE_COPY_MARKER : "");
+    }
+
     /** @return whether every path is the transport's own choice */
     public boolean isDefault() {
         return equals(DEFAULT);

@@ -198,10 +198,14 @@ public final class TransferSpec implements MeasurementSpec {
         return Pattern.STREAM;
     }
 
-    /** @return the marker zperf uses: protocol, family and {@code _nodelay} ({@code udp4}, {@code tcp6_nodelay}) */
+    /**
+     * @return the marker zperf uses: protocol, family and {@code _nodelay} ({@code udp4},
+     *     {@code tcp6_nodelay}), then the data path's {@link StreamIo#markerSuffix()}
+     *     ({@code udp4_gso}, {@code tcp4_zerocopy_skiprxcopy})
+     */
     @Override
     public String testName() {
-        return protocol.label() + family.label() + (noDelay ? "_nodelay" : "");
+        return protocol.label() + family.label() + (noDelay ? "_nodelay" : "") + io.markerSuffix();
     }
 
     /** @return where the far end runs: loopback in this JVM (the default) or a remote peer */

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.linerate.core.Protocol;
+import io.linerate.core.StreamIo;
+import io.linerate.core.TransferSpec;
 import io.linerate.regression.internal.Json;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +47,26 @@ class Iperf3ReaderTest {
         assertThat(s.observations().get(1).value()).isCloseTo(50.064948089723833, within(EPS));
         assertThat(s.observations().get(2).value()).isEqualTo(0.0);
         assertThat(s.observations().get(3).value()).isEqualTo(0.0255532483813569);
+    }
+
+    @Test
+    void aGsroTestIsItsOwnSeriesUnderTheMarkerLineratesGsoStreamWrites() {
+        // udp-gsro-forward.json: iperf3 3.21 -u -b 0 -l 1400 --gsro, test_start "gso": 1, "gro": 1; end.sum_sent
+        // 19711712380.946674 bit/s at 2.003094 (local); end.sum_received 7158223464.038488 bit/s, lost_percent
+        // 63.67693110647182, jitter_ms 0.00010186471433311843, at 2.003517 (the server's, remote)
+        MetricSet s = iperf3("udp-gsro-forward.json");
+        assertThat(s.errors()).isEmpty();
+        assertThat(s.observations()).extracting(o -> o.key().display()).containsExactly(
+                "udp4_gso/udp4_gso_sent_mbps{direction=forward}@local", "udp4_gso/udp4_gso_mbps{direction=forward}@remote",
+                "udp4_gso/udp4_gso_lost_pct{direction=forward}@remote",
+                "udp4_gso/udp4_gso_jitter_ms{direction=forward}@remote");
+        assertThat(s.observations().get(0).value()).isCloseTo(19711.712380946674, within(EPS));
+        assertThat(s.observations().get(1).value()).isCloseTo(7158.223464038488, within(EPS));
+        assertThat(s.observations().get(2).value()).isEqualTo(63.67693110647182);
+        assertThat(s.observations().get(3).value()).isEqualTo(0.00010186471433311843);
+        // the same stream of linerate's own has that marker
+        TransferSpec gso = TransferSpec.builder().protocol(Protocol.UDP).io(new StreamIo(0, true, false, false)).build();
+        assertThat(gso.testName()).isEqualTo("udp4_gso");
     }
 
     @Test

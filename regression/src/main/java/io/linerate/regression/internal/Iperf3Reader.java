@@ -3,6 +3,7 @@ package io.linerate.regression.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.linerate.core.Metric;
+import io.linerate.core.StreamIo;
 import io.linerate.core.StreamMetrics;
 import io.linerate.regression.MetricReader;
 import io.linerate.regression.MetricSet;
@@ -19,7 +20,8 @@ import java.util.TreeMap;
  * Reads iperf3's {@code -J} output (checked against iperf3 3.12), both sides' figures of each
  * direction, under the keys linerate's own iperf3 client writes for the same test
  * ({@link StreamMetrics}; docs/metrics.md, "One key per quantity"): test and marker protocol and
- * family ({@code tcp4}; the family from {@code start.connected[0].local_host}), label
+ * family ({@code tcp4}; the family from {@code start.connected[0].local_host}; {@code udp4_gso} where
+ * {@code start.test_start.gso} is set, iperf3 3.21's {@code --gsro}), label
  * {@code direction}, and {@code host} by who counted: {@code local} this file's side,
  * {@code remote} the other side's figures reported back.
  *
@@ -51,7 +53,7 @@ public final class Iperf3Reader implements MetricReader {
     static final Set<String> READ_KEYS = Set.of("start", "test_start", "protocol", "reverse", "accepted_connection",
             "connected", "local_host", "error", "intervals", "end", "sum", "sum_sent", "sum_received",
             "sum_bidir_reverse", "sum_sent_bidir_reverse", "sum_received_bidir_reverse", "sender", "omitted",
-            "bits_per_second", "lost_percent", "jitter_ms");
+            "bits_per_second", "lost_percent", "jitter_ms", "gso");
 
     @Override
     public String format() {
@@ -80,7 +82,9 @@ public final class Iperf3Reader implements MetricReader {
         }
         JsonNode testStart = root.path("start").path("test_start");
         String protocol = testStart.path("protocol").asText("tcp").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_");
-        String marker = StreamMetrics.marker(protocol, ipv6(root));
+        // iperf3 3.21+ records --gsro as test_start.gso; -Z and --skip-rx-copy it does not record
+        boolean gso = protocol.equals("udp") && testStart.path("gso").asInt(0) != 0;
+        String marker = StreamMetrics.marker(protocol, ipv6(root)) + (gso ? StreamIo.GSO_MARKER : "");
         if (root.hasNonNull("error")) {
             out.error(new Problem(source, 0, StreamMetrics.goodput(marker), "local", "iperf3 reported an error: "
                     + root.get("error").asText()));

@@ -45,8 +45,7 @@ final class LiveStreamCounters implements AutoCloseable {
 
     /** @return {@code stream udp4 1400 B 10.000 s}: pattern, marker, payload and bound */
     static String label(TransferSpec spec) {
-        return "stream " + spec.protocol().label() + spec.family().label() + (spec.noDelay() ? "_nodelay" : "")
-                + " " + spec.payloadBytes() + " B " + spec.bound();
+        return "stream " + spec.testName() + " " + spec.payloadBytes() + " B " + spec.bound();
     }
 
     /** Copies the loops' counters into the file; allocation-free. */
