@@ -52,12 +52,7 @@ public final class LatencyJson {
             o.put("size", s.sizeBytes());
             o.put("iterations", st.iterations());
             o.put("measured_ns", s.measuredNanos());
-            putIfPresent(o, "mean", st.mean());
-            putIfPresent(o, "min", st.min());
-            putIfPresent(o, "median", st.median());
-            putIfPresent(o, "max", st.max());
-            putIfPresent(o, "percentile_value", st.atPercentile());
-            putIfPresent(o, "stddev", st.stdDeviation());
+            putValues(o, st);
             results.add(o);
         }
         root.putObjects("results", results);
@@ -99,12 +94,7 @@ public final class LatencyJson {
         l.put("percentile", r.percentile());
         l.put("significant_digits", r.latency().significantDigits());
         l.put("iterations", s.iterations());
-        putIfPresent(l, "mean", s.mean());
-        putIfPresent(l, "min", s.min());
-        putIfPresent(l, "median", s.median());
-        putIfPresent(l, "max", s.max());
-        putIfPresent(l, "percentile_value", s.atPercentile());
-        putIfPresent(l, "stddev", s.stdDeviation());
+        putValues(l, s);
         root.put("latency", l);
         root.putStrings("notes", r.notes());
         return root;
@@ -118,6 +108,16 @@ public final class LatencyJson {
                 .put("cpu", f.cpu())
                 .put("jvm", f.jvm())
                 .put("options", f.options());
+    }
+
+    /** The values of a latency distribution, ns, each absent without samples. */
+    private static void putValues(JsonObject o, LatencyStats s) {
+        putIfPresent(o, "mean", s.mean());
+        putIfPresent(o, "min", s.min());
+        putIfPresent(o, "median", s.median());
+        putIfPresent(o, "max", s.max());
+        putIfPresent(o, "percentile_value", s.atPercentile());
+        putIfPresent(o, "stddev", s.stdDeviation());
     }
 
     private static void putIfPresent(JsonObject o, String key, OptionalDouble v) {
