@@ -15,7 +15,6 @@ import io.linerate.socket.NativeSocketException;
 import io.linerate.socket.PayloadFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,8 +48,7 @@ public final class NativeStreamTransfer implements Transfer {
     private final PayloadFile payloadFile;
     private final TcpCalls senderCalls;
     private final TcpCalls receiverCalls;
-    private final AtomicBoolean ran = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final TransferLife life = new TransferLife();
 
     private NativeStreamTransfer(TransferSpec spec, Clock clock, TcpEnds ends, ByteBuffer sendBuffer,
                                  PayloadFile payloadFile) {
@@ -95,12 +93,7 @@ public final class NativeStreamTransfer implements Transfer {
     /** @throws IllegalStateException when run a second time or after {@link #close()} */
     @Override
     public TransferResult run(IntervalListener listener) throws TransferException {
-        if (closed.get()) {
-            throw new IllegalStateException("the transfer is closed");
-        }
-        if (!ran.compareAndSet(false, true)) {
-            throw new IllegalStateException("a transfer runs once; open a new one");
-        }
+        life.run();
         StreamEngine engine = new StreamEngine(spec, clock, this::send, this::receive, probe);
         TransferResult r = engine.run(ends.options, listener);
         if (probe.failures() > 0) {
@@ -127,7 +120,7 @@ public final class NativeStreamTransfer implements Transfer {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
+        if (life.close()) {
             try (PayloadFile f = payloadFile) {
                 ends.close();
                 LOG.debug("closed {}", spec);

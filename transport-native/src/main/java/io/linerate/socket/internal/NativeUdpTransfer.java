@@ -16,7 +16,6 @@ import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +39,7 @@ public final class NativeUdpTransfer implements Transfer {
     private final AppliedOptions options;
     private final UdpSender sender;
     private final UdpReceiver receiver;
-    private final AtomicBoolean ran = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final TransferLife life = new TransferLife();
 
     private NativeUdpTransfer(TransferSpec spec, Clock clock, NativeSocket tx, NativeSocket rx, AppliedOptions options,
                               UdpSender sender, UdpReceiver receiver) {
@@ -110,12 +108,7 @@ public final class NativeUdpTransfer implements Transfer {
      */
     @Override
     public TransferResult run(IntervalListener listener) throws TransferException {
-        if (closed.get()) {
-            throw new IllegalStateException("the transfer is closed");
-        }
-        if (!ran.compareAndSet(false, true)) {
-            throw new IllegalStateException("a transfer runs once; open a new one");
-        }
+        life.run();
         StreamEngine engine = new StreamEngine(spec, clock, sender::run, receiver::run);
         TransferResult r = engine.run(options, listener);
         // the loops ended and the sockets are still open: the receiving socket's drops over the whole transfer
@@ -145,7 +138,7 @@ public final class NativeUdpTransfer implements Transfer {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
+        if (life.close()) {
             closeQuietly(tx);
             closeQuietly(rx);
             LOG.debug("closed {}", spec);
