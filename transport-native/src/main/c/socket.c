@@ -402,14 +402,11 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     return 0;
 }
 
-/* One recv(2) on a socket made blocking by blockWithTimeout: bytes read (0 at the end of the
- * stream), -EAGAIN when its SO_RCVTIMEO ran out, -errno otherwise. */
-LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvBlocking(JNIEnv *env, jclass cls,
-        jint fd, jlong addr, jint len) {
-    (void)env;
-    (void)cls;
+/* One recv(2) with flags on a socket made blocking by blockWithTimeout: bytes read or dropped (0 at
+ * the end of the stream), -EAGAIN when its SO_RCVTIMEO ran out, -errno otherwise. */
+static jint recv_blocking(int fd, void *buf, size_t len, int flags) {
     for (;;) {
-        ssize_t n = recv(fd, LINERATE_PTR(addr), (size_t)len, 0);
+        ssize_t n = recv(fd, buf, len, flags);
         if (n >= 0) {
             return (jint)n;
         }
@@ -420,6 +417,21 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
             return linerate_neg_errno();
         }
     }
+}
+
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvBlocking(JNIEnv *env, jclass cls,
+        jint fd, jlong addr, jint len) {
+    (void)env;
+    (void)cls;
+    return recv_blocking(fd, LINERATE_PTR(addr), (size_t)len, 0);
+}
+
+/* recv_blocking with MSG_TRUNC on a TCP socket: the kernel drops up to len bytes instead of copying them. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvTruncatedBlocking(JNIEnv *env,
+        jclass cls, jint fd, jint len) {
+    (void)env;
+    (void)cls;
+    return recv_blocking(fd, NULL, (size_t)len, MSG_TRUNC);
 }
 
 /* The most descriptors one pollAll call waits on. */

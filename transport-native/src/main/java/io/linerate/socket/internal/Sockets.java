@@ -90,6 +90,14 @@ public final class Sockets {
     public static native int recvBlocking(int fd, long addr, int len);
 
     /**
+     * recv(2) with {@code MSG_TRUNC} on a TCP socket of {@link #blockWithTimeout}: the kernel drops
+     * up to {@code len} bytes instead of copying them (tcp(7)).
+     *
+     * @return bytes dropped (0 at the end of the stream), -EAGAIN when its timeout ran out, or -errno
+     */
+    public static native int recvTruncatedBlocking(int fd, int len);
+
+    /**
      * poll(2) on {@code count} descriptors, 1..1024, waiting up to {@code timeoutMs}: at
      * {@code entries} lie {@code count} triples of ints {fd, events, revents}
      * ({@link Layout#POLLIN}, {@link Layout#POLLOUT}); the call writes each revents.

@@ -2,6 +2,7 @@ package io.linerate.socket.internal;
 
 import io.linerate.core.spi.engine.ReceiverContext;
 import io.linerate.core.spi.engine.SenderContext;
+import io.linerate.jni.Errno;
 import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import io.linerate.socket.PayloadFile;
@@ -71,7 +72,12 @@ final class TcpLoops {
     }
 
     /**
-     * Counts bytes until the end of the stream or a stop request.
+     * Counts bytes until the end of the stream or a stop request. The receiver waits inside
+     * {@code recv(2)} itself, the socket made blocking with {@code SO_RCVTIMEO} of
+     * {@value #POLL_MILLIS} ms, as a blocking receiver such as iperf3's does: a wait in
+     * {@code poll(2)} between non-blocking receives costs the sending side, which on loopback
+     * wakes the receiver from its own system call, more than twice the CPU per byte for a
+     * {@code MSG_TRUNC} receiver (measured on Linux 6.18, 2 CPUs).
      *
      * @param address the receive buffer's address; unused when {@code calls} {@link TcpCalls#truncates truncates}
      * @param capacity the receive buffer's size, bytes: the most one call takes
@@ -80,17 +86,24 @@ final class TcpLoops {
      */
     static void receive(NativeSocket rx, long address, int capacity, ReceiverContext ctx, TcpCalls calls)
             throws IOException {
+        int fd = rx.fd();
+        int made = Sockets.blockWithTimeout(fd, POLL_MILLIS);
+        if (made < 0) {
+            throw NativeSocketException.of("fcntl/setsockopt(fd " + fd + ", SO_RCVTIMEO) of a stream receiver", made);
+        }
         boolean truncate = calls.truncates();
         long moved = 0;
         try {
             while (!ctx.stopRequested()) {
-                int r = truncate ? rx.receiveTruncated(capacity, POLL_MILLIS) : rx.receive(address, capacity, POLL_MILLIS);
+                int r = truncate ? Sockets.recvTruncatedBlocking(fd, capacity) : Sockets.recvBlocking(fd, address, capacity);
                 if (r > 0) {
                     moved++;
                     ctx.received(r);
                 } else if (r == 0) {
                     ctx.endOfStream();
                     return;
+                } else if (r != -Errno.EAGAIN) {
+                    throw NativeSocketException.of("recv(fd " + fd + (truncate ? ", MSG_TRUNC)" : ")"), r);
                 }
             }
         } finally {
