@@ -419,6 +419,47 @@ static jint recv_blocking(int fd, void *buf, size_t len, int flags) {
     }
 }
 
+/* One send(2) on a socket made blocking by blockWithTimeout: bytes sent (fewer than len when its
+ * SO_SNDTIMEO ran out part-way), -EAGAIN when it ran out before any, -errno otherwise. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendBlocking(JNIEnv *env, jclass cls,
+        jint fd, jlong addr, jint len) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        ssize_t n = send(fd, LINERATE_PTR(addr), (size_t)len, MSG_NOSIGNAL);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            return -EAGAIN;
+        }
+        if (errno != EINTR) {
+            return linerate_neg_errno();
+        }
+    }
+}
+
+/* One sendfile(2) of up to count bytes of inFd from offset on a socket made blocking by
+ * blockWithTimeout, as sendBlocking; inFd's own file offset is left alone. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendFileBlocking(JNIEnv *env,
+        jclass cls, jint fd, jint inFd, jlong offset, jint count) {
+    (void)env;
+    (void)cls;
+    for (;;) {
+        off_t off = (off_t)offset;
+        ssize_t n = sendfile(fd, inFd, &off, (size_t)count);
+        if (n >= 0) {
+            return (jint)n;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            return -EAGAIN;
+        }
+        if (errno != EINTR) {
+            return linerate_neg_errno();
+        }
+    }
+}
+
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvBlocking(JNIEnv *env, jclass cls,
         jint fd, jlong addr, jint len) {
     (void)env;

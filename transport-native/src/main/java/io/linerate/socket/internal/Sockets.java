@@ -86,6 +86,23 @@ public final class Sockets {
      */
     public static native int blockWithTimeout(int fd, int timeoutMs);
 
+    /**
+     * send(2) on a socket of {@link #blockWithTimeout}.
+     *
+     * @return bytes sent (fewer than {@code len} when its timeout ran out part-way), -EAGAIN when it
+     *     ran out before any, or -errno
+     */
+    public static native int sendBlocking(int fd, long addr, int len);
+
+    /**
+     * sendfile(2) of up to {@code count} bytes of {@code inFd} from byte {@code offset} on a socket
+     * of {@link #blockWithTimeout}; {@code inFd}'s own file offset is left alone.
+     *
+     * @return bytes sent (fewer than {@code count} when its timeout ran out part-way), -EAGAIN when
+     *     it ran out before any, or -errno
+     */
+    public static native int sendFileBlocking(int fd, int inFd, long offset, int count);
+
     /** recv(2) on a socket of {@link #blockWithTimeout}: bytes read (0 at the end of the stream), -EAGAIN when its timeout ran out, or -errno. */
     public static native int recvBlocking(int fd, long addr, int len);
 

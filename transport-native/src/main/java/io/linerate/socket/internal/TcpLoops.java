@@ -11,8 +11,9 @@ import java.io.IOException;
 /**
  * The send and receive loops of a native TCP stream socket, shared by the ends in one JVM
  * ({@link NativeStreamTransfer}) and the ends for peers ({@link PeerChannel}). They move bytes
- * between the socket and a direct buffer by address, each wait a {@code poll(2)} of at most
- * {@value #POLL_MILLIS} ms so that a stop request is seen, and allocate nothing. The spec's
+ * between the socket and a direct buffer by address and allocate nothing. Both make the socket
+ * blocking and wait inside the send or receive call itself, each wait bounded by a socket timeout
+ * of {@value #POLL_MILLIS} ms so that a stop request is seen. The spec's
  * {@link io.linerate.core.StreamIo} may take the copies out: the sender then sends each message
  * from a {@link PayloadFile} with {@code sendfile(2)}, the receiver drops the bytes with
  * {@code MSG_TRUNC}. Each loop counts its calls that moved payload ({@link TcpCalls}).
@@ -38,16 +39,22 @@ final class TcpLoops {
     static void send(NativeSocket tx, long address, PayloadFile file, SenderContext ctx, RetransmitWindow window,
                      TcpCalls calls) throws IOException {
         long stallNanos = ctx.ioTimeoutNanos();
+        int fd = tx.fd();
+        int fileFd = file == null ? -1 : file.fd();
         long moved = 0;
         try {
+            blockWithTimeout(fd, "sender");
             int n;
             while ((n = ctx.nextMessageBytes()) > 0 && ctx.pace()) {
                 window.observe(ctx.phase());
                 int off = 0;
                 long progressAt = System.nanoTime();
                 while (off < n) {
-                    int w = file == null ? tx.send(address + off, n - off, POLL_MILLIS)
-                            : tx.sendFile(file, off, n - off, POLL_MILLIS);
+                    int w = fileFd < 0 ? Sockets.sendBlocking(fd, address + off, n - off)
+                            : Sockets.sendFileBlocking(fd, fileFd, off, n - off);
+                    if (w < 0 && w != -Errno.EAGAIN) {
+                        throw NativeSocketException.of((fileFd < 0 ? "send(fd " : "sendfile(fd ") + fd + ")", w);
+                    }
                     if (w > 0) {
                         moved++;
                         off += w;
@@ -56,7 +63,7 @@ final class TcpLoops {
                     } else if (ctx.stopRequested()) {
                         return;
                     } else if (System.nanoTime() - progressAt > stallNanos) {
-                        throw NativeSocketException.timedOut("send(fd " + tx.fd() + ") after " + ctx.bytesSent()
+                        throw NativeSocketException.timedOut("send(fd " + fd + ") after " + ctx.bytesSent()
                                 + " bytes", stallNanos / 1_000_000L);
                     }
                 }
@@ -68,6 +75,15 @@ final class TcpLoops {
             } catch (NativeSocketException ignored) {
                 // the peer is gone; the send error, if any, is already on its way
             }
+        }
+    }
+
+    /** Makes the socket blocking with a send and receive timeout of {@value #POLL_MILLIS} ms. */
+    private static void blockWithTimeout(int fd, String end) throws NativeSocketException {
+        int made = Sockets.blockWithTimeout(fd, POLL_MILLIS);
+        if (made < 0) {
+            throw NativeSocketException.of("fcntl/setsockopt(fd " + fd + ", SO_SNDTIMEO, SO_RCVTIMEO) of a stream "
+                    + end, made);
         }
     }
 
@@ -87,10 +103,7 @@ final class TcpLoops {
     static void receive(NativeSocket rx, long address, int capacity, ReceiverContext ctx, TcpCalls calls)
             throws IOException {
         int fd = rx.fd();
-        int made = Sockets.blockWithTimeout(fd, POLL_MILLIS);
-        if (made < 0) {
-            throw NativeSocketException.of("fcntl/setsockopt(fd " + fd + ", SO_RCVTIMEO) of a stream receiver", made);
-        }
+        blockWithTimeout(fd, "receiver");
         boolean truncate = calls.truncates();
         long moved = 0;
         try {
