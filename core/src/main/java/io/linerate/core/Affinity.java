@@ -5,9 +5,11 @@ import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
- * The CPUs a ping-pong's two ends run on, as sfnt-pingpong's {@code --affinity 'C;S'}: the
- * client's CPU and the echo server's, each pinned for the run ({@code sched_setaffinity(2)}, through
- * the native layer) and read back from the thread's CPU set.
+ * The CPUs a measurement's two ends run on, as sfnt-pingpong's {@code --affinity 'C;S'} and
+ * iperf3's {@code -A n,m}: the client's CPU and the server's, each pinned for the run
+ * ({@code sched_setaffinity(2)}, through the native layer) and read back from the thread's CPU set.
+ * In a ping-pong the server is the echo end; in a stream in one JVM the client is the sending end
+ * and the server the receiving end ({@link TransferSpec#affinity()}).
  *
  * @param clientCpu the client thread's CPU, 0..{@value CpuList#MAX_CPU}; empty to leave it unpinned
  * @param serverCpu the echo thread's CPU, 0..{@value CpuList#MAX_CPU}; empty to leave it unpinned

@@ -57,6 +57,7 @@ public final class TransferSpec implements MeasurementSpec {
     private final Endpoint endpoint;
     private final Optional<Path> fullLog;
     private final StreamIo io;
+    private final Affinity affinity;
 
     private TransferSpec(Builder b) {
         this.protocol = b.protocol;
@@ -77,6 +78,7 @@ public final class TransferSpec implements MeasurementSpec {
         this.endpoint = b.endpoint;
         this.fullLog = b.fullLog;
         this.io = b.io;
+        this.affinity = b.affinity;
     }
 
     /** @return a builder with the defaults: TCP, IPv4, 1220-byte payload, 10 s, unlimited rate */
@@ -105,12 +107,23 @@ public final class TransferSpec implements MeasurementSpec {
         b.endpoint = endpoint;
         b.fullLog = fullLog;
         b.io = io;
+        b.affinity = affinity;
         return b;
     }
 
     /** @return how the ends call the kernel; {@link StreamIo#DEFAULT} lets the transport choose */
     public StreamIo io() {
         return io;
+    }
+
+    /**
+     * @return the CPUs the ends' threads run on, as iperf3's {@code -A n,m}: the client's CPU pins
+     *     every sending thread of a stream in one JVM, and this host's end of a stream with a peer;
+     *     the server's CPU pins every receiving thread in one JVM, and is not sent to a peer
+     *     ({@link Affinity#NONE}: none pinned)
+     */
+    public Affinity affinity() {
+        return affinity;
     }
 
     /** @return TCP or UDP */
@@ -261,7 +274,7 @@ public final class TransferSpec implements MeasurementSpec {
                 + " rate=" + (rateBitsPerSecond == 0 ? "unlimited" : rateBitsPerSecond + "bit/s") + " nodelay=" + noDelay + " tclass=0x"
                 + Integer.toHexString(trafficClass) + " warmup=" + warmup.toMillis() + "ms"
                 + (endpoint.remoteAddress().isPresent() ? " peer=" + endpoint : "")
-                + (io.isDefault() ? "" : " " + io);
+                + (io.isDefault() ? "" : " " + io) + (affinity.pins() ? " affinity=" + affinity.label() : "");
     }
 
     /** Mutable builder; {@link #build()} validates. Not thread-safe. */
@@ -284,6 +297,7 @@ public final class TransferSpec implements MeasurementSpec {
         private Endpoint endpoint = Endpoint.loopback();
         private Optional<Path> fullLog = Optional.empty();
         private StreamIo io = StreamIo.DEFAULT;
+        private Affinity affinity = Affinity.NONE;
 
         private Builder() {}
 
@@ -396,6 +410,12 @@ public final class TransferSpec implements MeasurementSpec {
          */
         public Builder io(StreamIo v) {
             io = Objects.requireNonNull(v, "io");
+            return this;
+        }
+
+        /** @param v the CPUs the ends' threads run on (see {@link TransferSpec#affinity()}) */
+        public Builder affinity(Affinity v) {
+            affinity = Objects.requireNonNull(v, "affinity");
             return this;
         }
 

@@ -37,7 +37,8 @@ class SpecToBuilderTest {
                 .bound(Bound.bytes(1_000_000)).rateBitsPerSecond(50_000_000).noDelay(true).trafficClass(0x48)
                 .sendBufferBytes(65536).receiveBufferBytes(131072).warmup(Duration.ofMillis(500))
                 .interval(Duration.ofMillis(200)).port(5201).ioTimeout(Duration.ofSeconds(7))
-                .pacingTimer(Duration.ofMillis(2)).streamId(9).endpoint(PEER).io(new StreamIo(0, false, true, true)).build();
+                .pacingTimer(Duration.ofMillis(2)).streamId(9).endpoint(PEER).io(new StreamIo(0, false, true, true))
+                .affinity(Affinity.parse("1;0")).build();
         TransferSpec udp = tcp.toBuilder().protocol(Protocol.UDP).noDelay(false).payloadBytes(1400)
                 .io(new StreamIo(16, true, false, false))
                 .fullLog(Path.of("full.log")).build();
@@ -61,6 +62,7 @@ class SpecToBuilderTest {
         one.put("streamId", b -> b.streamId(10));
         one.put("endpoint", b -> b.endpoint(Endpoint.loopback()));
         one.put("io", b -> b.io(new StreamIo(0, false, true, false)));
+        one.put("affinity", b -> b.affinity(Affinity.parse("any;0")));
         eachAlone(tcp, TransferSpec::toBuilder, TransferSpec.Builder::build, one);
         // the protocol and the full log each need a UDP spec: TCP_NODELAY and a full log are off-protocol
         Map<String, UnaryOperator<TransferSpec.Builder>> udpOne = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.linerate.core.sink;
 
 import io.linerate.core.MeasurementResult;
+import io.linerate.core.Affinity;
 import io.linerate.core.AppliedOptions;
 import io.linerate.core.DataPath;
 import io.linerate.core.IntervalSample;
@@ -75,7 +76,9 @@ public final class ResultJson {
      * {@code significant_digits}), then {@code options} ({@link #options}), {@code tcp_info} where the
      * transport read the sender's {@code TCP_INFO} ({@link #tcpInfo}), else {@code tcp_info_unavailable}
      * saying why where that is known (no TCP_INFO source on the class path), {@code data_path} where
-     * the transport reports its system calls ({@link #dataPath}), {@code cpu_ns,
+     * the transport reports its system calls ({@link #dataPath}), {@code affinity} where an end was
+     * pinned ({@code client}: the sending threads' CPU, {@code server}: the receiving threads', each
+     * a number or {@code any}), {@code cpu_ns,
      * window_allocated_bytes, valid, reasons}, {@code interrupted} (only when true), {@code intervals}
      * ({@code start_s, end_s, bytes, bits_per_second}, for UDP {@code datagrams, lost, jitter_ms}, where the
      * transport read {@code TCP_INFO} at each tick {@code retransmits, cwnd_bytes, tcpi_rtt, tcpi_rttvar,
@@ -110,6 +113,13 @@ public final class ResultJson {
             n.put("tcp_info_unavailable", r.tcpUnavailable());
         }
         r.dataPath().ifPresent(p -> n.put("data_path", dataPath(p)));
+        if (r.spec().affinity().pins()) {
+            // each pinned thread's CPU set was read back as this one CPU before it ran
+            n.put("affinity", JsonObject.create().put("client", r.spec().affinity().clientCpu().isPresent()
+                    ? Integer.toString(r.spec().affinity().clientCpu().getAsInt()) : Affinity.ANY)
+                    .put("server", r.spec().affinity().serverCpu().isPresent()
+                            ? Integer.toString(r.spec().affinity().serverCpu().getAsInt()) : Affinity.ANY));
+        }
         cost(n, r);
         n.put("window_allocated_bytes", JsonObject.create().put("sender", r.senderAllocatedBytes())
                 .put("receiver", r.receiverAllocatedBytes()));

@@ -14,7 +14,7 @@ import picocli.CommandLine.ParseResult;
  * turns it into bad usage. Names follow iperf3 3.12's {@code iperf3 --help} (server options too, which
  * point at {@code linerate serve --iperf3}) and a few client options of later releases
  * ({@code --json-stream}, {@code --mptcp}); a name that linerate itself has ({@code --format},
- * {@code --interval}, {@code --port}, {@code --bytes}, {@code --verbose}, and {@code -Z},
+ * {@code --interval}, {@code --port}, {@code --bytes}, {@code --verbose}, {@code --affinity}, and {@code -Z},
  * {@code --skip-rx-copy} and {@code --gsro}, {@link StreamIoOptions}) keeps linerate's meaning and is
  * not listed.
  */
@@ -43,7 +43,8 @@ final class Iperf3Unsupported implements CommandLine.IModelTransformer {
             new Refusal(List.of("-k", "--blockcount"), true, "is linerate's --messages N (writes or datagrams, decimal "
                     + "k/m/g): give that"),
             new Refusal(List.of("-n"), true, "is linerate's --bytes N (1024-based K/M/G, as iperf3's): give that"),
-            new Refusal(List.of("-A", "--affinity"), true, "is not supported: pin linerate's JVM with taskset"),
+            new Refusal(List.of("-A"), true, "is linerate's --affinity 'C;S' (the sending end's CPU and the receiving "
+                    + "end's, such as '1;0'): give that"),
             new Refusal(List.of("-V"), false, "(verbose) is linerate's --verbose: give that"),
             new Refusal(List.of("-d", "--debug"), false, "is linerate's --verbose: give that"),
             new Refusal(List.of("--get-server-output"), false, "is not supported: linerate prints what the server "

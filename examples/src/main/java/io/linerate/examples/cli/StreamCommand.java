@@ -1,6 +1,7 @@
 package io.linerate.examples.cli;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.core.Affinity;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.Measurement;
@@ -97,6 +98,13 @@ final class StreamCommand implements Callable<Integer> {
                     + "With --peer (linerate's agent), the transport of this host's end: nio or native.")
     String transportName;
 
+    @Option(names = "--affinity", paramLabel = "C;S",
+            description = "Pin every sending thread to CPU C and every receiving thread to CPU S, as iperf3's -A C,S and "
+                    + "sfnt-pingpong's --affinity; 'any' leaves that end unpinned. Each thread's CPU set is read back "
+                    + "before it runs. Needs the native layer (Linux). With --peer only C applies, to this host's end; "
+                    + "pin the agent with taskset.")
+    String affinity;
+
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")
     boolean noDelay;
 
@@ -192,6 +200,7 @@ final class StreamCommand implements Callable<Integer> {
                 .pacingTimer(pacingTimer)
                 .fullLog(fullLog)
                 .io(io.io())
+                .affinity(affinity == null ? Affinity.NONE : Affinity.parse(affinity))
                 .endpoint(peer.endpoint())
                 .build();
     }

@@ -51,7 +51,8 @@ public abstract class StreamServerProtocol implements PeerProtocol {
     /**
      * @return why this host's end cannot run the spec with this server: a stream asking for the
      *     native transport's calls (batches, GSO, sendfile, MSG_TRUNC), which this end, on the JDK's
-     *     sockets, cannot make; or a transport other than the JDK's sockets
+     *     sockets, cannot make; a stream asking for an affinity, which this end does not apply; or a
+     *     transport other than the JDK's sockets
      */
     @Override
     public final Optional<String> unsupportedReason(MeasurementSpec spec, Transport transport) {
@@ -60,6 +61,10 @@ public abstract class StreamServerProtocol implements PeerProtocol {
                     + " this host's end runs on the " + PeerEndsLookup.DEFAULT_TRANSPORT + " transport: leave --batch, "
                     + "--gso, -Z and --skip-rx-copy out, or run the far end on linerate's agent (serve --transport "
                     + "native)");
+        }
+        if (spec instanceof TransferSpec t && t.affinity().pins()) {
+            return Optional.of("affinity " + t.affinity().label() + " is not applied to a stream with " + server
+                    + ": leave --affinity out and pin the processes instead (taskset -c)");
         }
         return OnNio.reason(server, transport);
     }

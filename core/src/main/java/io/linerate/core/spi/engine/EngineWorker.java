@@ -1,10 +1,15 @@
 package io.linerate.core.spi.engine;
 
+import io.linerate.core.TransferException;
 import io.linerate.core.spi.cost.CpuCounters;
 import io.linerate.core.spi.cost.CpuEvent;
+import io.linerate.core.spi.cpu.ThreadAffinity;
+import io.linerate.core.spi.latency.Pinning;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,6 +37,15 @@ final class EngineWorker {
     private final java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
 
     EngineWorker(String name, IoRunnable body) {
+        this(name, "", OptionalInt.empty(), body);
+    }
+
+    /**
+     * @param end which end the thread is, for a message ({@code client} or {@code server})
+     * @param cpu the CPU to pin the thread to before its loop ({@link Pinning}, checked beforehand
+     *     with {@link #refusal}); empty to leave it unpinned
+     */
+    EngineWorker(String name, String end, OptionalInt cpu, IoRunnable body) {
         // the first counter a JVM opens loads its provider's native library: here, while the
         // measurement sets up, not on the measuring thread inside its window
         CpuCounters.prepare();
@@ -39,12 +53,19 @@ final class EngineWorker {
             CpuCounters.Opened counter = CpuCounters.open(CpuEvent.INSTRUCTIONS);
             instructionsUnavailable = counter.unavailable();
             long cpu0 = THREADS.getCurrentThreadCpuTime();
+            Pinning pin = null;
             try {
+                pin = Pinning.of(end, cpu);
+                checkReadBack(end, cpu, pin);
                 running.countDown();
                 body.run();
             } catch (Throwable e) {
                 failure = e;
             } finally {
+                running.countDown();
+                if (pin != null) {
+                    pin.close();
+                }
                 cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
                 if (counter.counter() != null) {
                     try {
@@ -60,6 +81,30 @@ final class EngineWorker {
             }
         }, name);
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * Says, on the calling thread and before any thread starts, why {@code cpu} cannot pin an end
+     * here, as a usage error.
+     *
+     * @throws TransferException naming the CPU and the reason (not in the CPU set, no native layer)
+     */
+    static void refusal(String end, OptionalInt cpu) throws TransferException {
+        if (cpu.isPresent()) {
+            Optional<String> why = ThreadAffinity.refusal(cpu.getAsInt());
+            if (why.isPresent()) {
+                throw new TransferException("--affinity cannot pin the " + end + " to CPU " + cpu.getAsInt() + ": "
+                        + why.get(), null, true);
+            }
+        }
+    }
+
+    /** The kernel's account of the pinned thread's CPU set must be the one CPU asked for. */
+    private static void checkReadBack(String end, OptionalInt cpu, Pinning pin) throws TransferException {
+        if (cpu.isPresent() && pin.readBack().isPresent() && !pin.readBack().get().equals(Integer.toString(cpu.getAsInt()))) {
+            throw new TransferException("the " + end + "'s thread was pinned to CPU " + cpu.getAsInt()
+                    + " but the kernel reports Cpus_allowed_list " + pin.readBack().get(), null);
+        }
     }
 
     void start(Thread monitorThread) {

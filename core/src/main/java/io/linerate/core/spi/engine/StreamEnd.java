@@ -55,6 +55,8 @@ public final class StreamEnd {
     /** How long a UDP receiver waits for more datagrams after the peer reported its count, ms. */
     public static final long UDP_QUIET_MILLIS = 100;
     private static final long POLL_NANOS = 5_000_000L;
+    /** This host's end, for {@code --affinity}'s messages: the client's CPU pins it. */
+    private static final String CLIENT = "client (this host's end)";
     /** How often a TCP receiver looks for its first bytes: their reading starts its clock. */
     private static final long FIRST_BYTES_POLL_NANOS = 200_000L;
 
@@ -103,7 +105,8 @@ public final class StreamEnd {
         requireDuration(spec);
         SenderContext tx = new SenderContext(spec, clock);
         return new StreamEnd(spec, clock, tx, null,
-                new EngineWorker("linerate-end-tx-" + spec.streamId(), () -> loop.run(tx)), probe);
+                new EngineWorker("linerate-end-tx-" + spec.streamId(), CLIENT, spec.affinity().clientCpu(), () -> loop.run(tx)),
+                probe);
     }
 
     /**
@@ -117,7 +120,8 @@ public final class StreamEnd {
         requireDuration(spec);
         ReceiverContext rx = new ReceiverContext(spec, clock);
         return new StreamEnd(spec, clock, null, rx,
-                new EngineWorker("linerate-end-rx-" + spec.streamId(), () -> loop.run(rx)), null);
+                new EngineWorker("linerate-end-rx-" + spec.streamId(), CLIENT, spec.affinity().clientCpu(), () -> loop.run(rx)),
+                null);
     }
 
     private static void requireDuration(TransferSpec spec) {
@@ -188,9 +192,11 @@ public final class StreamEnd {
      *     it must not block. Ignored by the other ends.
      * @return what this end counted
      * @throws TransferException when the loop fails, the end is aborted, a receiver heard nothing for
-     *     its I/O timeout ({@link Silence}), or a wait runs past its bound
+     *     its I/O timeout ({@link Silence}), or a wait runs past its bound; a usage error, before
+     *     the loop starts, when the spec's client CPU ({@link TransferSpec#affinity()}) cannot pin it
      */
     public EndCounters run(IntervalListener listener, LongSupplier peerSentMessages) throws TransferException {
+        EngineWorker.refusal(CLIENT, spec.affinity().clientCpu());
         try (LiveStreamCounters live = LiveStreamCounters.openEnd(spec, tx, rx)) {
             return run(live, live.publishingTo(listener), peerSentMessages);
         }

@@ -65,6 +65,11 @@ public final class StreamEngine {
         void run(ReceiverContext ctx) throws IOException;
     }
 
+    /** The sending end, for {@code --affinity}'s messages: the client's CPU pins it. */
+    private static final String CLIENT = "client (the sending end)";
+    /** The receiving end, for {@code --affinity}'s messages: the server's CPU pins it. */
+    private static final String SERVER = "server (the receiving end)";
+
     private final TransferSpec spec;
     private final Clock clock;
     private final SenderContext tx;
@@ -104,8 +109,9 @@ public final class StreamEngine {
         this.clock = clock;
         this.tx = new SenderContext(spec, clock);
         this.rx = new ReceiverContext(spec, clock);
-        this.sender = new EngineWorker("linerate-tx-" + spec.streamId(), () -> sendLoop.run(tx));
-        this.receiver = new EngineWorker("linerate-rx-" + spec.streamId(), () -> {
+        this.sender = new EngineWorker("linerate-tx-" + spec.streamId(), CLIENT, spec.affinity().clientCpu(),
+                () -> sendLoop.run(tx));
+        this.receiver = new EngineWorker("linerate-rx-" + spec.streamId(), SERVER, spec.affinity().serverCpu(), () -> {
             try {
                 receiveLoop.run(rx);
             } finally {
@@ -122,9 +128,12 @@ public final class StreamEngine {
      * @return the result
      * @throws TransferException if a loop failed or a wait ran past the I/O timeout; both loops
      *     are told to stop and joined (bounded) first; a usage error when the spec's full log
-     *     cannot be created. A full log is closed on every path.
+     *     cannot be created, or when its affinity cannot pin an end here (before either starts).
+     *     A full log is closed on every path.
      */
     public TransferResult run(AppliedOptions options, IntervalListener listener) throws TransferException {
+        EngineWorker.refusal(CLIENT, spec.affinity().clientCpu());
+        EngineWorker.refusal(SERVER, spec.affinity().serverCpu());
         FullLog log = openFullLog();
         try (LiveStreamCounters live = LiveStreamCounters.open(spec, tx, rx)) {
             rx.fullLog(log);

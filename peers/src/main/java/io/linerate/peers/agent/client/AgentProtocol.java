@@ -1,5 +1,6 @@
 package io.linerate.peers.agent.client;
 
+import io.linerate.core.Affinity;
 import io.linerate.core.AgentPeer;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
@@ -64,6 +65,11 @@ public final class AgentProtocol implements PeerProtocol {
                 && stream.bound().kind() != Bound.Kind.DURATION) {
             return Optional.of("a stream with remote peer " + peer + " is bounded by a duration, not "
                     + stream.bound() + ": the two ends agree on when to stop by time");
+        }
+        if (m instanceof TransferSpec stream && stream.affinity().serverCpu().isPresent()) {
+            return Optional.of("the server's CPU of affinity " + stream.affinity().label() + " is not sent to the "
+                    + "agent of a stream: give only this host's CPU (" + Affinity.ANY + " for the server), and pin "
+                    + "the agent itself (taskset -c " + stream.affinity().serverCpu().getAsInt() + " linerate serve)");
         }
         if (m instanceof PingPongSpec p && p.protocol() != PingPongProtocol.TCP && p.protocol() != PingPongProtocol.UDP) {
             return Optional.of("ping-pong over " + p.protocol().label() + " does not cross hosts: remote peer "
