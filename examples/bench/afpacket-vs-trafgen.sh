@@ -81,7 +81,7 @@ done
 if ip netns exec "$NS" java -jar "$JAR" raw --help 2>&1 | grep -q -- '--tx'; then
     LINERATE=(java -jar "$JAR" raw)
 else
-    LINERATE=(java -cp "$JAR" io.linerate.examples.cli.RawCommand)
+    LINERATE=(java --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED -cp "$JAR" io.linerate.examples.cli.RawCommand)
 fi
 
 counter() { ip netns exec "$NS" cat "/sys/class/net/$1/statistics/$2"; }

@@ -19,7 +19,7 @@ transport=${TRANSPORT:-nio} # linerate's transport: nio (default) or native
 # linerate PROTO MUXER -> p50 half-RTT in usec
 linerate_run() {
   local proto=$1 muxer=$2 ms=$((secs * 1000)) out
-  out=$(java -cp "$jar" io.linerate.examples.cli.PingPongCommand --transport "$transport" --protocol "$proto" --sizes 64 \
+  out=$(java --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED -cp "$jar" io.linerate.examples.cli.PingPongCommand --transport "$transport" --protocol "$proto" --sizes 64 \
         --muxer "$muxer" --minms "$ms" --maxms "$ms" --miniter 1 --maxiter 100000000 \
         --warmupms 1000 --warmupiter 10000 --json)
   echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["detail"]["results"][0]["median"] / 1000.0)'

@@ -31,6 +31,13 @@ final class NativeMessageEnd implements MessageEnd {
     private volatile boolean stop;
     /** Whether a thread is inside {@link #read} or {@link #write}, so that {@link #close()} does not pull the descriptor from under it. */
     private volatile boolean busy;
+    /**
+     * The last buffer read into and the last written from, with their native addresses: each the
+     * same buffer every message, looked up once. Apart, so that a reading and a writing thread
+     * never share one.
+     */
+    private final BufferAddress readInto = new BufferAddress();
+    private final BufferAddress writeFrom = new BufferAddress();
 
     /**
      * @param socket a connected socket, or a datagram socket with its target; this end makes it blocking
@@ -62,7 +69,7 @@ final class NativeMessageEnd implements MessageEnd {
     }
 
     private int readBusy(ByteBuffer buf, long deadlineNanos, boolean whole) throws IOException {
-        long base = NativeSocket.address(buf);
+        long base = readInto.of(buf);
         while (true) {
             int pos = buf.position();
             int n = Sockets.recvBlocking(socket.fd(), base + pos, buf.limit() - pos);
@@ -97,7 +104,7 @@ final class NativeMessageEnd implements MessageEnd {
     }
 
     private int writeBusy(ByteBuffer buf, long deadlineNanos) throws IOException {
-        long base = NativeSocket.address(buf);
+        long base = writeFrom.of(buf);
         while (buf.hasRemaining()) {
             int pos = buf.position();
             int n = socket.send(base + pos, buf.limit() - pos, SLICE_MILLIS);
@@ -112,6 +119,20 @@ final class NativeMessageEnd implements MessageEnd {
             buf.position(datagram ? buf.limit() : pos + n);
         }
         return OK;
+    }
+
+    /** One direct buffer's native address, looked up again only when the buffer changes. */
+    private static final class BufferAddress {
+        private ByteBuffer buffer;
+        private long address;
+
+        long of(ByteBuffer buf) {
+            if (buf != buffer) {
+                address = NativeSocket.address(buf);
+                buffer = buf;
+            }
+            return address;
+        }
     }
 
     /** @return {@link #OK} to wait on, {@link #STOPPED} or {@link #TIMEOUT} */
