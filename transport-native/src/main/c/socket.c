@@ -16,6 +16,7 @@
 #include <linux/tcp.h>
 #include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
@@ -402,62 +403,54 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     return 0;
 }
 
-/* One recv(2) with flags on a socket made blocking by blockWithTimeout: bytes read or dropped (0 at
- * the end of the stream), -EAGAIN when its SO_RCVTIMEO ran out, -errno otherwise. */
-static jint recv_blocking(int fd, void *buf, size_t len, int flags) {
-    for (;;) {
-        ssize_t n = recv(fd, buf, len, flags);
-        if (n >= 0) {
-            return (jint)n;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            return -EAGAIN;
-        }
-        if (errno != EINTR) {
-            return linerate_neg_errno();
-        }
+/* A call's return on a socket made blocking by blockWithTimeout, as Java takes it: the count (0 at
+ * a stream's end), -EAGAIN when its SO_RCVTIMEO or SO_SNDTIMEO ran out before any byte moved,
+ * LINERATE_AGAIN when a signal interrupted it (make it again), -errno otherwise. A send cut short
+ * by its timeout part-way returns the bytes it moved. */
+#define LINERATE_AGAIN INT32_MIN
+static jint blocking_outcome(ssize_t n) {
+    if (n >= 0) {
+        return (jint)n;
     }
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        return -EAGAIN;
+    }
+    return errno == EINTR ? LINERATE_AGAIN : linerate_neg_errno();
 }
 
-/* One send(2) on a socket made blocking by blockWithTimeout: bytes sent (fewer than len when its
- * SO_SNDTIMEO ran out part-way), -EAGAIN when it ran out before any, -errno otherwise. */
+/* One recv(2) with flags on a socket of blockWithTimeout (blocking_outcome). */
+static jint recv_blocking(int fd, void *buf, size_t len, int flags) {
+    jint r;
+    do {
+        r = blocking_outcome(recv(fd, buf, len, flags));
+    } while (r == LINERATE_AGAIN);
+    return r;
+}
+
+/* One send(2) of len bytes at addr on a socket of blockWithTimeout (blocking_outcome). */
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendBlocking(JNIEnv *env, jclass cls,
         jint fd, jlong addr, jint len) {
     (void)env;
     (void)cls;
-    for (;;) {
-        ssize_t n = send(fd, LINERATE_PTR(addr), (size_t)len, MSG_NOSIGNAL);
-        if (n >= 0) {
-            return (jint)n;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            return -EAGAIN;
-        }
-        if (errno != EINTR) {
-            return linerate_neg_errno();
-        }
-    }
+    jint r;
+    do {
+        r = blocking_outcome(send(fd, LINERATE_PTR(addr), (size_t)len, MSG_NOSIGNAL));
+    } while (r == LINERATE_AGAIN);
+    return r;
 }
 
-/* One sendfile(2) of up to count bytes of inFd from offset on a socket made blocking by
- * blockWithTimeout, as sendBlocking; inFd's own file offset is left alone. */
+/* One sendfile(2) of up to count bytes of inFd from offset on a socket of blockWithTimeout
+ * (blocking_outcome); inFd's own file offset is left alone. */
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendFileBlocking(JNIEnv *env,
         jclass cls, jint fd, jint inFd, jlong offset, jint count) {
     (void)env;
     (void)cls;
-    for (;;) {
+    jint r;
+    do {
         off_t off = (off_t)offset;
-        ssize_t n = sendfile(fd, inFd, &off, (size_t)count);
-        if (n >= 0) {
-            return (jint)n;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            return -EAGAIN;
-        }
-        if (errno != EINTR) {
-            return linerate_neg_errno();
-        }
-    }
+        r = blocking_outcome(sendfile(fd, inFd, &off, (size_t)count));
+    } while (r == LINERATE_AGAIN);
+    return r;
 }
 
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvBlocking(JNIEnv *env, jclass cls,
