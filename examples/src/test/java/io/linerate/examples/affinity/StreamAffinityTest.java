@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.linerate.core.Affinity;
+import io.linerate.core.AgentPeer;
 import io.linerate.core.Bound;
 import io.linerate.core.Clock;
 import io.linerate.core.Endpoint;
 import io.linerate.core.Measurement;
+import io.linerate.core.PeerDirection;
 import io.linerate.core.Protocol;
 import io.linerate.core.Transfer;
 import io.linerate.core.TransferException;
@@ -149,6 +151,20 @@ class StreamAffinityTest {
                 run.run(sample -> sets.look());
             }
             assertThat(sets.seen).containsEntry("linerate-end-tx", Integer.toString(client));
+
+            // a CPU this process may not use is bad usage before the agent sets anything up, in either
+            // direction (a reverse stream's agent would otherwise report only that its client did not start)
+            int outside = allowed.length();
+            Endpoint.Remote at = (Endpoint.Remote) far;
+            TransferSpec reverse = spec.toBuilder().affinity(new Affinity(OptionalInt.of(outside), OptionalInt.empty()))
+                    .endpoint(new AgentPeer(at, Optional.empty(), PeerDirection.REVERSE, 1)).build();
+            assertThatThrownBy(() -> {
+                try (Measurement run = Transports.select(null, reverse).open(reverse, Clock.system())) {
+                    run.run(sample -> { });
+                }
+            }).isInstanceOf(TransferException.class)
+                    .hasMessageContaining("--affinity cannot pin the client (this host's end) to CPU " + outside)
+                    .satisfies(e -> assertThat(((TransferException) e).isUsageError()).isTrue());
 
             TransferSpec both = spec.toBuilder().affinity(Affinity.parse(client + ";" + client)).build();
             assertThatThrownBy(() -> {

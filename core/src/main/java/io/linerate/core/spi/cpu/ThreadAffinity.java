@@ -1,5 +1,6 @@
 package io.linerate.core.spi.cpu;
 
+import io.linerate.core.TransferException;
 import io.linerate.core.spi.Providers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +84,25 @@ public final class ThreadAffinity {
         BitSet set = p.currentThread();
         return set.get(cpu) ? Optional.empty() : Optional.of("CPU " + cpu + " is not in this thread's CPU set "
                 + CpuList.format(set) + "; allowed: one of " + CpuList.format(set));
+    }
+
+    /**
+     * Says, on the calling thread and before any end starts, why {@code --affinity} cannot pin an
+     * end to {@code cpu} here ({@link #refusal}), as a usage error.
+     *
+     * @param end which end, for the message, such as {@code client (the sending end)}
+     * @param cpu the CPU; empty for an end left unpinned, which always passes
+     * @throws TransferException a usage error naming the end, the CPU and the reason (out of range,
+     *     not in the thread's CPU set, no provider)
+     */
+    public static void requirePinnable(String end, OptionalInt cpu) throws TransferException {
+        if (cpu.isPresent()) {
+            Optional<String> why = refusal(cpu.getAsInt());
+            if (why.isPresent()) {
+                throw new TransferException("--affinity cannot pin the " + end + " to CPU " + cpu.getAsInt() + ": "
+                        + why.get(), null, true);
+            }
+        }
     }
 
     /**

@@ -8,7 +8,6 @@ import io.linerate.core.spi.latency.Pinning;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.locks.LockSupport;
 
@@ -43,7 +42,7 @@ final class EngineWorker {
     /**
      * @param end which end the thread is, for a message ({@code client} or {@code server})
      * @param cpu the CPU to pin the thread to before its loop ({@link Pinning}, checked beforehand
-     *     with {@link #refusal}); empty to leave it unpinned
+     *     with {@link ThreadAffinity#requirePinnable}); empty to leave it unpinned
      */
     EngineWorker(String name, String end, OptionalInt cpu, IoRunnable body) {
         // the first counter a JVM opens loads its provider's native library: here, while the
@@ -81,22 +80,6 @@ final class EngineWorker {
             }
         }, name);
         this.thread.setDaemon(true);
-    }
-
-    /**
-     * Says, on the calling thread and before any thread starts, why {@code cpu} cannot pin an end
-     * here, as a usage error.
-     *
-     * @throws TransferException naming the CPU and the reason (not in the CPU set, no native layer)
-     */
-    static void refusal(String end, OptionalInt cpu) throws TransferException {
-        if (cpu.isPresent()) {
-            Optional<String> why = ThreadAffinity.refusal(cpu.getAsInt());
-            if (why.isPresent()) {
-                throw new TransferException("--affinity cannot pin the " + end + " to CPU " + cpu.getAsInt() + ": "
-                        + why.get(), null, true);
-            }
-        }
     }
 
     /** The kernel's account of the pinned thread's CPU set must be the one CPU asked for. */

@@ -9,6 +9,7 @@ import io.linerate.core.IntervalSample;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
+import io.linerate.core.spi.cpu.ThreadAffinity;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -196,7 +197,7 @@ public final class StreamEnd {
      *     the loop starts, when the spec's client CPU ({@link TransferSpec#affinity()}) cannot pin it
      */
     public EndCounters run(IntervalListener listener, LongSupplier peerSentMessages) throws TransferException {
-        EngineWorker.refusal(CLIENT, spec.affinity().clientCpu());
+        ThreadAffinity.requirePinnable(CLIENT, spec.affinity().clientCpu());
         try (LiveStreamCounters live = LiveStreamCounters.openEnd(spec, tx, rx)) {
             return run(live, live.publishingTo(listener), peerSentMessages);
         }

@@ -17,6 +17,7 @@ import io.linerate.core.fulllog.FullLog;
 import io.linerate.core.fulllog.FullLogSummary;
 import io.linerate.core.spi.SequenceTracker;
 import io.linerate.core.spi.cost.InstructionCount;
+import io.linerate.core.spi.cpu.ThreadAffinity;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -132,8 +133,8 @@ public final class StreamEngine {
      *     A full log is closed on every path.
      */
     public TransferResult run(AppliedOptions options, IntervalListener listener) throws TransferException {
-        EngineWorker.refusal(CLIENT, spec.affinity().clientCpu());
-        EngineWorker.refusal(SERVER, spec.affinity().serverCpu());
+        ThreadAffinity.requirePinnable(CLIENT, spec.affinity().clientCpu());
+        ThreadAffinity.requirePinnable(SERVER, spec.affinity().serverCpu());
         FullLog log = openFullLog();
         try (LiveStreamCounters live = LiveStreamCounters.open(spec, tx, rx)) {
             rx.fullLog(log);

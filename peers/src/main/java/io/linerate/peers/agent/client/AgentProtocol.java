@@ -16,6 +16,7 @@ import io.linerate.core.TransferException;
 import io.linerate.core.TransferSpec;
 import io.linerate.core.spi.PeerProtocol;
 import io.linerate.core.spi.Transport;
+import io.linerate.core.spi.cpu.ThreadAffinity;
 import io.linerate.core.spi.ends.PeerEnds;
 import io.linerate.peers.internal.PeerEndsLookup;
 import java.util.Optional;
@@ -85,6 +86,10 @@ public final class AgentProtocol implements PeerProtocol {
         });
         if (spec instanceof RawTransferSpec raw) {
             return RemoteRaw.of(raw, clock, secretOf(spec), Optional.of(transport));
+        }
+        if (spec instanceof TransferSpec t) {
+            // this host's end is pinned once the agent's is set up: say first when it cannot be
+            ThreadAffinity.requirePinnable("client (this host's end)", t.affinity().clientCpu());
         }
         PeerEnds ends = transport.peerEnds().orElseThrow();
         if (spec instanceof TransferSpec t && t.endpoint() instanceof AgentPeer) {
