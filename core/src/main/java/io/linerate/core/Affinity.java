@@ -34,15 +34,16 @@ public record Affinity(OptionalInt clientCpu, OptionalInt serverCpu) {
     }
 
     /**
-     * @param text {@code C;S}: the client's CPU and the server's, each a number or {@value #ANY}
+     * @param text {@code C;S}: the client's CPU and the server's, each a number or {@value #ANY};
+     *     {@code C,S} too, as iperf3's {@code -A} writes it (and the shell leaves it whole unquoted)
      * @return the affinity
      * @throws IllegalArgumentException naming the text and the allowed form
      */
     public static Affinity parse(String text) {
-        String[] parts = text == null ? new String[0] : text.split(";", -1);
+        String[] parts = text == null ? new String[0] : text.split("[;,]", -1);
         if (parts.length != 2) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "affinity '%s' is not C;S; allowed: the client's "
-                    + "CPU and the server's, each 0-%d or %s, such as 0;1", text, CpuList.MAX_CPU, ANY));
+                    + "CPU and the server's, each 0-%d or %s, such as 0;1 or 0,1", text, CpuList.MAX_CPU, ANY));
         }
         return new Affinity(cpu(text, parts[0]), cpu(text, parts[1]));
     }
@@ -56,7 +57,7 @@ public record Affinity(OptionalInt clientCpu, OptionalInt serverCpu) {
             return OptionalInt.of(Integer.parseInt(p));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "affinity '%s' has '%s', which is not a CPU; "
-                    + "allowed: 0-%d or %s on each side of ';'", text, p, CpuList.MAX_CPU, ANY), e);
+                    + "allowed: 0-%d or %s on each side of ';' or ','", text, p, CpuList.MAX_CPU, ANY), e);
         }
     }
 

@@ -13,6 +13,9 @@ class AffinityTest {
         assertThat(Affinity.parse("0;1")).isEqualTo(new Affinity(OptionalInt.of(0), OptionalInt.of(1)));
         assertThat(Affinity.parse(" 3 ; any ")).isEqualTo(new Affinity(OptionalInt.of(3), OptionalInt.empty()));
         assertThat(Affinity.parse("any;any").pins()).isFalse();
+        // iperf3's -A form, which needs no quotes in a shell
+        assertThat(Affinity.parse("1,0")).isEqualTo(new Affinity(OptionalInt.of(1), OptionalInt.of(0)));
+        assertThat(Affinity.parse("any,2")).isEqualTo(new Affinity(OptionalInt.empty(), OptionalInt.of(2)));
         assertThat(Affinity.parse("ANY;7").label()).isEqualTo("any;7");
         assertThat(Affinity.NONE.label()).isEqualTo("any;any");
     }
@@ -20,7 +23,9 @@ class AffinityTest {
     @Test
     void refusesOtherFormsNamingTheTextAndTheAllowedForm() {
         assertThatThrownBy(() -> Affinity.parse("1")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("affinity '1' is not C;S; allowed: the client's CPU and the server's, each 0-1023 or any, such as 0;1");
+                .hasMessage("affinity '1' is not C;S; allowed: the client's CPU and the server's, each 0-1023 or any, such as 0;1 or 0,1");
+        assertThatThrownBy(() -> Affinity.parse("1;0,1")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'1;0,1' is not C;S");
         assertThatThrownBy(() -> Affinity.parse("1;2;3")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'1;2;3' is not C;S");
         assertThatThrownBy(() -> Affinity.parse("x;1")).isInstanceOf(IllegalArgumentException.class)

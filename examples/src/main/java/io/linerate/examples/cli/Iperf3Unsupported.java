@@ -43,8 +43,8 @@ final class Iperf3Unsupported implements CommandLine.IModelTransformer {
             new Refusal(List.of("-k", "--blockcount"), true, "is linerate's --messages N (writes or datagrams, decimal "
                     + "k/m/g): give that"),
             new Refusal(List.of("-n"), true, "is linerate's --bytes N (1024-based K/M/G, as iperf3's): give that"),
-            new Refusal(List.of("-A"), true, "is linerate's --affinity 'C;S' (the sending end's CPU and the receiving "
-                    + "end's, such as '1;0'): give that"),
+            new Refusal(List.of("-A"), true, "is linerate's --affinity C,S (the client's CPU and the server's, as "
+                    + "iperf3's, such as 1,0): give that"),
             new Refusal(List.of("-V"), false, "(verbose) is linerate's --verbose: give that"),
             new Refusal(List.of("-d", "--debug"), false, "is linerate's --verbose: give that"),
             new Refusal(List.of("--get-server-output"), false, "is not supported: linerate prints what the server "

@@ -99,10 +99,12 @@ final class StreamCommand implements Callable<Integer> {
     String transportName;
 
     @Option(names = "--affinity", paramLabel = "C;S",
-            description = "Pin every sending thread to CPU C and every receiving thread to CPU S, as iperf3's -A C,S and "
-                    + "sfnt-pingpong's --affinity; 'any' leaves that end unpinned. Each thread's CPU set is read back "
-                    + "before it runs. Needs the native layer (Linux). With --peer only C applies, to this host's end; "
-                    + "pin the agent with taskset.")
+            description = "Pin the client's threads to CPU C and the server's to CPU S, as iperf3's -A C,S (C,S is taken "
+                    + "too) and sfnt-pingpong's --affinity; 'any' leaves that end unpinned. In one JVM the client is "
+                    + "every sending thread and the server every receiving one. With --peer, C pins this host's end "
+                    + "whichever way it sends, and S must be any: the agent's CPU is not sent (run it under taskset -c S). "
+                    + "A thread whose CPU set the kernel does not read back as its CPU fails the run. Needs the native "
+                    + "layer (Linux).")
     String affinity;
 
     @Option(names = "--nodelay", description = "Set TCP_NODELAY on the sender.")

@@ -72,7 +72,7 @@ class Iperf3OptionRefusalTest {
         assertThat(stream("-c", "127.0.0.1", "-V").err()).contains("is linerate's --verbose");
         assertThat(stream("-s").err()).contains("`linerate serve --iperf3`");
         assertThat(stream("-S", "0x10").err()).contains("is linerate's --tclass");
-        assertThat(stream("-A", "1").err()).contains("iperf3's -A is linerate's --affinity 'C;S'");
+        assertThat(stream("-A", "1").err()).contains("iperf3's -A is linerate's --affinity C,S");
         assertThat(stream("-c", "127.0.0.1", "--port", "5202").err())
                 .contains("the iperf3 server's port (iperf3's --port) is -p PORT here");
     }
