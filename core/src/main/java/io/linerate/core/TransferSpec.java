@@ -18,7 +18,7 @@ public final class TransferSpec implements MeasurementSpec {
     /** iperf3's TCP write when none is given ({@code -l}): 128 KiB. */
     public static final int IPERF3_TCP_PAYLOAD_BYTES = 128 * 1024;
     /**
-     * The most a UDP payload chosen by {@link #unfragmentedUdpPayloadBytes} holds, bytes: iperf3's
+     * The most a UDP payload chosen by {@link PayloadLimits#unfragmentedUdpPayloadBytes} holds, bytes: iperf3's
      * default when it knows no MSS (1460), which also keeps loopback runs (MTU 65536) comparable
      * with runs over Ethernet.
      */
@@ -233,39 +233,6 @@ public final class TransferSpec implements MeasurementSpec {
      */
     public Optional<Path> fullLog() {
         return fullLog;
-    }
-
-    /** @return the largest payload this spec's protocol and family allow, in bytes */
-    public static int maxPayloadBytes(Protocol protocol, AddressFamily family) {
-        return protocol == Protocol.UDP ? family.maxUdpPayloadBytes() : MAX_TCP_PAYLOAD_BYTES;
-    }
-
-    /**
-     * The largest UDP payload that crosses a path of this MTU unfragmented, capped at
-     * {@value #UDP_PAYLOAD_CAP_BYTES}: {@code min(1460, MTU − IP header − 8)}, where an IPv4
-     * datagram holds at most 65535 bytes. For example 1460 at Ethernet's 1500 over IPv4 (1472 would
-     * fit), 1452 over IPv6; at MTU 1280, 1252 over IPv4 and 1232 over IPv6; 1460 on the host's
-     * loopback (65536).
-     *
-     * @param family the address family
-     * @param pathMtu the path MTU, bytes
-     * @return bytes of UDP payload, linerate's {@link DatagramHeader} included
-     * @throws IllegalArgumentException if the MTU cannot carry a datagram with linerate's header
-     */
-    public static int unfragmentedUdpPayloadBytes(AddressFamily family, int pathMtu) {
-        int ip = family == AddressFamily.IPV4 ? Math.min(pathMtu, 65535) : pathMtu;
-        int fits = ip - family.ipHeaderBytes() - AddressFamily.UDP_HEADER_BYTES;
-        if (fits < DatagramHeader.BYTES) {
-            throw new IllegalArgumentException("MTU " + pathMtu + " bytes is out of range for UDP over IPv" + family.label()
-                    + "; allowed: " + (DatagramHeader.BYTES + family.ipHeaderBytes() + AddressFamily.UDP_HEADER_BYTES)
-                    + " bytes or more");
-        }
-        return Math.min(UDP_PAYLOAD_CAP_BYTES, fits);
-    }
-
-    /** @return the smallest payload this protocol allows, in bytes (UDP carries a {@link DatagramHeader} of 32 bytes) */
-    public static int minPayloadBytes(Protocol protocol) {
-        return protocol == Protocol.UDP ? DatagramHeader.BYTES : 1;
     }
 
     @Override

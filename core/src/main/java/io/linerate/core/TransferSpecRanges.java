@@ -19,8 +19,8 @@ final class TransferSpecRanges {
         Protocol protocol = spec.protocol();
         AddressFamily family = spec.family();
         int payloadBytes = spec.payloadBytes();
-        int min = TransferSpec.minPayloadBytes(protocol);
-        int max = TransferSpec.maxPayloadBytes(protocol, family);
+        int min = PayloadLimits.minPayloadBytes(protocol);
+        int max = PayloadLimits.maxPayloadBytes(protocol, family);
         if (payloadBytes < min || payloadBytes > max) {
             String what = protocol == Protocol.UDP
                     ? "UDP over IPv" + family.label()

@@ -21,16 +21,16 @@ class TransferSpecTest {
     @Test
     void theUnfragmentedUdpPayloadIsTheMtuLessHeadersCappedAt1460() {
         // Ethernet MTU 1500: IPv4 1500 - 20 - 8 = 1472, capped at 1460; IPv6 1500 - 40 - 8 = 1452
-        assertThat(TransferSpec.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 1500)).isEqualTo(1460);
-        assertThat(TransferSpec.unfragmentedUdpPayloadBytes(AddressFamily.IPV6, 1500)).isEqualTo(1452);
+        assertThat(PayloadLimits.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 1500)).isEqualTo(1460);
+        assertThat(PayloadLimits.unfragmentedUdpPayloadBytes(AddressFamily.IPV6, 1500)).isEqualTo(1452);
         // the namespace's loopback MTU 1280: 1280 - 28 = 1252, 1280 - 48 = 1232
-        assertThat(TransferSpec.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 1280)).isEqualTo(1252);
-        assertThat(TransferSpec.unfragmentedUdpPayloadBytes(AddressFamily.IPV6, 1280)).isEqualTo(1232);
+        assertThat(PayloadLimits.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 1280)).isEqualTo(1252);
+        assertThat(PayloadLimits.unfragmentedUdpPayloadBytes(AddressFamily.IPV6, 1280)).isEqualTo(1232);
         // the host's loopback MTU 65536: far above, so the cap
-        assertThat(TransferSpec.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 65536)).isEqualTo(1460);
-        assertThat(TransferSpec.unfragmentedUdpPayloadBytes(AddressFamily.IPV6, 65536)).isEqualTo(1460);
+        assertThat(PayloadLimits.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 65536)).isEqualTo(1460);
+        assertThat(PayloadLimits.unfragmentedUdpPayloadBytes(AddressFamily.IPV6, 65536)).isEqualTo(1460);
         // linerate's 32-byte header needs 32 + 20 + 8 = 60 bytes of MTU over IPv4
-        assertThatThrownBy(() -> TransferSpec.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 59))
+        assertThatThrownBy(() -> PayloadLimits.unfragmentedUdpPayloadBytes(AddressFamily.IPV4, 59))
                 .hasMessage("MTU 59 bytes is out of range for UDP over IPv4; allowed: 60 bytes or more");
     }
 

@@ -1,6 +1,7 @@
 package io.linerate.examples.cli;
 
 import io.linerate.core.AddressFamily;
+import io.linerate.core.PayloadLimits;
 import io.linerate.core.Protocol;
 import io.linerate.core.TransferSpec;
 import io.linerate.nio.PathFacts;
@@ -10,7 +11,7 @@ import java.util.OptionalInt;
 /**
  * The payload of a stream over loopback when none is given: iperf3's 128 KiB TCP write; for UDP
  * the largest datagram that does not fragment at the loopback MTU, at most 1460 bytes (iperf3's
- * default without an MSS), by {@link TransferSpec#unfragmentedUdpPayloadBytes}.
+ * default without an MSS), by {@link PayloadLimits#unfragmentedUdpPayloadBytes}.
  */
 final class LoopbackPayload {
     private LoopbackPayload() {}
@@ -21,7 +22,7 @@ final class LoopbackPayload {
             return TransferSpec.IPERF3_TCP_PAYLOAD_BYTES;
         }
         OptionalInt mtu = PathFacts.mtu(f.loopbackAddress());
-        return mtu.isPresent() ? TransferSpec.unfragmentedUdpPayloadBytes(f, mtu.getAsInt()) : TransferSpec.UDP_PAYLOAD_CAP_BYTES;
+        return mtu.isPresent() ? PayloadLimits.unfragmentedUdpPayloadBytes(f, mtu.getAsInt()) : TransferSpec.UDP_PAYLOAD_CAP_BYTES;
     }
 
     /** @return how {@link #bytes} found its value, for a run's header */
