@@ -38,7 +38,7 @@ sockperf_run() {
 }
 
 
-# the native transport's ends wait in poll(2) only: no spin muxer there
+# the native transport's ends wait inside a blocking recv(2) only: no spin muxer there
 muxers=(spin blocking); [ "$transport" = native ] && muxers=(blocking)
 
 for proto in tcp udp; do

@@ -18,8 +18,8 @@ import java.util.Optional;
 /**
  * The echo end of a ping-pong with a client on a peer, on native sockets: a TCP listener (backlog 1)
  * that accepts the client's one connection, or a UDP socket connected to the client's, answered by
- * core's {@link EchoServer} on a {@link NativeMessageEnd} (every wait a poll(2) slice; nothing
- * allocated per message). With {@link PingPongSpec#bindToDevice()} the socket is bound to the
+ * core's {@link EchoServer} on a {@link NativeMessageEnd} (every receive waits inside one
+ * recv(2) of at most 10 ms; nothing allocated per message). With {@link PingPongSpec#bindToDevice()} the socket is bound to the
  * interface ({@code SO_BINDTODEVICE}) before it binds, and the binding is read back; the echo
  * thread runs on the spec's server CPU ({@link io.linerate.core.Affinity#serverCpu()}) when it has one.
  */

@@ -20,8 +20,8 @@ import java.util.Optional;
 
 /**
  * The measuring end of a ping-pong whose echo end runs on a peer, on a native TCP or UDP socket:
- * core's sweep ({@link PingPongSweep}) on a {@link NativeMessageEnd} (every wait a poll(2) slice,
- * nothing allocated per message). The UDP socket is connected to the echo end with
+ * core's sweep ({@link PingPongSweep}) on a {@link NativeMessageEnd} (every receive waits inside one
+ * recv(2) of at most 10 ms, nothing allocated per message). The UDP socket is connected to the echo end with
  * {@link PingPongSpec#connect()}, and sends with sendto(2) without it. With
  * {@link PingPongSpec#bindToDevice()} the socket is bound to the interface before it binds, and
  * the binding is read back. The MSS is read from this end's socket ({@code TCP_MAXSEG}).
