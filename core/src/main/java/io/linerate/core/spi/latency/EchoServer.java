@@ -135,17 +135,22 @@ public final class EchoServer implements AutoCloseable {
         long bytes = 0;
         try {
             while (true) {
-                buf.clear();
-                int s = end.read(buf, MessageEnd.NO_DEADLINE, false);
-                if (s != MessageEnd.OK) {
-                    return;
+                int s;
+                if (answerLimit < 0) {
+                    s = end.echo(buf, timeoutNanos);
+                } else {
+                    buf.clear();
+                    s = end.read(buf, MessageEnd.NO_DEADLINE, false);
+                    if (s != MessageEnd.OK) {
+                        return;
+                    }
+                    if (n >= answerLimit) {
+                        continue;
+                    }
+                    buf.flip();
+                    s = end.write(buf, System.nanoTime() + timeoutNanos);
                 }
-                if (answerLimit >= 0 && n >= answerLimit) {
-                    continue;
-                }
-                buf.flip();
-                int size = buf.remaining();
-                s = end.write(buf, System.nanoTime() + timeoutNanos);
+                int size = buf.limit();
                 if (s == MessageEnd.TIMEOUT) {
                     throw new IOException(String.format(Locale.ROOT,
                             "echo server could not send its answer within the timeout of %d ms after %d answers",

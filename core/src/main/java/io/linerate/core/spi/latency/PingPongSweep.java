@@ -55,6 +55,11 @@ public final class PingPongSweep {
     private final EchoServer server;
     private final long timeoutNanos;
     private final FullLog log;
+    /**
+     * Whether each round trip is timed by the end's own stamps ({@link MessageEnd#stampsCalls()}),
+     * which read {@link System#nanoTime()}'s clock, so only when the sweep's clock is that one.
+     */
+    private final boolean stamped;
     /** The client's and the echo server's TCP_INFO windows; null for an end that is not TCP. */
     private final TcpInfoWindow clientTcp;
     private final TcpInfoWindow serverTcp;
@@ -69,6 +74,7 @@ public final class PingPongSweep {
         this.server = server;
         this.timeoutNanos = spec.timeout().toNanos();
         this.log = log;
+        this.stamped = end.stampsCalls() && clock == Clock.system();
         this.clientTcp = end.tcpInfo().map(f -> TcpInfoWindow.of(CLIENT_SOURCE, f)).orElse(null);
         this.serverTcp = server == null ? null
                 : server.tcpInfo().map(f -> TcpInfoWindow.of(SERVER_SOURCE, f)).orElse(null);
@@ -203,10 +209,15 @@ public final class PingPongSweep {
                 if (datagram) {
                     AnswerStamp.stamp(tx, size, roundTrips);
                 }
-                long start = clock.nanoTime();
+                long start = stamped ? 0 : clock.nanoTime();
                 int s = exchange(tx, rx, size, datagram, deadline);
-                long stop = clock.nanoTime();
+                long stop = stamped ? 0 : clock.nanoTime();
                 checkAnswer(s, rx, size);
+                if (stamped) {
+                    // from right before the message's send(2) to right after the recv(2) that completed its answer
+                    start = end.sendStartNanos();
+                    stop = end.receiveEndNanos();
+                }
                 if (log != null) {
                     log.record(roundTrips, size, warming ? DatagramHeader.WARMUP : DatagramHeader.WINDOW, start, stop);
                 }
