@@ -4,7 +4,9 @@
  * non-negative result or -errno (linerate_jni.h). Sockets are opened non-blocking; every wait is
  * a poll(2) with the caller's timeout, and a wait that runs out returns -EAGAIN (send, recv) or
  * -ETIMEDOUT (accept, connect). A ping-pong end's socket is made blocking with a send and receive
- * timeout instead (blockWithTimeout), and waits inside recvBlocking. Nothing here allocates.
+ * timeout instead (blockWithTimeout), and waits inside recvBlocking; its calls can stamp the time
+ * right around themselves (sendStamped, recvBlockingStamped), and an echo end answers in one call
+ * (echoBlocking). Nothing here allocates.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -23,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linerate_jni.h"
@@ -189,6 +192,24 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     (void)env;
     (void)cls;
     return send_bounded(fd, addr, len, NULL, 0, timeoutMs);
+}
+
+/* Writes CLOCK_MONOTONIC in ns to the 8 bytes at stamp: the clock System.nanoTime() reads on Linux. */
+static void stamp_now(jlong stamp) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    *(jlong *)LINERATE_PTR(stamp) = (jlong)t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+/* send, or with family 4 or 6 sendTo, after stamping the time at stamp (stamp_now). */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_sendStamped(JNIEnv *env, jclass cls,
+        jint fd, jint family, jlong peer, jint port, jlong addr, jint len, jint timeoutMs, jlong stamp) {
+    (void)env;
+    (void)cls;
+    struct sockaddr_storage ss;
+    socklen_t sl = family == 0 ? 0 : fill_addr(&ss, family, peer, port);
+    stamp_now(stamp);
+    return send_bounded(fd, addr, len, family == 0 ? NULL : (struct sockaddr *)&ss, sl, timeoutMs);
 }
 
 LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recv(JNIEnv *env, jclass cls, jint fd,
@@ -458,6 +479,42 @@ LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_
     (void)env;
     (void)cls;
     return recv_blocking(fd, LINERATE_PTR(addr), (size_t)len, 0);
+}
+
+/* recvBlocking that stamps the time at stamp (stamp_now) when the call returns data or a stream's end. */
+LINERATE_EXPORT JNIEXPORT jint JNICALL Java_io_linerate_socket_internal_Sockets_recvBlockingStamped(JNIEnv *env,
+        jclass cls, jint fd, jlong addr, jint len, jlong stamp) {
+    (void)env;
+    (void)cls;
+    jint r = recv_blocking(fd, LINERATE_PTR(addr), (size_t)len, 0);
+    if (r >= 0) {
+        stamp_now(stamp);
+    }
+    return r;
+}
+
+/* An echo end's step on a socket of blockWithTimeout: one recv(2) of up to cap bytes at addr, then
+ * one send(2) of what came (family 0: a connected socket), or sendto(2) to the peer's address
+ * (family 4 or 6). Returns (bytes sent << 32) | bytes received; 0 at a stream's
+ * end (or for an empty datagram); -EAGAIN when nothing came within SO_RCVTIMEO; -errno of the
+ * recv(2). A send that fails, or moves less than came (its SO_SNDTIMEO ran out), reports what it
+ * moved, 0 for a failure, and the caller sends the rest and meets the error itself. */
+LINERATE_EXPORT JNIEXPORT jlong JNICALL Java_io_linerate_socket_internal_Sockets_echoBlocking(JNIEnv *env,
+        jclass cls, jint fd, jint family, jlong peer, jint port, jlong addr, jint cap) {
+    (void)env;
+    (void)cls;
+    jint got = recv_blocking(fd, LINERATE_PTR(addr), (size_t)cap, 0);
+    if (got <= 0) {
+        return got;
+    }
+    struct sockaddr_storage ss;
+    socklen_t sl = family == 0 ? 0 : fill_addr(&ss, family, peer, port);
+    jint sent;
+    do {
+        sent = blocking_outcome(sendto(fd, LINERATE_PTR(addr), (size_t)got, MSG_NOSIGNAL,
+                family == 0 ? NULL : (struct sockaddr *)&ss, sl));
+    } while (sent == LINERATE_AGAIN);
+    return ((jlong)(sent > 0 ? sent : 0) << 32) | (jlong)got;
 }
 
 /* recv_blocking with MSG_TRUNC on a TCP socket: the kernel drops up to len bytes instead of copying them. */

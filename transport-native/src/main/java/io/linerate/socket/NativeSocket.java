@@ -179,6 +179,29 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
+     * One echo step in one native call: receives one message of up to {@code capacity} bytes to
+     * {@code address} and sends it back, to the connected peer or the {@link #target}. Allocates
+     * nothing; for a socket made blocking with a receive and send timeout.
+     *
+     * @return {@code (bytes sent << 32) | bytes received}, the bytes sent fewer than those received
+     *     when the send's timeout ran out part-way or it failed (the caller sends the rest and meets
+     *     the error itself); 0 at the end of a stream or for an empty datagram; or
+     *     {@link #WAIT_RAN_OUT} when nothing came within the receive timeout
+     * @throws NativeSocketException naming recv(2) and the errno
+     */
+    public long echo(long address, int capacity) throws NativeSocketException {
+        long r = target == null ? Sockets.echoBlocking(fd, 0, 0, 0, address, capacity)
+                : Sockets.echoBlocking(fd, familyNumber(family), targetAddress, targetPort, address, capacity);
+        if (r >= 0) {
+            return r;
+        }
+        if (r == -Errno.EAGAIN) {
+            return WAIT_RAN_OUT;
+        }
+        throw NativeSocketException.of("recv(fd " + fd + ")", (int) r);
+    }
+
+    /**
      * Binds (or connects) a Unix-domain socket to an abstract address ({@code unix(7)}: a name
      * with a leading NUL, no file), which the kernel removes when the socket closes.
      *
@@ -271,8 +294,26 @@ public final class NativeSocket implements AutoCloseable {
      * @throws NativeSocketException naming send(2) and the errno (EPIPE, ECONNRESET, EBADF, ...)
      */
     public int send(long address, int length, int pollMillis) throws NativeSocketException {
-        int n = target == null ? Sockets.send(fd, address, length, pollMillis)
-                : Sockets.sendTo(fd, familyNumber(family), targetAddress, targetPort, address, length, pollMillis);
+        return sent(target == null ? Sockets.send(fd, address, length, pollMillis)
+                : Sockets.sendTo(fd, familyNumber(family), targetAddress, targetPort, address, length, pollMillis));
+    }
+
+    /**
+     * {@link #send(long, int, int)} that first writes the time to the 8 bytes at {@code stamp}, in
+     * native byte order: {@code CLOCK_MONOTONIC} in ns, the clock of {@link System#nanoTime()} on
+     * Linux, read in the native call right before send(2), so that a round trip timed from it
+     * leaves out the call's way from Java. Allocates nothing.
+     *
+     * @return bytes sent, or {@link #WAIT_RAN_OUT}
+     * @throws NativeSocketException naming send(2) and the errno
+     */
+    public int sendStamped(long address, int length, int pollMillis, long stamp) throws NativeSocketException {
+        return sent(target == null ? Sockets.sendStamped(fd, 0, 0, 0, address, length, pollMillis, stamp)
+                : Sockets.sendStamped(fd, familyNumber(family), targetAddress, targetPort, address, length, pollMillis,
+                        stamp));
+    }
+
+    private int sent(int n) throws NativeSocketException {
         if (n >= 0) {
             return n;
         }

@@ -7,6 +7,7 @@ import io.linerate.socket.NativeSocket;
 import io.linerate.socket.NativeSocketException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.Optional;
 
@@ -17,8 +18,14 @@ import java.util.Optional;
  * waits inside one recv(2), as sfnt-pingpong's and sockperf's blocking ends do, rather than in a
  * failed try, a poll(2) and a second try: two system calls fewer per message. After each timeout
  * the deadline, the stop flag and this thread's interrupt are checked. Data moves by the direct
- * buffer's address, so the per-message path allocates nothing. An interrupt of the waiting thread ends the call with {@link ClosedByInterruptException},
- * as an interrupted NIO channel does. Used by one thread, except {@link #requestStop()}.
+ * buffer's address, so the per-message path allocates nothing. An interrupt of the waiting thread
+ * ends the call with {@link ClosedByInterruptException}, as an interrupted NIO channel does.
+ *
+ * <p>The end {@linkplain #stampsCalls() stamps its calls}: the native call reads the clock right
+ * before a message's first send(2) and right after each recv(2) that returns data, so that a round
+ * trip is timed around the system calls, as sockperf times its own; {@link #echo} receives and
+ * answers in one native call. Used by one thread, except
+ * {@link #requestStop()}.
  */
 final class NativeMessageEnd implements MessageEnd {
     /** Longest single wait (a receive's SO_RCVTIMEO, a send's poll(2)), so that a stop request or an interrupt is seen, ms. */
@@ -38,6 +45,11 @@ final class NativeMessageEnd implements MessageEnd {
      */
     private final BufferAddress readInto = new BufferAddress();
     private final BufferAddress writeFrom = new BufferAddress();
+    /** The native calls' time stamps, ns: at {@value #SEND_STAMP} the last message's send, at {@value #RECEIVE_STAMP} the last receive. */
+    private final ByteBuffer stamps = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+    private final long stampsAddress = NativeSocket.address(stamps);
+    private static final int SEND_STAMP = 0;
+    private static final int RECEIVE_STAMP = 8;
 
     /**
      * @param socket a connected socket, or a datagram socket with its target; this end makes it blocking
@@ -72,7 +84,7 @@ final class NativeMessageEnd implements MessageEnd {
         long base = readInto.of(buf);
         while (true) {
             int pos = buf.position();
-            int n = Sockets.recvBlocking(socket.fd(), base + pos, buf.limit() - pos);
+            int n = Sockets.recvBlockingStamped(socket.fd(), base + pos, buf.limit() - pos, stampsAddress + RECEIVE_STAMP);
             if (n == -Errno.EAGAIN) {
                 int s = waited(deadlineNanos);
                 if (s != OK) {
@@ -105,9 +117,12 @@ final class NativeMessageEnd implements MessageEnd {
 
     private int writeBusy(ByteBuffer buf, long deadlineNanos) throws IOException {
         long base = writeFrom.of(buf);
+        boolean first = true;
         while (buf.hasRemaining()) {
             int pos = buf.position();
-            int n = socket.send(base + pos, buf.limit() - pos, SLICE_MILLIS);
+            int n = first ? socket.sendStamped(base + pos, buf.limit() - pos, SLICE_MILLIS, stampsAddress + SEND_STAMP)
+                    : socket.send(base + pos, buf.limit() - pos, SLICE_MILLIS);
+            first = false;
             if (n == NativeSocket.WAIT_RAN_OUT) {
                 int s = waited(deadlineNanos);
                 if (s != OK) {
@@ -119,6 +134,51 @@ final class NativeMessageEnd implements MessageEnd {
             buf.position(datagram ? buf.limit() : pos + n);
         }
         return OK;
+    }
+
+    /**
+     * Receives and answers in one native call ({@link NativeSocket#echo}), to the connected peer or
+     * the socket's target. An answer that the native call could not send whole is finished by
+     * {@link #write}.
+     */
+    @Override
+    public int echo(ByteBuffer buf, long timeoutNanos) throws IOException {
+        buf.clear();
+        long r;
+        busy = true;
+        try {
+            long base = readInto.of(buf);
+            while ((r = socket.echo(base, buf.capacity())) == NativeSocket.WAIT_RAN_OUT) {
+                int s = waited(NO_DEADLINE);
+                if (s != OK) {
+                    return s;
+                }
+            }
+        } finally {
+            busy = false;
+        }
+        int got = (int) r;
+        int sent = (int) (r >>> 32);
+        if (got == 0 && !datagram) {
+            return EOF;
+        }
+        buf.limit(got).position(sent);
+        return sent == got ? OK : write(buf, System.nanoTime() + timeoutNanos);
+    }
+
+    @Override
+    public boolean stampsCalls() {
+        return true;
+    }
+
+    @Override
+    public long sendStartNanos() {
+        return stamps.getLong(SEND_STAMP);
+    }
+
+    @Override
+    public long receiveEndNanos() {
+        return stamps.getLong(RECEIVE_STAMP);
     }
 
     /** One direct buffer's native address, looked up again only when the buffer changes. */

@@ -107,6 +107,28 @@ public final class Sockets {
     public static native int recvBlocking(int fd, long addr, int len);
 
     /**
+     * {@link #recvBlocking} that, when the call returns data or the end of the stream, writes the
+     * time it returned to the 8 bytes at {@code stamp}: {@code CLOCK_MONOTONIC} in ns, the clock of
+     * {@link System#nanoTime()} on Linux.
+     *
+     * @return as {@link #recvBlocking}
+     */
+    public static native int recvBlockingStamped(int fd, long addr, int len, long stamp);
+
+    /**
+     * An echo step on a socket of {@link #blockWithTimeout}: one recv(2) of up to {@code cap} bytes
+     * at {@code addr}, then one send(2) of what came ({@code family} 0, a connected socket) or
+     * sendto(2) to the peer's 4 or 16 address bytes at {@code peer} and {@code port} ({@code family}
+     * 4 or 6), with no return to Java between them.
+     *
+     * @return {@code (bytes sent << 32) | bytes received}, the bytes sent fewer than those received
+     *     (0 when the send failed) when the send's timeout ran out part-way or it failed, so that the
+     *     caller sends the rest itself; 0 at the end of a stream or for an empty datagram; -EAGAIN
+     *     when nothing came within the receive timeout; or the recv(2)'s -errno
+     */
+    public static native long echoBlocking(int fd, int family, long peer, int port, long addr, int cap);
+
+    /**
      * recv(2) with {@code MSG_TRUNC} on a TCP socket of {@link #blockWithTimeout}: the kernel drops
      * up to {@code len} bytes instead of copying them (tcp(7)).
      *
@@ -156,6 +178,16 @@ public final class Sockets {
 
     /** sendto(2) of {@code len} bytes at {@code addr} to the peer's 4 or 16 address bytes at {@code peer} and {@code port}, polling up to {@code timeoutMs}: bytes sent, -EAGAIN when the wait ran out, or -errno. */
     public static native int sendTo(int fd, int family, long peer, int port, long addr, int len, int timeoutMs);
+
+    /**
+     * {@link #send} (with {@code family} 0) or {@link #sendTo} (4 or 6) that first writes the time
+     * to the 8 bytes at {@code stamp}: {@code CLOCK_MONOTONIC} in ns, the clock of
+     * {@link System#nanoTime()} on Linux, read right before the system call.
+     *
+     * @return as {@link #send}
+     */
+    public static native int sendStamped(int fd, int family, long peer, int port, long addr, int len, int timeoutMs,
+                                         long stamp);
 
     /** setsockopt(SO_BINDTODEVICE) to the {@code len} name bytes at {@code name}: 0 or -errno (EPERM without CAP_NET_RAW, ENODEV for no such interface). */
     public static native int bindToDevice(int fd, long name, int len);
