@@ -117,9 +117,12 @@ public final class NativeTransport implements Transport {
         if (p.multicast().isPresent()) {
             return Optional.of("mcast is not yet on the native transport; the nio transport runs a multicast ping-pong");
         }
-        if (p.clientMuxer() != Muxer.BLOCKING || p.serverMuxer() != Muxer.BLOCKING || p.idle().isPresent()) {
-            return Optional.of("muxer " + p.clientMuxer().label() + " (server " + p.serverMuxer().label() + ") is not on "
-                    + "the native transport: its ends wait in a blocking recv(2); allowed: blocking");
+        String wait = " is not on the native transport's ping-pong: its ends wait in a blocking recv(2)";
+        if (p.clientMuxer() != Muxer.BLOCKING) {
+            return Optional.of("muxer " + p.clientMuxer().label() + wait + "; allowed: blocking");
+        }
+        if (p.serverMuxer() != Muxer.BLOCKING) {
+            return Optional.of("server muxer " + p.serverMuxer().label() + wait + "; allowed: blocking");
         }
         return Optional.empty();
     }

@@ -163,7 +163,10 @@ class NativePingPongTest {
         assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UNIX_DATAGRAM).build())).isEmpty();
         assertThat(t.unsupportedReason(PingPongSpec.builder().bindToDevice("lo").build())).isEmpty();
         assertThat(t.unsupportedReason(PingPongSpec.builder().clientMuxer(Muxer.SPIN).build()))
-                .contains("muxer spin (server blocking) is not on the native transport: its ends wait in a blocking "
+                .contains("muxer spin is not on the native transport's ping-pong: its ends wait in a blocking "
+                        + "recv(2); allowed: blocking");
+        assertThat(t.unsupportedReason(PingPongSpec.builder().serverMuxer(Muxer.SPIN).build()))
+                .contains("server muxer spin is not on the native transport's ping-pong: its ends wait in a blocking "
                         + "recv(2); allowed: blocking");
         assertThat(t.unsupportedReason(PingPongSpec.builder().protocol(PingPongProtocol.UDP)
                 .multicast(PingPongMulticast.parse("239.1.2.3", null, false, AddressFamily.IPV4)).build()))
