@@ -25,7 +25,8 @@ import java.util.Optional;
  * @param sendBufferBytes SO_SNDBUF to request on both ends, 0 for the kernel's default
  * @param receiveBufferBytes SO_RCVBUF to request on both ends, 0 for the kernel's default
  * @param trafficClass IP_TOS / IPv6 traffic class on both ends (tcp, udp), 0..255
- * @param timeout bound of every single wait (one write or one response), greater than 0
+ * @param timeout bound of one round trip (the message and its whole answer), greater than 0; an answer that is
+ *     there only after it fails the run as a timeout
  * @param percentile the percentile reported beside the median, in (0, 100]
  * @param mode half round trips (default) or round trips
  * @param idle how the polling ends ({@link Muxer#polls()}) wait between polls; empty for each

@@ -13,7 +13,8 @@ final class LatencyOptions {
     boolean noDelay;
 
     @Option(names = "--timeout", defaultValue = "2s", converter = Converters.DurationConverter.class,
-            description = "Bound of every single wait (default: ${DEFAULT-VALUE}).")
+            description = "Bound of every single wait; pingpong bounds each whole round trip, and an answer there only after it "
+                    + "fails the run (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @Option(names = "--percentile", defaultValue = "99", paramLabel = "P", description = "Percentile reported, in (0, 100] (default: ${DEFAULT-VALUE}).")

@@ -213,6 +213,7 @@ public final class PingPongSweep {
                 int s = exchange(tx, rx, size, datagram, deadline);
                 long stop = stamped ? 0 : clock.nanoTime();
                 checkAnswer(s, rx, size);
+                checkInTime(deadline, size);
                 if (stamped) {
                     // from right before the message's send(2) to right after the recv(2) that completed its answer
                     start = end.sendStartNanos();
@@ -318,6 +319,23 @@ public final class PingPongSweep {
             throw new TransferException(String.format(Locale.ROOT,
                     "%s answer of %d bytes to a %d-byte message after %d round trips",
                     spec.protocol().label(), rx.position(), size, roundTrips), null);
+        }
+    }
+
+    /**
+     * The timeout bounds the whole round trip, whichever end waited: an answer that was there only
+     * after the deadline (this end was descheduled or stopped while it waited) fails the run as a
+     * timeout would, on every transport, instead of entering the figures as a valid round trip.
+     *
+     * @throws TransferException if the deadline, a {@link System#nanoTime()} reading, has passed
+     */
+    private void checkInTime(long deadline, int size) throws TransferException {
+        long late = System.nanoTime() - deadline;
+        if (late > 0) {
+            throw new TransferException(String.format(Locale.ROOT, "%s ping-pong of %d-byte messages ended: the answer "
+                            + "was there only %.3f ms after the timeout of %d ms (a stalled client or server); %d round "
+                            + "trips completed", spec.protocol().label(), size, late / 1e6, timeoutNanos / 1_000_000L,
+                    roundTrips), null);
         }
     }
 
