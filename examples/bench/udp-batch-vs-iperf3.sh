@@ -27,6 +27,9 @@
 #   AFFINITY=C;S pins both tools alike: linerate's sending threads to CPU C and receiving threads to
 #   CPU S (--affinity 'C;S'), iperf3's client to C and its server to S (-A C,S). Unpinned by default;
 #   on a small host where the sender lands decides the TCP figure, so compare pinned runs.
+#   WARMUP=S (whole seconds, default 1) is left out of both tools' figures alike (linerate --warmup,
+#   iperf3 -O): on a 2-CPU host linerate's JVM still compiles during its first second or two, and
+#   shares the two CPUs with the pinned threads while it does.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 bench_setup iperf3 3 5499 "$@"
@@ -38,7 +41,9 @@ if [ -n "${AFFINITY:-}" ]; then
   [[ $AFFINITY =~ ^[0-9]+\;[0-9]+$ ]] || { echo "AFFINITY '$AFFINITY' is not C;S (two CPU numbers, such as 1;0)" >&2; exit 2; }
   pin_lr=(--affinity "$AFFINITY") pin_ip=(-A "${AFFINITY/;/,}")
 fi
-bound=$((secs + 30)) # seconds any one run of either tool may take
+warmup=${WARMUP:-1}
+[[ $warmup =~ ^[0-9]+$ ]] || { echo "WARMUP '$warmup' is not a whole number of seconds (0 or more)" >&2; exit 2; }
+bound=$((secs + warmup + 30)) # seconds any one run of either tool may take
 
 new=${IPERF3_NEW:-}
 if [ -z "$new" ]; then
@@ -58,7 +63,7 @@ iperf3_run() { # BINARY CLIENT_OPTIONS...: sets rate (bits/s received) and loss 
   timeout --foreground "$bound" "$bin" -s -1 -J -B 127.0.0.1 -p "$port" >/dev/null 2>&1 & server_pid=$!
   # wait (bounded) until the server listens; a probe connection would use up its one test (-1)
   wait_listening -Hltn
-  out=$(timeout --foreground "$bound" "$bin" -c 127.0.0.1 -p "$port" -t "$secs" -O 1 -J --get-server-output "${pin_ip[@]}" "$@") \
+  out=$(timeout --foreground "$bound" "$bin" -c 127.0.0.1 -p "$port" -t "$secs" -O "$warmup" -J --get-server-output "${pin_ip[@]}" "$@") \
     || kill "$server_pid" 2>/dev/null || true
   wait "$server_pid" 2>/dev/null || true; server_pid=
   rate=$(echo "$out" | json_field server_output_json.end.sum_received.bits_per_second 2>/dev/null || true)
@@ -71,7 +76,7 @@ linerate_run() { # PROTOCOL PAYLOAD OPTIONS...: sets rate (bits/s received) and 
   local proto=$1 payload=$2 out rc=0 sent recv lost
   shift 2
   out=$(timeout --foreground "$bound" java -jar "$jar" stream --transport "$transport" --protocol "$proto" --payload "$payload" "${pin_lr[@]}" "$@" \
-    --duration "${secs}s" --warmup 1s --json) || rc=$?
+    --duration "${secs}s" --warmup "${warmup}s" --json) || rc=$?
   [ "$rc" -ne 130 ] || exit 130 # Ctrl-C: linerate stopped and printed what it had measured
   rate=$(echo "$out" | json_field detail.bits_per_second 2>/dev/null || true)
   [ -n "$rate" ] || { echo "linerate gave no result (exit $rc)" >&2; exit 1; }
@@ -107,7 +112,7 @@ row() {
       if (la != "-") printf "; median loss linerate %.2f%%, %s %.2f%%", la, p, lb; print ""}'
 }
 
-echo "transport $transport, $rounds rounds of ${secs} s on 127.0.0.1, affinity ${AFFINITY:-none}, TCP congestion" \
+echo "transport $transport, $rounds rounds of ${secs} s after ${warmup} s left out, on 127.0.0.1, affinity ${AFFINITY:-none}, TCP congestion" \
   "control $(cat /proc/sys/net/ipv4/tcp_congestion_control 2>/dev/null || echo unknown)" >&2
 row "udp batched" 1.6 udp 1400 -- iperf3 -u -b 0 -l 1400
 if [ -n "$new" ]; then
