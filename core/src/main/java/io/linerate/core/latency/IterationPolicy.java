@@ -1,6 +1,8 @@
 package io.linerate.core.latency;
 
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How long one message size runs, as sfnt-pingpong's {@code --minms/--maxms/--miniter/--maxiter}:
@@ -149,6 +151,33 @@ public record IterationPolicy(Duration minTime, Duration maxTime, long minIterat
         /** @return whether a cap was hit or both floors were met */
         public boolean done() {
             return done;
+        }
+
+        /**
+         * Says which floor a cap cut short, once the run is {@link #done()}: the time cap
+         * ({@code maxms}) before {@code miniter} samples, or the sample cap ({@code maxiter})
+         * before {@code minms} had passed. The figures then rest on fewer samples, or a shorter
+         * time, than the policy asked for.
+         *
+         * @return empty when both floors were met or the run is not done; else the cap, the floor
+         *     and what was measured, such as {@code the time cap maxms 100 ms ended it after 6357
+         *     round trips, below miniter 1000000}
+         */
+        public Optional<String> shortfall() {
+            if (!done || warming) {
+                return Optional.empty();
+            }
+            if (count < minIterations) {
+                return Optional.of("the time cap maxms " + maxNanos / 1_000_000L + " ms ended it after "
+                        + count + " round trips, below miniter " + minIterations);
+            }
+            long elapsed = lastReading - phaseStart;
+            if (elapsed < minNanos) {
+                return Optional.of("the round-trip cap maxiter " + maxIterations + " ended it after "
+                        + String.format(Locale.ROOT, "%.3f", elapsed / 1e6) + " ms, below minms "
+                        + minNanos / 1_000_000L + " ms");
+            }
+            return Optional.empty();
         }
     }
 }

@@ -37,6 +37,43 @@ class IterationPolicyTest {
         throw new AssertionError("the policy never stopped");
     }
 
+    /** Runs as {@link #run} and returns the finished progress. */
+    static IterationPolicy.Progress finished(IterationPolicy policy, long sampleNanos) {
+        ManualClock clock = new ManualClock(1_000_000);
+        IterationPolicy.Progress p = policy.newProgress();
+        p.begin(clock.nanoTime());
+        for (int guard = 0; guard < 2_000_000; guard++) {
+            clock.advance(sampleNanos);
+            if (!p.completed(clock.nanoTime())) {
+                return p;
+            }
+        }
+        throw new AssertionError("the policy never stopped");
+    }
+
+    @Test
+    void aTimeCapThatEndsARunBelowItsIterationFloorSaysSo() {
+        // 1 ms per sample, cap 100 ms, miniter 1000: the 100th sample hits the cap
+        assertThat(finished(policy(10, 100, 1000, 100_000, 0, 0), 1_000_000).shortfall())
+                .hasValue("the time cap maxms 100 ms ended it after 100 round trips, below miniter 1000");
+    }
+
+    @Test
+    void anIterationCapThatEndsARunBelowItsTimeFloorSaysSo() {
+        // 0.5 ms per sample, maxiter 10, minms 50: the 10th sample ends it at 5 ms
+        assertThat(finished(policy(50, 100, 5, 10, 0, 0), 500_000).shortfall())
+                .hasValue("the round-trip cap maxiter 10 ended it after 5.000 ms, below minms 50 ms");
+    }
+
+    @Test
+    void aRunThatMetBothFloorsOrIsNotDoneHasNoShortfall() {
+        assertThat(finished(policy(10, 100, 5, 1000, 0, 0), 1_000_000).shortfall()).isEmpty();
+        IterationPolicy.Progress p = policy(10, 100, 1000, 100_000, 0, 0).newProgress();
+        p.begin(0);
+        p.completed(1_000_000);
+        assertThat(p.shortfall()).isEmpty();
+    }
+
     static IterationPolicy policy(long minMs, long maxMs, long minIter, long maxIter, long warmMs, long warmIter) {
         return new IterationPolicy(Duration.ofMillis(minMs), Duration.ofMillis(maxMs), minIter, maxIter,
                 Duration.ofMillis(warmMs), warmIter);

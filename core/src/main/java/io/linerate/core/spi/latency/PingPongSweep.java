@@ -66,6 +66,8 @@ public final class PingPongSweep {
     private long roundTrips;
     /** Answers of the size being measured that carried an earlier round trip's number (skipped). */
     private long staleAnswers;
+    /** Per size whose floor a cap cut short, which ({@link IterationPolicy.Progress#shortfall}). */
+    private final List<String> capNotes = new ArrayList<>();
 
     private PingPongSweep(PingPongSpec spec, Clock clock, MessageEnd end, EchoServer server, FullLog log) {
         this.spec = spec;
@@ -134,7 +136,7 @@ public final class PingPongSweep {
                 logged = Optional.of(log.closeAndSummarize());
             }
             return new PingPongResult(spec, new LatencyReport(facts, spec.mode(), spec.percentile(), results,
-                    staleNotes(counts), pinned), options, counts, startMillis, logged, interrupted, Optional.empty(), tcp);
+                    notes(counts, runner.capNotes), pinned), options, counts, startMillis, logged, interrupted, Optional.empty(), tcp);
         } finally {
             if (shown != null) {
                 shown.close();
@@ -250,6 +252,9 @@ public final class PingPongSweep {
         long clientAlloc1 = clientAllocated();
         long serverAlloc1 = serverAllocated();
         tcpClose();
+        if (!interrupted) {
+            p.shortfall().ifPresent(why -> capNotes.add(size + "-byte messages: " + why));
+        }
         results.add(new SizeLatency(size, h, p.measuredNanos(), Math.max(0, now - t0) / 1e9));
         counts.add(new PingPongResult.SizeCounts(size, sizeTrips, p.measuredIterations(),
                 between(clientAlloc0, clientAlloc1), between(serverAlloc0, serverAlloc1), staleAnswers));
@@ -337,6 +342,12 @@ public final class PingPongSweep {
                             + "trips completed", spec.protocol().label(), size, late / 1e6, timeoutNanos / 1_000_000L,
                     roundTrips), null);
         }
+    }
+
+    private static List<String> notes(List<PingPongResult.SizeCounts> counts, List<String> capNotes) {
+        List<String> notes = staleNotes(counts);
+        notes.addAll(capNotes);
+        return notes;
     }
 
     private static List<String> staleNotes(List<PingPongResult.SizeCounts> counts) {
