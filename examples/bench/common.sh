@@ -102,3 +102,32 @@ listening_in_b() {
   echo "nothing listens on port $2 in host B after 10 s" >&2
   return 1
 }
+
+# pingpong_rows WHERE: for tcp and then udp, ROUNDS rounds of linerate_run PROTOCOL MUXER for each
+# of the caller's muxers and sockperf_run PROTOCOL (both the caller's, each printing one p50 half-RTT
+# in us), then per protocol the medians and the ratios linerate / sockperf; WHERE follows "64 B" in
+# the summary (such as " across two namespaces")
+pingpong_rows() {
+  local where=$1 proto i m v line mp mm summary sp
+  for proto in tcp udp; do
+    local -A runs=(); sp=()
+    for i in $(seq "$rounds"); do
+      line="$proto round $i: p50 half-RTT"
+      for m in "${muxers[@]}"; do
+        v=$(linerate_run "$proto" "$m"); runs[$m]+="$v "
+        line+=$(LC_ALL=C printf ' linerate %s %s %.3f us,' "$transport" "$m" "$v")
+      done
+      sp+=("$(sockperf_run "$proto")")
+      LC_ALL=C printf '%s sockperf %.3f us\n' "$line" "${sp[-1]}" >&2
+    done
+    mp=$(printf '%s\n' "${sp[@]}" | median)
+    summary="$proto 64 B$where, median of $rounds rounds, p50 half-RTT:"
+    for m in "${muxers[@]}"; do
+      mm=$(printf '%s\n' ${runs[$m]} | median)
+      summary+=$(LC_ALL=C awk -v t="$transport" -v m="$m" -v a="$mm" -v k="$mp" \
+        'BEGIN {printf " linerate %s %s %.3f us (ratio %.3f),", t, m, a, a/k}')
+    done
+    LC_ALL=C printf '%s sockperf %.3f us\n' "$summary" "$mp"
+    unset runs
+  done
+}

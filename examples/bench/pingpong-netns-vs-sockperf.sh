@@ -49,24 +49,4 @@ sockperf_run() {
 }
 
 echo "two hosts $ns_a ($addr_a) and $ns_b ($addr_b), $rounds rounds of ${secs} s, 64 B" >&2
-for proto in tcp udp; do
-  declare -A runs=(); sp=()
-  for i in $(seq "$rounds"); do
-    line="$proto round $i: p50 half-RTT"
-    for m in "${muxers[@]}"; do
-      v=$(linerate_run "$proto" "$m"); runs[$m]+="$v "
-      line+=$(LC_ALL=C printf ' linerate %s %s %.3f us,' "$transport" "$m" "$v")
-    done
-    sp+=("$(sockperf_run "$proto")")
-    LC_ALL=C printf '%s sockperf %.3f us\n' "$line" "${sp[-1]}" >&2
-  done
-  mp=$(printf '%s\n' "${sp[@]}" | median)
-  summary="$proto 64 B across two namespaces, median of $rounds rounds, p50 half-RTT:"
-  for m in "${muxers[@]}"; do
-    mm=$(printf '%s\n' ${runs[$m]} | median)
-    summary+=$(LC_ALL=C awk -v t="$transport" -v m="$m" -v a="$mm" -v k="$mp" \
-      'BEGIN {printf " linerate %s %s %.3f us (ratio %.3f),", t, m, a, a/k}')
-  done
-  LC_ALL=C printf '%s sockperf %.3f us\n' "$summary" "$mp"
-  unset runs
-done
+pingpong_rows " across two namespaces"

@@ -41,24 +41,4 @@ sockperf_run() {
 # the native transport's ends wait inside a blocking recv(2) only: no spin muxer there
 muxers=(spin blocking); [ "$transport" = native ] && muxers=(blocking)
 
-for proto in tcp udp; do
-  declare -A runs=(); sp=()
-  for i in $(seq "$rounds"); do
-    line="$proto round $i: p50 half-RTT"
-    for m in "${muxers[@]}"; do
-      v=$(linerate_run "$proto" "$m"); runs[$m]+="$v "
-      line+=$(LC_ALL=C printf ' linerate %s %s %.3f us,' "$transport" "$m" "$v")
-    done
-    sp+=("$(sockperf_run "$proto")")
-    LC_ALL=C printf '%s sockperf %.3f us\n' "$line" "${sp[-1]}" >&2
-  done
-  mp=$(printf '%s\n' "${sp[@]}" | median)
-  summary="$proto 64 B, median of $rounds rounds, p50 half-RTT:"
-  for m in "${muxers[@]}"; do
-    mm=$(printf '%s\n' ${runs[$m]} | median)
-    summary+=$(LC_ALL=C awk -v t="$transport" -v m="$m" -v a="$mm" -v k="$mp" \
-      'BEGIN {printf " linerate %s %s %.3f us (ratio %.3f),", t, m, a, a/k}')
-  done
-  LC_ALL=C printf '%s sockperf %.3f us\n' "$summary" "$mp"
-  unset runs
-done
+pingpong_rows ""
