@@ -77,6 +77,27 @@ public final class NamespaceLeftovers {
     }
 
     /**
+     * Waits, up to {@code bound}, until every one of the processes has exited ({@link #goneOrZombie}),
+     * looking every 50 ms: a process that was signalled, or whose parent died, may still be tearing
+     * itself down (its memory, its descriptors) on a loaded host when a test first looks.
+     *
+     * @param pids the processes
+     * @param bound the longest wait
+     * @return the pids still running when the bound passed; empty when none is
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static List<Long> awaitExited(List<Long> pids, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            List<Long> left = pids.stream().filter(pid -> !goneOrZombie(pid)).toList();
+            if (left.isEmpty() || System.nanoTime() > deadline) {
+                return left;
+            }
+            Thread.sleep(POLL.toMillis()); // polling a condition under a bound, not ordering threads
+        }
+    }
+
+    /**
      * @return the network and mount namespaces this JVM holds open descriptors on, as
      *     {@code net:[N]} and {@code mnt:[N]}
      * @throws IOException if {@code /proc/self/fd} cannot be listed

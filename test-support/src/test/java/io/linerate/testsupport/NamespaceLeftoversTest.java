@@ -46,6 +46,17 @@ class NamespaceLeftoversTest {
     }
 
     @Test
+    void awaitingExitReturnsTheProcessesStillRunningAtTheBound() throws Exception {
+        Process done = new ProcessBuilder("true").start();
+        assertThat(done.waitFor(T.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        long self = ProcessHandle.current().pid();
+        assertThat(NamespaceLeftovers.awaitExited(List.of(done.pid()), Duration.ZERO)).isEmpty();
+        // this JVM runs on: after the bound it is the one left
+        assertThat(NamespaceLeftovers.awaitExited(List.of(done.pid(), self), Duration.ofMillis(100)))
+                .containsExactly(self);
+    }
+
+    @Test
     void namespaceIsMadeWithItsMtuEnteredAndGoneOnClose() throws Exception {
         assumeNamespaces();
         String name = "linerate-test-" + ProcessHandle.current().pid();

@@ -1,7 +1,7 @@
 package io.linerate.testsupport;
 
 import static io.linerate.testsupport.NamespaceLeftovers.awaitEmpty;
-import static io.linerate.testsupport.NamespaceLeftovers.goneOrZombie;
+import static io.linerate.testsupport.NamespaceLeftovers.awaitExited;
 import static io.linerate.testsupport.NamespaceLeftovers.heldDescriptors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -139,7 +139,7 @@ class TwoHostsTest {
         // the holders saw the pipe close, killed the agent and exited: nothing holds either namespace,
         // so the kernel freed both and the veth pair with them
         assertThat(awaitEmpty(List.of(inodeA, inodeB), T)).isEmpty();
-        assertThat(goneOrZombie(agent)).isTrue();
+        assertThat(awaitExited(List.of(agent), T)).isEmpty();
         assertThat(NetworkNamespace.list()).isEqualTo(namedBefore)
                 .noneMatch(n -> n.startsWith("linerate-" + keeper.pid()));
         assertThat(hostInterfaces()).doesNotContain(TwoHosts.INTERFACE_A, TwoHosts.INTERFACE_B);
